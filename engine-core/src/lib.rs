@@ -1,0 +1,22 @@
+//! engine-core — the HitBench sound engine, a library a game could embed.
+//!
+//! How the parts fit:
+//! - [`formats`] reads and writes every HIT file format (`.hit`, `.hot`, `.hsm`, `.evt`,
+//!   hit lists, `.fsc`) and HitBench's own `.sym` (late-bound symbols) and `.hdb` (debug
+//!   line info).
+//! - [`isa`] is the 96-opcode instruction set: numbering, operand kinds, decoding.
+//! - [`registers`] and [`symbols`] name the variables of both register layouts and the
+//!   built-in constants that stand in for Maxis' `defaultsyms.txt`.
+//! - [`asm`] assembles Maxis MakeTrax source; [`disasm`] turns a `.hit` back into source
+//!   that reassembles byte for byte.
+//! - [`diag`] is the diagnostic type every parser reports through.
+//!
+//! This crate never depends on a UI toolkit.
+
+pub mod asm;
+pub mod diag;
+pub mod disasm;
+pub mod formats;
+pub mod isa;
+pub mod registers;
+pub mod symbols;

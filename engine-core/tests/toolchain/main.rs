@@ -1,0 +1,9 @@
+//! Integration tests of the HIT toolchain: assembler, disassembler and formats together.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod diagnostics;
+mod opcodes;
+mod roundtrip;
+mod seed_examples;
+mod support;

@@ -1,0 +1,1 @@
+//! End-to-end test support for HitBench (the tests live in `e2e/`).
