@@ -4,3 +4,4 @@
 //! `engine-core` and the panels are `panels`.
 
 pub mod cli;
+pub mod workbench;

@@ -9,6 +9,7 @@
 //!   built-in constants that stand in for Maxis' `defaultsyms.txt`.
 //! - [`asm`] assembles Maxis MakeTrax source; [`disasm`] turns a `.hit` back into source
 //!   that reassembles byte for byte.
+//! - [`project`] loads a data directory: finds its sources and assembles them.
 //! - [`diag`] is the diagnostic type every parser reports through.
 //!
 //! This crate never depends on a UI toolkit.
@@ -18,5 +19,6 @@ pub mod diag;
 pub mod disasm;
 pub mod formats;
 pub mod isa;
+pub mod project;
 pub mod registers;
 pub mod symbols;

@@ -1,1 +1,68 @@
-//! (placeholder)
+//! panels — the workbench's panels: egui code only.
+//!
+//! One panel is one struct in one file, with `Default` and UI-local state only (filter
+//! text, selection, scroll lock). A panel reads a borrowed, read-only [`PanelContext`]
+//! and *emits* [`Command`]s; it never mutates the engine and never does IO. The app
+//! applies the commands at the end of the frame. That keeps every panel testable from
+//! fixture data with no engine running.
+
+pub mod problems;
+pub mod source_view;
+pub mod sources;
+
+use engine_core::project::Project;
+use std::path::PathBuf;
+
+pub use problems::ProblemsPanel;
+pub use source_view::SourceViewPanel;
+pub use sources::SourcesPanel;
+
+/// What a panel asks the app to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Show a source file, scrolled to a 1-based line (0 = the top).
+    OpenSource {
+        /// The file.
+        path: PathBuf,
+        /// The line to show.
+        line: u32,
+    },
+    /// Load the project again from disk.
+    ReloadProject,
+}
+
+/// A source file the app has read for display.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceText {
+    /// The file.
+    pub path: PathBuf,
+    /// Its text (lossily decoded).
+    pub text: String,
+    /// The line to show and highlight (1-based, 0 = none).
+    pub line: u32,
+}
+
+/// What panels may read.
+#[derive(Clone, Copy)]
+pub struct PanelContext<'a> {
+    /// The loaded project.
+    pub project: &'a Project,
+    /// The source file open for viewing, if any.
+    pub source: Option<&'a SourceText>,
+}
+
+/// A dockable panel.
+pub trait Panel {
+    /// The title on the panel's tab.
+    fn title(&self) -> &'static str;
+    /// Draws the panel; requests go into `commands`.
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>);
+}
+
+/// `path` shown relative to the project folder when it is inside it.
+pub fn display_path(project: &Project, path: &std::path::Path) -> String {
+    path.strip_prefix(&project.root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}

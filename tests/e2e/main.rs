@@ -1,1 +1,7 @@
-//! End-to-end tests (placeholder).
+//! End-to-end tests: the command line on real project files, and the tidy rules the
+//! whole workspace follows.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod cli;
+mod tidy;

@@ -1,5 +1,6 @@
 //! `hitbench asm`: assemble a MakeTrax source and write its five outputs.
 
+use super::Io;
 use super::args::{Args, usage};
 use super::paths::relative_to;
 use anyhow::Context as _;
@@ -10,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Runs `hitbench asm <source> [-o <dir>] [--layout ts1|tso] [-I <dir>]...`.
-pub fn run(args: &mut Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let out_dir = args.value(&["-o", "--output"])?.map(PathBuf::from);
     let layout = match args.value(&["--layout"])? {
         Some(text) => Some(text.parse::<Layout>().map_err(usage)?),
@@ -33,7 +34,7 @@ pub fn run(args: &mut Args) -> anyhow::Result<ExitCode> {
     };
     let assembly = asm::assemble(&source, &options, &DiskFiles);
     for diagnostic in &assembly.diagnostics {
-        eprintln!("{diagnostic}");
+        writeln!(io.err, "{diagnostic}")?;
     }
     let errors = assembly
         .diagnostics
@@ -42,10 +43,11 @@ pub fn run(args: &mut Args) -> anyhow::Result<ExitCode> {
         .count();
     let warnings = assembly.diagnostics.len() - errors;
     if errors > 0 {
-        eprintln!(
+        writeln!(
+            io.err,
             "{}: {errors} error(s), {warnings} warning(s); nothing written",
             source.display()
-        );
+        )?;
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));
     }
 
@@ -89,12 +91,13 @@ pub fn run(args: &mut Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|s| s.kind == asm::SymbolKind::Label)
         .count();
-    println!(
+    writeln!(
+        io.out,
         "{}: {} bytes of code, {labels} label(s), layout {}, {warnings} warning(s) -> {}/{stem}.{{hit,hsm,hot,hdb,sym}}",
         source.display(),
         assembly.hit.code().len(),
         assembly.layout,
         dir.display(),
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! `hitbench bench <what>`: the project's speed targets, printed as per-item figures
 //! and ratios against the target (never asserted in tests).
 
+use super::Io;
 use super::args::{Args, usage};
 use engine_core::asm::{self, AsmOptions, MemoryFiles};
 use std::fmt::Write as _;
@@ -9,19 +10,20 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Runs `hitbench bench <asm>`.
-pub fn run(args: &mut Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let what = args
         .next_positional()
         .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm"))?;
     args.finish()?;
     if cfg!(debug_assertions) {
-        println!(
+        writeln!(
+            io.out,
             "note: this is a debug build; figures are several times lower than in a release build \
              (cargo run --release -p hitbench -- bench {what})"
-        );
+        )?;
     }
     match what.as_str() {
-        "asm" => bench_asm(),
+        "asm" => bench_asm(io)?,
         other => {
             return Err(usage(format!(
                 "unknown benchmark `{other}` (available: asm)"
@@ -36,7 +38,7 @@ pub const ASM_BENCH_LINES: usize = 100_000;
 /// Target throughput, source lines per second.
 pub const ASM_TARGET_LINES_PER_SEC: f64 = 1_000_000.0;
 
-fn bench_asm() {
+fn bench_asm(io: &mut Io<'_>) -> anyhow::Result<()> {
     let source = generate_source(ASM_BENCH_LINES);
     let lines = source.lines().count();
     let path = Path::new("bench.src");
@@ -53,19 +55,22 @@ fn bench_asm() {
         std::hint::black_box(assembly);
     }
     let per_sec = lines as f64 / best.as_secs_f64();
-    println!(
+    writeln!(
+        io.out,
         "asm: {lines} source lines ({:.1} MB, {} bytes of code, {errors} errors), best of 5: {:.1} ms",
         source.len() as f64 / 1e6,
         warm.hit.code().len(),
         best.as_secs_f64() * 1e3,
-    );
-    println!(
+    )?;
+    writeln!(
+        io.out,
         "asm: {:.2} M lines/s = {:.0} ns/line; target >= {:.2} M lines/s ({:.2}x the target)",
         per_sec / 1e6,
         best.as_nanos() as f64 / lines as f64,
         ASM_TARGET_LINES_PER_SEC / 1e6,
         per_sec / ASM_TARGET_LINES_PER_SEC,
-    );
+    )?;
+    Ok(())
 }
 
 /// A deterministic, realistic MakeTrax source of about `lines` lines: tracks with

@@ -1,5 +1,6 @@
 //! `hitbench disasm`: turn a `.hit` back into MakeTrax source.
 
+use super::Io;
 use super::args::{Args, usage};
 use anyhow::Context as _;
 use engine_core::disasm::{self, DisasmOptions};
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Runs `hitbench disasm <file.hit> [--hsm f] [--hdb f] [--layout l] [-o <file>]`.
-pub fn run(args: &mut Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let out = args.value(&["-o", "--output"])?.map(PathBuf::from);
     let hsm_path = args.value(&["--hsm"])?.map(PathBuf::from);
     let hdb_path = args.value(&["--hdb"])?.map(PathBuf::from);
@@ -29,17 +30,13 @@ pub fn run(args: &mut Args) -> anyhow::Result<ExitCode> {
         std::fs::read(&hit_path).with_context(|| format!("cannot read {}", hit_path.display()))?;
     let hit = HitFile::from_bytes(bytes).with_context(|| format!("{}", hit_path.display()))?;
 
-    let hsm = load_side_file(hsm_path, &hit_path, "hsm", |text, path| {
-        HsmFile::parse(text, path)
-    })?;
-    let hdb = load_side_file(hdb_path, &hit_path, "hdb", |text, path| {
-        HdbFile::parse(text, path)
-    })?;
+    let hsm = load_side_file(hsm_path, &hit_path, "hsm", io, HsmFile::parse)?;
+    let hdb = load_side_file(hdb_path, &hit_path, "hdb", io, HdbFile::parse)?;
     let source = disasm::disassemble(&hit, hsm.as_ref(), hdb.as_ref(), DisasmOptions { layout });
     match out {
         Some(path) => std::fs::write(&path, source)
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => print!("{source}"),
+        None => io.out.write_all(source.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -51,6 +48,7 @@ fn load_side_file<T>(
     given: Option<PathBuf>,
     hit_path: &Path,
     extension: &str,
+    io: &mut Io<'_>,
     parse: impl Fn(&str, &Path) -> (T, Vec<engine_core::diag::Diagnostic>),
 ) -> anyhow::Result<Option<T>> {
     let (path, required) = match given {
@@ -64,7 +62,7 @@ fn load_side_file<T>(
     };
     let (value, diagnostics) = parse(&text, &path);
     for diagnostic in diagnostics {
-        eprintln!("{diagnostic}");
+        writeln!(io.err, "{diagnostic}")?;
     }
     Ok(Some(value))
 }

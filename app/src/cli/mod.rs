@@ -8,9 +8,18 @@ mod bench;
 mod disasm;
 mod paths;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 pub use args::Args;
+
+/// Where a command writes: standard output and standard error, or buffers in tests.
+pub struct Io<'a> {
+    /// Results.
+    pub out: &'a mut dyn Write,
+    /// Diagnostics and progress.
+    pub err: &'a mut dyn Write,
+}
 
 /// Exit status when the input (a source, a project, a sample) has errors.
 pub const EXIT_INPUT_ERRORS: u8 = 1;
@@ -23,6 +32,9 @@ HitBench — a workbench for HIT-style game audio
 Usage: hitbench [command] [options]
 
 Commands:
+  open [<project>]
+        Open the workbench window on a project folder (default: projects/demo).
+        This is also what `hitbench` with no command does.
   asm <source> [-o <dir>] [--layout ts1|tso] [-I <dir>]...
         Assemble Maxis MakeTrax source into <dir>/<stem>.hit, .hsm, .hot, .hdb
         and .sym (default <dir>: the source's folder). Diagnostics are printed as
@@ -37,22 +49,53 @@ Commands:
   help  Show this text.
 ";
 
-/// Runs the command line; `args` excludes the program name.
+/// The project the workbench opens when none is given.
+pub const DEFAULT_PROJECT: &str = "projects/demo";
+
+fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    let dir = args
+        .next_positional()
+        .unwrap_or_else(|| DEFAULT_PROJECT.to_string());
+    args.finish()?;
+    if !crate::workbench::display_available() {
+        return Err(anyhow::anyhow!(
+            "no display (DISPLAY and WAYLAND_DISPLAY are unset): the workbench needs a window; \
+             the command-line tools work without one (hitbench help)"
+        ));
+    }
+    crate::workbench::run(std::path::Path::new(&dir))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the command line with the process's standard output and error; `args`
+/// excludes the program name.
 pub fn main(args: &[String]) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    run(
+        args,
+        &mut Io {
+            out: &mut out,
+            err: &mut err,
+        },
+    )
+}
+
+/// Runs the command line, writing through `io`.
+pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
     let mut args = Args::new(args);
     let command = args.next_positional();
     let result = match command.as_deref() {
-        None | Some("help" | "--help" | "-h") => {
-            print!("{HELP}");
-            Ok(ExitCode::SUCCESS)
-        }
-        Some("--version" | "-V") => {
-            println!("hitbench {}", env!("CARGO_PKG_VERSION"));
-            Ok(ExitCode::SUCCESS)
-        }
-        Some("asm") => asm::run(&mut args),
-        Some("disasm") => disasm::run(&mut args),
-        Some("bench") => bench::run(&mut args),
+        None | Some("open") => open(&mut args, io),
+        Some("help" | "--help" | "-h") => write!(io.out, "{HELP}")
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(Into::into),
+        Some("--version" | "-V") => writeln!(io.out, "hitbench {}", env!("CARGO_PKG_VERSION"))
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(Into::into),
+        Some("asm") => asm::run(&mut args, io),
+        Some("disasm") => disasm::run(&mut args, io),
+        Some("bench") => bench::run(&mut args, io),
         Some(other) => Err(args::usage(format!(
             "unknown command `{other}` (try `hitbench help`)"
         ))),
@@ -60,7 +103,7 @@ pub fn main(args: &[String]) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("hitbench: error: {error:#}");
+            let _ = writeln!(io.err, "hitbench: error: {error:#}");
             if error.downcast_ref::<args::UsageError>().is_some() {
                 ExitCode::from(EXIT_USAGE)
             } else {

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# test.sh — install what the tests need, then: formatting check, clippy with
+# -D warnings, and every test of the workspace.
+set -euo pipefail
+cd "$(dirname "$0")"
+. .ci/lib.sh
+
+ensure_cargo
+# shellcheck disable=SC2086
+ensure_packages $HITBENCH_BUILD_PACKAGES $HITBENCH_GUI_PACKAGES $HITBENCH_TEST_PACKAGES
+hitbench_env
+export HITBENCH_AUDIO=null CARGO_INCREMENTAL=0
+
+say "cargo fmt --check"
+cargo fmt --all --check
+say "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+say "cargo test"
+cargo test --workspace --locked
+say "all checks passed"
