@@ -52,7 +52,7 @@ impl Workbench {
             match command {
                 Command::OpenSource { path, line } => self.open_source(path, line),
                 Command::ReloadProject => {
-                    let root = self.project.root.clone();
+                    let root = self.project.root().to_path_buf();
                     self.load(&root);
                 }
             }

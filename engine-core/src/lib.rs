@@ -21,4 +21,6 @@ pub mod formats;
 pub mod isa;
 pub mod project;
 pub mod registers;
+pub mod runtime;
 pub mod symbols;
+pub mod world;

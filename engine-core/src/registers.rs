@@ -159,6 +159,9 @@ const TSO: &[(u8, &str)] = &[
     (0x43, "orientx"),
     (0x44, "orienty"),
     (0x45, "orientz"),
+    // HitBench: TSO has no register for this TS1 attribute; the first unmapped slot
+    // holds it so TSO tracks can allow multiple instances too.
+    (0x46, "MultipleInstances"),
 ];
 
 /// Aliases accepted in TSO source but never printed.
@@ -273,7 +276,8 @@ mod tests {
         assert_eq!(lookup(Layout::Tso, "interrupt"), Some(0x31));
         assert_eq!(lookup(Layout::Ts1, "interrupt"), Some(0x37));
         assert_eq!(lookup(Layout::Ts1, "MultipleInstances"), Some(0x3A));
-        assert_eq!(lookup(Layout::Tso, "MultipleInstances"), None);
+        assert_eq!(lookup(Layout::Tso, "MultipleInstances"), Some(0x46));
+        assert_eq!(lookup(Layout::Tso, "mutegroup"), None);
         assert_eq!(lookup(Layout::Tso, "appobjectid"), Some(0x34));
         assert_eq!(name(Layout::Tso, 0x34), Some("source"));
     }

@@ -61,7 +61,7 @@ pub trait Panel {
 
 /// `path` shown relative to the project folder when it is inside it.
 pub fn display_path(project: &Project, path: &std::path::Path) -> String {
-    path.strip_prefix(&project.root)
+    path.strip_prefix(project.root())
         .unwrap_or(path)
         .display()
         .to_string()

@@ -2,7 +2,6 @@
 //! problem counts; the selected file's labels jump to their source lines.
 
 use crate::{Command, Panel, PanelContext, display_path};
-use engine_core::asm::SymbolKind;
 
 /// UI state of the Sources panel.
 #[derive(Debug, Clone, Default)]
@@ -34,14 +33,22 @@ impl Panel for SourcesPanel {
             return;
         }
         for (index, unit) in project.units.iter().enumerate() {
-            let a = &unit.assembly;
-            let errors = a.diagnostics.iter().filter(|d| d.is_error()).count();
-            let warnings = a.diagnostics.len() - errors;
+            let problems = project
+                .diagnostics
+                .iter()
+                .filter(|d| unit.files.contains(&d.file));
+            let (errors, warnings) =
+                problems.fold(
+                    (0, 0),
+                    |(e, w), d| {
+                        if d.is_error() { (e + 1, w) } else { (e, w + 1) }
+                    },
+                );
             let mut text = format!(
                 "{}  —  {} bytes, layout {}",
-                display_path(project, &unit.source),
-                a.hit.code().len(),
-                a.layout.title()
+                display_path(project, unit.path()),
+                unit.hit.code().len(),
+                unit.layout.title()
             );
             if errors > 0 {
                 text.push_str(&format!(", {errors} error(s)"));
@@ -63,24 +70,20 @@ impl Panel for SourcesPanel {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 egui::Grid::new("labels").striped(true).show(ui, |ui| {
-                    for symbol in unit
-                        .assembly
-                        .symbols
-                        .iter()
-                        .filter(|s| s.kind == SymbolKind::Label)
-                    {
-                        if ui.link(&symbol.name).clicked() {
+                    for (name, address) in &unit.labels {
+                        let place = unit.locate(*address);
+                        if ui.link(name).clicked()
+                            && let Some((file, line)) = &place
+                        {
                             commands.push(Command::OpenSource {
-                                path: symbol.file.clone(),
-                                line: symbol.line,
+                                path: file.clone(),
+                                line: *line,
                             });
                         }
-                        ui.monospace(format!("0x{:04x}", symbol.value));
-                        ui.label(format!(
-                            "{}:{}",
-                            display_path(project, &symbol.file),
-                            symbol.line
-                        ));
+                        ui.monospace(format!("0x{address:04x}"));
+                        ui.label(place.map_or_else(String::new, |(file, line)| {
+                            format!("{}:{line}", display_path(project, &file))
+                        }));
                         ui.end_row();
                     }
                 });

@@ -90,6 +90,9 @@ pub(crate) fn encode(mut parsed: Parsed, options: &AsmOptions) -> Assembly {
             section: l.section.clone(),
             key: l.key.clone(),
             value: l.value.clone(),
+            file: parsed.path(l.file).to_path_buf(),
+            line: l.line,
+            key_column: l.key_column,
         }));
     let track_data = std::mem::take(&mut encoder.track_data);
     encoder.hot_lines.extend(track_data);
@@ -398,6 +401,9 @@ impl Encoder<'_> {
             section: "TrackData".to_string(),
             key: format!("0x{id:x}"),
             value: format!("0x{address:x}"),
+            file: self.path(file).to_path_buf(),
+            line,
+            key_column: column,
         });
     }
 
@@ -618,7 +624,10 @@ impl Encoder<'_> {
         match self.lookup(name) {
             Some(Value::Label(a)) => Ok(Encoded::Word(a)),
             Some(Value::Extern) => Ok(Encoded::Extern(name.to_string(), kind)),
-            Some(_) => Err(Problem::Kind(format!("`{name}` is not a label"))),
+            Some(_) => Err(Problem::Kind(match self.builtin_clash(name) {
+                Some(what) => format!("`{name}` is a built-in {what}, not a label"),
+                None => format!("`{name}` is not a label"),
+            })),
             None => Err(self.undefined(name, "label")),
         }
     }

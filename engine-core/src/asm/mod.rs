@@ -117,6 +117,23 @@ pub struct HotLine {
     pub key: String,
     /// Value.
     pub value: String,
+    /// The source file that produced it.
+    pub file: PathBuf,
+    /// 1-based source line.
+    pub line: u32,
+    /// 1-based column of the key in that line (the label's column for `[TrackData]`).
+    pub key_column: u32,
+}
+
+/// Where a `.hot` document line came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HotLineOrigin {
+    /// The source file.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column of the key in that line.
+    pub key_column: u32,
 }
 
 /// The result of assembling one source file (with its includes).
@@ -157,6 +174,29 @@ impl Assembly {
             hsm.push(builtin.name, builtin.value);
         }
         hsm
+    }
+
+    /// The `.hot` lines in source order as a document, with where each document line
+    /// came from (`origins[i]` is the source of line `i + 1`), so problems found in the
+    /// tables can be reported at the `LIST` line that wrote them.
+    pub fn hot_in_source_order(&self) -> (HotDocument, Vec<Option<HotLineOrigin>>) {
+        let mut text = String::new();
+        let mut origins = Vec::new();
+        let mut section: Option<&str> = None;
+        for line in &self.hot_lines {
+            if section != Some(line.section.as_str()) {
+                text.push_str(&format!("[{}]\n", line.section));
+                origins.push(None);
+                section = Some(&line.section);
+            }
+            text.push_str(&format!("{}={}\n", line.key, line.value));
+            origins.push(Some(HotLineOrigin {
+                file: line.file.clone(),
+                line: line.line,
+                key_column: line.key_column,
+            }));
+        }
+        (HotDocument::parse(text.as_bytes()), origins)
     }
 
     /// The `.hot` options table holding [`Self::hot_lines`].

@@ -67,6 +67,10 @@ pub(crate) struct ListLine {
     pub section: String,
     pub key: String,
     pub value: String,
+    pub file: u32,
+    pub line: u32,
+    /// 1-based column of `key` in the source line.
+    pub key_column: u32,
 }
 
 /// Everything read from the source tree.
@@ -415,7 +419,9 @@ impl Reader<'_> {
         // The raw text after the directive word, without its comment (quote-aware: paths
         // in [Patch] values are quoted and may contain `;`).
         let after = (head.end as usize).saturating_sub(l.offset);
-        let rest = strip_comment_outside_quotes(l.raw.get(after..).unwrap_or("")).trim();
+        let stripped = strip_comment_outside_quotes(l.raw.get(after..).unwrap_or(""));
+        let rest_offset = after + (stripped.len() - stripped.trim_start().len());
+        let rest = stripped.trim();
         match directive {
             "BINARY" => {
                 if matches!(block, Block::Inside { .. }) {
@@ -479,7 +485,7 @@ impl Reader<'_> {
                     }
                 }
             }
-            "LIST" => self.list(file, line_no, head, rest),
+            "LIST" => self.list(l, head, rest, rest_offset),
             "DEFINE" => match args {
                 [name, value] if is_identifier(l.text(*name)) => {
                     self.out.defines.push(Decl {
@@ -673,25 +679,34 @@ impl Reader<'_> {
         }
     }
 
-    fn list(&mut self, file: u32, line_no: u32, head: Tok, body: &str) {
+    /// `body` is the text after `LIST`, starting at byte `body_offset` of the line.
+    fn list(&mut self, l: &Line<'_>, head: Tok, body: &str, body_offset: usize) {
         let parsed = body.strip_prefix('[').and_then(|after| {
             let close = after.find(']')?;
             let section = after[..close].trim();
-            let entry = after[close + 1..].trim();
+            let entry_raw = &after[close + 1..];
+            let entry = entry_raw.trim();
             let eq = entry.find('=')?;
             let key = entry[..eq].trim();
             let value = entry[eq + 1..].trim();
+            // Where the key starts in the source line, for diagnostics about the entry.
+            let key_offset =
+                body_offset + 1 + close + 1 + (entry_raw.len() - entry_raw.trim_start().len());
+            let key_column = l.raw.get(..key_offset).map_or(1, |p| p.chars().count() + 1);
             (!section.is_empty() && !key.is_empty()).then(|| ListLine {
                 section: section.to_string(),
                 key: key.to_string(),
                 value: value.to_string(),
+                file: l.file,
+                line: l.number,
+                key_column: u32::try_from(key_column).unwrap_or(1),
             })
         });
         match parsed {
             Some(list_line) => self.out.list_lines.push(list_line),
             None => self.error(
-                file,
-                line_no,
+                l.file,
+                l.number,
                 head.column,
                 "LIST needs `[Section] key=value`",
             ),

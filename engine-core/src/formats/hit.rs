@@ -145,6 +145,22 @@ impl HitFile {
         self.bytes.get(HEADER_LEN..).unwrap_or(&[])
     }
 
+    /// Overwrites the 4-byte little-endian field at `offset` of the code (binding a
+    /// late-bound symbol). False, and nothing changes, if the field is not inside the
+    /// code or overlaps the header or the export table.
+    pub fn patch_u32(&mut self, offset: usize, value: u32) -> bool {
+        let end = offset.saturating_add(4);
+        let in_table = self
+            .entry_table
+            .as_ref()
+            .is_some_and(|t| offset < t.end && end > t.offset);
+        if offset < HEADER_LEN || end > self.bytes.len() || in_table {
+            return false;
+        }
+        self.bytes[offset..end].copy_from_slice(&value.to_le_bytes());
+        true
+    }
+
     /// The export table, if the file has one.
     pub fn entry_table(&self) -> Option<&EntryTable> {
         self.entry_table.as_ref()

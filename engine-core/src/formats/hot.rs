@@ -50,6 +50,8 @@ pub const SECTION_GLOBAL_HIT_LIST: &str = "GlobalHitList";
 
 /// Number of comma-separated fields of a `[Track]` value.
 const TRACK_FIELDS: usize = 9;
+/// HitBench reads one more, optional, `[Track]` field: the Box-X priority.
+const TRACK_FIELDS_EXTENDED: usize = 10;
 /// Number of comma-separated fields of a `[Patch]` value.
 const PATCH_FIELDS: usize = 8;
 
@@ -856,6 +858,8 @@ pub struct TrackDef {
     pub hitlist_at: bool,
     /// The patch (usually 0 in favour of one-entry hit lists).
     pub patch: Option<IdRef>,
+    /// HitBench's optional 10th field: the track's Box-X priority.
+    pub priority: Option<IdRef>,
     /// 1-based line number.
     pub line: u32,
     /// 1-based column of each value field present, in order.
@@ -1351,7 +1355,7 @@ impl HotDocument {
 /// field count are only reported for entries that are kept: on a skipped entry they are
 /// usually a consequence of the error.
 fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDef> {
-    const NAMES: [&str; TRACK_FIELDS] = [
+    const NAMES: [&str; TRACK_FIELDS_EXTENDED] = [
         "first field",
         "subroutine",
         "volume",
@@ -1361,6 +1365,7 @@ fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDef> {
         "sound pressure level",
         "hit list",
         "patch ID",
+        "priority",
     ];
     let id = match id_ref(&entry.key, "track ID") {
         Ok(id) => id,
@@ -1381,16 +1386,17 @@ fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDef> {
             ),
         ));
     }
-    if let Some(extra) = fields.get(TRACK_FIELDS) {
+    if let Some(extra) = fields.get(TRACK_FIELDS_EXTENDED) {
         warnings.push((
             extra.column,
             format!(
-                "track {id} has {} fields; only {TRACK_FIELDS} are defined, the rest are ignored",
+                "track {id} has {} fields; only {TRACK_FIELDS_EXTENDED} are defined (the 10th \
+                 is the priority), the rest are ignored",
                 fields.len()
             ),
         ));
     }
-    let mut values: [Option<IdRef>; TRACK_FIELDS] = Default::default();
+    let mut values: [Option<IdRef>; TRACK_FIELDS_EXTENDED] = Default::default();
     let mut hitlist_at = false;
     for ((field, name), slot) in fields.iter().zip(NAMES).zip(values.iter_mut()) {
         let mut text = field.text;
@@ -1436,6 +1442,7 @@ fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDef> {
         sound_pressure_level,
         hitlist,
         patch,
+        priority,
     ] = values;
     Some(TrackDef {
         id,
@@ -1449,6 +1456,7 @@ fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDef> {
         hitlist,
         hitlist_at,
         patch,
+        priority,
         line: entry.line,
         field_columns: fields.iter().map(|f| f.column).collect(),
     })
@@ -2029,6 +2037,7 @@ hl_laugh=0x3001\r
                 hitlist: Some(name("hl_laugh")),
                 hitlist_at: true,
                 patch: Some(IdRef::Number(0)),
+                priority: None,
                 line: 24,
                 field_columns: vec![8, 10, 24, 29, 31, 34, 36, 38, 48],
             }
@@ -2039,11 +2048,10 @@ hl_laugh=0x3001\r
         assert_eq!(tracks[1].patch, None);
         assert_eq!(tracks[2].hitlist, Some(IdRef::Number(6)));
         assert_eq!(tracks[2].patch, Some(IdRef::Number(7)));
+        // The 10th field is HitBench's optional priority, not an extra field.
+        assert_eq!(tracks[2].priority, Some(IdRef::Number(8)));
         let found: Vec<_> = d.iter().map(|d| (d.severity, d.line, d.column)).collect();
-        assert_eq!(
-            found,
-            [(Severity::Warning, 25, 24), (Severity::Warning, 26, 27)]
-        );
+        assert_eq!(found, [(Severity::Warning, 25, 24)]);
         assert!(d[0].message.contains("arguments"), "{}", d[0].message);
 
         let (patches, d) = doc.patches(file());
@@ -2092,7 +2100,7 @@ hl_laugh=0x3001\r
         let (tables, all) = doc.tables(file());
         assert_eq!(tables.tracks.len(), 3);
         assert_eq!(tables.patches, patches);
-        assert_eq!(all.len(), 3);
+        assert_eq!(all.len(), 2);
         assert!(all.windows(2).all(|w| w[0].line <= w[1].line));
     }
 

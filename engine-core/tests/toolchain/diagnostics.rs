@@ -55,7 +55,7 @@ fn wrong_operand_kind() {
     expect_one(&seen, Error, 2, 7, &["operand 1 of `iflt`", "@label"]);
     let seen = diagnostics("BINARY [\n\tnote_on Instance\n]\n");
     expect_one(&seen, Error, 2, 10, &["`Instance` is a constant"]);
-    let seen = diagnostics("LAYOUT tso\nBINARY [\n\tset MultipleInstances v1\n]\n");
+    let seen = diagnostics("LAYOUT tso\nBINARY [\n\tset filter_type v1\n]\n");
     expect_one(&seen, Error, 3, 6, &["TS1 register", "TSO layout"]);
     let seen = diagnostics("BINARY [\n\tjump v8\n\tjump main_vol\n]\n");
     assert_eq!(seen.len(), 1, "{seen:#?}");

@@ -1,0 +1,125 @@
+//! Sample time and the engine tick: the engine ticks at a configurable rate and tick k
+//! starts at exactly ⌊k · sample_rate / tick_rate⌋, so ticks never drift however long
+//! the engine runs (22,050 Hz at 60 Hz alternates 367 and 368 samples).
+
+/// A point in time, counted in samples at the engine's sample rate since it started.
+pub type SampleTime = u64;
+
+/// The engine's tick schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    sample_rate: u32,
+    tick_rate: u32,
+    tick: u64,
+}
+
+impl Clock {
+    /// A clock at tick 0. Rates of 0 are treated as 1.
+    pub fn new(sample_rate: u32, tick_rate: u32) -> Self {
+        Self {
+            sample_rate: sample_rate.max(1),
+            tick_rate: tick_rate.max(1),
+            tick: 0,
+        }
+    }
+
+    /// Samples per second.
+    pub fn sample_rate(&self) -> u32 {
+        self.sample_rate
+    }
+
+    /// Ticks per second.
+    pub fn tick_rate(&self) -> u32 {
+        self.tick_rate
+    }
+
+    /// The number of the current tick.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// When tick `k` starts.
+    pub fn tick_start(&self, k: u64) -> SampleTime {
+        ((u128::from(k) * u128::from(self.sample_rate)) / u128::from(self.tick_rate)) as u64
+    }
+
+    /// When the current tick starts ("now").
+    pub fn now(&self) -> SampleTime {
+        self.tick_start(self.tick)
+    }
+
+    /// When the current tick ends (the next one starts).
+    pub fn tick_end(&self) -> SampleTime {
+        self.tick_start(self.tick + 1)
+    }
+
+    /// Moves on to the next tick.
+    pub fn advance(&mut self) {
+        self.tick += 1;
+    }
+
+    /// Milliseconds as a number of samples (rounded to nearest; negative is 0).
+    pub fn ms_to_samples(&self, ms: i64) -> u64 {
+        if ms <= 0 {
+            return 0;
+        }
+        ((i128::from(ms) * i128::from(self.sample_rate) + 500) / 1000) as u64
+    }
+
+    /// Samples as seconds.
+    pub fn seconds(&self, samples: SampleTime) -> f64 {
+        samples as f64 / f64::from(self.sample_rate)
+    }
+
+    /// The first tick that starts at or after `time`.
+    pub fn first_tick_at_or_after(&self, time: SampleTime) -> u64 {
+        // ⌈time · tick_rate / sample_rate⌉, then nudge for the floor in tick_start.
+        let mut k = ((u128::from(time) * u128::from(self.tick_rate))
+            .div_ceil(u128::from(self.sample_rate))) as u64;
+        while k > 0 && self.tick_start(k - 1) >= time {
+            k -= 1;
+        }
+        while self.tick_start(k) < time {
+            k += 1;
+        }
+        k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_never_drift() {
+        let mut clock = Clock::new(22_050, 60);
+        for _ in 0..60 * 3600 {
+            clock.advance();
+        }
+        assert_eq!(clock.now(), 22_050 * 3600);
+        let lengths: Vec<u64> = (0..4)
+            .map(|k| clock.tick_start(k + 1) - clock.tick_start(k))
+            .collect();
+        assert_eq!(lengths, vec![367, 368, 367, 368]);
+    }
+
+    #[test]
+    fn conversions() {
+        let clock = Clock::new(48_000, 60);
+        assert_eq!(clock.ms_to_samples(1000), 48_000);
+        assert_eq!(clock.ms_to_samples(-5), 0);
+        assert_eq!(clock.tick_end(), 800);
+        assert_eq!(clock.first_tick_at_or_after(0), 0);
+        assert_eq!(clock.first_tick_at_or_after(1), 1);
+        assert_eq!(clock.first_tick_at_or_after(800), 1);
+        assert_eq!(clock.first_tick_at_or_after(801), 2);
+        let odd = Clock::new(22_050, 60);
+        for t in [0, 1, 367, 368, 735, 736, 10_000] {
+            let k = odd.first_tick_at_or_after(t);
+            assert!(
+                odd.tick_start(k) >= t && (k == 0 || odd.tick_start(k - 1) < t),
+                "{t}"
+            );
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! What instructions do outside their thread: start and stop notes, pick from hit
+//! lists, read and write object fields, start and stop other tracks, duck, print. The
+//! running thread is taken out of the engine while it runs, so the host may change
+//! every other thread freely.
+
+use super::clock::SampleTime;
+use super::engine::{Engine, EventArgs, note_gain, note_pan};
+use super::hitlists;
+use super::program::Op;
+use super::sink::{ControlGroup, SampleRef, SoundCommand};
+use super::thread::{ListRef, Thread};
+use super::trace::TraceKind;
+use super::vm::{FaultKind, Host};
+use std::sync::Arc;
+
+/// Deepest nesting of hit lists inside hit lists followed when choosing a sample.
+pub const MAX_LIST_DEPTH: usize = 8;
+
+/// What the run left for the engine to do once the thread is back.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AfterRun {
+    /// The thread killed its own track.
+    pub kill_self: bool,
+    /// The thread stopped its own track.
+    pub stop_self: bool,
+    /// Ducking changed.
+    pub ducking_changed: bool,
+}
+
+/// The engine seen from a running thread.
+pub struct HostCtx<'e> {
+    engine: &'e mut Engine,
+    index: usize,
+    after: AfterRun,
+}
+
+impl<'e> HostCtx<'e> {
+    /// A host for the thread at `index` (taken out of the engine while it runs).
+    pub fn new(engine: &'e mut Engine, index: usize) -> Self {
+        Self {
+            engine,
+            index,
+            after: AfterRun::default(),
+        }
+    }
+
+    /// What to do now that the run is over.
+    pub fn finish(self) -> AfterRun {
+        self.after
+    }
+
+    /// The patch a patch-register value means: a patch, or a pick from a hit list (and
+    /// from lists inside it).
+    fn sound_for(&mut self, th: &Thread, value: i32) -> Result<u32, FaultKind> {
+        let project = Arc::clone(&self.engine.project);
+        let mut id = u32::try_from(value).map_err(|_| FaultKind::MissingPatch(i64::from(value)))?;
+        for _ in 0..MAX_LIST_DEPTH {
+            if project.patches.contains_key(&id) {
+                return Ok(id);
+            }
+            let Some(list) = project.hit_lists.get(&id) else {
+                return Err(FaultKind::MissingPatch(i64::from(id)));
+            };
+            let pick = self
+                .engine
+                .hitlists
+                .pick(id, &list.entries, &mut self.engine.rng)
+                .ok_or(FaultKind::MissingHitList(i64::from(id)))?;
+            self.trace_pick(th, id, &pick);
+            id = pick.value;
+        }
+        Err(FaultKind::MissingPatch(i64::from(id)))
+    }
+
+    fn trace_pick(&mut self, th: &Thread, list: u32, pick: &hitlists::Pick) {
+        let excluded = if pick.excluded.is_empty() {
+            "nothing excluded".to_string()
+        } else {
+            let names: Vec<String> = pick.excluded.iter().map(ToString::to_string).collect();
+            format!("excluded {} (picked last time)", names.join(", "))
+        };
+        let message = format!(
+            "hit list {list}: picked {} (entry {}); {excluded}",
+            pick.value, pick.index
+        );
+        self.engine.record_for(TraceKind::Pick, th, None, message);
+    }
+
+    fn sample_error(&mut self, th: &Thread, message: String) -> Result<i32, FaultKind> {
+        self.engine.record_for(TraceKind::Error, th, None, message);
+        Ok(-1)
+    }
+}
+
+impl Host for HostCtx<'_> {
+    fn note_on(&mut self, th: &mut Thread, looping: bool) -> Result<i32, FaultKind> {
+        let value = th.reg(th.attrs.patch);
+        let patch_id = self.sound_for(th, value)?;
+        let project = Arc::clone(&self.engine.project);
+        let Some(patch) = project.patches.get(&patch_id) else {
+            return Err(FaultKind::MissingPatch(i64::from(patch_id)));
+        };
+        let Some(file) = &patch.file else {
+            let message = format!(
+                "patch {patch_id} ({}): sample file `{}` was not found; note not played",
+                patch.name, patch.path_text
+            );
+            return self.sample_error(th, message);
+        };
+        let sample = SampleRef {
+            patch: patch_id,
+            name: Arc::from(file.to_string_lossy().as_ref()),
+        };
+        let info = match self.engine.samples.info(&sample) {
+            Ok(info) => info,
+            Err(why) => {
+                let message = format!("patch {patch_id} ({}): {why}; note not played", patch.name);
+                return self.sample_error(th, message);
+            }
+        };
+        let looping = looping || patch.looped;
+        let cents = th.reg(th.attrs.pitch);
+        let pitch = 2f32.powf(cents.clamp(-4800, 4800) as f32 / 1200.0);
+        let length = if info.sample_rate == 0 {
+            0
+        } else {
+            let engine_rate = u64::from(self.engine.clock.sample_rate());
+            let samples =
+                u128::from(info.frames) * u128::from(engine_rate) / u128::from(info.sample_rate);
+            (samples as f64 / f64::from(pitch)).round() as u64
+        };
+        let at = th.time;
+        let end = (!looping).then(|| at.saturating_add(length.max(1)));
+        let note = self.engine.next_note;
+        self.engine.next_note += 1;
+        th.group = ControlGroup::from_number(i64::from(th.reg(th.attrs.group)));
+        let command = SoundCommand::Start {
+            note,
+            voice: th.voice,
+            at,
+            sample: sample.clone(),
+            gain: note_gain(th),
+            pan: note_pan(th),
+            pitch,
+            looping,
+            group: th.group,
+        };
+        self.engine.sink.send(command);
+        let message = format!(
+            "note {note}: patch {patch_id} `{}` ({}) gain {:.2} pan {:+.2}{}{}",
+            patch.name,
+            sample.name,
+            note_gain(th),
+            note_pan(th),
+            if looping { ", looping" } else { "" },
+            if cents != 0 {
+                format!(", pitch {cents} cents")
+            } else {
+                String::new()
+            }
+        );
+        self.engine
+            .record_for(TraceKind::Sample, th, Some(note), message);
+        let handle = self.engine.add_note(self.index, th, note, end);
+        Ok(i32::try_from(handle).unwrap_or(i32::MAX))
+    }
+
+    fn note_off(&mut self, th: &mut Thread, handle: i32) {
+        let Some(note) = usize::try_from(handle)
+            .ok()
+            .and_then(|h| th.notes.get_mut(h))
+        else {
+            return;
+        };
+        if note.live {
+            note.live = false;
+            let id = note.id;
+            let at = th.time;
+            self.engine.sink.send(SoundCommand::Stop { note: id, at });
+            let playing = th.attrs.isplaying;
+            let any = th.has_live_notes();
+            th.set_reg(playing, i32::from(any));
+        }
+    }
+
+    fn set_list(&mut self, th: &mut Thread, id: i32) -> Result<(), FaultKind> {
+        let id = if id == 0 {
+            th.own_list.ok_or(FaultKind::NoOwnHitList)?
+        } else {
+            u32::try_from(id).map_err(|_| FaultKind::MissingHitList(i64::from(id)))?
+        };
+        if !self.engine.project.hit_lists.contains_key(&id) {
+            return Err(FaultKind::MissingHitList(i64::from(id)));
+        }
+        th.list = Some(ListRef::Global(id));
+        Ok(())
+    }
+
+    fn choose(&mut self, th: &mut Thread) -> Result<i32, FaultKind> {
+        let Some(list) = th.list.clone() else {
+            return Ok(0);
+        };
+        let pick = match list {
+            ListRef::Global(id) => {
+                let project = Arc::clone(&self.engine.project);
+                let entries = project
+                    .hit_lists
+                    .get(&id)
+                    .map(|l| l.entries.as_slice())
+                    .ok_or(FaultKind::MissingHitList(i64::from(id)))?;
+                let pick = self.engine.hitlists.pick(id, entries, &mut self.engine.rng);
+                if let Some(p) = &pick {
+                    self.trace_pick(th, id, p);
+                }
+                pick
+            }
+            ListRef::Local {
+                from,
+                entries,
+                last,
+            } => {
+                let pick = hitlists::pick(&entries, last, &mut self.engine.rng);
+                if let Some(p) = &pick {
+                    self.trace_pick(th, from, p);
+                    th.list = Some(ListRef::Local {
+                        from,
+                        entries,
+                        last: Some(p.value),
+                    });
+                }
+                pick
+            }
+        };
+        Ok(pick.map_or(0, |p| p.value as i32))
+    }
+
+    fn list_index(&mut self, th: &mut Thread, index: i32) -> Result<i32, FaultKind> {
+        let Some(list) = th.list.clone() else {
+            return Ok(0);
+        };
+        let entries = self.engine.list_entries(&list).unwrap_or_default();
+        Ok(usize::try_from(index)
+            .ok()
+            .and_then(|i| entries.get(i))
+            .map_or(0, |v| *v as i32))
+    }
+
+    fn list_add(&mut self, th: &mut Thread, id: i32) {
+        let Ok(id) = u32::try_from(id) else { return };
+        let mut local = local_copy(self.engine, th);
+        if let ListRef::Local { entries, .. } = &mut local {
+            entries.push(id);
+        }
+        th.list = Some(local);
+    }
+
+    fn list_remove(&mut self, th: &mut Thread, id: i32) {
+        let Ok(id) = u32::try_from(id) else { return };
+        let mut local = local_copy(self.engine, th);
+        if let ListRef::Local { entries, .. } = &mut local {
+            entries.retain(|e| *e != id);
+        }
+        th.list = Some(local);
+    }
+
+    fn list_clear(&mut self, th: &mut Thread) {
+        let mut local = local_copy(self.engine, th);
+        if let ListRef::Local { entries, last, .. } = &mut local {
+            entries.clear();
+            *last = None;
+        }
+        th.list = Some(local);
+    }
+
+    fn field(&mut self, _th: &Thread, object: i32, field: i32) -> i32 {
+        self.engine.world.field(object, field).unwrap_or(0)
+    }
+
+    fn set_field(&mut self, th: &Thread, object: i32, field: i32, value: i32) {
+        if !self.engine.world.set_field(object, field, value) {
+            let message =
+                format!("setsrcdatafield: object {object} has no field {field}; nothing written");
+            self.engine.record_for(TraceKind::Error, th, None, message);
+        }
+    }
+
+    fn play_track(&mut self, th: &Thread, track: i32) {
+        let Ok(id) = u32::try_from(track) else { return };
+        let args = EventArgs {
+            volume: th.reg(th.attrs.extvol),
+            pan: th.reg(th.attrs.pan),
+            ..EventArgs::default()
+        };
+        if let Err(e) = self.engine.play_track(id, th.source, args) {
+            self.engine
+                .record_for(TraceKind::Error, th, None, format!("play_trk: {e}"));
+        }
+    }
+
+    fn kill_track(&mut self, th: &Thread, track: i32) {
+        let Ok(id) = u32::try_from(track) else { return };
+        if id == th.track {
+            self.after.kill_self = true;
+        }
+        self.engine.stop_track_id(id, true);
+    }
+
+    fn stop_track(&mut self, th: &Thread, track: i32) {
+        let Ok(id) = u32::try_from(track) else { return };
+        if id == th.track {
+            self.after.stop_self = true;
+        }
+        self.engine.stop_track_id(id, false);
+    }
+
+    fn duck(&mut self, th: &mut Thread, on: bool) {
+        if th.ducking != on {
+            th.ducking = on;
+            self.after.ducking_changed = true;
+            let message = if on {
+                format!(
+                    "duck: sounds below ducking priority {} are lowered",
+                    th.reg(th.attrs.duckpri)
+                )
+            } else {
+                "unduck".to_string()
+            };
+            self.engine.record_for(TraceKind::Voice, th, None, message);
+        }
+    }
+
+    fn seqgroup_kill(&mut self, th: &mut Thread, group: u8) {
+        let victims = if group == 0 {
+            // Instance: this actor's vocals — the source's other VOX tracks and this
+            // thread's own notes.
+            let source = th.source;
+            for note in th.notes.iter_mut().filter(|n| n.live) {
+                note.live = false;
+                self.engine.sink.send(SoundCommand::Stop {
+                    note: note.id,
+                    at: th.time,
+                });
+            }
+            self.engine.threads_where(self.index, |t| {
+                source.is_some() && t.source == source && t.group == ControlGroup::Vox
+            })
+        } else {
+            self.engine
+                .threads_where(self.index, |t| t.groups.contains(&group))
+        };
+        if !victims.is_empty() {
+            let message = format!(
+                "seqgroup_kill {group}: {} other track(s) stop",
+                victims.len()
+            );
+            self.engine.record_for(TraceKind::Voice, th, None, message);
+        }
+        for victim in victims {
+            self.engine.kill(victim, "seqgroup_kill");
+        }
+    }
+
+    fn seqgroup_busy(&mut self, th: &Thread, group: u8) -> bool {
+        let source = th.source;
+        let others = if group == 0 {
+            self.engine.threads_where(self.index, |t| {
+                source.is_some() && t.source == source && t.group == ControlGroup::Vox
+            })
+        } else {
+            self.engine
+                .threads_where(self.index, |t| t.groups.contains(&group))
+        };
+        !others.is_empty()
+    }
+
+    fn print(&mut self, th: &Thread, var: u8, value: i32, at: &Op) {
+        let name = crate::registers::name(self.engine.program.layout(at.unit), var)
+            .map_or_else(|| format!("variable {var}"), str::to_string);
+        let place = self.engine.where_is(th.pc);
+        self.engine.record_for(
+            TraceKind::Print,
+            th,
+            None,
+            format!("{name} = {value} at {place}"),
+        );
+    }
+
+    fn random(&mut self, lo: i32, hi: i32) -> i32 {
+        self.engine.rng.range_inclusive(lo, hi)
+    }
+
+    fn ms_to_samples(&self, ms: i32) -> SampleTime {
+        self.engine.clock.ms_to_samples(i64::from(ms))
+    }
+}
+
+/// The thread's current list as a local copy it may change.
+fn local_copy(engine: &Engine, th: &Thread) -> ListRef {
+    match &th.list {
+        Some(local @ ListRef::Local { .. }) => local.clone(),
+        Some(ListRef::Global(id)) => ListRef::Local {
+            from: *id,
+            entries: engine
+                .list_entries(&ListRef::Global(*id))
+                .unwrap_or_default(),
+            last: None,
+        },
+        None => ListRef::Local {
+            from: 0,
+            entries: Vec::new(),
+            last: None,
+        },
+    }
+}

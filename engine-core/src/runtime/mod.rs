@@ -1,0 +1,33 @@
+//! The HIT runtime: events in, timed sound commands out.
+//!
+//! - [`engine`] — the [`Engine`]: event dispatch, Box-X voices and the instance map,
+//!   ticking threads on a sample-time [`clock`], ducking, quieting.
+//! - [`program`] predecodes the project's code; [`vm`] interprets it one thread at a
+//!   time; [`host`] is what instructions do outside their thread.
+//! - [`hitlists`] picks without immediate repetition; [`rng`] is the seeded generator.
+//! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
+//!   tells the runtime how long samples are; [`trace`] records every decision.
+//!
+//! Deterministic: the same project, seed and timed inputs give the same commands and
+//! the same trace.
+
+pub mod clock;
+pub mod engine;
+pub mod hitlists;
+mod host;
+pub mod program;
+pub mod rng;
+pub mod samples;
+pub mod sink;
+pub mod thread;
+pub mod trace;
+pub mod vm;
+pub mod voices;
+
+pub use clock::{Clock, SampleTime};
+pub use engine::{ActiveTrack, Engine, EngineConfig, EventArgs, HookEvent, Outcome, TriggerError};
+pub use samples::{FixedSamples, SampleInfo, SampleLibrary, UniformSamples};
+pub use sink::{
+    ControlGroup, NoteId, NullSink, RecordingSink, SampleRef, SharedSink, SoundCommand, SoundSink,
+};
+pub use trace::{TraceKind, TraceRecord, TraceSwitches};

@@ -1,0 +1,259 @@
+//! The project's code predecoded for the VM: every unit's instructions as one array of
+//! small fixed-size [`Op`]s with branch targets already resolved to op indices (across
+//! units for late-bound far branches), so the interpreter never decodes bytes.
+//!
+//! Decoding follows the code from offset 16 and from every branch target and entry
+//! point, so a branch into the middle of what a linear sweep saw still finds its
+//! instructions. Bytes that do not decode become `INVALID` ops that fault when run; the
+//! export table is data and is never decoded.
+
+use crate::isa::{self, JumpTarget, OperandKind};
+use crate::project::{CodeRef, Project};
+use crate::registers::Layout;
+
+/// "No op here": an address that is not an instruction, or a missing successor.
+pub const NONE: u32 = u32::MAX;
+
+/// Opcode of an op made from bytes that do not decode.
+pub const INVALID: u8 = 0;
+
+/// One predecoded instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Op {
+    /// The opcode ([`INVALID`] if the bytes did not decode).
+    pub code: u8,
+    /// First 1-byte operand (var or byte).
+    pub a: u8,
+    /// Second 1-byte operand.
+    pub b: u8,
+    /// Third 1-byte operand.
+    pub c: u8,
+    /// The unit the op belongs to.
+    pub unit: u16,
+    /// For `jump`: 1 if it jumps through variable `a`.
+    pub through_var: u8,
+    /// Byte address of the instruction in its unit.
+    pub addr: u32,
+    /// 4-byte operand (dword, or the address of a branch).
+    pub imm: i32,
+    /// Second 4-byte operand (`limit`'s upper bound).
+    pub imm2: i32,
+    /// For branches: the op index of the target, or [`NONE`] if it is not code.
+    pub target: u32,
+    /// The op index of the instruction that follows, or [`NONE`] past the end.
+    pub next: u32,
+}
+
+/// Per-unit lookup from byte address to op index.
+#[derive(Debug, Clone)]
+pub struct UnitCode {
+    /// `index[addr]` is the op at that address, or [`NONE`].
+    pub index: Vec<u32>,
+    /// The unit's register layout.
+    pub layout: Layout,
+}
+
+/// The whole project's code.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// Every op of every unit.
+    pub ops: Vec<Op>,
+    /// Address lookup per unit.
+    pub units: Vec<UnitCode>,
+}
+
+impl Program {
+    /// Predecodes every unit of the project.
+    pub fn build(project: &Project) -> Self {
+        let mut program = Program::default();
+        for (unit_index, unit) in project.units.iter().enumerate() {
+            let mut starts: Vec<u32> = vec![crate::formats::hit::HEADER_LEN as u32];
+            starts.extend(unit.labels.iter().map(|(_, a)| *a));
+            starts.extend(project.tracks.values().filter_map(|t| {
+                let entry = t.entry?;
+                (entry.unit == unit_index).then_some(entry.address)
+            }));
+            if let Some(table) = unit.hit.entry_table() {
+                starts.extend(table.entries.iter().map(|e| e.address));
+            }
+            program.decode_unit(
+                unit_index,
+                unit.hit.bytes(),
+                unit.hit.entry_table().map(|t| (t.offset, t.end)),
+                unit.layout,
+                starts,
+            );
+        }
+        program.link(project);
+        program
+    }
+
+    fn decode_unit(
+        &mut self,
+        unit: usize,
+        bytes: &[u8],
+        table: Option<(usize, usize)>,
+        layout: Layout,
+        mut work: Vec<u32>,
+    ) {
+        let unit_id = u16::try_from(unit).unwrap_or(u16::MAX);
+        let mut index = vec![NONE; bytes.len()];
+        let in_table = |pc: usize| table.is_some_and(|(start, end)| pc >= start && pc < end);
+        while let Some(start) = work.pop() {
+            let mut pc = start as usize;
+            while pc < bytes.len()
+                && index[pc] == NONE
+                && !in_table(pc)
+                && pc >= crate::formats::hit::HEADER_LEN
+            {
+                let op_index = u32::try_from(self.ops.len()).unwrap_or(NONE);
+                index[pc] = op_index;
+                let (op, len) = decode_op(bytes, pc, unit_id);
+                if op.code != INVALID
+                    && let Ok(target) = u32::try_from(op.imm)
+                    && is_branch(op.code)
+                    && op.through_var == 0
+                {
+                    work.push(target);
+                }
+                self.ops.push(op);
+                pc += len;
+            }
+        }
+        self.units.push(UnitCode { index, layout });
+    }
+
+    /// Fills `next` and branch `target`s, including far branches bound at load.
+    fn link(&mut self, project: &Project) {
+        for op_index in 0..self.ops.len() {
+            let op = self.ops[op_index];
+            let unit = usize::from(op.unit);
+            let len = op_len(&op);
+            let next = self.index_of(unit, op.addr as usize + len);
+            let mut target = NONE;
+            if is_branch(op.code) && op.through_var == 0 {
+                let far = project.units.get(unit).and_then(|u| {
+                    u.code_imports
+                        .iter()
+                        .find(|i| i.offset == op.addr + 1)
+                        .map(|i| i.target)
+                });
+                target = match far {
+                    Some(at) => self.op_at(at).unwrap_or(NONE),
+                    None => u32::try_from(op.imm).map_or(NONE, |a| self.index_of(unit, a as usize)),
+                };
+            }
+            if let Some(op) = self.ops.get_mut(op_index) {
+                op.next = next;
+                op.target = target;
+            }
+        }
+    }
+
+    fn index_of(&self, unit: usize, address: usize) -> u32 {
+        self.units
+            .get(unit)
+            .and_then(|u| u.index.get(address))
+            .copied()
+            .unwrap_or(NONE)
+    }
+
+    /// The op at a code address, if an instruction starts there.
+    pub fn op_at(&self, at: CodeRef) -> Option<u32> {
+        let index = self.index_of(at.unit, at.address as usize);
+        (index != NONE).then_some(index)
+    }
+
+    /// The op at an address of a unit (for jumps through a variable).
+    pub fn op_at_address(&self, unit: u16, address: i32) -> Option<u32> {
+        let address = usize::try_from(address).ok()?;
+        let index = self.index_of(usize::from(unit), address);
+        (index != NONE).then_some(index)
+    }
+
+    /// The layout of a unit.
+    pub fn layout(&self, unit: u16) -> Layout {
+        self.units
+            .get(usize::from(unit))
+            .map_or(Layout::Tso, |u| u.layout)
+    }
+}
+
+/// True for opcodes whose 4-byte operand is a code address.
+pub fn is_branch(code: u8) -> bool {
+    matches!(code, 0x07 | 0x0D | 0x3E..=0x43)
+}
+
+/// The encoded length of an op (1 for an invalid byte).
+pub fn op_len(op: &Op) -> usize {
+    if op.code == INVALID {
+        return 1;
+    }
+    if op.code == 0x0D && op.through_var == 2 {
+        return 2;
+    }
+    isa::info(op.code).map_or(1, |i| i.size())
+}
+
+fn decode_op(bytes: &[u8], pc: usize, unit: u16) -> (Op, usize) {
+    let mut op = Op {
+        code: INVALID,
+        a: 0,
+        b: 0,
+        c: 0,
+        unit,
+        through_var: 0,
+        addr: u32::try_from(pc).unwrap_or(u32::MAX),
+        imm: 0,
+        imm2: 0,
+        target: NONE,
+        next: NONE,
+    };
+    let Ok(instr) = isa::decode(bytes, pc) else {
+        op.a = bytes.get(pc).copied().unwrap_or(0);
+        return (op, 1);
+    };
+    op.code = instr.info.opcode;
+    let mut small = 0;
+    let mut large = 0;
+    for (slot, kind) in instr.info.operands.iter().enumerate() {
+        let value = instr.operands.get(slot).copied().unwrap_or(0);
+        match kind {
+            OperandKind::Var | OperandKind::Byte => {
+                let byte = value as u8;
+                match small {
+                    0 => op.a = byte,
+                    1 => op.b = byte,
+                    _ => op.c = byte,
+                }
+                small += 1;
+            }
+            OperandKind::Dword | OperandKind::Addr => {
+                if large == 0 {
+                    op.imm = value as i32;
+                } else {
+                    op.imm2 = value as i32;
+                }
+                large += 1;
+            }
+            OperandKind::Jump => match instr.jump {
+                Some(JumpTarget::Var { var, len }) => {
+                    op.a = var;
+                    op.through_var = if len == 1 { 2 } else { 1 };
+                }
+                _ => op.imm = value as i32,
+            },
+        }
+    }
+    (op, instr.len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ops_stay_small() {
+        assert!(size_of::<Op>() <= 32, "{}", size_of::<Op>());
+    }
+}

@@ -1,0 +1,187 @@
+//! The boundary between the runtime and sound: a stream of timed commands. The runtime
+//! decides what plays and when; a [`SoundSink`] (the mixer, or a recorder in tests)
+//! carries it out. Every command carries the sample time it takes effect at, so a late
+//! caller never moves a sound.
+
+use super::clock::SampleTime;
+use std::sync::Arc;
+
+/// Identifies one playing note (one mixer voice) for its whole life.
+pub type NoteId = u64;
+
+/// The option group a sound belongs to (seed "Options"): each has its own volume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub enum ControlGroup {
+    /// Sound effects, including TVs (`kGroupSfx` = 1).
+    #[default]
+    Fx,
+    /// Music, radios and stings (`kGroupMusic` = 2).
+    Music,
+    /// Voices (`kGroupVox` = 3).
+    Vox,
+}
+
+impl ControlGroup {
+    /// The group for a `kGroup…` number (1 FX, 2 Music, 3 VOX; anything else FX).
+    pub fn from_number(n: i64) -> Self {
+        match n {
+            2 => ControlGroup::Music,
+            3 => ControlGroup::Vox,
+            _ => ControlGroup::Fx,
+        }
+    }
+
+    /// The `kGroup…` number.
+    pub fn number(self) -> i32 {
+        match self {
+            ControlGroup::Fx => 1,
+            ControlGroup::Music => 2,
+            ControlGroup::Vox => 3,
+        }
+    }
+
+    /// "FX", "Music" or "VOX".
+    pub fn name(self) -> &'static str {
+        match self {
+            ControlGroup::Fx => "FX",
+            ControlGroup::Music => "Music",
+            ControlGroup::Vox => "VOX",
+        }
+    }
+
+    /// All groups, in option order.
+    pub const ALL: [ControlGroup; 3] = [ControlGroup::Fx, ControlGroup::Music, ControlGroup::Vox];
+}
+
+/// What to play: a sample file, named as the resource cache knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SampleRef {
+    /// The patch that chose it.
+    pub patch: u32,
+    /// Resource name (a path relative to a data directory, or absolute).
+    pub name: Arc<str>,
+}
+
+/// One timed command for the sound side.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SoundCommand {
+    /// Start a note.
+    Start {
+        /// The new note.
+        note: NoteId,
+        /// The Box-X voice (track slot) the note belongs to.
+        voice: usize,
+        /// When it starts.
+        at: SampleTime,
+        /// The sample.
+        sample: SampleRef,
+        /// Linear gain, 0 to 1 (before group and master volumes).
+        gain: f32,
+        /// Pan, −1 (left) to 1 (right).
+        pan: f32,
+        /// Playback-rate factor (1 = as recorded).
+        pitch: f32,
+        /// Loop until stopped.
+        looping: bool,
+        /// Option group.
+        group: ControlGroup,
+    },
+    /// Stop a note with a short fade.
+    Stop {
+        /// The note.
+        note: NoteId,
+        /// When the fade starts.
+        at: SampleTime,
+    },
+    /// Move a note's gain to a new value over a ramp.
+    SetGain {
+        /// The note.
+        note: NoteId,
+        /// When the ramp starts.
+        at: SampleTime,
+        /// Target linear gain.
+        gain: f32,
+        /// Ramp length in samples.
+        ramp: u32,
+    },
+    /// Move a note's pan to a new value over a ramp.
+    SetPan {
+        /// The note.
+        note: NoteId,
+        /// When the ramp starts.
+        at: SampleTime,
+        /// Target pan, −1 to 1.
+        pan: f32,
+        /// Ramp length in samples.
+        ramp: u32,
+    },
+}
+
+impl SoundCommand {
+    /// The note the command is about.
+    pub fn note(&self) -> NoteId {
+        match self {
+            SoundCommand::Start { note, .. }
+            | SoundCommand::Stop { note, .. }
+            | SoundCommand::SetGain { note, .. }
+            | SoundCommand::SetPan { note, .. } => *note,
+        }
+    }
+
+    /// When the command takes effect.
+    pub fn at(&self) -> SampleTime {
+        match self {
+            SoundCommand::Start { at, .. }
+            | SoundCommand::Stop { at, .. }
+            | SoundCommand::SetGain { at, .. }
+            | SoundCommand::SetPan { at, .. } => *at,
+        }
+    }
+}
+
+/// Where the runtime sends its commands.
+pub trait SoundSink: Send {
+    /// Carries out (or queues) one command.
+    fn send(&mut self, command: SoundCommand);
+}
+
+/// A sink that keeps every command, for tests and for inspecting a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RecordingSink {
+    /// The commands in the order sent.
+    pub commands: Vec<SoundCommand>,
+}
+
+impl SoundSink for RecordingSink {
+    fn send(&mut self, command: SoundCommand) {
+        self.commands.push(command);
+    }
+}
+
+/// A sink that drops everything.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NullSink;
+
+impl SoundSink for NullSink {
+    fn send(&mut self, _command: SoundCommand) {}
+}
+
+/// A sink shared between the engine and an observer (tests read what was sent while
+/// the engine owns the sink).
+#[derive(Debug, Clone, Default)]
+pub struct SharedSink(pub Arc<std::sync::Mutex<Vec<SoundCommand>>>);
+
+impl SharedSink {
+    /// A copy of everything sent so far.
+    pub fn commands(&self) -> Vec<SoundCommand> {
+        self.0.lock().map(|c| c.clone()).unwrap_or_default()
+    }
+}
+
+impl SoundSink for SharedSink {
+    fn send(&mut self, command: SoundCommand) {
+        if let Ok(mut commands) = self.0.lock() {
+            commands.push(command);
+        }
+    }
+}

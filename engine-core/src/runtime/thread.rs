@@ -1,0 +1,213 @@
+//! A HIT thread: one running track — its registers, flags, call stack, loop point,
+//! current hit list, notes and virtual clock.
+
+use super::clock::SampleTime;
+use super::sink::{ControlGroup, NoteId};
+use crate::registers::{self, Layout};
+use crate::world::ObjectId;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The track registers the runtime itself reads or writes, in one layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttrRegs {
+    /// Current patch (what note_on plays).
+    pub patch: u8,
+    /// Box-X priority.
+    pub priority: u8,
+    /// Track volume, 0–1024.
+    pub vol: u8,
+    /// External volume (from the event or the view), 0–1024.
+    pub extvol: u8,
+    /// Pan, 0 (left) – 512 (centre) – 1024 (right).
+    pub pan: u8,
+    /// Pitch in cents (0 = as recorded).
+    pub pitch: u8,
+    /// Ducking priority.
+    pub duckpri: u8,
+    /// Control group (kGroup…).
+    pub group: u8,
+    /// Non-zero: a new trigger interrupts this thread (interrupt handoff).
+    pub interrupt: u8,
+    /// Non-zero: more than one copy of the track may play.
+    pub multiple: u8,
+    /// Non-zero: `end` loops back to the loop point.
+    pub looped: u8,
+    /// The source object's ID.
+    pub source: u8,
+    /// 1 while a note plays.
+    pub isplaying: u8,
+}
+
+impl AttrRegs {
+    /// The registers of a layout.
+    pub fn of(layout: Layout) -> Self {
+        let r = |name: &str| registers::lookup(layout, name).unwrap_or(0xFF);
+        Self {
+            patch: r("patch"),
+            priority: r("priority"),
+            vol: r("vol"),
+            extvol: r("extvol"),
+            pan: r("pan"),
+            pitch: r("pitch"),
+            duckpri: r("duckpri"),
+            group: match layout {
+                Layout::Tso => r("ctrlgroup"),
+                Layout::Ts1 => r("mutegroup"),
+            },
+            interrupt: r("interrupt"),
+            multiple: r("MultipleInstances"),
+            looped: r("IsLooped"),
+            source: r("source"),
+            isplaying: r("isplaying"),
+        }
+    }
+}
+
+/// What a thread is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreadState {
+    /// Queued to run at its wake time.
+    Running,
+    /// Waiting for another thread (interrupt handoff) to be disposed.
+    Blocked(usize),
+    /// Its code has ended; it lives until its notes end.
+    Finished,
+}
+
+/// A note a thread started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreadNote {
+    /// The note.
+    pub id: NoteId,
+    /// When it ends by itself (`None`: loops until stopped).
+    pub end: Option<SampleTime>,
+    /// Still sounding.
+    pub live: bool,
+}
+
+/// The hit list a thread picks from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListRef {
+    /// A global hit list.
+    Global(u32),
+    /// The thread's own copy, changed with smart_add/smart_remove.
+    Local {
+        /// The list it started from (0 if empty to begin with).
+        from: u32,
+        /// The entries.
+        entries: Vec<u32>,
+        /// The last entry picked (no immediate repetition).
+        last: Option<u32>,
+    },
+}
+
+/// One running track.
+#[derive(Debug, Clone)]
+pub struct Thread {
+    /// Bumped when the slot is reused, so stale queue entries are ignored.
+    pub generation: u32,
+    /// Track ID.
+    pub track: u32,
+    /// Track name.
+    pub track_name: Arc<str>,
+    /// The event that started it.
+    pub event: Arc<str>,
+    /// The object it sounds from.
+    pub source: Option<ObjectId>,
+    /// Objects "saying" it (the instance map's owners).
+    pub owners: BTreeSet<ObjectId>,
+    /// True if objects started it (it ends when its last owner is quieted).
+    pub by_object: bool,
+    /// The Box-X voice it occupies.
+    pub voice: usize,
+    /// Where the attribute registers are in its layout.
+    pub attrs: AttrRegs,
+    /// Op index to run next.
+    pub pc: u32,
+    /// Op index of the entry point.
+    pub entry: u32,
+    /// Where `loop` goes.
+    pub loop_point: u32,
+    /// Return op indices.
+    pub calls: Vec<u32>,
+    /// `push`/`pop` values.
+    pub stack: Vec<i32>,
+    /// Every variable; globals are copied in before and out after each run.
+    pub regs: Box<[i32; 256]>,
+    /// Zero flag.
+    pub zero: bool,
+    /// Sign flag.
+    pub sign: bool,
+    /// Virtual time: when the instruction about to run runs.
+    pub time: SampleTime,
+    /// Running, blocked or finished.
+    pub state: ThreadState,
+    /// Notes started, in order (note_on's handle is the index).
+    pub notes: Vec<ThreadNote>,
+    /// Current hit list.
+    pub list: Option<ListRef>,
+    /// The track's own hit list (`smart_setlist 0`).
+    pub own_list: Option<u32>,
+    /// The track's patch (simple mode, and patch's initial value).
+    pub own_patch: Option<u32>,
+    /// Plays the track's sound once instead of running code.
+    pub simple: bool,
+    /// Executed `duck`.
+    pub ducking: bool,
+    /// Gain factor from other threads' ducking (1 = not ducked).
+    pub duck_gain: f32,
+    /// Sequence groups joined with seqgroup_trkid.
+    pub groups: BTreeSet<u8>,
+    /// Option group (from the track; the register can change it).
+    pub group: ControlGroup,
+    /// Tick the fuel count belongs to, and instructions run in it.
+    pub fuel_tick: u64,
+    /// Instructions run in `fuel_tick`.
+    pub fuel_used: u32,
+    /// Another thread interrupted this one.
+    pub interrupted: bool,
+    /// The engine sequence number of the start (older threads have smaller numbers).
+    pub started_seq: u64,
+    /// When it started.
+    pub started_at: SampleTime,
+}
+
+impl Thread {
+    /// Reads a register.
+    #[inline]
+    pub fn reg(&self, var: u8) -> i32 {
+        self.regs[usize::from(var)]
+    }
+
+    /// Writes a register.
+    #[inline]
+    pub fn set_reg(&mut self, var: u8, value: i32) {
+        self.regs[usize::from(var)] = value;
+    }
+
+    /// The notes still sounding.
+    pub fn live_notes(&self) -> impl Iterator<Item = &ThreadNote> {
+        self.notes.iter().filter(|n| n.live)
+    }
+
+    /// True while any note sounds.
+    pub fn has_live_notes(&self) -> bool {
+        self.notes.iter().any(|n| n.live)
+    }
+
+    /// Current Box-X priority (the register; tracks may change it).
+    pub fn priority(&self) -> i32 {
+        self.reg(self.attrs.priority)
+    }
+
+    /// True if the layout's register allows more than one copy.
+    pub fn allows_multiple(&self) -> bool {
+        self.attrs.multiple != 0xFF && self.reg(self.attrs.multiple) != 0
+    }
+
+    /// True if the interrupt register is set.
+    pub fn interruptible(&self) -> bool {
+        self.reg(self.attrs.interrupt) != 0
+    }
+}
