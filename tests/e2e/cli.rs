@@ -159,6 +159,20 @@ fn usage_mistakes_exit_with_status_2() {
 }
 
 #[test]
+fn bench_vm_prints_its_three_figures() {
+    let run = hitbench(&["bench", "vm", "--quick"]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
+    assert!(
+        run.out.contains("M instructions/s; target >= 300 M/s"),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("live tracks at 60 Hz"), "{}", run.out);
+    assert!(run.out.contains("% of one core"), "{}", run.out);
+    assert!(run.out.contains("k events/s"), "{}", run.out);
+}
+
+#[test]
 fn bench_asm_prints_throughput() {
     let run = hitbench(&["bench", "asm"]);
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);

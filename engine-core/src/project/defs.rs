@@ -177,6 +177,8 @@ pub struct PatchDef {
     pub path_text: String,
     /// The file found for it, if any.
     pub file: Option<PathBuf>,
+    /// The file's name as the resource cache knows it (shared, made once at load).
+    pub resource: Option<std::sync::Arc<str>>,
     /// Loop the sample.
     pub looped: bool,
     /// A piano patch.

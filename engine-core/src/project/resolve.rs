@@ -307,6 +307,9 @@ fn resolve_tables(
             id,
             name: patch.name.clone(),
             path_text: patch.path.clone(),
+            resource: file
+                .as_ref()
+                .map(|f| std::sync::Arc::from(f.to_string_lossy().as_ref())),
             file,
             looped: patch.looped,
             piano: patch.piano,

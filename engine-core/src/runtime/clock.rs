@@ -40,7 +40,12 @@ impl Clock {
 
     /// When tick `k` starts.
     pub fn tick_start(&self, k: u64) -> SampleTime {
-        ((u128::from(k) * u128::from(self.sample_rate)) / u128::from(self.tick_rate)) as u64
+        match k.checked_mul(u64::from(self.sample_rate)) {
+            Some(product) => product / u64::from(self.tick_rate),
+            None => {
+                ((u128::from(k) * u128::from(self.sample_rate)) / u128::from(self.tick_rate)) as u64
+            }
+        }
     }
 
     /// When the current tick starts ("now").
@@ -69,6 +74,24 @@ impl Clock {
     /// Samples as seconds.
     pub fn seconds(&self, samples: SampleTime) -> f64 {
         samples as f64 / f64::from(self.sample_rate)
+    }
+
+    /// The tick that contains `time` (starts at or before it, ends after it).
+    pub fn tick_of(&self, time: SampleTime) -> u64 {
+        let mut k = match time.checked_mul(u64::from(self.tick_rate)) {
+            Some(product) => product / u64::from(self.sample_rate),
+            None => {
+                ((u128::from(time) * u128::from(self.tick_rate)) / u128::from(self.sample_rate))
+                    as u64
+            }
+        };
+        while self.tick_start(k + 1) <= time {
+            k += 1;
+        }
+        while k > 0 && self.tick_start(k) > time {
+            k -= 1;
+        }
+        k
     }
 
     /// The first tick that starts at or after `time`.
@@ -113,7 +136,14 @@ mod tests {
         assert_eq!(clock.first_tick_at_or_after(1), 1);
         assert_eq!(clock.first_tick_at_or_after(800), 1);
         assert_eq!(clock.first_tick_at_or_after(801), 2);
+        assert_eq!(clock.tick_of(0), 0);
+        assert_eq!(clock.tick_of(799), 0);
+        assert_eq!(clock.tick_of(800), 1);
         let odd = Clock::new(22_050, 60);
+        for t in [0u64, 366, 367, 368, 734, 735, 736, 99_999] {
+            let k = odd.tick_of(t);
+            assert!(odd.tick_start(k) <= t && t < odd.tick_start(k + 1), "{t}");
+        }
         for t in [0, 1, 367, 368, 735, 736, 10_000] {
             let k = odd.first_tick_at_or_after(t);
             assert!(

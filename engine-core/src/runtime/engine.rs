@@ -6,6 +6,7 @@
 use super::clock::{Clock, SampleTime};
 use super::hitlists::HitListState;
 use super::program::{NONE, Program};
+use super::queue::TimedQueue;
 use super::rng::Rng;
 use super::samples::SampleLibrary;
 use super::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
@@ -16,8 +17,7 @@ use super::voices::{Allocation, Voices};
 use crate::project::{DebugTrace, EventDef, EventType, Project, TrackDef};
 use crate::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use crate::world::{ObjectId, World};
-use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// How the engine runs.
@@ -205,10 +205,10 @@ pub struct Engine {
     pub(super) program: Arc<Program>,
     pub(super) clock: Clock,
     pub(super) rng: Rng,
-    pub(super) threads: Vec<Option<Thread>>,
+    pub(super) threads: Vec<Option<Box<Thread>>>,
     generations: Vec<u32>,
     free: Vec<usize>,
-    queue: BinaryHeap<Reverse<(SampleTime, u64, Wake)>>,
+    queue: TimedQueue<Wake>,
     pub(super) seq: u64,
     pub(super) voices: Voices,
     pub(super) hitlists: HitListState,
@@ -220,6 +220,8 @@ pub struct Engine {
     pub(super) samples: Box<dyn SampleLibrary>,
     pub(super) hooks: Vec<HookEvent>,
     instructions: u64,
+    /// Threads ducking right now (ducking is recomputed only when there are any).
+    duckers: usize,
 }
 
 /// Time of a gain or pan ramp, in milliseconds (no zipper noise, still immediate).
@@ -244,7 +246,7 @@ impl Engine {
             threads: Vec::new(),
             generations: Vec::new(),
             free: Vec::new(),
-            queue: BinaryHeap::new(),
+            queue: TimedQueue::default(),
             seq: 0,
             voices: Voices::new(config.max_voices),
             hitlists: HitListState::default(),
@@ -256,6 +258,7 @@ impl Engine {
             samples,
             hooks: Vec::new(),
             instructions: 0,
+            duckers: 0,
             project: Arc::new(project),
             program: Arc::new(program),
         }
@@ -321,9 +324,39 @@ impl Engine {
         self.instructions
     }
 
+    /// Number of items waiting in the time queue (threads and note ends).
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Number of Box-X voices in use.
     pub fn voices_in_use(&self) -> usize {
         self.voices.in_use()
+    }
+
+    /// Adds a data directory after start-up (the seed's `AddDownloadDirectory` once the
+    /// engine runs): the project is loaded again with it last, so it overrides the
+    /// others, and replaces the current one at once. Returns the new load's diagnostics.
+    pub fn add_directory(
+        &mut self,
+        dir: impl Into<std::path::PathBuf>,
+    ) -> Vec<crate::diag::Diagnostic> {
+        let mut dirs = self.project.dirs.clone();
+        dirs.push(dir.into());
+        let project = Project::load_dirs(&dirs);
+        let diagnostics = project.diagnostics.clone();
+        self.record(
+            TraceKind::Track,
+            format!(
+                "data directory added: {} ({} problem(s))",
+                dirs.last()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default(),
+                diagnostics.len()
+            ),
+        );
+        self.replace_project(project);
+        diagnostics
     }
 
     /// Replaces the project (a data directory was added or reloaded). Tracks already
@@ -377,6 +410,11 @@ impl Engine {
     // ---------------------------------------------------------------------------
     // Trace helpers
     // ---------------------------------------------------------------------------
+
+    /// True if records of `kind` are kept (so callers can skip building messages).
+    pub(super) fn tracing(&self, kind: TraceKind) -> bool {
+        self.trace.switches.allows(kind)
+    }
 
     pub(super) fn record(&mut self, kind: TraceKind, message: String) {
         let record = TraceRecord {
@@ -507,17 +545,14 @@ impl Engine {
             Some(object) => format!("from object {object}"),
             None => "as a UI sound".to_string(),
         };
-        self.record_event(
-            TraceKind::Event,
-            event,
-            None,
-            source,
-            None,
-            format!(
+        let from = from.as_str();
+        if self.tracing(TraceKind::Event) {
+            let message = format!(
                 "`{}` (type {}, track {}) {from}",
                 event.name, event.type_number, event.track_id
-            ),
-        );
+            );
+            self.record_event(TraceKind::Event, event, None, source, None, message);
+        }
         match event.event_type {
             EventType::Play => self.play(event, source, args, false),
             EventType::PlayPiano => self.play(event, source, args, true),
@@ -943,7 +978,7 @@ impl Engine {
         let mut thread = thread;
         thread.generation = generation;
         if let Some(slot) = self.threads.get_mut(index) {
-            *slot = Some(thread);
+            *slot = Some(Box::new(thread));
         }
         self.voices.occupy(voice, index);
         self.voices.add_instance(track.id, index);
@@ -954,13 +989,14 @@ impl Engine {
                 generation,
             },
         );
-        self.update_ducking();
+        if self.duckers > 0 {
+            self.update_ducking();
+        }
         index
     }
 
     fn schedule(&mut self, at: SampleTime, wake: Wake) {
-        self.seq += 1;
-        self.queue.push(Reverse((at, self.seq, wake)));
+        self.queue.push(at, wake, &self.clock);
     }
 
     /// Quiets everything `object` is playing (QuietBySourceID): it stops owning each
@@ -1070,11 +1106,8 @@ impl Engine {
     /// Runs one tick: every thread and note end due before the next tick, in time order.
     pub fn tick(&mut self) {
         let end = self.clock.tick_end();
-        while let Some(Reverse((at, _, wake))) = self.queue.peek().copied() {
-            if at >= end {
-                break;
-            }
-            self.queue.pop();
+        self.queue.begin_tick(self.clock.tick(), &self.clock);
+        while let Some((at, wake)) = self.queue.pop_before(end) {
             match wake {
                 Wake::Run { thread, generation } => self.run_thread(thread, generation, at, end),
                 Wake::NoteEnd {
@@ -1084,6 +1117,7 @@ impl Engine {
                 } => self.note_ended(thread, generation, note),
             }
         }
+        self.queue.end_tick(&self.clock);
         self.clock.advance();
     }
 
@@ -1121,7 +1155,10 @@ impl Engine {
         let budget = self.config.fuel_per_tick.saturating_sub(th.fuel_used);
         let levels_before = levels(&th);
         let first = usize::from(FIRST_GLOBAL);
-        th.regs[first..first + GLOBAL_COUNT].copy_from_slice(&self.globals);
+        let globals = self.program.uses_globals;
+        if globals {
+            th.regs[first..first + GLOBAL_COUNT].copy_from_slice(&self.globals);
+        }
         let (exit, used, after) = if th.simple {
             (
                 self.run_simple(index, &mut th),
@@ -1179,14 +1216,16 @@ impl Engine {
                 if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
                     th.state = ThreadState::Finished;
                 }
-                self.record_thread(TraceKind::Track, index, "code ended".to_string());
+                if self.tracing(TraceKind::Track) {
+                    self.record_thread(TraceKind::Track, index, "code ended".to_string());
+                }
                 self.finish_if_silent(index);
             }
             Exit::Fault { kind, op } => self.fault(index, &kind, op),
         }
     }
 
-    fn put_back(&mut self, index: usize, th: Thread) {
+    fn put_back(&mut self, index: usize, th: Box<Thread>) {
         if let Some(slot) = self.threads.get_mut(index) {
             *slot = Some(th);
         }
@@ -1328,7 +1367,9 @@ impl Engine {
     /// Removes a thread: frees its voice (or hands it to a thread waiting on it) and its
     /// instance-map entry.
     fn dispose(&mut self, index: usize, why: &str) {
-        self.record_thread(TraceKind::Track, index, format!("track ends ({why})"));
+        if self.tracing(TraceKind::Track) {
+            self.record_thread(TraceKind::Track, index, format!("track ends ({why})"));
+        }
         let Some(th) = self.threads.get_mut(index).and_then(Option::take) else {
             return;
         };
@@ -1386,6 +1427,11 @@ impl Engine {
                     .map(|t| (i, t.reg(t.attrs.duckpri)))
             })
             .collect();
+        let was_ducking = self.duckers > 0;
+        self.duckers = duckers.len();
+        if duckers.is_empty() && !was_ducking {
+            return;
+        }
         for index in 0..self.threads.len() {
             let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
                 continue;
@@ -1413,6 +1459,9 @@ impl Engine {
         let Some(th) = self.threads.get(index).and_then(Option::as_ref) else {
             return;
         };
+        if !th.has_live_notes() {
+            return;
+        }
         let (gain, pan) = (note_gain(th), note_pan(th));
         let at = th.time.max(self.clock.now());
         let ramp = u32::try_from(self.clock.ms_to_samples(RAMP_MS)).unwrap_or(u32::MAX);

@@ -73,6 +73,9 @@ impl<'e> HostCtx<'e> {
     }
 
     fn trace_pick(&mut self, th: &Thread, list: u32, pick: &hitlists::Pick) {
+        if !self.engine.tracing(TraceKind::Pick) {
+            return;
+        }
         let excluded = if pick.excluded.is_empty() {
             "nothing excluded".to_string()
         } else {
@@ -109,7 +112,10 @@ impl Host for HostCtx<'_> {
         };
         let sample = SampleRef {
             patch: patch_id,
-            name: Arc::from(file.to_string_lossy().as_ref()),
+            name: patch
+                .resource
+                .clone()
+                .unwrap_or_else(|| Arc::from(file.to_string_lossy().as_ref())),
         };
         let info = match self.engine.samples.info(&sample) {
             Ok(info) => info,
@@ -146,21 +152,23 @@ impl Host for HostCtx<'_> {
             group: th.group,
         };
         self.engine.sink.send(command);
-        let message = format!(
-            "note {note}: patch {patch_id} `{}` ({}) gain {:.2} pan {:+.2}{}{}",
-            patch.name,
-            sample.name,
-            note_gain(th),
-            note_pan(th),
-            if looping { ", looping" } else { "" },
-            if cents != 0 {
-                format!(", pitch {cents} cents")
-            } else {
-                String::new()
-            }
-        );
-        self.engine
-            .record_for(TraceKind::Sample, th, Some(note), message);
+        if self.engine.tracing(TraceKind::Sample) {
+            let message = format!(
+                "note {note}: patch {patch_id} `{}` ({}) gain {:.2} pan {:+.2}{}{}",
+                patch.name,
+                sample.name,
+                note_gain(th),
+                note_pan(th),
+                if looping { ", looping" } else { "" },
+                if cents != 0 {
+                    format!(", pitch {cents} cents")
+                } else {
+                    String::new()
+                }
+            );
+            self.engine
+                .record_for(TraceKind::Sample, th, Some(note), message);
+        }
         let handle = self.engine.add_note(self.index, th, note, end);
         Ok(i32::try_from(handle).unwrap_or(i32::MAX))
     }

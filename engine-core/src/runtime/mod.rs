@@ -16,6 +16,7 @@ pub mod engine;
 pub mod hitlists;
 mod host;
 pub mod program;
+mod queue;
 pub mod rng;
 pub mod samples;
 pub mod sink;

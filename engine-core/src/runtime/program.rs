@@ -60,6 +60,8 @@ pub struct Program {
     pub ops: Vec<Op>,
     /// Address lookup per unit.
     pub units: Vec<UnitCode>,
+    /// True if any op reads or writes a global (threads then share them).
+    pub uses_globals: bool,
 }
 
 impl Program {
@@ -85,6 +87,7 @@ impl Program {
             );
         }
         program.link(project);
+        program.uses_globals = program.ops.iter().any(touches_globals);
         program
     }
 
@@ -177,6 +180,37 @@ impl Program {
             .get(usize::from(unit))
             .map_or(Layout::Tso, |u| u.layout)
     }
+}
+
+/// True if an op may read or write a global variable.
+fn touches_globals(op: &Op) -> bool {
+    if matches!(op.code, 0x56 | 0x57) {
+        return true;
+    }
+    let Some(info) = isa::info(op.code) else {
+        return false;
+    };
+    let vars = [op.a, op.b, op.c];
+    let mut small = 0;
+    for kind in info.operands {
+        match kind {
+            OperandKind::Var | OperandKind::Byte => {
+                if *kind == OperandKind::Var
+                    && vars
+                        .get(small)
+                        .is_some_and(|v| crate::registers::is_global(*v))
+                {
+                    return true;
+                }
+                small += 1;
+            }
+            OperandKind::Jump if op.through_var != 0 && crate::registers::is_global(op.a) => {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// True for opcodes whose 4-byte operand is a code address.

@@ -63,7 +63,7 @@ impl Voices {
 
     /// Decides where a track of `priority` goes: a free voice, else the lowest-priority
     /// voice (the oldest on a tie) if the newcomer ranks strictly higher, else refused.
-    pub fn allocate(&self, priority: i32, threads: &[Option<Thread>]) -> Allocation {
+    pub fn allocate(&self, priority: i32, threads: &[Option<Box<Thread>>]) -> Allocation {
         if let Some(free) = self.slots.iter().position(Option::is_none) {
             return Allocation::Free(free);
         }

@@ -192,3 +192,21 @@ fn a_missing_directory_is_reported_and_the_others_load() {
     );
     assert!(project.event("baby_cry").is_some());
 }
+
+#[test]
+fn a_directory_added_after_start_is_loaded_at_once() {
+    let base = base();
+    let plugin = TempProject::new("late");
+    plugin.file(
+        "late.src",
+        "LAYOUT tso\nBINARY [\nlate_sound\n\tloadb patch 20\n\tnote_on v1\n\twait_samp\n\tend\n]\n",
+    );
+    let (mut engine, sink) = engine(base.load(), 1, 0.1);
+    assert!(engine.trigger("late_sound", None, args()).is_err());
+    let problems = engine.add_directory(plugin.path());
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert_eq!(engine.project().dirs.len(), 2);
+    engine.trigger("late_sound", None, args()).unwrap();
+    run_for(&mut engine, 0.2);
+    assert_eq!(started_patches(&sink.commands()), [20]);
+}

@@ -1,45 +1,20 @@
-//! `hitbench bench <what>`: the project's speed targets, printed as per-item figures
-//! and ratios against the target (never asserted in tests).
+//! `hitbench bench asm`: assembler throughput on a generated source.
 
-use super::Io;
-use super::args::{Args, usage};
+use super::super::Io;
+use super::Size;
 use engine_core::asm::{self, AsmOptions, MemoryFiles};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// Runs `hitbench bench <asm>`.
-pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
-    let what = args
-        .next_positional()
-        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm"))?;
-    args.finish()?;
-    if cfg!(debug_assertions) {
-        writeln!(
-            io.out,
-            "note: this is a debug build; figures are several times lower than in a release build \
-             (cargo run --release -p hitbench -- bench {what})"
-        )?;
-    }
-    match what.as_str() {
-        "asm" => bench_asm(io)?,
-        other => {
-            return Err(usage(format!(
-                "unknown benchmark `{other}` (available: asm)"
-            )));
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
 
 /// Lines of generated source the assembler benchmark uses.
 pub const ASM_BENCH_LINES: usize = 100_000;
 /// Target throughput, source lines per second.
 pub const ASM_TARGET_LINES_PER_SEC: f64 = 1_000_000.0;
 
-fn bench_asm(io: &mut Io<'_>) -> anyhow::Result<()> {
-    let source = generate_source(ASM_BENCH_LINES);
+/// Assembles the generated source and prints lines per second.
+pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
+    let source = generate_source(size.scale(ASM_BENCH_LINES).max(1_000));
     let lines = source.lines().count();
     let path = Path::new("bench.src");
     let files = MemoryFiles::default();

@@ -1,0 +1,64 @@
+//! `hitbench bench <what>`: the project's speed targets, printed as per-item figures
+//! and ratios against their targets (never asserted in tests).
+
+mod asm;
+mod vm;
+
+use super::Io;
+use super::args::{Args, usage};
+use std::process::ExitCode;
+
+/// How much work a benchmark does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Size {
+    /// The sizes the targets are stated for.
+    Full,
+    /// A hundredth of the work: the same code paths, for tests and quick looks.
+    Quick,
+}
+
+impl Size {
+    /// `n`, or a hundredth of it (at least 1) when quick.
+    pub fn scale(self, n: usize) -> usize {
+        match self {
+            Size::Full => n,
+            Size::Quick => (n / 100).max(1),
+        }
+    }
+}
+
+/// Runs `hitbench bench <asm|vm> [--quick]`.
+pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    let size = if args.flag(&["--quick"]) {
+        Size::Quick
+    } else {
+        Size::Full
+    };
+    let what = args
+        .next_positional()
+        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm"))?;
+    args.finish()?;
+    if size == Size::Quick {
+        writeln!(
+            io.out,
+            "note: --quick runs a hundredth of the work; the figures are indicative only"
+        )?;
+    }
+    if cfg!(debug_assertions) {
+        writeln!(
+            io.out,
+            "note: this is a debug build; figures are several times lower than in a release build \
+             (cargo run --release -p hitbench -- bench {what})"
+        )?;
+    }
+    match what.as_str() {
+        "asm" => asm::run(io, size)?,
+        "vm" => vm::run(io, size)?,
+        other => {
+            return Err(usage(format!(
+                "unknown benchmark `{other}` (available: asm, vm)"
+            )));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,191 @@
+//! `hitbench bench vm`: the runtime's three figures — HIT instructions per second in a
+//! compute-heavy track, the share of one core 10,000 live tracks take at 60 Hz, and
+//! events dispatched per second.
+
+use super::super::Io;
+use super::Size;
+use anyhow::Context as _;
+use engine_core::project::Project;
+use engine_core::runtime::{Engine, EngineConfig, EventArgs, NullSink, SampleInfo, UniformSamples};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Target: HIT instructions per second in a compute-heavy track.
+pub const INSTRUCTIONS_TARGET: f64 = 300e6;
+/// Target: share of one core used by 10,000 live tracks ticking at 60 Hz.
+pub const LIVE_TRACKS_TARGET: f64 = 0.05;
+/// Live tracks in the second figure.
+pub const LIVE_TRACKS: usize = 10_000;
+
+/// A temporary data directory removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(files: &[(&str, &str)]) -> anyhow::Result<Self> {
+        static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("hitbench-bench-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).with_context(|| format!("cannot write {name}"))?;
+        }
+        Ok(Self(dir))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn engine(project: Project, config: EngineConfig, seconds: f64) -> Engine {
+    let samples = UniformSamples(SampleInfo {
+        frames: (48_000.0 * seconds) as u64,
+        sample_rate: 48_000,
+    });
+    Engine::new(project, config, Box::new(NullSink), Box::new(samples))
+}
+
+fn load(scratch: &Scratch) -> anyhow::Result<Project> {
+    let project = Project::load(scratch.path());
+    if let Some(problem) = project.diagnostics.iter().find(|d| d.is_error()) {
+        anyhow::bail!("benchmark project does not load: {problem}");
+    }
+    Ok(project)
+}
+
+/// Runs the three measurements.
+pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
+    compute(io, size)?;
+    live_tracks(io, size)?;
+    events(io, size)?;
+    Ok(())
+}
+
+fn compute(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
+    let iterations = size.scale(25_000_000);
+    let source = format!(
+        "LAYOUT tso\nBINARY [\ncompute\n\tloadl v1 #0\n\tloadl v2 #1\n\tloadl v3 #{iterations}\n\
+         again\n\tadd v1 v2\n\txor v4 v1\n\tcmp v1 v3\n\tiflt @again\n\tend\n]\n"
+    );
+    let scratch = Scratch::new(&[("compute.src", &source)])?;
+    let config = EngineConfig {
+        fuel_per_tick: u32::MAX,
+        ..EngineConfig::default()
+    };
+    let mut best = Duration::MAX;
+    let mut instructions = 0;
+    for _ in 0..3 {
+        let mut engine = engine(load(&scratch)?, config, 1.0);
+        engine.trigger("compute", None, EventArgs::default())?;
+        let start = Instant::now();
+        engine.tick();
+        best = best.min(start.elapsed());
+        instructions = engine.instructions();
+    }
+    let per_sec = instructions as f64 / best.as_secs_f64();
+    writeln!(
+        io.out,
+        "vm: compute-heavy track: {:.0} M instructions in {:.3} s = {:.0} M instructions/s; \
+         target >= {:.0} M/s ({:.2}x the target)",
+        instructions as f64 / 1e6,
+        best.as_secs_f64(),
+        per_sec / 1e6,
+        INSTRUCTIONS_TARGET / 1e6,
+        per_sec / INSTRUCTIONS_TARGET
+    )?;
+    Ok(())
+}
+
+fn live_tracks(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
+    let live_tracks = size.scale(LIVE_TRACKS);
+    // Half the tracks update every tick (a fade loop), half play notes and pause.
+    let source = "LAYOUT tso\nBINARY [\n\
+        fader\n\tloadb MultipleInstances 1\n\tloadl v2 #16\n\tloadb v3 0\nfade\n\tinc v3\n\tset vol v3\n\
+        \twait v2\n\tjump @fade\n\
+        talker\n\tloadb MultipleInstances 1\n\tloadb patch 1\n\tloadl v2 #250\ntalk\n\tnote_on v1\n\
+        \twait_samp\n\twait v2\n\tjump @talk\n]\n";
+    let tables = "[Patch]\n1=0,hum,\"hum.wav\",0,0,0,0,0\n";
+    let scratch = Scratch::new(&[("live.src", source), ("live.hot", tables), ("hum.wav", "")])?;
+    let config = EngineConfig {
+        max_voices: live_tracks,
+        ..EngineConfig::default()
+    };
+    let mut engine = engine(load(&scratch)?, config, 1.0);
+    for i in 0..live_tracks {
+        let event = if i % 2 == 0 { "fader" } else { "talker" };
+        engine.trigger(event, Some(i as i32), EventArgs::default())?;
+        if i == 1 {
+            // The first copies run once to set MultipleInstances; the rest add copies.
+            engine.tick();
+        }
+    }
+    engine.tick();
+    let live = engine.active_tracks().len();
+    if live != live_tracks {
+        anyhow::bail!("only {live} of {live_tracks} tracks are live");
+    }
+    engine.take_trace();
+    let seconds = 10.0;
+    let ticks = (seconds * f64::from(config.tick_rate)) as usize;
+    let start = Instant::now();
+    for _ in 0..ticks {
+        engine.tick();
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let share = elapsed / seconds;
+    writeln!(
+        io.out,
+        "vm: {live_tracks} live tracks at {} Hz: {:.3} s of CPU for {seconds:.0} s of sound = {:.2} % \
+         of one core ({:.1} us per tick); target < {:.0} % ({:.1}x under the target)",
+        config.tick_rate,
+        elapsed,
+        share * 100.0,
+        elapsed * 1e6 / ticks as f64,
+        LIVE_TRACKS_TARGET * 100.0,
+        LIVE_TRACKS_TARGET / share.max(f64::MIN_POSITIVE)
+    )?;
+    Ok(())
+}
+
+fn events(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
+    let count = 64;
+    let mut source = String::from("LAYOUT tso\nBINARY [\n");
+    for i in 0..count {
+        source.push_str(&format!(
+            "ui{i}\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n"
+        ));
+    }
+    source.push_str("]\n");
+    let tables = "[Patch]\n1=0,click,\"click.wav\",0,0,0,0,0\n";
+    let scratch = Scratch::new(&[("ui.src", &source), ("ui.hot", tables), ("click.wav", "")])?;
+    let mut engine = engine(load(&scratch)?, EngineConfig::default(), 0.05);
+    let names: Vec<String> = (0..count).map(|i| format!("ui{i}")).collect();
+    let events = size.scale(200_000);
+    let start = Instant::now();
+    for i in 0..events {
+        let name = &names[i % count];
+        let _ = engine.trigger(name, Some((i % 500) as i32), EventArgs::default());
+        if i % count == count - 1 {
+            engine.tick();
+            engine.take_trace();
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    writeln!(
+        io.out,
+        "vm: {events} events dispatched in {:.3} s = {:.0} k events/s ({:.2} us per event; lookup, \
+         Box-X decision, start/join/steal/refuse, trace; one tick per {count} events)",
+        elapsed,
+        events as f64 / elapsed / 1e3,
+        elapsed * 1e6 / events as f64
+    )?;
+    Ok(())
+}
