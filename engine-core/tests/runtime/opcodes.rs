@@ -333,3 +333,52 @@ fn no_ops_do_nothing() {
                 \tpush_vars\n\tcall_mask\n\tcall_push\n\tsetchanreg\n\tplay_note\n\tstop_note\n\tkill_note\n\tprintreg v1";
     assert_eq!(prints(body), [3]);
 }
+
+#[test]
+fn a_missing_patch_stops_the_track() {
+    assert!(fault("\tloadl patch #999\n\tnote_on v1").contains("patch 999 does not exist"));
+}
+
+#[test]
+fn seqgroup_kill_instance_silences_this_actors_other_vocals() {
+    // The seed's baby track starts with `seqgroup_kill Instance`: the same object's other
+    // VOX tracks stop; other objects and other groups play on.
+    let p = TempProject::new("instance");
+    p.file(
+        "t.src",
+        "LAYOUT tso\nBINARY [\nchatter\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n\
+         music\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n\
+         cry\n\tseqgroup_kill Instance\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n]\n",
+    )
+    .file(
+        "tables.hot",
+        "[Track]\n1=0,chatter,1024,kArgsIdVolPan,duckpri_normal,kGroupVox,spl_normal,@0,0\n\
+         2=0,music,1024,kArgsIdVolPan,duckpri_normal,kGroupMusic,spl_normal,@0,0\n\
+         3=0,cry,1024,kArgsIdVolPan,duckpri_normal,kGroupVox,spl_normal,@0,0\n\
+         4=0,chatter,1024,kArgsIdVolPan,duckpri_normal,kGroupVox,spl_normal,@0,0\n\
+         [EventMapping]\nchatter=1,1,0,0,0,0\nmusic=1,2,0,0,0,0\ncry=1,3,0,0,0,0\nchatter_b=1,4,0,0,0,0\n\
+         [Patch]\n1=0,hum,\"s.wav\",0,0,0,0,0\n",
+    )
+    .sample("s.wav");
+    let (mut engine, _) = engine(p.load(), 1, 10.0);
+    engine.trigger("chatter", Some(1), args()).unwrap();
+    engine.trigger("music", Some(1), args()).unwrap();
+    engine.trigger("chatter_b", Some(2), args()).unwrap();
+    run_for(&mut engine, 0.1);
+    engine.trigger("cry", Some(1), args()).unwrap();
+    run_for(&mut engine, 0.1);
+    let mut playing: Vec<(String, Vec<i32>)> = engine
+        .active_tracks()
+        .iter()
+        .map(|t| (t.track_name.to_string(), t.owners.clone()))
+        .collect();
+    playing.sort();
+    assert_eq!(
+        playing,
+        vec![
+            ("chatter".to_string(), vec![2]),
+            ("cry".to_string(), vec![1]),
+            ("music".to_string(), vec![1]),
+        ]
+    );
+}
