@@ -15,10 +15,12 @@
 //! This crate never depends on a UI toolkit.
 
 pub mod asm;
+pub mod audio;
 pub mod diag;
 pub mod disasm;
 pub mod formats;
 pub mod isa;
+pub mod mixer;
 pub mod project;
 pub mod registers;
 pub mod runtime;

@@ -1,0 +1,153 @@
+//! Values shared between the control side and the audio thread without locks: option
+//! volumes the mixer reads (the seed's "global variable the server reads") and meters,
+//! position and load it writes back.
+
+use crate::runtime::sink::ControlGroup;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+/// An `f32` in an `AtomicU32`.
+#[derive(Debug, Default)]
+pub struct AtomicF32(AtomicU32);
+
+impl AtomicF32 {
+    /// A new value.
+    pub fn new(value: f32) -> Self {
+        Self(AtomicU32::new(value.to_bits()))
+    }
+
+    /// Reads it.
+    pub fn get(&self) -> f32 {
+        f32::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    /// Writes it.
+    pub fn set(&self, value: f32) {
+        self.0.store(value.to_bits(), Ordering::Relaxed);
+    }
+}
+
+/// Index of a group's bus (0 FX, 1 Music, 2 VOX).
+pub fn group_index(group: ControlGroup) -> usize {
+    match group {
+        ControlGroup::Fx => 0,
+        ControlGroup::Music => 1,
+        ControlGroup::Vox => 2,
+    }
+}
+
+/// The shared values.
+#[derive(Debug)]
+pub struct MixerControls {
+    /// Master volume, 0…1 (more amplifies).
+    pub master: AtomicF32,
+    /// Option volumes of FX, Music and VOX.
+    pub groups: [AtomicF32; 3],
+    /// Peak of the last block per group bus (after its volume), then the master output.
+    pub peaks: [AtomicF32; 4],
+    /// Frames rendered since the mixer started.
+    pub position: AtomicU64,
+    /// Nanoseconds the last block took to render.
+    pub render_ns: AtomicU64,
+    /// Render time of the last block as a share of its duration (×1000).
+    pub load_permille: AtomicU32,
+    /// Voices playing now.
+    pub voices: AtomicUsize,
+    /// Blocks the output could not get in time (counted by the output).
+    pub underruns: AtomicU64,
+    /// Commands that found no free voice, events and retirements that found a full ring.
+    pub dropped: AtomicU64,
+    /// Samples the soft clipper had to bend (output hotter than full scale).
+    pub clipped: AtomicU64,
+}
+
+impl Default for MixerControls {
+    fn default() -> Self {
+        Self {
+            master: AtomicF32::new(1.0),
+            groups: [
+                AtomicF32::new(1.0),
+                AtomicF32::new(1.0),
+                AtomicF32::new(1.0),
+            ],
+            peaks: Default::default(),
+            position: AtomicU64::new(0),
+            render_ns: AtomicU64::new(0),
+            load_permille: AtomicU32::new(0),
+            voices: AtomicUsize::new(0),
+            underruns: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            clipped: AtomicU64::new(0),
+        }
+    }
+}
+
+impl MixerControls {
+    /// Sets an option volume.
+    pub fn set_group_volume(&self, group: ControlGroup, volume: f32) {
+        if let Some(g) = self.groups.get(group_index(group)) {
+            g.set(volume.max(0.0));
+        }
+    }
+
+    /// An option volume.
+    pub fn group_volume(&self, group: ControlGroup) -> f32 {
+        self.groups
+            .get(group_index(group))
+            .map_or(1.0, AtomicF32::get)
+    }
+
+    /// Sets the master volume.
+    pub fn set_master(&self, volume: f32) {
+        self.master.set(volume.max(0.0));
+    }
+
+    /// A snapshot for people and panels.
+    pub fn snapshot(&self) -> MixerSnapshot {
+        MixerSnapshot {
+            master: self.master.get(),
+            groups: [
+                self.groups[0].get(),
+                self.groups[1].get(),
+                self.groups[2].get(),
+            ],
+            peaks: [
+                self.peaks[0].get(),
+                self.peaks[1].get(),
+                self.peaks[2].get(),
+                self.peaks[3].get(),
+            ],
+            position: self.position.load(Ordering::Relaxed),
+            render_ns: self.render_ns.load(Ordering::Relaxed),
+            load: self.load_permille.load(Ordering::Relaxed) as f32 / 1000.0,
+            voices: self.voices.load(Ordering::Relaxed),
+            underruns: self.underruns.load(Ordering::Relaxed),
+            dropped: self.dropped.load(Ordering::Relaxed),
+            clipped: self.clipped.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// A copy of the shared values.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MixerSnapshot {
+    /// Master volume.
+    pub master: f32,
+    /// FX, Music, VOX volumes.
+    pub groups: [f32; 3],
+    /// Peaks: FX, Music, VOX, master.
+    pub peaks: [f32; 4],
+    /// Frames rendered.
+    pub position: u64,
+    /// Last block's render time.
+    pub render_ns: u64,
+    /// Last block's render time over its duration.
+    pub load: f32,
+    /// Voices playing.
+    pub voices: usize,
+    /// Output underruns.
+    pub underruns: u64,
+    /// Dropped commands or telemetry.
+    pub dropped: u64,
+    /// Soft-clipped samples.
+    pub clipped: u64,
+}

@@ -1,0 +1,515 @@
+//! The audio side of the mixer: drains timed commands, renders every voice into its
+//! group's bus with resampling, ramps and fades, applies the group and master volumes
+//! read from atomics, soft-clips the sum and reports meters and telemetry.
+//!
+//! Real-time rules: no lock, no allocation, no IO, no `unwrap`. Every buffer is sized
+//! when the mixer is made; buffers a voice releases go back to the control side through
+//! the retire ring so their memory is freed there.
+
+use super::MixerConfig;
+use super::command::{MixCommand, MixEvent, Retired, VoiceSource};
+use super::controls::{MixerControls, group_index};
+use super::voice::{ONE, Pending, Ramp, Run, Voice, pan_gains, render_sample};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// The mixer, owned by whatever calls [`Mixer::render`] (the audio callback, the null
+/// output's timer thread, or the offline renderer).
+pub struct Mixer {
+    commands: rtrb::Consumer<MixCommand>,
+    events: rtrb::Producer<MixEvent>,
+    retire: rtrb::Producer<Retired>,
+    controls: Arc<MixerControls>,
+    voices: Vec<Voice>,
+    /// Stereo buses, one per group, `max_block` frames each.
+    buses: [Vec<f32>; 3],
+    /// Group and master gains used for the previous block (to ramp changes).
+    last_groups: [f32; 3],
+    last_master: f32,
+    position: u64,
+    sample_rate: u32,
+    stop_fade: u32,
+    /// Handles that could not be retired because the ring was full, kept (not freed)
+    /// until there is room. Sized when the mixer is made.
+    parked: Vec<Option<Retired>>,
+    parked_count: usize,
+}
+
+impl Mixer {
+    pub(super) fn new(
+        config: &MixerConfig,
+        commands: rtrb::Consumer<MixCommand>,
+        events: rtrb::Producer<MixEvent>,
+        retire: rtrb::Producer<Retired>,
+        controls: Arc<MixerControls>,
+    ) -> Self {
+        let max_block = config.max_block.max(1);
+        Self {
+            commands,
+            events,
+            retire,
+            controls,
+            voices: (0..config.max_voices.max(1))
+                .map(|_| Voice::empty())
+                .collect(),
+            buses: [
+                vec![0.0; max_block * 2],
+                vec![0.0; max_block * 2],
+                vec![0.0; max_block * 2],
+            ],
+            last_groups: [1.0; 3],
+            last_master: 1.0,
+            position: 0,
+            sample_rate: config.sample_rate,
+            stop_fade: u32::try_from(
+                (config.sample_rate as f32 * config.stop_fade_ms / 1000.0) as u64,
+            )
+            .unwrap_or(u32::MAX)
+            .max(1),
+            parked: (0..config.max_voices.max(1) * 2).map(|_| None).collect(),
+            parked_count: 0,
+        }
+    }
+
+    /// Output frames per second.
+    pub fn sample_rate(&self) -> u32 {
+        self.sample_rate
+    }
+
+    /// Frames rendered so far (the sample time of the next frame).
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Largest block `render` takes at once (longer outputs are rendered in pieces).
+    pub fn max_block(&self) -> usize {
+        self.buses[0].len() / 2
+    }
+
+    /// Renders interleaved stereo frames into `out` (its length / 2 frames).
+    pub fn render(&mut self, out: &mut [f32]) {
+        let started = std::time::Instant::now();
+        let total = out.len() / 2;
+        let max_block = self.max_block();
+        let mut done = 0;
+        while done < total {
+            let frames = (total - done).min(max_block);
+            self.render_block(&mut out[done * 2..(done + frames) * 2]);
+            done += frames;
+        }
+        let elapsed = started.elapsed().as_nanos() as u64;
+        self.controls.render_ns.store(elapsed, Ordering::Relaxed);
+        if total > 0 {
+            let budget_ns = total as u64 * 1_000_000_000 / u64::from(self.sample_rate.max(1));
+            let load = elapsed.saturating_mul(1000) / budget_ns.max(1);
+            self.controls
+                .load_permille
+                .store(u32::try_from(load).unwrap_or(u32::MAX), Ordering::Relaxed);
+        }
+    }
+
+    fn render_block(&mut self, out: &mut [f32]) {
+        let frames = out.len() / 2;
+        let block_start = self.position;
+        let block_end = block_start + frames as u64;
+        self.drain_commands();
+        for bus in &mut self.buses {
+            if let Some(part) = bus.get_mut(..frames * 2) {
+                part.fill(0.0);
+            }
+        }
+        let mut playing = 0;
+        for index in 0..self.voices.len() {
+            if self.voices[index].active() {
+                self.render_voice(index, block_start, block_end);
+                if self.voices[index].active() {
+                    playing += 1;
+                }
+            }
+        }
+        self.mix_down(out, frames);
+        self.position = block_end;
+        self.controls.position.store(block_end, Ordering::Release);
+        self.controls.voices.store(playing, Ordering::Relaxed);
+        if self.parked_count > 0 {
+            self.retry_parked();
+        }
+    }
+
+    /// Applies every queued command. Starts and changes due later are kept with their
+    /// voice and take effect at their frame.
+    fn drain_commands(&mut self) {
+        while let Ok(command) = self.commands.pop() {
+            match command {
+                MixCommand::Start {
+                    note,
+                    at,
+                    source,
+                    gain,
+                    pan,
+                    pitch,
+                    looping,
+                    group,
+                } => {
+                    let Some(slot) = self.voices.iter().position(|v| !v.active()) else {
+                        self.controls.dropped.fetch_add(1, Ordering::Relaxed);
+                        self.send(MixEvent::NoVoice { note });
+                        self.retire_source(source);
+                        continue;
+                    };
+                    let (rate, stereo) = match &source {
+                        VoiceSource::Sample(s) => (s.sample_rate, s.channels == 2),
+                        VoiceSource::Stream(s) => (s.sample_rate, s.channels == 2),
+                    };
+                    let ratio = f64::from(rate) / f64::from(self.sample_rate.max(1))
+                        * f64::from(pitch.max(0.0));
+                    let step = ((ratio * ONE as f64) as u64).max(1);
+                    let (l, r) = pan_gains(pan, stereo);
+                    let streamed = matches!(source, VoiceSource::Stream(_));
+                    let voice = &mut self.voices[slot];
+                    *voice = Voice::empty();
+                    voice.note = note;
+                    voice.source = Some(source);
+                    voice.start_at = at;
+                    voice.step = step;
+                    voice.looping = looping;
+                    voice.gain = Ramp::at(gain);
+                    voice.left = Ramp::at(l);
+                    voice.right = Ramp::at(r);
+                    voice.group = group_index(group);
+                    if streamed {
+                        // Two shifts load the first two frames into the window.
+                        voice.pos = 2 * ONE;
+                    }
+                }
+                MixCommand::Stop { note, at } => {
+                    if let Some(voice) = self.voice_mut(note) {
+                        voice.stop_at = Some(voice.stop_at.map_or(at, |s| s.min(at)));
+                    }
+                }
+                MixCommand::SetGain {
+                    note,
+                    at,
+                    gain,
+                    ramp,
+                } => {
+                    if let Some(voice) = self.voice_mut(note) {
+                        voice.pending_gain = Some(Pending {
+                            at,
+                            value: gain,
+                            ramp,
+                        });
+                    }
+                }
+                MixCommand::SetPan {
+                    note,
+                    at,
+                    pan,
+                    ramp,
+                } => {
+                    if let Some(voice) = self.voice_mut(note) {
+                        voice.pending_pan = Some(Pending {
+                            at,
+                            value: pan,
+                            ramp,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn voice_mut(&mut self, note: u64) -> Option<&mut Voice> {
+        self.voices
+            .iter_mut()
+            .find(|v| v.active() && v.note == note)
+    }
+
+    fn send(&mut self, event: MixEvent) {
+        if self.events.push(event).is_err() {
+            self.controls.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    fn retire_source(&mut self, source: VoiceSource) {
+        let retired = match source {
+            VoiceSource::Sample(s) => Retired::Sample(s),
+            VoiceSource::Stream(s) => Retired::Stream(s),
+        };
+        self.retire(retired);
+    }
+
+    /// Hands a buffer back for freeing; if the ring is full, keeps it for later rather
+    /// than free memory on the audio thread.
+    fn retire(&mut self, retired: Retired) {
+        if let Err(rtrb::PushError::Full(retired)) = self.retire.push(retired) {
+            self.controls.dropped.fetch_add(1, Ordering::Relaxed);
+            match self.parked.iter_mut().find(|p| p.is_none()) {
+                Some(slot) => {
+                    *slot = Some(retired);
+                    self.parked_count += 1;
+                }
+                // Nowhere to keep it: as a last resort it is freed here (counted).
+                None => drop(retired),
+            }
+        }
+    }
+
+    fn retry_parked(&mut self) {
+        for index in 0..self.parked.len() {
+            let Some(retired) = self.parked.get_mut(index).and_then(Option::take) else {
+                continue;
+            };
+            self.parked_count = self.parked_count.saturating_sub(1);
+            match self.retire.push(retired) {
+                Ok(()) => {}
+                Err(rtrb::PushError::Full(retired)) => {
+                    if let Some(slot) = self.parked.get_mut(index) {
+                        *slot = Some(retired);
+                    }
+                    self.parked_count += 1;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Renders one voice for the block, in segments between the frames where something
+    /// is scheduled for it (its start, a parameter change, its stop).
+    fn render_voice(&mut self, index: usize, block_start: u64, block_end: u64) {
+        let stop_fade = self.stop_fade;
+        let mut t = block_start;
+        loop {
+            let voice = &mut self.voices[index];
+            if t >= block_end {
+                return;
+            }
+            // Not started yet: skip to the start (late starts begin at once).
+            if !voice.started {
+                if voice.start_at >= block_end {
+                    return;
+                }
+                let begin = voice.start_at.max(t);
+                let late = begin.saturating_sub(voice.start_at);
+                voice.started = true;
+                let note = voice.note;
+                t = begin;
+                self.send(MixEvent::Started {
+                    note,
+                    at: begin,
+                    late,
+                });
+                continue;
+            }
+            // Due changes.
+            if let Some(p) = voice.pending_gain.filter(|p| p.at <= t) {
+                voice.gain.to(p.value, p.ramp);
+                voice.pending_gain = None;
+            }
+            if let Some(p) = voice.pending_pan.filter(|p| p.at <= t) {
+                let stereo = matches!(&voice.source, Some(VoiceSource::Sample(s)) if s.channels == 2)
+                    || matches!(&voice.source, Some(VoiceSource::Stream(s)) if s.channels == 2);
+                let (l, r) = pan_gains(p.value, stereo);
+                voice.left.to(l, p.ramp);
+                voice.right.to(r, p.ramp);
+                voice.pending_pan = None;
+            }
+            if voice.stop_at.is_some_and(|s| s <= t) && !voice.stopping {
+                voice.stopping = true;
+                voice.pending_gain = None;
+                voice.gain.to(0.0, stop_fade);
+            }
+            if voice.stopping && voice.gain.left == 0 {
+                self.end_voice(index, t);
+                return;
+            }
+            // Render up to the next scheduled frame.
+            let mut until = block_end;
+            for at in [
+                voice.pending_gain.map(|p| p.at),
+                voice.pending_pan.map(|p| p.at),
+                voice.stop_at.filter(|_| !voice.stopping),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if at > t && at < until {
+                    until = at;
+                }
+            }
+            if voice.stopping {
+                until = until.min(t + u64::from(voice.gain.left));
+            }
+            let frames = (until - t) as usize;
+            let offset = (t - block_start) as usize;
+            let bus = &mut self.buses[voice.group.min(2)];
+            let Some(out) = bus.get_mut(offset * 2..(offset + frames) * 2) else {
+                return;
+            };
+            let ended = match &mut voice.source {
+                Some(VoiceSource::Sample(sample)) => {
+                    let run = render_sample(
+                        &sample.data,
+                        usize::from(sample.channels.max(1)),
+                        voice.looping,
+                        &mut voice.pos,
+                        voice.step,
+                        &mut voice.gain,
+                        &mut voice.left,
+                        &mut voice.right,
+                        out,
+                        frames,
+                    );
+                    match run {
+                        Run::Done => None,
+                        Run::Ended(n) => Some(n),
+                    }
+                }
+                Some(VoiceSource::Stream(stream)) => render_stream(
+                    stream,
+                    voice.step,
+                    &mut voice.pos,
+                    &mut voice.window,
+                    &mut voice.gain,
+                    &mut voice.left,
+                    &mut voice.right,
+                    out,
+                    frames,
+                ),
+                None => Some(0),
+            };
+            match ended {
+                Some(n) => {
+                    self.end_voice(index, t + n as u64);
+                    return;
+                }
+                None => t = until,
+            }
+        }
+    }
+
+    fn end_voice(&mut self, index: usize, at: u64) {
+        let voice = &mut self.voices[index];
+        let note = voice.note;
+        let source = voice.source.take();
+        *voice = Voice::empty();
+        self.send(MixEvent::Ended { note, at });
+        if let Some(source) = source {
+            self.retire_source(source);
+        }
+    }
+
+    /// Sums the group buses with their option volumes (ramped from the last block),
+    /// applies the master volume, soft-clips and meters.
+    fn mix_down(&mut self, out: &mut [f32], frames: usize) {
+        let groups = [
+            self.controls.groups[0].get(),
+            self.controls.groups[1].get(),
+            self.controls.groups[2].get(),
+        ];
+        let master = self.controls.master.get();
+        let inv = 1.0 / frames.max(1) as f32;
+        let mut peaks = [0.0f32; 4];
+        let mut clipped = 0u64;
+        for (g, bus) in self.buses.iter().enumerate() {
+            let from = self.last_groups[g] * self.last_master;
+            let to = groups[g] * master;
+            let step = (to - from) * inv;
+            let mut gain = from;
+            let mut peak = 0.0f32;
+            let Some(bus) = bus.get(..frames * 2) else {
+                continue;
+            };
+            for (frame, out_frame) in bus.chunks_exact(2).zip(out.chunks_exact_mut(2)) {
+                let (l, r) = (frame[0] * gain, frame[1] * gain);
+                peak = peak.max(l.abs()).max(r.abs());
+                if g == 0 {
+                    out_frame[0] = l;
+                    out_frame[1] = r;
+                } else {
+                    out_frame[0] += l;
+                    out_frame[1] += r;
+                }
+                gain += step;
+            }
+            peaks[g] = peak;
+        }
+        for sample in out.iter_mut() {
+            let (value, bent) = soft_clip(*sample);
+            *sample = value;
+            clipped += u64::from(bent);
+            peaks[3] = peaks[3].max(value.abs());
+        }
+        for (meter, peak) in self.controls.peaks.iter().zip(peaks) {
+            meter.set(peak);
+        }
+        if clipped > 0 {
+            self.controls.clipped.fetch_add(clipped, Ordering::Relaxed);
+        }
+        self.last_groups = groups;
+        self.last_master = master;
+    }
+}
+
+/// Threshold above which the output is bent smoothly towards full scale.
+pub const CLIP_KNEE: f32 = 0.9;
+
+/// Soft clip: linear up to the knee, then a smooth curve that never exceeds 1.
+#[inline]
+pub fn soft_clip(x: f32) -> (f32, bool) {
+    let a = x.abs();
+    if a <= CLIP_KNEE {
+        return (x, false);
+    }
+    let over = (a - CLIP_KNEE) / (1.0 - CLIP_KNEE);
+    let bent = CLIP_KNEE + (1.0 - CLIP_KNEE) * (over / (1.0 + over));
+    (bent.copysign(x), true)
+}
+
+/// Renders a streamed voice, interpolating between consecutive frames from its ring.
+/// Returns `Some(frames)` when the stream ended after that many frames.
+#[allow(clippy::too_many_arguments)]
+fn render_stream(
+    stream: &mut super::stream::StreamReader,
+    step: u64,
+    pos: &mut u64,
+    window: &mut [f32; 4],
+    gain: &mut Ramp,
+    left: &mut Ramp,
+    right: &mut Ramp,
+    out: &mut [f32],
+    frames: usize,
+) -> Option<usize> {
+    let scale = 1.0 / ONE as f32;
+    let mut frame = [0.0f32; 2];
+    for i in 0..frames {
+        // `window` holds the current frame (0, 1) and the next (2, 3); `pos` is the
+        // fraction between them.
+        while *pos >= ONE {
+            *pos -= ONE;
+            window[0] = window[2];
+            window[1] = window[3];
+            if stream.next_frame(&mut frame) {
+                window[2] = frame[0];
+                window[3] = frame[1];
+            } else if stream.drained() {
+                return Some(i);
+            } else {
+                window[2] = 0.0;
+                window[3] = 0.0;
+            }
+        }
+        let frac = (*pos & (ONE - 1)) as f32 * scale;
+        let l = window[0] + (window[2] - window[0]) * frac;
+        let r = window[1] + (window[3] - window[1]) * frac;
+        if let Some(o) = out.get_mut(i * 2..i * 2 + 2) {
+            o[0] += l * gain.value * left.value;
+            o[1] += r * gain.value * right.value;
+        }
+        gain.advance(1);
+        left.advance(1);
+        right.advance(1);
+        *pos += step;
+    }
+    None
+}

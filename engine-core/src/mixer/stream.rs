@@ -1,0 +1,302 @@
+//! Streaming: long files (music, radio) are decoded on a streaming thread into a ring
+//! per stream; the mixer's voice reads the ring. The audio thread never touches a file.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Something that produces interleaved frames on demand (a file decoder).
+pub trait FrameSource: Send {
+    /// Frames per second.
+    fn sample_rate(&self) -> u32;
+    /// 1 or 2.
+    fn channels(&self) -> u16;
+    /// Appends up to `max_frames` frames to `out`; returns how many (0 at the end).
+    fn read(&mut self, out: &mut Vec<f32>, max_frames: usize) -> Result<usize, String>;
+    /// Goes back to the start (for looping).
+    fn rewind(&mut self) -> Result<(), String>;
+}
+
+/// State both ends of a stream see.
+#[derive(Debug, Default)]
+struct Shared {
+    /// The source has no more frames.
+    finished: AtomicBool,
+    /// The reader was dropped or retired: stop decoding.
+    abandoned: AtomicBool,
+    /// Frames decoded so far.
+    decoded: AtomicU64,
+}
+
+/// The audio thread's end of a stream.
+#[derive(Debug)]
+pub struct StreamReader {
+    ring: rtrb::Consumer<f32>,
+    shared: Arc<Shared>,
+    /// Frames per second of the source.
+    pub sample_rate: u32,
+    /// 1 or 2.
+    pub channels: u16,
+}
+
+impl StreamReader {
+    /// Takes the next frame into `frame` (left, right); false if none is ready.
+    #[inline]
+    pub fn next_frame(&mut self, frame: &mut [f32; 2]) -> bool {
+        let channels = usize::from(self.channels.max(1));
+        if self.ring.slots() < channels {
+            return false;
+        }
+        let Ok(left) = self.ring.pop() else {
+            return false;
+        };
+        let right = if channels == 2 {
+            self.ring.pop().unwrap_or(left)
+        } else {
+            left
+        };
+        *frame = [left, right];
+        true
+    }
+
+    /// True once the source has ended and every frame has been read.
+    pub fn drained(&self) -> bool {
+        self.shared.finished.load(Ordering::Acquire) && self.ring.is_empty()
+    }
+}
+
+impl Drop for StreamReader {
+    fn drop(&mut self) {
+        self.shared.abandoned.store(true, Ordering::Release);
+    }
+}
+
+/// One stream the streaming thread fills.
+struct Job {
+    source: Box<dyn FrameSource>,
+    ring: rtrb::Producer<f32>,
+    shared: Arc<Shared>,
+    looping: bool,
+    scratch: Vec<f32>,
+    error: Option<String>,
+}
+
+impl Job {
+    /// Decodes as much as the ring has room for. Returns false when the job is over.
+    fn fill(&mut self) -> bool {
+        if self.shared.abandoned.load(Ordering::Acquire) {
+            return false;
+        }
+        if self.shared.finished.load(Ordering::Acquire) {
+            return !self.ring.is_abandoned();
+        }
+        let channels = usize::from(self.source.channels().max(1));
+        loop {
+            let room = self.ring.slots() / channels;
+            if room < 256 {
+                return true;
+            }
+            self.scratch.clear();
+            match self.source.read(&mut self.scratch, room.min(4096)) {
+                Ok(0) => {
+                    if self.looping && self.source.rewind().is_ok() {
+                        continue;
+                    }
+                    self.shared.finished.store(true, Ordering::Release);
+                    return true;
+                }
+                Ok(frames) => {
+                    for sample in self.scratch.iter().take(frames * channels) {
+                        if self.ring.push(*sample).is_err() {
+                            break;
+                        }
+                    }
+                    self.shared
+                        .decoded
+                        .fetch_add(frames as u64, Ordering::Relaxed);
+                }
+                Err(e) => {
+                    self.error = Some(e);
+                    self.shared.finished.store(true, Ordering::Release);
+                    return true;
+                }
+            }
+        }
+    }
+}
+
+/// The streaming thread: keeps every open stream's ring filled.
+pub struct Streamer {
+    jobs: Option<mpsc::Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+    /// Seconds of audio each ring holds.
+    pub buffer_seconds: f32,
+}
+
+impl Streamer {
+    /// Starts the streaming thread.
+    pub fn start() -> std::io::Result<Self> {
+        let (send, receive) = mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("hitbench-stream".into())
+            .spawn(move || run(receive))?;
+        Ok(Self {
+            jobs: Some(send),
+            thread: Some(thread),
+            buffer_seconds: 2.0,
+        })
+    }
+
+    /// Opens a stream from a source: the returned reader goes to the mixer in a start
+    /// command. The ring is filled before this returns, so playback starts at once.
+    pub fn open(
+        &self,
+        mut source: Box<dyn FrameSource>,
+        looping: bool,
+    ) -> Result<StreamReader, String> {
+        let channels = source.channels().clamp(1, 2);
+        let rate = source.sample_rate().max(1);
+        let capacity =
+            ((rate as f32 * self.buffer_seconds) as usize).max(4096) * usize::from(channels);
+        let (producer, consumer) = rtrb::RingBuffer::new(capacity);
+        let shared = Arc::new(Shared::default());
+        let mut job = Job {
+            source: {
+                // Prefill on the caller's thread so the first block has audio.
+                let _ = source.rewind();
+                source
+            },
+            ring: producer,
+            shared: Arc::clone(&shared),
+            looping,
+            scratch: Vec::with_capacity(4096 * 2),
+            error: None,
+        };
+        job.fill();
+        if let Some(error) = job.error.take() {
+            return Err(error);
+        }
+        let reader = StreamReader {
+            ring: consumer,
+            shared,
+            sample_rate: rate,
+            channels,
+        };
+        match &self.jobs {
+            Some(jobs) => jobs
+                .send(job)
+                .map_err(|_| "the streaming thread has stopped".to_string())?,
+            None => return Err("the streaming thread has stopped".into()),
+        }
+        Ok(reader)
+    }
+}
+
+impl Drop for Streamer {
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn run(receive: mpsc::Receiver<Job>) {
+    let mut jobs: Vec<Job> = Vec::new();
+    loop {
+        // Wait for work when idle; otherwise poll new jobs and refill every 5 ms.
+        let timeout = if jobs.is_empty() {
+            Duration::from_millis(200)
+        } else {
+            Duration::from_millis(5)
+        };
+        match receive.recv_timeout(timeout) {
+            Ok(job) => jobs.push(job),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                if jobs.is_empty() {
+                    return;
+                }
+            }
+        }
+        while let Ok(job) = receive.try_recv() {
+            jobs.push(job);
+        }
+        jobs.retain_mut(Job::fill);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A source counting 0, 1, 2, … up to `len` frames, mono.
+    struct Counter {
+        next: usize,
+        len: usize,
+    }
+
+    impl FrameSource for Counter {
+        fn sample_rate(&self) -> u32 {
+            1000
+        }
+        fn channels(&self) -> u16 {
+            1
+        }
+        fn read(&mut self, out: &mut Vec<f32>, max_frames: usize) -> Result<usize, String> {
+            let n = max_frames.min(self.len - self.next);
+            out.extend((self.next..self.next + n).map(|v| v as f32));
+            self.next += n;
+            Ok(n)
+        }
+        fn rewind(&mut self) -> Result<(), String> {
+            self.next = 0;
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn streams_every_frame_in_order_then_drains() {
+        let streamer = Streamer::start().expect("thread");
+        let mut reader = streamer
+            .open(
+                Box::new(Counter {
+                    next: 0,
+                    len: 10_000,
+                }),
+                false,
+            )
+            .expect("opens");
+        let mut frame = [0.0; 2];
+        let mut expected = 0;
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !reader.drained() && std::time::Instant::now() < deadline {
+            while reader.next_frame(&mut frame) {
+                assert_eq!(frame, [expected as f32, expected as f32]);
+                expected += 1;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(expected, 10_000);
+    }
+
+    #[test]
+    fn looping_streams_go_round() {
+        let streamer = Streamer::start().expect("thread");
+        let mut reader = streamer
+            .open(Box::new(Counter { next: 0, len: 100 }), true)
+            .expect("opens");
+        let mut frame = [0.0; 2];
+        let mut seen = Vec::new();
+        while seen.len() < 250 {
+            if reader.next_frame(&mut frame) {
+                seen.push(frame[0] as usize);
+            } else {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        assert!(seen.iter().enumerate().all(|(i, v)| *v == i % 100));
+    }
+}
