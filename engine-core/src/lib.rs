@@ -16,13 +16,18 @@
 
 pub mod asm;
 pub mod audio;
+pub mod cache;
+pub mod command;
 pub mod diag;
 pub mod disasm;
 pub mod formats;
 pub mod isa;
 pub mod mixer;
+pub mod output;
 pub mod project;
 pub mod registers;
 pub mod runtime;
+pub mod server;
+mod suggest;
 pub mod symbols;
 pub mod world;

@@ -5,7 +5,6 @@
 
 use super::lexer::{Operand, Tok, classify};
 use super::reader::{Decl, ItemKind, Parsed};
-use super::suggest::closest;
 use super::{AsmOptions, Assembly, HotLine, Symbol, SymbolKind};
 use crate::diag::Diagnostic;
 use crate::formats::hdb::{self, HdbFile};
@@ -14,6 +13,7 @@ use crate::formats::number::to_u32_bits;
 use crate::formats::sym::{self, SymFile, SymKind};
 use crate::isa::{MAX_JUMP_VAR, OpcodeInfo, OperandKind};
 use crate::registers::{self, Layout};
+use crate::suggest::closest;
 use crate::symbols::{self, BuiltinKind};
 use std::collections::HashMap;
 use std::path::Path;

@@ -15,7 +15,6 @@
 mod encoder;
 mod lexer;
 mod reader;
-mod suggest;
 
 use crate::diag::{self, Diagnostic};
 use crate::formats::hdb::HdbFile;

@@ -3,12 +3,12 @@
 //! encoder lays out and encodes.
 
 use super::lexer::{self, Tok, is_identifier};
-use super::suggest::closest;
 use super::{AsmOptions, SourceFiles};
 use crate::diag::Diagnostic;
 use crate::formats::{hot, hsm};
 use crate::isa::{self, OpcodeInfo};
 use crate::registers::Layout;
+use crate::suggest::closest;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 

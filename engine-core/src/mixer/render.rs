@@ -71,6 +71,11 @@ impl Mixer {
         }
     }
 
+    /// The values shared with the control side.
+    pub fn controls(&self) -> &Arc<MixerControls> {
+        &self.controls
+    }
+
     /// Output frames per second.
     pub fn sample_rate(&self) -> u32 {
         self.sample_rate

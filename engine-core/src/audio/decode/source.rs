@@ -1,0 +1,127 @@
+//! Random-access byte sources (a slice in memory or a file on disk), so that format sniffing
+//! and the RIFF chunk walker run unchanged on both without reading a whole file.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+
+/// Bytes that can be read at any offset.
+pub(crate) trait ByteSource {
+    /// Total length in bytes.
+    fn len(&self) -> u64;
+
+    /// Reads up to `buf.len()` bytes starting at `offset`; returns how many were read, fewer
+    /// only at the end of the source.
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<usize>;
+}
+
+impl dyn ByteSource + '_ {
+    /// Reads exactly `N` bytes at `offset`, or `None` if the source ends before that.
+    pub(crate) fn array_at<const N: usize>(&mut self, offset: u64) -> io::Result<Option<[u8; N]>> {
+        let mut buf = [0u8; N];
+        let n = self.read_at(offset, &mut buf)?;
+        Ok((n == N).then_some(buf))
+    }
+}
+
+/// A byte slice held in memory.
+pub(crate) struct SliceSource<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> SliceSource<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes }
+    }
+}
+
+impl ByteSource for SliceSource<'_> {
+    fn len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        let Ok(start) = usize::try_from(offset) else {
+            return Ok(0);
+        };
+        let rest = self.bytes.get(start..).unwrap_or(&[]);
+        let n = rest.len().min(buf.len());
+        if let (Some(dst), Some(src)) = (buf.get_mut(..n), rest.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+        Ok(n)
+    }
+}
+
+/// A file on disk; its length is taken once, when it is opened.
+pub(crate) struct FileSource {
+    file: File,
+    len: u64,
+}
+
+impl FileSource {
+    pub(crate) fn new(file: File) -> io::Result<Self> {
+        let len = file.metadata()?.len();
+        Ok(Self { file, len })
+    }
+
+    /// Gives the file back positioned at its start (symphonia reads from where it is).
+    pub(crate) fn into_file(mut self) -> io::Result<File> {
+        self.file.seek(SeekFrom::Start(0))?;
+        Ok(self.file)
+    }
+}
+
+impl ByteSource for FileSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        self.file.seek(SeekFrom::Start(offset))?;
+        let mut filled = 0;
+        while let Some(rest) = buf.get_mut(filled..) {
+            if rest.is_empty() {
+                break;
+            }
+            match self.file.read(rest) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(filled)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_source_reads_short_at_end_and_nothing_past_it() {
+        let mut slice = SliceSource::new(b"abcdef");
+        let s: &mut dyn ByteSource = &mut slice;
+        let mut buf = [0u8; 4];
+        assert_eq!(s.read_at(4, &mut buf).unwrap(), 2);
+        assert_eq!(&buf[..2], b"ef");
+        assert_eq!(s.read_at(6, &mut buf).unwrap(), 0);
+        assert_eq!(s.read_at(u64::MAX, &mut buf).unwrap(), 0);
+        assert_eq!(s.array_at::<2>(1).unwrap(), Some(*b"bc"));
+        assert_eq!(s.array_at::<2>(5).unwrap(), None);
+    }
+
+    #[test]
+    fn file_source_reads_like_a_slice() {
+        let dir = std::env::temp_dir().join(format!("hitbench-src-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bytes.bin");
+        std::fs::write(&path, b"abcdef").unwrap();
+        let mut file = FileSource::new(File::open(&path).unwrap()).unwrap();
+        let s: &mut dyn ByteSource = &mut file;
+        assert_eq!(s.len(), 6);
+        assert_eq!(s.array_at::<3>(3).unwrap(), Some(*b"def"));
+        assert_eq!(s.array_at::<3>(4).unwrap(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
