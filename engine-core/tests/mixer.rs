@@ -6,6 +6,7 @@
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use engine_core::audio::SampleBuffer;
+use engine_core::cache::{Handle, Resource};
 use engine_core::mixer::{MixCommand, MixEvent, MixerConfig, VoiceSource, mixer};
 use engine_core::runtime::sink::ControlGroup;
 use std::sync::Arc;
@@ -13,18 +14,21 @@ use std::sync::Arc;
 #[global_allocator]
 static ALLOCATOR: AllocDisabler = AllocDisabler;
 
-fn tone(rate: u32, frames: usize, value: f32) -> Arc<SampleBuffer> {
-    Arc::new(SampleBuffer {
-        sample_rate: rate,
-        channels: 1,
-        data: vec![value; frames],
-    })
+fn tone(rate: u32, frames: usize, value: f32) -> Handle {
+    Arc::new(Resource::from_samples(
+        "tone",
+        SampleBuffer {
+            sample_rate: rate,
+            channels: 1,
+            data: vec![value; frames],
+        },
+    ))
 }
 
 fn start(
     note: u64,
     at: u64,
-    sample: &Arc<SampleBuffer>,
+    sample: &Handle,
     gain: f32,
     pan: f32,
     group: ControlGroup,
@@ -244,7 +248,7 @@ fn rendering_never_allocates() {
         ..MixerConfig::default()
     };
     let (mut handle, mut mixer) = mixer(config);
-    let samples: Vec<Arc<SampleBuffer>> = (0..8)
+    let samples: Vec<Handle> = (0..8)
         .map(|i| tone(22_050 + i * 1000, 3000 + i as usize * 500, 0.1))
         .collect();
     let mut out = vec![0.0; 512 * 2];

@@ -7,6 +7,8 @@ mod asm;
 mod bench;
 mod disasm;
 mod paths;
+mod probe;
+mod render;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -43,6 +45,13 @@ Commands:
         Turn a .hit back into MakeTrax source that reassembles byte for byte.
         A .hsm/.hdb next to the .hit is used for label names when not given.
         Writes to standard output without -o.
+  render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S] [--trace]
+        Play a timed script of console commands (`0.0 ui ui_click`, `1.5 quietall`)
+        against a project, offline, into a WAV file. The same project, script and
+        seed give the same bytes.
+  probe <file>...
+        Decode audio files and print one tab-separated line each: path, format,
+        rate, channels, bits, frames, seconds — or path, `error`, the message.
   bench asm|vm [--quick]
         --quick does a hundredth of the work (same code paths, rough figures).
   bench asm
@@ -103,6 +112,8 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         Some("asm") => asm::run(&mut args, io),
         Some("disasm") => disasm::run(&mut args, io),
         Some("bench") => bench::run(&mut args, io),
+        Some("render") => render::run(&mut args, io),
+        Some("probe") => probe::run(&mut args, io),
         Some(other) => Err(args::usage(format!(
             "unknown command `{other}` (try `hitbench help`)"
         ))),

@@ -89,6 +89,18 @@ pub struct Resource {
 }
 
 impl Resource {
+    /// A resource holding decoded audio that did not come from a source (tests, sounds
+    /// made in code).
+    pub fn from_samples(name: &str, buffer: SampleBuffer) -> Self {
+        let size = buffer.size_bytes();
+        Self {
+            name: name.to_string(),
+            data: ResourceData::Sample(buffer),
+            size,
+            source: PathBuf::new(),
+        }
+    }
+
     /// The bytes, when the data is raw.
     pub fn bytes(&self) -> Option<&[u8]> {
         match &self.data {

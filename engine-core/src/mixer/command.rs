@@ -3,15 +3,15 @@
 //! frees memory.
 
 use super::stream::StreamReader;
-use crate::audio::SampleBuffer;
+use crate::cache::Handle;
 use crate::runtime::sink::{ControlGroup, NoteId};
-use std::sync::Arc;
 
 /// Where a voice's audio comes from.
 #[derive(Debug)]
 pub enum VoiceSource {
-    /// A decoded sample held in memory.
-    Sample(Arc<SampleBuffer>),
+    /// A decoded sample held in memory: the resource cache's handle, so the cache
+    /// counts the memory as in use while the voice plays.
+    Sample(Handle),
     /// A stream decoded on the streaming thread into a ring.
     Stream(StreamReader),
 }
@@ -126,8 +126,8 @@ pub enum MixEvent {
 /// Something the audio thread hands back to be freed elsewhere.
 #[derive(Debug)]
 pub enum Retired {
-    /// A sample buffer handle.
-    Sample(Arc<SampleBuffer>),
+    /// A sample handle.
+    Sample(Handle),
     /// A stream's ring.
     Stream(StreamReader),
 }

@@ -163,7 +163,11 @@ impl Mixer {
                         continue;
                     };
                     let (rate, stereo) = match &source {
-                        VoiceSource::Sample(s) => (s.sample_rate, s.channels == 2),
+                        VoiceSource::Sample(s) => {
+                            s.samples().map_or((self.sample_rate, false), |b| {
+                                (b.sample_rate, b.channels == 2)
+                            })
+                        }
                         VoiceSource::Stream(s) => (s.sample_rate, s.channels == 2),
                     };
                     let ratio = f64::from(rate) / f64::from(self.sample_rate.max(1))
@@ -312,7 +316,7 @@ impl Mixer {
                 voice.pending_gain = None;
             }
             if let Some(p) = voice.pending_pan.filter(|p| p.at <= t) {
-                let stereo = matches!(&voice.source, Some(VoiceSource::Sample(s)) if s.channels == 2)
+                let stereo = matches!(&voice.source, Some(VoiceSource::Sample(s)) if s.samples().is_some_and(|b| b.channels == 2))
                     || matches!(&voice.source, Some(VoiceSource::Stream(s)) if s.channels == 2);
                 let (l, r) = pan_gains(p.value, stereo);
                 voice.left.to(l, p.ramp);
@@ -352,7 +356,11 @@ impl Mixer {
                 return;
             };
             let ended = match &mut voice.source {
-                Some(VoiceSource::Sample(sample)) => {
+                Some(VoiceSource::Sample(resource)) => {
+                    let Some(sample) = resource.samples() else {
+                        self.end_voice(index, t);
+                        return;
+                    };
                     let run = render_sample(
                         &sample.data,
                         usize::from(sample.channels.max(1)),

@@ -177,8 +177,11 @@ pub struct PatchDef {
     pub path_text: String,
     /// The file found for it, if any.
     pub file: Option<PathBuf>,
-    /// The file's name as the resource cache knows it (shared, made once at load).
+    /// The file's name as the resource cache knows it: its path relative to the data
+    /// directory holding it (shared, made once at load).
     pub resource: Option<std::sync::Arc<str>>,
+    /// The file's path as text (shared, made once at load).
+    pub path: Option<std::sync::Arc<str>>,
     /// Loop the sample.
     pub looped: bool,
     /// A piano patch.

@@ -245,6 +245,28 @@ fn hitlist_name_ok(name: &str) -> bool {
     crate::formats::text::is_identifier(name)
 }
 
+/// The resource-cache name of a sample file: its path relative to the last data
+/// directory that contains it, with `/` separators.
+pub fn resource_name(file: &Path, dirs: &[PathBuf]) -> Option<String> {
+    let canonical = file.canonicalize().ok();
+    dirs.iter().rev().find_map(|dir| {
+        let relative = file
+            .strip_prefix(dir)
+            .ok()
+            .map(Path::to_path_buf)
+            .or_else(|| {
+                let dir = dir.canonicalize().ok()?;
+                canonical
+                    .as_ref()?
+                    .strip_prefix(dir)
+                    .ok()
+                    .map(Path::to_path_buf)
+            })?;
+        let text = relative.to_string_lossy().replace('\\', "/");
+        (!text.is_empty() && !text.split('/').any(|c| c == "..")).then_some(text)
+    })
+}
+
 /// Looks a name up as a number: the document's equates, then the project's names,
 /// then the built-in constants.
 fn number_of(name: &str, raw: Option<&RawTables>, project: &Project) -> Result<i64, String> {
@@ -292,8 +314,21 @@ fn resolve_tables(
         };
         let relative = tables::patch_path(&patch.path);
         let origin = source.origin(patch.line);
-        let file = samples.find(&relative, &origin.file, dir_root.as_deref());
-        if file.is_none() {
+        let mut file = samples.find(&relative, &origin.file, dir_root.as_deref());
+        // A sample must live in a data directory: its name there is what the resource
+        // cache serves (and what a later directory can override).
+        let resource = file.as_ref().and_then(|f| resource_name(f, &project.dirs));
+        if file.is_some() && resource.is_none() {
+            diagnostics.push(source.warning(
+                patch.line,
+                column(&patch.field_columns, 2),
+                format!(
+                    "patch {id} ({}): `{}` is outside the data directories; it is not used",
+                    patch.name, patch.path
+                ),
+            ));
+            file = None;
+        } else if file.is_none() {
             diagnostics.push(source.warning(
                 patch.line,
                 column(&patch.field_columns, 2),
@@ -307,7 +342,8 @@ fn resolve_tables(
             id,
             name: patch.name.clone(),
             path_text: patch.path.clone(),
-            resource: file
+            resource: resource.map(|r| std::sync::Arc::from(r.as_str())),
+            path: file
                 .as_ref()
                 .map(|f| std::sync::Arc::from(f.to_string_lossy().as_ref())),
             file,

@@ -103,7 +103,7 @@ impl Host for HostCtx<'_> {
         let Some(patch) = project.patches.get(&patch_id) else {
             return Err(FaultKind::MissingPatch(i64::from(patch_id)));
         };
-        let Some(file) = &patch.file else {
+        let (Some(name), Some(path)) = (&patch.resource, &patch.path) else {
             let message = format!(
                 "patch {patch_id} ({}): sample file `{}` was not found; note not played",
                 patch.name, patch.path_text
@@ -112,10 +112,8 @@ impl Host for HostCtx<'_> {
         };
         let sample = SampleRef {
             patch: patch_id,
-            name: patch
-                .resource
-                .clone()
-                .unwrap_or_else(|| Arc::from(file.to_string_lossy().as_ref())),
+            name: Arc::clone(name),
+            path: Arc::clone(path),
         };
         let info = match self.engine.samples.info(&sample) {
             Ok(info) => info,

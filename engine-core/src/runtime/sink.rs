@@ -58,8 +58,11 @@ impl ControlGroup {
 pub struct SampleRef {
     /// The patch that chose it.
     pub patch: u32,
-    /// Resource name (a path relative to a data directory, or absolute).
+    /// Resource name: the file's path relative to its data directory, as the resource
+    /// cache knows it (a later directory's file of the same name wins).
     pub name: Arc<str>,
+    /// The file itself.
+    pub path: Arc<str>,
 }
 
 /// One timed command for the sound side.
@@ -175,6 +178,14 @@ impl SharedSink {
     /// A copy of everything sent so far.
     pub fn commands(&self) -> Vec<SoundCommand> {
         self.0.lock().map(|c| c.clone()).unwrap_or_default()
+    }
+
+    /// Takes everything sent so far (the sink becomes empty).
+    pub fn take(&self) -> Vec<SoundCommand> {
+        self.0
+            .lock()
+            .map(|mut c| std::mem::take(&mut *c))
+            .unwrap_or_default()
     }
 }
 

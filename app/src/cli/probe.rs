@@ -1,0 +1,61 @@
+//! `hitbench probe`: decodes audio files and prints one tab-separated line per file —
+//! path, format, sample rate, channels, bit depth, frames, seconds — or the path,
+//! `error` and the exact message. Designers use it to find out why a sample will not play.
+
+use super::Io;
+use super::args::{Args, usage};
+use engine_core::audio::decode::{DecodeLimits, decode_file};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Runs `hitbench probe <file>...`.
+pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    let mut files = Vec::new();
+    while let Some(file) = args.next_positional() {
+        files.push(PathBuf::from(file));
+    }
+    args.finish()?;
+    if files.is_empty() {
+        return Err(usage(
+            "probe needs one or more audio files: hitbench probe <file>...",
+        ));
+    }
+    let limits = DecodeLimits::default();
+    let mut failed = false;
+    for path in &files {
+        match decode_file(path, &limits) {
+            Ok(decoded) => {
+                let info = &decoded.info;
+                let frames = decoded.buffer.frames();
+                let bits = info.bits.map_or_else(|| "-".to_string(), |b| b.to_string());
+                writeln!(
+                    io.out,
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{:.6}",
+                    path.display(),
+                    info.format.name(),
+                    info.sample_rate,
+                    info.channels,
+                    bits,
+                    frames,
+                    frames as f64 / f64::from(info.sample_rate.max(1)),
+                )?;
+                if let Some(why) = &decoded.partial {
+                    writeln!(
+                        io.err,
+                        "{}: warning: incomplete audio: {why}",
+                        path.display()
+                    )?;
+                }
+            }
+            Err(e) => {
+                failed = true;
+                writeln!(io.out, "{}\terror\t{e}", path.display())?;
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(super::EXIT_INPUT_ERRORS)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,175 @@
+//! The live engine: a session on its own thread ("hitbench-engine"), ticking ahead of
+//! the audio output's position so commands always reach the mixer before their frame.
+//! The UI sends console lines and reads snapshots; a stalled UI never stalls sound, and
+//! the audio thread never waits for anything.
+
+use crate::cache::CacheStats;
+use crate::mixer::{MixerConfig, MixerSnapshot};
+use crate::output::{self, Output, OutputChoice};
+use crate::project::Project;
+use crate::runtime::{ActiveTrack, TraceRecord};
+use crate::session::{Session, SessionConfig};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// What the UI can ask of the engine thread.
+#[derive(Debug)]
+pub enum LiveCommand {
+    /// A console line; the reply goes into the snapshot's console output.
+    Line(String),
+    /// Replace the project (reload, added directory).
+    Project(Box<Project>),
+    /// Stop the thread.
+    Stop,
+}
+
+/// What the engine thread publishes for the UI.
+#[derive(Debug, Clone, Default)]
+pub struct LiveSnapshot {
+    /// Engine time (samples).
+    pub now: u64,
+    /// Tracks playing.
+    pub tracks: Vec<ActiveTrack>,
+    /// Voices in use / limit.
+    pub voices: (usize, usize),
+    /// Mixer meters and load.
+    pub mixer: MixerSnapshot,
+    /// Resource-cache statistics.
+    pub cache: Option<CacheStats>,
+    /// Trace records not yet taken by the UI.
+    pub trace: Vec<TraceRecord>,
+    /// Console replies not yet taken by the UI: (the line, Ok(reply) or Err(problem)).
+    pub replies: Vec<(String, Result<String, String>)>,
+}
+
+/// A running live engine and its audio output.
+pub struct LiveEngine {
+    commands: Sender<LiveCommand>,
+    snapshot: Arc<Mutex<LiveSnapshot>>,
+    thread: Option<JoinHandle<()>>,
+    /// The output (kept here: a sound-card stream must stay on the thread that made it).
+    pub output: Output,
+}
+
+impl LiveEngine {
+    /// Opens the audio output (falling back to the null output), builds a session for
+    /// `project` at the output's rate and starts the engine thread.
+    pub fn start(
+        project: Project,
+        choice: OutputChoice,
+        config: SessionConfig,
+    ) -> std::io::Result<Self> {
+        let (handle, output) = output::open(choice, MixerConfig::default());
+        let session = Session::new(project, handle, config);
+        let snapshot = Arc::new(Mutex::new(LiveSnapshot::default()));
+        let (commands, receive) = mpsc::channel();
+        let shared = Arc::clone(&snapshot);
+        let thread = std::thread::Builder::new()
+            .name("hitbench-engine".into())
+            .spawn(move || run(session, &receive, &shared))?;
+        Ok(Self {
+            commands,
+            snapshot,
+            thread: Some(thread),
+            output,
+        })
+    }
+
+    /// Sends a command to the engine thread (false if it has stopped).
+    pub fn send(&self, command: LiveCommand) -> bool {
+        self.commands.send(command).is_ok()
+    }
+
+    /// Runs a console line on the engine thread.
+    pub fn line(&self, line: &str) -> bool {
+        self.send(LiveCommand::Line(line.to_string()))
+    }
+
+    /// Takes the latest snapshot (trace records and replies move to the caller).
+    pub fn take_snapshot(&self) -> LiveSnapshot {
+        match self.snapshot.lock() {
+            Ok(mut s) => {
+                let mut copy = s.clone();
+                copy.trace = std::mem::take(&mut s.trace);
+                copy.replies = std::mem::take(&mut s.replies);
+                copy
+            }
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+}
+
+impl Drop for LiveEngine {
+    fn drop(&mut self) {
+        let _ = self.commands.send(LiveCommand::Stop);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Trace records the snapshot keeps if the UI does not take them (oldest dropped).
+const TRACE_BACKLOG: usize = 200_000;
+
+fn run(mut session: Session, receive: &Receiver<LiveCommand>, shared: &Mutex<LiveSnapshot>) {
+    let rate = u64::from(session.engine.clock().sample_rate());
+    let tick_rate = u64::from(session.engine.clock().tick_rate().max(1));
+    // Stay two ticks ahead of what the mixer has rendered.
+    let lead = 2 * rate / tick_rate;
+    let period = Duration::from_millis((1000 / tick_rate / 2).max(1));
+    let mut replies = Vec::new();
+    loop {
+        match receive.recv_timeout(period) {
+            Ok(LiveCommand::Stop) | Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            Ok(LiveCommand::Line(line)) => {
+                let result = session.run_line(&line);
+                replies.push((line, result));
+            }
+            Ok(LiveCommand::Project(project)) => session.engine.replace_project(*project),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        while let Ok(command) = receive.try_recv() {
+            match command {
+                LiveCommand::Stop => return,
+                LiveCommand::Line(line) => {
+                    let result = session.run_line(&line);
+                    replies.push((line, result));
+                }
+                LiveCommand::Project(project) => session.engine.replace_project(*project),
+            }
+        }
+        let audio = session.server.mixer().position();
+        let mut ticks = 0;
+        while session.now() < audio + lead && ticks < 64 {
+            session.tick();
+            ticks += 1;
+        }
+        if session.now() + lead < audio {
+            // Far behind (the machine stalled): jump to the audio's time rather than
+            // play a burst of old sounds.
+            while session.now() < audio {
+                session.tick();
+            }
+        }
+        let trace = session.take_trace();
+        let Ok(mut snapshot) = shared.lock() else {
+            return;
+        };
+        snapshot.now = session.now();
+        snapshot.tracks = session.engine.active_tracks();
+        snapshot.voices = (
+            session.engine.voices_in_use(),
+            session.engine.config().max_voices,
+        );
+        snapshot.mixer = session.server.mixer().controls.snapshot();
+        snapshot.cache = Some(session.server.cache().stats());
+        snapshot.trace.extend(trace);
+        let excess = snapshot.trace.len().saturating_sub(TRACE_BACKLOG);
+        if excess > 0 {
+            snapshot.trace.drain(..excess);
+        }
+        snapshot.replies.append(&mut replies);
+    }
+}
