@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run.sh — install what the build needs, build, and open the workbench on the demo
-# project. Without a display, say so and run the command line on the demo instead.
+# project. Without a display, say so, render the demo tour offline to a WAV file and
+# play it live (to the null output when there is no sound card).
 set -euo pipefail
 cd "$(dirname "$0")"
 . .ci/lib.sh
@@ -20,12 +21,10 @@ if has_display; then
     exec "$bin" open "$demo" "$@"
 fi
 
-say "no display found (DISPLAY and WAYLAND_DISPLAY are unset): running the command line on $demo instead"
+say "no display found (DISPLAY and WAYLAND_DISPLAY are unset): rendering the demo tour offline instead"
 out=target/demo
 mkdir -p "$out"
-status=0
-for source in "$demo"/*.src; do
-    "$bin" asm "$source" -o "$out" || status=1
-done
-say "assembled the demo's tracks into $out/ (.hit, .hsm, .hot, .hdb, .sym); try: $bin disasm $out/<name>.hit"
-exit $status
+"$bin" render "$demo" --script "$demo/tour.txt" -o "$out/tour.wav"
+say "the demo tour is in $out/tour.wav"
+say "playing the same tour live (sound card, or the null output when there is none)"
+"$bin" play "$demo" --script "$demo/tour.txt"

@@ -455,13 +455,13 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, String
             };
             cx.engine
                 .trigger(name, Some(source), EventArgs::default())
-                .map(|outcome| format!("{name} from object {source}: {outcome:?}"))
+                .map(|outcome| format!("{name} from object {source}: {outcome}"))
                 .map_err(|e| e.to_string())
         }
         Command::UiSound { name } => cx
             .engine
             .trigger(name, None, EventArgs::default())
-            .map(|outcome| format!("{name}: {outcome:?}"))
+            .map(|outcome| format!("{name}: {outcome}"))
             .map_err(|e| e.to_string()),
         Command::Quiet(object) => {
             let ended = cx.engine.quiet(*object);

@@ -4,6 +4,7 @@
 //! the audio thread never waits for anything.
 
 use crate::cache::CacheStats;
+use crate::command::Command;
 use crate::mixer::{MixerConfig, MixerSnapshot};
 use crate::output::{self, Output, OutputChoice};
 use crate::project::Project;
@@ -19,6 +20,13 @@ use std::time::Duration;
 pub enum LiveCommand {
     /// A console line; the reply goes into the snapshot's console output.
     Line(String),
+    /// A parsed command (a script's line); the reply is filed under `label`.
+    Execute {
+        /// How the reply is labelled (e.g. `tour.txt:3`).
+        label: String,
+        /// The command.
+        command: Command,
+    },
     /// Replace the project (reload, added directory).
     Project(Box<Project>),
     /// Stop the thread.
@@ -38,6 +46,8 @@ pub struct LiveSnapshot {
     pub mixer: MixerSnapshot,
     /// Resource-cache statistics.
     pub cache: Option<CacheStats>,
+    /// Notes the sound server started, found not yet loaded (cache misses), and dropped.
+    pub notes: (u64, u64, u64),
     /// Trace records not yet taken by the UI.
     pub trace: Vec<TraceRecord>,
     /// Console replies not yet taken by the UI: (the line, Ok(reply) or Err(problem)).
@@ -121,21 +131,24 @@ fn run(mut session: Session, receive: &Receiver<LiveCommand>, shared: &Mutex<Liv
     let period = Duration::from_millis((1000 / tick_rate / 2).max(1));
     let mut replies = Vec::new();
     loop {
-        match receive.recv_timeout(period) {
-            Ok(LiveCommand::Stop) | Err(mpsc::RecvTimeoutError::Disconnected) => return,
-            Ok(LiveCommand::Line(line)) => {
-                let result = session.run_line(&line);
-                replies.push((line, result));
-            }
-            Ok(LiveCommand::Project(project)) => session.engine.replace_project(*project),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-        while let Ok(command) = receive.try_recv() {
+        let first = match receive.recv_timeout(period) {
+            Ok(command) => Some(command),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        for command in first
+            .into_iter()
+            .chain(std::iter::from_fn(|| receive.try_recv().ok()))
+        {
             match command {
                 LiveCommand::Stop => return,
                 LiveCommand::Line(line) => {
                     let result = session.run_line(&line);
                     replies.push((line, result));
+                }
+                LiveCommand::Execute { label, command } => {
+                    let result = session.execute(&command);
+                    replies.push((label, result));
                 }
                 LiveCommand::Project(project) => session.engine.replace_project(*project),
             }
@@ -165,6 +178,7 @@ fn run(mut session: Session, receive: &Receiver<LiveCommand>, shared: &Mutex<Liv
         );
         snapshot.mixer = session.server.mixer().controls.snapshot();
         snapshot.cache = Some(session.server.cache().stats());
+        snapshot.notes = session.server.counts();
         snapshot.trace.extend(trace);
         let excess = snapshot.trace.len().saturating_sub(TRACE_BACKLOG);
         if excess > 0 {

@@ -53,11 +53,22 @@ pub enum OutputKind {
 }
 
 impl OutputKind {
-    /// A line for people: "sound card: …" or "null output (…)".
+    /// A few words for a status bar: "sound card: …" or "null output".
+    pub fn short(&self) -> String {
+        match self {
+            OutputKind::Device { name } => format!("sound card: {name}"),
+            OutputKind::Null { .. } => "null output (nothing is heard)".to_string(),
+        }
+    }
+
+    /// A line for people: "sound card: …", or why there is none and that the null
+    /// output plays instead.
     pub fn describe(&self) -> String {
         match self {
             OutputKind::Device { name } => format!("sound card: {name}"),
-            OutputKind::Null { reason } => format!("null output (no sound is heard: {reason})"),
+            OutputKind::Null { reason } => {
+                format!("{reason}; playing to the null output in real time (nothing is heard)")
+            }
         }
     }
 }
@@ -88,7 +99,7 @@ impl Drop for Output {
 /// [`Output::sample_rate`] and make the engine run at it).
 pub fn open(choice: OutputChoice, config: MixerConfig) -> (MixerHandle, Output) {
     let reason = match choice {
-        OutputChoice::Null => format!("{AUDIO_ENV}=null or --null-audio asked for it"),
+        OutputChoice::Null => format!("null output requested ({AUDIO_ENV}=null or --null-audio)"),
         OutputChoice::Auto => match open_device(config) {
             Ok(opened) => return opened,
             Err(reason) => reason,
@@ -140,9 +151,46 @@ fn mixer_controls(mixer: &Mixer) -> &Arc<crate::mixer::MixerControls> {
     mixer.controls()
 }
 
+/// On Linux, whether ALSA's default device can exist at all: a card with a playback
+/// device under `/dev/snd`, or an ALSA configuration that may route sound elsewhere
+/// (PulseAudio, PipeWire, JACK). Without either, opening the device can only fail, and
+/// trying makes libasound print several lines of errors; so we do not try.
+#[cfg(all(feature = "cpal", target_os = "linux"))]
+fn alsa_preflight() -> Result<(), String> {
+    let has_playback = std::fs::read_dir("/dev/snd").is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("pcmC") && name.ends_with('p')
+        })
+    });
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let configured = std::env::var_os("ALSA_CONFIG_PATH").is_some()
+        || Path::new("/etc/asound.conf").exists()
+        || home.is_some_and(|h| h.join(".asoundrc").exists())
+        || ["/etc/alsa/conf.d", "/usr/share/alsa/alsa.conf.d"]
+            .iter()
+            .any(|dir| std::fs::read_dir(dir).is_ok_and(|mut e| e.next().is_some()));
+    if has_playback || configured {
+        Ok(())
+    } else {
+        Err(
+            "no sound card found: no playback device in /dev/snd and no ALSA \
+             configuration that routes sound elsewhere"
+                .into(),
+        )
+    }
+}
+
+#[cfg(all(feature = "cpal", not(target_os = "linux")))]
+fn alsa_preflight() -> Result<(), String> {
+    Ok(())
+}
+
 #[cfg(feature = "cpal")]
 fn open_device(config: MixerConfig) -> Result<(MixerHandle, Output), String> {
     use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
+    alsa_preflight()?;
     let host = cpal::default_host();
     let device = host
         .default_output_device()

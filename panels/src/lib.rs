@@ -6,6 +6,7 @@
 //! applies the commands at the end of the frame. That keeps every panel testable from
 //! fixture data with no engine running.
 
+pub mod console;
 pub mod problems;
 pub mod source_view;
 pub mod sources;
@@ -13,6 +14,7 @@ pub mod sources;
 use engine_core::project::Project;
 use std::path::PathBuf;
 
+pub use console::{ConsoleEntry, ConsolePanel};
 pub use problems::ProblemsPanel;
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;
@@ -29,6 +31,8 @@ pub enum Command {
     },
     /// Load the project again from disk.
     ReloadProject,
+    /// Run a console line on the live engine.
+    RunLine(String),
 }
 
 /// A source file the app has read for display.
@@ -49,6 +53,8 @@ pub struct PanelContext<'a> {
     pub project: &'a Project,
     /// The source file open for viewing, if any.
     pub source: Option<&'a SourceText>,
+    /// Console lines run so far and their replies.
+    pub console: &'a [ConsoleEntry],
 }
 
 /// A dockable panel.

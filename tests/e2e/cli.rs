@@ -179,3 +179,31 @@ fn bench_asm_prints_throughput() {
     assert!(run.out.contains("M lines/s"), "{}", run.out);
     assert!(run.out.contains("x the target"), "{}", run.out);
 }
+
+#[test]
+fn bench_mix_prints_the_comparison_decode_and_cache_figures() {
+    let run = hitbench(&["bench", "mix", "--quick"]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
+    let out = &run.out;
+    assert!(
+        out.contains("voices  hitbench ns/vf   kira ns/vf   rodio ns/vf   vs kira   vs rodio"),
+        "{out}"
+    );
+    for voices in ["16", "256", "1024"] {
+        assert!(
+            out.lines()
+                .any(|line| line.split_whitespace().next() == Some(voices)
+                    && line.matches('×').count() == 2),
+            "no row for {voices} voices: {out}"
+        );
+    }
+    assert!(out.contains("target: ≤ 1.5 ns per voice-frame"), "{out}");
+    assert!(out.contains("≥ 3× faster than both at 256 voices"), "{out}");
+    assert!(out.contains("decode: WAV 16-bit"), "{out}");
+    assert!(out.contains(" MB/s"), "{out}");
+    assert!(out.contains("decode: Ogg Vorbis, "), "{out}");
+    assert!(out.contains("decode: MP3, "), "{out}");
+    assert!(out.contains("× real time"), "{out}");
+    assert!(out.contains("cache: hit latency"), "{out}");
+    assert!(out.contains("target < 100 ns"), "{out}");
+}

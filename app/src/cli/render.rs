@@ -5,10 +5,10 @@
 use super::Io;
 use super::args::{Args, usage};
 use anyhow::Context as _;
-use engine_core::command::parse_script;
+use engine_core::command::{TimedCommand, parse_script};
 use engine_core::offline::{self, RenderOptions};
 use engine_core::project::Project;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Runs `hitbench render <project> --script <file> -o <out.wav> [--seed N] [--rate R]
@@ -22,15 +22,6 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         .value(&["-o", "--output"])?
         .map(PathBuf::from)
         .ok_or_else(|| usage("render needs an output file: -o <out.wav>"))?;
-    let parse_number = |text: Option<String>, what: &str| -> anyhow::Result<Option<f64>> {
-        text.map(|t| {
-            t.parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| usage(format!("{what} must be a non-negative number, not `{t}`")))
-        })
-        .transpose()
-    };
     let seed = parse_number(args.value(&["--seed"])?, "--seed")?.map_or(0, |v| v as u64);
     let rate = parse_number(args.value(&["--rate"])?, "--rate")?.map_or(48_000.0, |v| v);
     if !(8_000.0..=192_000.0).contains(&rate) {
@@ -47,32 +38,10 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     })?;
     args.finish()?;
 
-    let text = std::fs::read(&script_path)
-        .with_context(|| format!("cannot read {}", script_path.display()))?;
-    let (script, problems) = parse_script(&String::from_utf8_lossy(&text), &script_path);
-    for problem in &problems {
-        writeln!(io.err, "{problem}")?;
-    }
-    if problems.iter().any(|d| d.is_error()) {
-        writeln!(
-            io.err,
-            "{}: the script has errors; nothing rendered",
-            script_path.display()
-        )?;
+    let Some(script) = load_script(&script_path, io)? else {
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));
-    }
-    let project = Project::load(&project_dir);
-    let errors = project.diagnostics.iter().filter(|d| d.is_error()).count();
-    for problem in &project.diagnostics {
-        writeln!(io.err, "{problem}")?;
-    }
-    if errors > 0 {
-        writeln!(
-            io.err,
-            "{}: {errors} error(s) in the project; rendering what loaded",
-            project_dir.display()
-        )?;
-    }
+    };
+    let project = load_project(&project_dir, io)?;
     let options = RenderOptions {
         sample_rate: rate as u32,
         seed,
@@ -103,4 +72,53 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         report.dropped,
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads and parses a timed script, printing its problems; `None` if it has errors.
+pub(super) fn load_script(
+    path: &Path,
+    io: &mut Io<'_>,
+) -> anyhow::Result<Option<Vec<TimedCommand>>> {
+    let text = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (script, problems) = parse_script(&String::from_utf8_lossy(&text), path);
+    for problem in &problems {
+        writeln!(io.err, "{problem}")?;
+    }
+    if problems.iter().any(|d| d.is_error()) {
+        writeln!(
+            io.err,
+            "{}: the script has errors; nothing played",
+            path.display()
+        )?;
+        return Ok(None);
+    }
+    Ok(Some(script))
+}
+
+/// Loads a project, printing its problems (what loaded is still used).
+pub(super) fn load_project(dir: &Path, io: &mut Io<'_>) -> anyhow::Result<Project> {
+    let project = Project::load(dir);
+    for problem in &project.diagnostics {
+        writeln!(io.err, "{problem}")?;
+    }
+    let errors = project.diagnostics.iter().filter(|d| d.is_error()).count();
+    if errors > 0 {
+        writeln!(
+            io.err,
+            "{}: {errors} error(s) in the project; using what loaded",
+            dir.display()
+        )?;
+    }
+    Ok(project)
+}
+
+/// Parses an optional non-negative number option.
+pub(super) fn parse_number(text: Option<String>, what: &str) -> anyhow::Result<Option<f64>> {
+    text.map(|t| {
+        t.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| usage(format!("{what} must be a non-negative number, not `{t}`")))
+    })
+    .transpose()
 }

@@ -111,6 +111,30 @@ pub enum Outcome {
     Ignored,
 }
 
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Started { voice } => write!(f, "started on voice {voice}"),
+            Outcome::Joined { voice } => {
+                write!(f, "already playing on voice {voice}; joined as an owner")
+            }
+            Outcome::AlreadyPlaying { voice } => write!(f, "already playing on voice {voice}"),
+            Outcome::Interrupting { voice } => {
+                write!(f, "waits on voice {voice} for the interrupted track to end")
+            }
+            Outcome::Refused => write!(
+                f,
+                "refused: every voice holds a track of at least its priority"
+            ),
+            Outcome::Stopped(n) => write!(f, "{n} track(s) stopped"),
+            Outcome::TraceSwitched => write!(f, "trace switched"),
+            Outcome::Hook => write!(f, "handed to the world"),
+            Outcome::Updated(n) => write!(f, "volume and pan updated on {n} track(s)"),
+            Outcome::Ignored => write!(f, "nothing to do for this event type"),
+        }
+    }
+}
+
 /// Why a trigger failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TriggerError {

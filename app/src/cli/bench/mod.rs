@@ -1,7 +1,10 @@
 //! `hitbench bench <what>`: the project's speed targets, printed as per-item figures
-//! and ratios against their targets (never asserted in tests).
+//! and ratios against their targets (never asserted in tests): `asm` (assembler
+//! throughput), `vm` (the runtime) and `mix` (the mixer against kira and rodio, decode
+//! throughput, cache hit latency).
 
 mod asm;
+mod mix;
 mod vm;
 
 use super::Io;
@@ -27,7 +30,7 @@ impl Size {
     }
 }
 
-/// Runs `hitbench bench <asm|vm> [--quick]`.
+/// Runs `hitbench bench <asm|vm|mix> [--quick]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let size = if args.flag(&["--quick"]) {
         Size::Quick
@@ -36,7 +39,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     };
     let what = args
         .next_positional()
-        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm"))?;
+        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm|mix"))?;
     args.finish()?;
     if size == Size::Quick {
         writeln!(
@@ -54,9 +57,10 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     match what.as_str() {
         "asm" => asm::run(io, size)?,
         "vm" => vm::run(io, size)?,
+        "mix" => mix::run(io, size)?,
         other => {
             return Err(usage(format!(
-                "unknown benchmark `{other}` (available: asm, vm)"
+                "unknown benchmark `{other}` (available: asm, vm, mix)"
             )));
         }
     }
