@@ -493,7 +493,6 @@ fn render_stream(
     out: &mut [f32],
     frames: usize,
 ) -> Option<usize> {
-    let scale = 1.0 / ONE as f32;
     let mut frame = [0.0f32; 2];
     for i in 0..frames {
         // `window` holds the current frame (0, 1) and the next (2, 3); `pos` is the
@@ -512,7 +511,7 @@ fn render_stream(
                 window[3] = 0.0;
             }
         }
-        let frac = (*pos & (ONE - 1)) as f32 * scale;
+        let frac = super::voice::frac(*pos);
         let l = window[0] + (window[2] - window[0]) * frac;
         let r = window[1] + (window[3] - window[1]) * frac;
         if let Some(o) = out.get_mut(i * 2..i * 2 + 2) {

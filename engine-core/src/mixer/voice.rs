@@ -11,6 +11,12 @@ use crate::runtime::sink::NoteId;
 /// One in fixed point.
 pub const ONE: u64 = 1 << 32;
 
+/// The fractional part of a 32.32 position as 0…1.
+#[inline]
+pub fn frac(pos: u64) -> f32 {
+    (pos & (ONE - 1)) as f32 * (1.0 / ONE as f32)
+}
+
 /// A parameter change waiting for its time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pending {
@@ -213,7 +219,7 @@ pub fn render_sample(
         }
         // The last frame: interpolate towards the loop start or silence.
         let idx = (*pos >> 32) as usize;
-        let frac = (*pos & (ONE - 1)) as f32 * (1.0 / ONE as f32);
+        let frac = frac(*pos);
         let (l, r) = if channels == 1 {
             let a = data.get(idx).copied().unwrap_or(0.0);
             let b = if looping {
@@ -260,33 +266,29 @@ fn mono_kernel(
     right: &Ramp,
     out: &mut [f32],
 ) {
+    // The caller runs this only over frames whose two points are inside `data`; the
+    // index is still clamped so the reads need no bounds branch and can never be out.
+    let Some(max) = data.len().checked_sub(2) else {
+        return;
+    };
     let mut p = *pos;
     let (mut g, mut l, mut r) = (gain.value, left.value, right.value);
     let (dg, dl, dr) = (gain.step, left.step, right.step);
-    let scale = 1.0 / ONE as f32;
     if dg == 0.0 && dl == 0.0 && dr == 0.0 {
         let (gl, gr) = (g * l, g * r);
         for frame in out.chunks_exact_mut(2) {
-            let idx = (p >> 32) as usize;
-            let frac = (p & (ONE - 1)) as f32 * scale;
-            let (a, b) = match data.get(idx..idx + 2) {
-                Some(&[a, b]) => (a, b),
-                _ => (0.0, 0.0),
-            };
-            let s = a + (b - a) * frac;
+            let idx = ((p >> 32) as usize).min(max);
+            let (a, b) = (data[idx], data[idx + 1]);
+            let s = a + (b - a) * frac(p);
             frame[0] += s * gl;
             frame[1] += s * gr;
             p += step;
         }
     } else {
         for frame in out.chunks_exact_mut(2) {
-            let idx = (p >> 32) as usize;
-            let frac = (p & (ONE - 1)) as f32 * scale;
-            let (a, b) = match data.get(idx..idx + 2) {
-                Some(&[a, b]) => (a, b),
-                _ => (0.0, 0.0),
-            };
-            let s = (a + (b - a) * frac) * g;
+            let idx = ((p >> 32) as usize).min(max);
+            let (a, b) = (data[idx], data[idx + 1]);
+            let s = (a + (b - a) * frac(p)) * g;
             frame[0] += s * l;
             frame[1] += s * r;
             p += step;
@@ -309,17 +311,17 @@ fn stereo_kernel(
     right: &Ramp,
     out: &mut [f32],
 ) {
+    // As in `mono_kernel`: the clamp keeps reads inside without a bounds branch.
+    let Some(max) = data.len().checked_sub(4) else {
+        return;
+    };
     let mut p = *pos;
     let (mut g, mut l, mut r) = (gain.value, left.value, right.value);
     let (dg, dl, dr) = (gain.step, left.step, right.step);
-    let scale = 1.0 / ONE as f32;
     for frame in out.chunks_exact_mut(2) {
-        let idx = (p >> 32) as usize * 2;
-        let frac = (p & (ONE - 1)) as f32 * scale;
-        let (al, ar, bl, br) = match data.get(idx..idx + 4) {
-            Some(&[al, ar, bl, br]) => (al, ar, bl, br),
-            _ => (0.0, 0.0, 0.0, 0.0),
-        };
+        let idx = ((p >> 32) as usize * 2).min(max);
+        let frac = frac(p);
+        let (al, ar, bl, br) = (data[idx], data[idx + 1], data[idx + 2], data[idx + 3]);
         frame[0] += (al + (bl - al) * frac) * g * l;
         frame[1] += (ar + (br - ar) * frac) * g * r;
         p += step;
