@@ -778,29 +778,3 @@ fn arbitrary_names_never_panic_and_never_escape() {
         })
         .unwrap();
 }
-
-/// Run with `cargo test --release -- --ignored hit_path --nocapture` for meaningful
-/// numbers. The engine's hits happen inside ticks; outside a tick each hit also reads
-/// the clock (about 30 ns more).
-#[test]
-#[ignore = "timing; meaningful only in release builds"]
-fn hit_path_timing() {
-    let dir = fixture("timing", &[("sfx/footstep_concrete_01.wav", 64)]);
-    let cache = cache(&dir, 1000);
-    cache.get("sfx/footstep_concrete_01.wav").unwrap();
-    let per_hit = || {
-        let rounds = 1_000_000u32;
-        let start = Instant::now();
-        for _ in 0..rounds {
-            let handle = cache.get("sfx/footstep_concrete_01.wav").unwrap();
-            std::hint::black_box(&handle);
-        }
-        start.elapsed() / rounds
-    };
-    let outside = per_hit();
-    cache.begin_tick();
-    let inside = per_hit();
-    cache.end_tick();
-    eprintln!("cache hit: {inside:?} in a tick, {outside:?} outside ticks");
-    assert!(inside < Duration::from_nanos(100), "{inside:?} per hit");
-}
