@@ -73,6 +73,7 @@ impl LiveEngine {
     ) -> std::io::Result<Self> {
         let (handle, output) = output::open(choice, MixerConfig::default());
         let session = Session::new(project, handle, config);
+        session.server.warm_up(session.engine.project());
         let snapshot = Arc::new(Mutex::new(LiveSnapshot::default()));
         let (commands, receive) = mpsc::channel();
         let shared = Arc::clone(&snapshot);
@@ -150,7 +151,10 @@ fn run(mut session: Session, receive: &Receiver<LiveCommand>, shared: &Mutex<Liv
                     let result = session.execute(&command);
                     replies.push((label, result));
                 }
-                LiveCommand::Project(project) => session.engine.replace_project(*project),
+                LiveCommand::Project(project) => {
+                    session.server.warm_up(&project);
+                    session.engine.replace_project(*project);
+                }
             }
         }
         let audio = session.server.mixer().position();

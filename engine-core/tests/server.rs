@@ -196,3 +196,32 @@ fn distance_sets_the_volume_and_out_of_range_is_silent() {
         Err(Refusal::Silent)
     );
 }
+
+#[test]
+fn warm_up_loads_the_project_samples_in_the_background() {
+    let sounds = Sounds::new("warm");
+    std::fs::write(
+        sounds.path().join("beep.src"),
+        "LIST [Patch] 1=0,beep,\"beep.wav\",0,0,0,0,0\n\
+         LIST [Patch] 2=0,gone,\"missing.wav\",0,0,0,0,0\n",
+    )
+    .unwrap();
+    let project = engine_core::project::Project::load(sounds.path());
+    let (server, _mixer) = server(&sounds);
+    assert!(!server.cache().is_cached("beep.wav"));
+    assert_eq!(
+        server.warm_up(&project),
+        1,
+        "the sample that exists is queued; the missing one is left to report when played"
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !server.cache().is_cached("beep.wav") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(server.cache().is_cached("beep.wav"));
+    assert_eq!(
+        server.cache().stats().misses(),
+        0,
+        "loading ahead is not a miss"
+    );
+}

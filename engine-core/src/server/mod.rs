@@ -14,6 +14,7 @@ use crate::audio::decode::{self, DecodeLimits, StreamDecoder};
 use crate::cache::{Lookup, ResourceCache, ResourceData, ResourceLoader};
 use crate::mixer::stream::{FrameSource, Streamer};
 use crate::mixer::{MixCommand, MixEvent, MixerHandle, VoiceSource};
+use crate::project::Project;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::samples::{SampleInfo, SampleLibrary};
@@ -179,6 +180,10 @@ pub enum Refusal {
     #[error("{0}")]
     Sample(String),
 }
+
+/// Largest sample file [`SoundServer::warm_up`] loads ahead (larger ones, usually
+/// music, load or stream when played).
+pub const WARM_UP_BYTES: u64 = 1 << 20;
 
 /// The first note ID of seed-000 requests (runtime notes count up from 1).
 pub const SERVER_NOTES: NoteId = 1 << 62;
@@ -558,6 +563,21 @@ impl SoundServer {
         };
         self.start_from_handle(&pending, request.at, handle);
         Ok(note)
+    }
+
+    /// Asks the cache to load, in the background, the samples of `project`'s patches
+    /// that are small enough to be kept whole (up to [`WARM_UP_BYTES`]), so the first
+    /// play of a sound does not wait for the disk. Returns how many were queued.
+    pub fn warm_up(&self, project: &Project) -> usize {
+        project
+            .patches
+            .values()
+            .filter_map(|patch| Some((patch.resource.as_ref()?, patch.path.as_ref()?)))
+            .filter(|(_, path)| {
+                std::fs::metadata(path.as_ref()).is_ok_and(|m| m.len() <= WARM_UP_BYTES)
+            })
+            .filter(|(resource, _)| self.cache.request(resource).is_ok())
+            .count()
     }
 
     /// True while an origin is playing (noise reduction holds its next request back).
