@@ -42,6 +42,7 @@ fn start(
         pitch: 1.0,
         looping: false,
         group,
+        reverb: false,
     }
 }
 
@@ -201,6 +202,7 @@ fn looping_voices_play_until_stopped() {
             pitch: 1.0,
             looping: true,
             group: ControlGroup::Fx,
+            reverb: false,
         })
         .unwrap();
     let mut out = vec![0.0; 10_000 * 2];
@@ -258,14 +260,23 @@ fn rendering_never_allocates() {
         for (i, sample) in samples.iter().enumerate() {
             if block % (i as u64 + 2) == 0 {
                 note += 1;
-                let _ = handle.send(start(
+                // Every other note goes through the room reverb (on half the time).
+                let mut command = start(
                     note,
                     block * 512 + 100,
                     sample,
                     0.5,
                     0.0,
-                    ControlGroup::Vox,
-                ));
+                    if note % 2 == 0 {
+                        ControlGroup::Fx
+                    } else {
+                        ControlGroup::Vox
+                    },
+                );
+                if let MixCommand::Start { reverb, .. } = &mut command {
+                    *reverb = note % 2 == 0;
+                }
+                let _ = handle.send(command);
                 let _ = handle.send(MixCommand::SetGain {
                     note,
                     at: block * 512 + 300,
@@ -280,9 +291,34 @@ fn rendering_never_allocates() {
                 }
             }
         }
+        handle
+            .controls
+            .reverb
+            .set(if (block / 50) % 2 == 0 { 0.6 } else { 0.0 });
         assert_no_alloc(|| mixer.render(&mut out));
         handle.events();
         handle.collect_retired();
     }
     assert!(handle.controls.snapshot().voices > 0);
+}
+
+#[test]
+fn the_room_reverb_rings_on_only_for_voices_sent_to_it_and_only_when_on() {
+    // A 10 ms click; what is heard 50–150 ms later is the room.
+    let tail = |send: bool, wet: f32| {
+        let (mut handle, mut mixer) = mixer(MixerConfig::default());
+        handle.controls.reverb.set(wet);
+        let click = tone(48_000, 480, 0.5);
+        let mut command = start(1, 0, &click, 1.0, 0.0, ControlGroup::Fx);
+        if let MixCommand::Start { reverb, .. } = &mut command {
+            *reverb = send;
+        }
+        handle.send(command).unwrap();
+        let mut out = vec![0.0; 48_000 * 2];
+        mixer.render(&mut out);
+        out[2400 * 2..7200 * 2].iter().map(|s| s * s).sum::<f32>()
+    };
+    assert!(tail(true, 0.8) > 1e-3, "a sent voice rings in the room");
+    assert_eq!(tail(true, 0.0), 0.0, "reverb off: dry only");
+    assert_eq!(tail(false, 0.8), 0.0, "a voice not sent stays dry");
 }

@@ -37,6 +37,8 @@ pub enum MixCommand {
         looping: bool,
         /// Option group.
         group: ControlGroup,
+        /// Also feed the room reverb (its level is [`super::MixerControls::reverb`]).
+        reverb: bool,
     },
     /// Fade a voice out and end it.
     Stop {

@@ -42,6 +42,8 @@ pub struct MixerControls {
     pub master: AtomicF32,
     /// Option volumes of FX, Music and VOX.
     pub groups: [AtomicF32; 3],
+    /// Wet level of the room reverb, 0 (off) to 1.
+    pub reverb: AtomicF32,
     /// Peak of the last block per group bus (after its volume), then the master output.
     pub peaks: [AtomicF32; 4],
     /// Frames rendered since the mixer started.
@@ -69,6 +71,7 @@ impl Default for MixerControls {
                 AtomicF32::new(1.0),
                 AtomicF32::new(1.0),
             ],
+            reverb: AtomicF32::new(0.0),
             peaks: Default::default(),
             position: AtomicU64::new(0),
             render_ns: AtomicU64::new(0),
@@ -105,6 +108,7 @@ impl MixerControls {
     pub fn snapshot(&self) -> MixerSnapshot {
         MixerSnapshot {
             master: self.master.get(),
+            reverb: self.reverb.get(),
             groups: [
                 self.groups[0].get(),
                 self.groups[1].get(),
@@ -134,6 +138,8 @@ pub struct MixerSnapshot {
     pub master: f32,
     /// FX, Music, VOX volumes.
     pub groups: [f32; 3],
+    /// Room reverb wet level.
+    pub reverb: f32,
     /// Peaks: FX, Music, VOX, master.
     pub peaks: [f32; 4],
     /// Frames rendered.

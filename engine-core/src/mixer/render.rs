@@ -9,7 +9,9 @@
 use super::MixerConfig;
 use super::command::{MixCommand, MixEvent, Retired, VoiceSource};
 use super::controls::{MixerControls, group_index};
+use super::reverb::Reverb;
 use super::voice::{ONE, Pending, Ramp, Run, Voice, pan_gains, render_sample};
+use crate::runtime::sink::ControlGroup;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -21,8 +23,10 @@ pub struct Mixer {
     retire: rtrb::Producer<Retired>,
     controls: Arc<MixerControls>,
     voices: Vec<Voice>,
-    /// Stereo buses, one per group, `max_block` frames each.
-    buses: [Vec<f32>; 3],
+    /// Stereo buses, `max_block` frames each: FX, Music, VOX, and the room bus (FX sent
+    /// through the reverb).
+    buses: [Vec<f32>; 4],
+    reverb: Reverb,
     /// Group and master gains used for the previous block (to ramp changes).
     last_groups: [f32; 3],
     last_master: f32,
@@ -56,7 +60,9 @@ impl Mixer {
                 vec![0.0; max_block * 2],
                 vec![0.0; max_block * 2],
                 vec![0.0; max_block * 2],
+                vec![0.0; max_block * 2],
             ],
+            reverb: Reverb::new(config.sample_rate),
             last_groups: [1.0; 3],
             last_master: 1.0,
             position: 0,
@@ -132,6 +138,7 @@ impl Mixer {
                 }
             }
         }
+        self.mix_room(frames);
         self.mix_down(out, frames);
         self.position = block_end;
         self.controls.position.store(block_end, Ordering::Release);
@@ -155,6 +162,7 @@ impl Mixer {
                     pitch,
                     looping,
                     group,
+                    reverb,
                 } => {
                     let Some(slot) = self.voices.iter().position(|v| !v.active()) else {
                         self.controls.dropped.fetch_add(1, Ordering::Relaxed);
@@ -185,7 +193,11 @@ impl Mixer {
                     voice.gain = Ramp::at(gain);
                     voice.left = Ramp::at(l);
                     voice.right = Ramp::at(r);
-                    voice.group = group_index(group);
+                    voice.group = if reverb && group == ControlGroup::Fx {
+                        ROOM_BUS
+                    } else {
+                        group_index(group)
+                    };
                     if streamed {
                         // Two shifts load the first two frames into the window.
                         voice.pos = 2 * ONE;
@@ -351,7 +363,7 @@ impl Mixer {
             }
             let frames = (until - t) as usize;
             let offset = (t - block_start) as usize;
-            let bus = &mut self.buses[voice.group.min(2)];
+            let bus = &mut self.buses[voice.group.min(ROOM_BUS)];
             let Some(out) = bus.get_mut(offset * 2..(offset + frames) * 2) else {
                 return;
             };
@@ -412,6 +424,18 @@ impl Mixer {
         }
     }
 
+    /// Runs the room bus through the reverb and adds it to the FX bus.
+    fn mix_room(&mut self, frames: usize) {
+        let [fx, _, _, room] = &mut self.buses;
+        let (Some(room), Some(fx)) = (room.get_mut(..frames * 2), fx.get_mut(..frames * 2)) else {
+            return;
+        };
+        self.reverb.process(room, self.controls.reverb.get());
+        for (f, r) in fx.iter_mut().zip(room.iter()) {
+            *f += *r;
+        }
+    }
+
     /// Sums the group buses with their option volumes (ramped from the last block),
     /// applies the master volume, soft-clips and meters.
     fn mix_down(&mut self, out: &mut [f32], frames: usize) {
@@ -424,7 +448,7 @@ impl Mixer {
         let inv = 1.0 / frames.max(1) as f32;
         let mut peaks = [0.0f32; 4];
         let mut clipped = 0u64;
-        for (g, bus) in self.buses.iter().enumerate() {
+        for (g, bus) in self.buses.iter().take(3).enumerate() {
             let from = self.last_groups[g] * self.last_master;
             let to = groups[g] * master;
             let step = (to - from) * inv;
@@ -463,6 +487,9 @@ impl Mixer {
         self.last_master = master;
     }
 }
+
+/// The bus of voices sent through the room reverb (mixed into FX).
+const ROOM_BUS: usize = 3;
 
 /// Threshold above which the output is bent smoothly towards full scale.
 pub const CLIP_KNEE: f32 = 0.9;

@@ -24,6 +24,7 @@ pub use defs::{
     CodeRef, DEFAULT_PRIORITY, DebugTrace, EventDef, EventType, FULL_VOLUME, HitListDef, NameDef,
     NameValue, Origin, PatchDef, TrackDef,
 };
+pub use resolve::resource_name;
 pub use unit::{CodeImport, CodeUnit, UnitOrigin};
 
 use crate::diag::{self, Diagnostic};

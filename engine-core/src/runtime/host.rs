@@ -148,6 +148,7 @@ impl Host for HostCtx<'_> {
             pitch,
             looping,
             group: th.group,
+            reverb: false,
         };
         self.engine.sink.send(command);
         if self.engine.tracing(TraceKind::Sample) {

@@ -88,6 +88,8 @@ pub enum SoundCommand {
         looping: bool,
         /// Option group.
         group: ControlGroup,
+        /// Sent through the room reverb ("EAX"; the ambience score uses it).
+        reverb: bool,
     },
     /// Stop a note with a short fade.
     Stop {

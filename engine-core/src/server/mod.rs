@@ -136,6 +136,7 @@ struct Pending {
     pitch: f32,
     looping: bool,
     group: ControlGroup,
+    reverb: bool,
 }
 
 /// How loud a seed-000 request is: a volume, or a distance from the view point.
@@ -188,6 +189,10 @@ pub const WARM_UP_BYTES: u64 = 1 << 20;
 /// The first note ID of seed-000 requests (runtime notes count up from 1).
 pub const SERVER_NOTES: NoteId = 1 << 62;
 
+/// The first note ID of the world's own sounds (stations, music, ambience); below
+/// [`SERVER_NOTES`].
+pub const WORLD_NOTES: NoteId = 1 << 61;
+
 /// The control side of sound.
 pub struct SoundServer {
     mixer: MixerHandle,
@@ -202,6 +207,7 @@ pub struct SoundServer {
     next_note: NoteId,
     now: SampleTime,
     trace: Vec<TraceRecord>,
+    ended: Vec<NoteId>,
     started: u64,
     missed: u64,
     dropped: u64,
@@ -228,6 +234,7 @@ impl SoundServer {
             next_note: SERVER_NOTES,
             now: 0,
             trace: Vec::new(),
+            ended: Vec::new(),
             started: 0,
             missed: 0,
             dropped: 0,
@@ -277,6 +284,27 @@ impl SoundServer {
         });
     }
 
+    /// A note that will never sound (or sound again): counted, traced, and reported to
+    /// [`SoundServer::take_ended`] like a note that played out.
+    fn drop_note(&mut self, note: NoteId, kind: TraceKind, message: String) {
+        self.dropped += 1;
+        self.record(kind, Some(note), message);
+        self.mark_ended(note);
+    }
+
+    fn mark_ended(&mut self, note: NoteId) {
+        if (WORLD_NOTES..SERVER_NOTES).contains(&note) {
+            self.ended.push(note);
+        }
+    }
+
+    /// World notes (from [`WORLD_NOTES`] up) that ended since the last call — played
+    /// out, faded after a stop, or dropped without sounding — so stations and music can
+    /// go on to the next piece.
+    pub fn take_ended(&mut self) -> Vec<NoteId> {
+        std::mem::take(&mut self.ended)
+    }
+
     fn send_mixer(&mut self, command: MixCommand) {
         if self.mixer.send(command).is_err() {
             self.dropped += 1;
@@ -302,14 +330,13 @@ impl SoundServer {
                         && !pending.looping
                         && pending.group != ControlGroup::Music
                     {
-                        self.dropped += 1;
                         let message = format!(
                             "note {}: `{}` arrived {:.0} ms late; dropped (a one-shot that late would be out of place)",
                             pending.note,
                             pending.sample.name,
                             late as f64 * 1000.0 / f64::from(self.mixer.sample_rate().max(1))
                         );
-                        self.record(TraceKind::Sample, Some(pending.note), message);
+                        self.drop_note(pending.note, TraceKind::Sample, message);
                         continue;
                     }
                     if late > 0 {
@@ -323,10 +350,9 @@ impl SoundServer {
                 }
                 Lookup::Loading => self.pending.push(pending),
                 Lookup::Failed(e) => {
-                    self.dropped += 1;
-                    self.record(
+                    self.drop_note(
+                        pending.note,
                         TraceKind::Error,
-                        Some(pending.note),
                         format!("note {}: {e}", pending.note),
                     );
                 }
@@ -335,6 +361,7 @@ impl SoundServer {
         for event in self.mixer.events() {
             match event {
                 MixEvent::Ended { note, .. } => {
+                    self.mark_ended(note);
                     if let Some(origin) = self.note_origins.remove(&note)
                         && self.origins.get(&origin) == Some(&note)
                     {
@@ -342,10 +369,9 @@ impl SoundServer {
                     }
                 }
                 MixEvent::NoVoice { note } => {
-                    self.dropped += 1;
-                    self.record(
+                    self.drop_note(
+                        note,
                         TraceKind::Error,
-                        Some(note),
                         format!("note {note}: no free mixer voice; dropped"),
                     );
                 }
@@ -364,9 +390,9 @@ impl SoundServer {
 
     fn start_from_handle(&mut self, p: &Pending, at: SampleTime, handle: crate::cache::Handle) {
         if handle.samples().is_none() {
-            self.record(
+            self.drop_note(
+                p.note,
                 TraceKind::Error,
-                Some(p.note),
                 format!("`{}` is not audio", p.sample.name),
             );
             return;
@@ -383,6 +409,7 @@ impl SoundServer {
             pitch: p.pitch,
             looping: p.looping,
             group: p.group,
+            reverb: p.reverb,
         });
     }
 
@@ -395,12 +422,7 @@ impl SoundServer {
             match self.cache.get(&p.sample.name) {
                 Ok(handle) => self.start_from_handle(&p, p.at, handle),
                 Err(e) => {
-                    self.dropped += 1;
-                    self.record(
-                        TraceKind::Error,
-                        Some(p.note),
-                        format!("note {}: {e}", p.note),
-                    );
+                    self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
                 }
             }
             return;
@@ -417,12 +439,7 @@ impl SoundServer {
                 self.pending.push(p);
             }
             Lookup::Failed(e) => {
-                self.dropped += 1;
-                self.record(
-                    TraceKind::Error,
-                    Some(p.note),
-                    format!("note {}: {e}", p.note),
-                );
+                self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
             }
         }
     }
@@ -449,9 +466,9 @@ impl SoundServer {
             match Streamer::start() {
                 Ok(streamer) => self.streamer = Some(streamer),
                 Err(e) => {
-                    self.record(
+                    self.drop_note(
+                        p.note,
                         TraceKind::Error,
-                        Some(p.note),
                         format!("cannot start the streaming thread: {e}"),
                     );
                     return;
@@ -461,12 +478,7 @@ impl SoundServer {
         let decoder = match StreamDecoder::open(Path::new(p.sample.path.as_ref())) {
             Ok(decoder) => decoder,
             Err(e) => {
-                self.dropped += 1;
-                self.record(
-                    TraceKind::Error,
-                    Some(p.note),
-                    format!("note {}: {e}", p.note),
-                );
+                self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
                 return;
             }
         };
@@ -490,13 +502,13 @@ impl SoundServer {
                     pitch: p.pitch,
                     looping: false,
                     group: p.group,
+                    reverb: p.reverb,
                 });
             }
             Err(e) => {
-                self.dropped += 1;
-                self.record(
+                self.drop_note(
+                    p.note,
                     TraceKind::Error,
-                    Some(p.note),
                     format!("note {}: cannot stream `{}`: {e}", p.note, p.sample.name),
                 );
             }
@@ -560,6 +572,7 @@ impl SoundServer {
             pitch: 1.0,
             looping: false,
             group,
+            reverb: false,
         };
         self.start_from_handle(&pending, request.at, handle);
         Ok(note)
@@ -598,6 +611,7 @@ impl SoundSink for SoundServer {
                 pitch,
                 looping,
                 group,
+                reverb,
                 ..
             } => self.start(Pending {
                 note,
@@ -608,10 +622,12 @@ impl SoundSink for SoundServer {
                 pitch,
                 looping,
                 group,
+                reverb,
             }),
             SoundCommand::Stop { note, at } => {
                 if let Some(index) = self.pending.iter().position(|p| p.note == note) {
                     self.pending.remove(index);
+                    self.mark_ended(note);
                     self.record(
                         TraceKind::Sample,
                         Some(note),

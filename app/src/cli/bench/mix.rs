@@ -223,6 +223,7 @@ fn hitbench_render(scene: &Scene, sample: &Handle) -> anyhow::Result<Rendered> {
                 pitch: 1.0,
                 looping: false,
                 group: ControlGroup::Fx,
+                reverb: false,
             })
             .map_err(|_| anyhow!("the HitBench mixer's command ring is full"))?;
     }

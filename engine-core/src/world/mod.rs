@@ -1,5 +1,11 @@
 //! The world the sounds come from: objects (people, TVs, radios, pianos…) with data
 //! fields that tracks read with `getsrcdatafield` and write with `setsrcdatafield`.
+//!
+//! Around the objects: the project's world settings (`world.ini`: view curves, station
+//! directories, music lists, ambience), read by [`settings`].
+
+pub mod settings;
+pub mod sound;
 
 use std::collections::BTreeMap;
 use std::fmt;

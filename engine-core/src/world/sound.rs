@@ -1,0 +1,69 @@
+//! What the world's own sound makers (stations, music, ambience) share: note IDs of
+//! their own range, and naming a file so the resource cache and the sound server find
+//! it.
+
+use crate::project::resource_name;
+use crate::runtime::sink::{NoteId, SampleRef};
+use crate::server::WORLD_NOTES;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Hands out the world's note IDs (from [`WORLD_NOTES`] up, so they never meet the
+/// runtime's or the seed-000 server's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteIds(NoteId);
+
+impl Default for NoteIds {
+    fn default() -> Self {
+        Self(WORLD_NOTES)
+    }
+}
+
+impl NoteIds {
+    /// A fresh note ID.
+    pub fn fresh(&mut self) -> NoteId {
+        let id = self.0;
+        self.0 += 1;
+        id
+    }
+
+    /// True if `note` is one of the world's.
+    pub fn owns(note: NoteId) -> bool {
+        (WORLD_NOTES..crate::server::SERVER_NOTES).contains(&note)
+    }
+}
+
+/// The sample reference for a file inside one of the project's data directories
+/// (`None` if it is in none of them: the cache could not serve it).
+pub fn sample_ref(file: &Path, dirs: &[PathBuf]) -> Option<SampleRef> {
+    let name = resource_name(file, dirs)?;
+    Some(SampleRef {
+        patch: 0,
+        name: Arc::from(name.as_str()),
+        path: Arc::from(file.to_string_lossy().as_ref()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn world_notes_have_their_own_range() {
+        let mut ids = NoteIds::default();
+        let a = ids.fresh();
+        assert_eq!(ids.fresh(), a + 1);
+        assert!(NoteIds::owns(a));
+        assert!(!NoteIds::owns(1));
+        assert!(!NoteIds::owns(crate::server::SERVER_NOTES));
+    }
+
+    #[test]
+    fn files_are_named_relative_to_the_last_dir_holding_them() {
+        let dirs = vec![PathBuf::from("/p"), PathBuf::from("/p/plugin")];
+        let sample = sample_ref(Path::new("/p/plugin/radio/a.ogg"), &dirs).unwrap();
+        assert_eq!(&*sample.name, "radio/a.ogg");
+        assert_eq!(&*sample.path, "/p/plugin/radio/a.ogg");
+        assert!(sample_ref(Path::new("/elsewhere/a.ogg"), &dirs).is_none());
+    }
+}
