@@ -2,10 +2,17 @@
 //! fields that tracks read with `getsrcdatafield` and write with `setsrcdatafield`.
 //!
 //! Around the objects: the project's world settings (`world.ini`: view curves, station
-//! directories, music lists, ambience), read by [`settings`].
+//! directories, music lists, ambience), read by [`settings`]; the lot file (objects, the
+//! camera, the hour, the music mode), read and written by [`lot`]; and how an object's
+//! place on screen decides its volume and pan, in [`view`].
 
+pub mod lot;
+pub mod music;
+pub mod playlist;
 pub mod settings;
 pub mod sound;
+pub mod stations;
+pub mod view;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -134,7 +141,9 @@ impl fmt::Display for ObjectKind {
 }
 
 /// One object.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Not `Eq`: the position is made of floats (a lot file never holds NaN or infinities).
+#[derive(Debug, Clone, PartialEq)]
 pub struct WorldObject {
     /// Its ID.
     pub id: ObjectId,
@@ -144,17 +153,67 @@ pub struct WorldObject {
     pub kind: ObjectKind,
     /// Data fields, all 0 until set.
     pub fields: [i32; FIELD_COUNT],
+    /// Where it stands on the lot, in tiles (x, y); fractions are between tile centres.
+    pub position: [f32; 2],
+    /// Its floor: 0 the ground floor, 1 the one above, -1 a basement.
+    pub level: i32,
+    /// For TVs, radios and stereos: the station it is tuned to (the station's code).
+    pub station: Option<u32>,
+    /// For TVs, radios and stereos: whether it is switched on (only a receiver that is on
+    /// and tuned counts towards its station's volume and pan, see
+    /// [`WorldObject::tuned_station`]).
+    pub on: bool,
 }
 
 impl WorldObject {
-    /// An object with every field 0.
+    /// An object with every field 0, at tile (0, 0) of the ground floor, switched off and
+    /// tuned to nothing.
     pub fn new(id: ObjectId, name: impl Into<String>, kind: ObjectKind) -> Self {
         Self {
             id,
             name: name.into(),
             kind,
             fields: [0; FIELD_COUNT],
+            position: [0.0; 2],
+            level: 0,
+            station: None,
+            on: false,
         }
+    }
+
+    /// Places it at tile (`x`, `y`), returning self.
+    pub fn at(mut self, x: f32, y: f32) -> Self {
+        self.position = [x, y];
+        self
+    }
+
+    /// Puts it on floor `level`, returning self.
+    pub fn on_level(mut self, level: i32) -> Self {
+        self.level = level;
+        self
+    }
+
+    /// Tunes it to `station` and switches it on, returning self.
+    pub fn tuned_to(mut self, station: u32) -> Self {
+        self.station = Some(station);
+        self.on = true;
+        self
+    }
+
+    /// Switches it on or off, returning self.
+    pub fn switched(mut self, on: bool) -> Self {
+        self.on = on;
+        self
+    }
+
+    /// The station it is playing: its station while it is switched on, else `None`.
+    pub fn tuned_station(&self) -> Option<u32> {
+        self.station.filter(|_| self.on)
+    }
+
+    /// A data field (`None` past the last field).
+    pub fn field(&self, field: u8) -> Option<i32> {
+        self.fields.get(usize::from(field)).copied()
     }
 
     /// Sets a field (ignored if the number is out of range), returning self.
@@ -167,7 +226,7 @@ impl WorldObject {
 }
 
 /// The objects of the world.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct World {
     objects: BTreeMap<ObjectId, WorldObject>,
 }
@@ -186,6 +245,28 @@ impl World {
     /// An object.
     pub fn get(&self, id: ObjectId) -> Option<&WorldObject> {
         self.objects.get(&id)
+    }
+
+    /// An object, to change (move it, switch it on…).
+    pub fn get_mut(&mut self, id: ObjectId) -> Option<&mut WorldObject> {
+        self.objects.get_mut(&id)
+    }
+
+    /// How many objects there are.
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    /// True if there are no objects.
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    /// The objects switched on and tuned to `station` (its receivers), by ID.
+    pub fn receivers(&self, station: u32) -> impl Iterator<Item = &WorldObject> {
+        self.objects
+            .values()
+            .filter(move |o| o.tuned_station() == Some(station))
     }
 
     /// Every object, by ID.
@@ -235,5 +316,26 @@ mod tests {
         assert_eq!(field::by_name("Neat"), Some(20));
         assert_eq!(field::by_name("3"), Some(3));
         assert_eq!(ObjectKind::by_name("TV"), Some(ObjectKind::Tv));
+    }
+
+    #[test]
+    fn receivers_are_the_objects_on_and_tuned() {
+        let mut world = World::default();
+        world.insert(WorldObject::new(1, "tv", ObjectKind::Tv).tuned_to(28));
+        world.insert(
+            WorldObject::new(2, "radio", ObjectKind::Radio)
+                .tuned_to(28)
+                .switched(false),
+        );
+        world.insert(
+            WorldObject::new(3, "tv 2", ObjectKind::Tv)
+                .tuned_to(5)
+                .at(3.0, 4.5),
+        );
+        let ids: Vec<ObjectId> = world.receivers(28).map(|o| o.id).collect();
+        assert_eq!(ids, [1]);
+        assert_eq!(world.get(3).map(|o| o.position), Some([3.0, 4.5]));
+        assert_eq!(world.get(2).and_then(WorldObject::tuned_station), None);
+        assert_eq!(world.len(), 3);
     }
 }

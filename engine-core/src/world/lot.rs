@@ -1,0 +1,755 @@
+//! The lot file: the workbench's simulated world — its objects (with position, floor,
+//! station and data fields), the controlled character, the hour, the music mode, the room
+//! size and the camera — as a small line-oriented text file (`docs/lot.md`).
+//!
+//! ```text
+//! # demo lot
+//! hour 14.5
+//! mode live
+//! camera 10 8 zoom 1 rotation 0
+//! controlled 1
+//! room 12
+//! object 1 person "Bob Newbie" at 10 8 gender=male age=30 creativity=5
+//! object 2 tv "Kitchen TV" at 14 6 on station=28
+//! ```
+//!
+//! [`Lot::parse`] reports every mistake as a [`Diagnostic`] with file, line and column;
+//! a line with an error is skipped and the rest still loads. [`Lot::to_text`] writes a
+//! lot back so that parsing it gives the same lot; [`Lot::save`] writes a temporary file
+//! and renames it over the old one, so a crash never leaves half a file.
+
+use super::settings::{WorldIni, read_section};
+use super::view::{Camera, DEFAULT_SCREEN, ViewSettings, ZOOM_FAR, ZOOM_NEAR};
+use super::{FIELD_COUNT, ObjectId, ObjectKind, World, WorldObject, field};
+use crate::diag::Diagnostic;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The usual extension of lot files.
+pub const EXTENSION: &str = "lot";
+
+/// The music modes a lot may name (seed, "List of music modes"); another name is a
+/// warning but is kept.
+pub const MODES: &[&str] = &[
+    "load",
+    "neighborhood",
+    "live",
+    "buy",
+    "build",
+    "options",
+    "publish",
+    "family",
+    "credits",
+];
+
+/// Names of the gender field's values (0, 1, 2).
+pub const GENDERS: [&str; 3] = ["male", "female", "child"];
+
+/// A lot: the simulated world the workbench plays sounds in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lot {
+    /// Comment lines before the first statement, without their `#` (kept on save).
+    pub header: Vec<String>,
+    /// Hour of the day, 0–24.
+    pub hour: f32,
+    /// The music mode's name (one of [`MODES`], lower case).
+    pub mode: String,
+    /// The camera. Its `screen` is the lot's `screen` line, else [`DEFAULT_SCREEN`]; use
+    /// [`Lot::camera`] for the camera with the settings' default screen.
+    pub camera: Camera,
+    /// The screen size the file gives (`screen w h`), if any.
+    pub screen: Option<[f32; 2]>,
+    /// The character the player controls (the source of console sounds).
+    pub controlled: Option<ObjectId>,
+    /// Size of the room around the active character, in tiles.
+    pub room_size: f32,
+    /// The objects.
+    pub objects: World,
+}
+
+impl Default for Lot {
+    /// Noon, live mode, the default camera, a 10-tile room, no objects.
+    fn default() -> Self {
+        Self {
+            header: Vec::new(),
+            hour: 12.0,
+            mode: "live".to_string(),
+            camera: Camera::default(),
+            screen: None,
+            controlled: None,
+            room_size: 10.0,
+            objects: World::default(),
+        }
+    }
+}
+
+impl Lot {
+    /// Reads a lot from `text`; `file` names it in diagnostics. Lines with errors are
+    /// skipped, the rest load.
+    pub fn parse(text: &str, file: &Path) -> (Lot, Vec<Diagnostic>) {
+        let mut parser = Parser {
+            lot: Lot::default(),
+            file,
+            diagnostics: Vec::new(),
+            seen: Vec::new(),
+            controlled_at: None,
+            in_header: true,
+        };
+        for (index, line) in text.lines().enumerate() {
+            let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+            parser.line(number, line);
+        }
+        parser.finish()
+    }
+
+    /// Reads a lot file. A file that cannot be read is an error naming it, with an empty
+    /// lot.
+    pub fn load(path: &Path) -> (Lot, Vec<Diagnostic>) {
+        match std::fs::read(path) {
+            Ok(bytes) => Lot::parse(&String::from_utf8_lossy(&bytes), path),
+            Err(e) => (
+                Lot::default(),
+                vec![Diagnostic::error(
+                    path,
+                    0,
+                    0,
+                    format!("cannot read the lot: {e}"),
+                )],
+            ),
+        }
+    }
+
+    /// Writes the lot to `path`: first to a temporary file beside it, then renamed over
+    /// it, so the old file stays whole if anything fails.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let name = path
+            .file_name()
+            .map_or_else(|| "lot".into(), |n| n.to_string_lossy().into_owned());
+        let temp = path.with_file_name(format!(".{name}.tmp"));
+        let result = (|| {
+            let mut file = std::fs::File::create(&temp)?;
+            file.write_all(self.to_text().as_bytes())?;
+            file.sync_all()?;
+            drop(file);
+            std::fs::rename(&temp, path)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        result
+    }
+
+    /// The lot as text, in the file format: parsing it gives this lot back.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for line in &self.header {
+            let _ = writeln!(out, "#{line}");
+        }
+        if !self.header.is_empty() {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "hour {}", self.hour);
+        let _ = writeln!(out, "mode {}", self.mode);
+        let c = &self.camera;
+        let _ = write!(
+            out,
+            "camera {} {} zoom {} rotation {}",
+            c.centre[0], c.centre[1], c.zoom, c.rotation
+        );
+        if c.level != 0 {
+            let _ = write!(out, " floor {}", c.level);
+        }
+        out.push('\n');
+        if let Some([w, h]) = self.screen {
+            let _ = writeln!(out, "screen {w} {h}");
+        }
+        if let Some(id) = self.controlled {
+            let _ = writeln!(out, "controlled {id}");
+        }
+        let _ = writeln!(out, "room {}", self.room_size);
+        if !self.objects.is_empty() {
+            out.push('\n');
+        }
+        for object in self.objects.objects() {
+            write_object(&mut out, object);
+        }
+        out
+    }
+
+    /// The camera to place objects with: the lot's, on the lot's screen or else the
+    /// settings' screen.
+    pub fn camera(&self, settings: &ViewSettings) -> Camera {
+        Camera {
+            screen: self.screen.unwrap_or(settings.screen),
+            ..self.camera
+        }
+    }
+
+    /// The controlled character, if it exists.
+    pub fn controlled_object(&self) -> Option<&WorldObject> {
+        self.objects.get(self.controlled?)
+    }
+
+    /// The lot file a project names in `world.ini` (`[Lot] File = demo.lot`, relative to
+    /// the data directory of that `world.ini`), if any.
+    pub fn file_in_settings(ini: &WorldIni, diagnostics: &mut Vec<Diagnostic>) -> Option<PathBuf> {
+        let mut path = None;
+        read_section(ini, "Lot", &["File"], diagnostics, |setting, diags| {
+            if !setting.key.eq_ignore_ascii_case("File") {
+                return false;
+            }
+            if setting.value.trim_matches('"').is_empty() {
+                diags.push(setting.error("`File` names no lot file"));
+            } else {
+                path = Some(setting.path());
+            }
+            true
+        });
+        path
+    }
+}
+
+fn write_object(out: &mut String, o: &WorldObject) {
+    let _ = write!(out, "object {} {}", o.id, o.kind);
+    if !o.name.is_empty() {
+        out.push(' ');
+        quote(out, &o.name);
+    }
+    let _ = write!(out, " at {} {}", o.position[0], o.position[1]);
+    if o.level != 0 {
+        let _ = write!(out, " floor {}", o.level);
+    }
+    if o.on {
+        out.push_str(" on");
+    }
+    if let Some(station) = o.station {
+        let _ = write!(out, " station={station}");
+    }
+    for (index, value) in o.fields.iter().enumerate() {
+        let Ok(number) = u8::try_from(index) else {
+            continue;
+        };
+        let is_gender = number == field::GENDER;
+        if *value == 0 && !(is_gender && o.kind == ObjectKind::Person) {
+            continue;
+        }
+        match field::NAMES.iter().find(|(n, _)| *n == number) {
+            Some((_, name)) => {
+                let _ = write!(out, " {name}=");
+            }
+            None => {
+                let _ = write!(out, " {number}=");
+            }
+        }
+        let gender = usize::try_from(*value)
+            .ok()
+            .and_then(|v| GENDERS.get(v))
+            .filter(|_| is_gender);
+        match gender {
+            Some(name) => out.push_str(name),
+            None => {
+                let _ = write!(out, "{value}");
+            }
+        }
+    }
+    out.push('\n');
+}
+
+/// Writes `text` in double quotes, escaping `"` and `\`.
+fn quote(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+}
+
+/// One word of a line.
+#[derive(Debug)]
+struct Token {
+    text: String,
+    /// 1-based character column.
+    column: u32,
+    quoted: bool,
+}
+
+/// Splits a line into words and quoted strings, up to a `#` comment. `Err` holds the
+/// column of an unterminated quote.
+fn tokenize(line: &str) -> Result<Vec<Token>, u32> {
+    let mut tokens = Vec::new();
+    let mut chars = line.chars().zip(1u32..).peekable();
+    while let Some(&(c, column)) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+            continue;
+        }
+        if c == '#' {
+            break;
+        }
+        let mut text = String::new();
+        if c == '"' {
+            chars.next();
+            let mut closed = false;
+            while let Some((c, _)) = chars.next() {
+                match c {
+                    '"' => {
+                        closed = true;
+                        break;
+                    }
+                    '\\' => {
+                        if let Some((next, _)) = chars.next() {
+                            text.push(next);
+                        }
+                    }
+                    _ => text.push(c),
+                }
+            }
+            if !closed {
+                return Err(column);
+            }
+            tokens.push(Token {
+                text,
+                column,
+                quoted: true,
+            });
+        } else {
+            while let Some(&(c, _)) = chars.peek() {
+                if c.is_whitespace() {
+                    break;
+                }
+                text.push(c);
+                chars.next();
+            }
+            tokens.push(Token {
+                text,
+                column,
+                quoted: false,
+            });
+        }
+    }
+    Ok(tokens)
+}
+
+/// The words of one line, read in order.
+struct Words<'a> {
+    tokens: &'a [Token],
+    next: usize,
+    file: &'a Path,
+    line: u32,
+    /// Column just past the line's last character (for "expected … here").
+    end: u32,
+}
+
+impl<'a> Words<'a> {
+    fn error_at(&self, column: u32, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.file, self.line, column, message)
+    }
+
+    fn peek(&self) -> Option<&'a Token> {
+        self.tokens.get(self.next)
+    }
+
+    fn take(&mut self, what: &str) -> Result<&'a Token, Diagnostic> {
+        match self.tokens.get(self.next) {
+            Some(token) => {
+                self.next += 1;
+                Ok(token)
+            }
+            None => Err(self.error_at(self.end, format!("expected {what}"))),
+        }
+    }
+
+    fn float(&mut self, what: &str) -> Result<(f32, &'a Token), Diagnostic> {
+        let token = self.take(what)?;
+        match token.text.parse::<f32>() {
+            Ok(v) if v.is_finite() && !token.quoted => Ok((v, token)),
+            _ => Err(self.error_at(
+                token.column,
+                format!("expected {what} (a number), not `{}`", token.text),
+            )),
+        }
+    }
+
+    fn int(&mut self, what: &str) -> Result<(i32, &'a Token), Diagnostic> {
+        let token = self.take(what)?;
+        match token.text.parse::<i32>() {
+            Ok(v) if !token.quoted => Ok((v, token)),
+            _ => Err(self.error_at(
+                token.column,
+                format!("expected {what} (a whole number), not `{}`", token.text),
+            )),
+        }
+    }
+
+    fn in_range(&mut self, what: &str, min: i32, max: i32) -> Result<(i32, &'a Token), Diagnostic> {
+        let (v, token) = self.int(what)?;
+        if v < min || v > max {
+            return Err(self.error_at(token.column, format!("{what} must be {min}–{max}, not {v}")));
+        }
+        Ok((v, token))
+    }
+
+    fn done(&self) -> Result<(), Diagnostic> {
+        match self.peek() {
+            Some(token) => Err(self.error_at(
+                token.column,
+                format!("unexpected `{}` at the end of the line", token.text),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+struct Parser<'f> {
+    lot: Lot,
+    file: &'f Path,
+    diagnostics: Vec<Diagnostic>,
+    /// Statements given once (`hour`, `mode`…) and the line where each was.
+    seen: Vec<(&'static str, u32)>,
+    /// Where `controlled` was written (line, column of the ID), checked at the end.
+    controlled_at: Option<(u32, u32)>,
+    in_header: bool,
+}
+
+impl Parser<'_> {
+    fn line(&mut self, number: u32, line: &str) {
+        let trimmed = line.trim_start();
+        if self.in_header {
+            if let Some(comment) = trimmed.strip_prefix('#') {
+                self.lot.header.push(comment.to_string());
+                return;
+            }
+            if trimmed.is_empty() {
+                return;
+            }
+            self.in_header = false;
+        }
+        let tokens = match tokenize(line) {
+            Ok(tokens) => tokens,
+            Err(column) => {
+                self.diagnostics.push(Diagnostic::error(
+                    self.file,
+                    number,
+                    column,
+                    "this quote is never closed",
+                ));
+                return;
+            }
+        };
+        if tokens.is_empty() {
+            return;
+        }
+        let end = u32::try_from(line.chars().count() + 1).unwrap_or(u32::MAX);
+        let mut words = Words {
+            tokens: &tokens,
+            next: 0,
+            file: self.file,
+            line: number,
+            end,
+        };
+        if let Err(e) = self.statement(&mut words) {
+            self.diagnostics.push(e);
+        }
+    }
+
+    fn once(&mut self, keyword: &'static str, words: &Words<'_>, column: u32) {
+        if let Some((_, earlier)) = self.seen.iter().find(|(k, _)| *k == keyword) {
+            self.diagnostics.push(Diagnostic::warning(
+                self.file,
+                words.line,
+                column,
+                format!("`{keyword}` was already given on line {earlier}; this one counts"),
+            ));
+        } else {
+            self.seen.push((keyword, words.line));
+        }
+    }
+
+    fn statement(&mut self, w: &mut Words<'_>) -> Result<(), Diagnostic> {
+        let keyword = w.take("a statement")?;
+        if keyword.quoted {
+            return Err(w.error_at(keyword.column, "a line starts with a keyword, not a string"));
+        }
+        let column = keyword.column;
+        match keyword.text.to_ascii_lowercase().as_str() {
+            "hour" => {
+                let (hour, token) = w.float("the hour")?;
+                if !(0.0..=24.0).contains(&hour) {
+                    return Err(
+                        w.error_at(token.column, format!("the hour must be 0–24, not {hour}"))
+                    );
+                }
+                w.done()?;
+                self.once("hour", w, column);
+                self.lot.hour = hour;
+            }
+            "mode" => {
+                let token = w.take("a music mode")?;
+                w.done()?;
+                let mode = token.text.to_ascii_lowercase();
+                if !MODES.contains(&mode.as_str()) {
+                    self.diagnostics.push(Diagnostic::warning(
+                        self.file,
+                        w.line,
+                        token.column,
+                        format!(
+                            "unknown music mode `{}` (known: {})",
+                            token.text,
+                            MODES.join(", ")
+                        ),
+                    ));
+                }
+                self.once("mode", w, column);
+                self.lot.mode = mode;
+            }
+            "camera" => {
+                let mut camera = Camera {
+                    screen: self.lot.camera.screen,
+                    ..Camera::default()
+                };
+                camera.centre[0] = w.float("the camera's x")?.0;
+                camera.centre[1] = w.float("the camera's y")?.0;
+                while let Some(token) = w.peek() {
+                    w.next += 1;
+                    match token.text.to_ascii_lowercase().as_str() {
+                        "zoom" => {
+                            let max = i32::from(ZOOM_FAR);
+                            let (z, _) = w.in_range("the zoom", i32::from(ZOOM_NEAR), max)?;
+                            camera.zoom = u8::try_from(z).unwrap_or(ZOOM_NEAR);
+                        }
+                        "rotation" => {
+                            let (r, _) = w.in_range("the rotation", 0, 3)?;
+                            camera.rotation = u8::try_from(r).unwrap_or(0);
+                        }
+                        "floor" => camera.level = w.int("the floor")?.0,
+                        _ => {
+                            return Err(w.error_at(
+                                token.column,
+                                format!("expected zoom, rotation or floor, not `{}`", token.text),
+                            ));
+                        }
+                    }
+                }
+                self.once("camera", w, column);
+                self.lot.camera = camera;
+            }
+            "screen" => {
+                let (width, t) = w.float("the screen width")?;
+                let (height, u) = w.float("the screen height")?;
+                for (v, token) in [(width, t), (height, u)] {
+                    if v < 1.0 {
+                        return Err(
+                            w.error_at(token.column, "the screen size must be at least 1 pixel")
+                        );
+                    }
+                }
+                w.done()?;
+                self.once("screen", w, column);
+                self.lot.screen = Some([width, height]);
+                self.lot.camera.screen = [width, height];
+            }
+            "controlled" => {
+                let (id, token) = w.int("the controlled character's object ID")?;
+                w.done()?;
+                self.once("controlled", w, column);
+                self.lot.controlled = Some(id);
+                self.controlled_at = Some((w.line, token.column));
+            }
+            "room" => {
+                let (size, token) = w.float("the room size in tiles")?;
+                if size < 0.0 {
+                    return Err(w.error_at(token.column, "the room size cannot be negative"));
+                }
+                w.done()?;
+                self.once("room", w, column);
+                self.lot.room_size = size;
+            }
+            "object" => self.object(w)?,
+            other => {
+                return Err(w.error_at(
+                    column,
+                    format!(
+                        "unknown statement `{other}` (known: hour, mode, camera, screen, controlled, room, object)"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn object(&mut self, w: &mut Words<'_>) -> Result<(), Diagnostic> {
+        let (id, id_token) = w.int("the object ID")?;
+        if self.lot.objects.get(id).is_some() {
+            return Err(w.error_at(
+                id_token.column,
+                format!("object {id} is already on the lot"),
+            ));
+        }
+        let kind_token = w.take("the object's kind")?;
+        let kind = ObjectKind::by_name(&kind_token.text).ok_or_else(|| {
+            let kinds: Vec<&str> = ObjectKind::ALL.iter().map(|k| k.name()).collect();
+            w.error_at(
+                kind_token.column,
+                format!(
+                    "unknown kind `{}` (known: {})",
+                    kind_token.text,
+                    kinds.join(", ")
+                ),
+            )
+        })?;
+        let mut object = WorldObject::new(id, "", kind);
+        if let Some(token) = w.peek().filter(|t| t.quoted) {
+            object.name.clone_from(&token.text);
+            w.next += 1;
+        }
+        while let Some(token) = w.peek() {
+            w.next += 1;
+            if token.quoted {
+                return Err(w.error_at(token.column, "the name comes right after the kind"));
+            }
+            if let Some((key, value)) = token.text.split_once('=') {
+                let value_column =
+                    token.column + u32::try_from(key.chars().count() + 1).unwrap_or(0);
+                self.assignment(w, &mut object, key, value, token.column, value_column)?;
+                continue;
+            }
+            match token.text.to_ascii_lowercase().as_str() {
+                "at" => {
+                    object.position[0] = w.float("the object's x")?.0;
+                    object.position[1] = w.float("the object's y")?.0;
+                }
+                "floor" => object.level = w.int("the floor")?.0,
+                "on" => object.on = true,
+                "off" => object.on = false,
+                _ => {
+                    return Err(w.error_at(
+                        token.column,
+                        format!(
+                            "unexpected `{}` (expected at, floor, on, off, station=, or field=value; names go in quotes)",
+                            token.text
+                        ),
+                    ));
+                }
+            }
+        }
+        self.lot.objects.insert(object);
+        Ok(())
+    }
+
+    fn assignment(
+        &mut self,
+        w: &Words<'_>,
+        object: &mut WorldObject,
+        key: &str,
+        value: &str,
+        key_column: u32,
+        value_column: u32,
+    ) -> Result<(), Diagnostic> {
+        if key.eq_ignore_ascii_case("station") {
+            let station = value.parse::<u32>().map_err(|_| {
+                w.error_at(
+                    value_column,
+                    format!("a station is a code (a whole number 0 or more), not `{value}`"),
+                )
+            })?;
+            object.station = Some(station);
+            return Ok(());
+        }
+        let number = field::by_name(key).ok_or_else(|| {
+            let names: Vec<&str> = field::NAMES.iter().map(|(_, n)| *n).collect();
+            w.error_at(
+                key_column,
+                format!(
+                    "unknown field `{key}` (a number 0–{} or one of: {}, or station)",
+                    FIELD_COUNT - 1,
+                    names.join(", ")
+                ),
+            )
+        })?;
+        let gender = GENDERS
+            .iter()
+            .position(|g| g.eq_ignore_ascii_case(value))
+            .filter(|_| number == field::GENDER)
+            .and_then(|g| i32::try_from(g).ok());
+        let parsed = match gender {
+            Some(g) => g,
+            None => value.parse::<i32>().map_err(|_| {
+                let hint = if number == field::GENDER {
+                    "male, female, child or a number"
+                } else {
+                    "a whole number"
+                };
+                w.error_at(
+                    value_column,
+                    format!("`{key}` must be {hint}, not `{value}`"),
+                )
+            })?,
+        };
+        if let Some(slot) = object.fields.get_mut(usize::from(number)) {
+            *slot = parsed;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> (Lot, Vec<Diagnostic>) {
+        if let (Some(id), Some((line, column))) = (self.lot.controlled, self.controlled_at) {
+            match self.lot.objects.get(id) {
+                None => self.diagnostics.push(Diagnostic::warning(
+                    self.file,
+                    line,
+                    column,
+                    format!("the controlled character {id} is not on the lot"),
+                )),
+                Some(o) if o.kind != ObjectKind::Person => {
+                    self.diagnostics.push(Diagnostic::warning(
+                        self.file,
+                        line,
+                        column,
+                        format!(
+                            "the controlled character {id} is a {}, not a person",
+                            o.kind
+                        ),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        if self.lot.screen.is_none() {
+            self.lot.camera.screen = DEFAULT_SCREEN;
+        }
+        (self.lot, self.diagnostics)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_keep_columns_quotes_and_stop_at_comments() {
+        let tokens = tokenize(r#"object 2 tv "Kitchen \"TV\"" at 1 2 # note"#).unwrap();
+        let texts: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["object", "2", "tv", "Kitchen \"TV\"", "at", "1", "2"]
+        );
+        assert_eq!(tokens[3].column, 13);
+        assert!(tokens[3].quoted);
+        assert_eq!(tokenize("a \"open").unwrap_err(), 3);
+    }
+
+    #[test]
+    fn names_with_quotes_survive_a_round_trip() {
+        let mut lot = Lot::default();
+        lot.objects
+            .insert(WorldObject::new(4, r#"the "odd" \ one"#, ObjectKind::Piano).at(1.25, -3.0));
+        let text = lot.to_text();
+        let (back, diagnostics) = Lot::parse(&text, Path::new("x.lot"));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(back, lot, "{text}");
+    }
+}

@@ -1,0 +1,707 @@
+//! Music modes (`kSetMusicMode`, the event's track ID is the mode number): what plays in
+//! each part of the game, and the seed's rules for moving between them.
+//!
+//! | mode | number | music | also |
+//! |---|---|---|---|
+//! | live | 0 | none (stereos and radios are stations) | lot ambience |
+//! | buy | 1 | the buy list | lot ambience |
+//! | build | 2 | the build list | lot ambience |
+//! | neighborhood | 3 | the neighbourhood list | daytime ambience, the river loop |
+//! | publish (web publishing) | 4 | none | lot ambience |
+//! | load | 5 | the load loop | nothing else |
+//! | credits | 6 | the credits list (default: neighbourhood's) | no river, no ambience |
+//! | options | 7 | none | lot ambience |
+//! | family (edit family) | 8 | the family list (default: neighbourhood's) | no river, no ambience |
+//!
+//! Rules (seed "Music Modes", hit-reference §3.6):
+//! - buy and build don't cut each other off: the current song finishes, and the next one
+//!   comes from the list of the mode you are in;
+//! - leaving buy or build and coming back fades the same song back up (it kept playing,
+//!   silent) instead of starting a new one — unless it ended meanwhile;
+//! - any other change of music fades the old music out (to silence over two thirds of
+//!   `FadeOut`, stopped at `FadeOut`) and starts the new music only once the old is dead,
+//!   so nothing overlaps; a change that arrives while waiting replaces the waiting one;
+//! - the load loop never overlaps other music: it starts only when every other music note
+//!   has died, and other music starts only after it has died.
+//!
+//! Lists are [`Playlist`]s over directories named in `world.ini` `[Music]`; users may drop
+//! files in. Music plays in the Music option group, except the load loop (the seed: "Music
+//! controls all music except the load loop") and the river, which play as FX.
+
+use super::playlist::Playlist;
+use super::settings::{Setting, WorldIni, read_section};
+use super::sound::{NoteIds, sample_ref};
+use crate::diag::Diagnostic;
+use crate::runtime::clock::SampleTime;
+use crate::runtime::rng::Rng;
+use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::PathBuf;
+
+/// A music mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MusicMode {
+    /// Live mode on the lot.
+    #[default]
+    Live,
+    /// Buy mode.
+    Buy,
+    /// Build mode.
+    Build,
+    /// The neighbourhood screen.
+    Neighborhood,
+    /// Web page publishing.
+    Publish,
+    /// Loading.
+    Load,
+    /// The credits.
+    Credits,
+    /// The options screen.
+    Options,
+    /// Edit family.
+    Family,
+}
+
+impl MusicMode {
+    /// Every mode, by number.
+    pub const ALL: [MusicMode; 9] = [
+        MusicMode::Live,
+        MusicMode::Buy,
+        MusicMode::Build,
+        MusicMode::Neighborhood,
+        MusicMode::Publish,
+        MusicMode::Load,
+        MusicMode::Credits,
+        MusicMode::Options,
+        MusicMode::Family,
+    ];
+
+    /// The mode number `kSetMusicMode` events carry (TS1's table; 4 is HitBench's choice
+    /// for web publishing, which the table lacks).
+    pub fn number(self) -> u32 {
+        match self {
+            MusicMode::Live => 0,
+            MusicMode::Buy => 1,
+            MusicMode::Build => 2,
+            MusicMode::Neighborhood => 3,
+            MusicMode::Publish => 4,
+            MusicMode::Load => 5,
+            MusicMode::Credits => 6,
+            MusicMode::Options => 7,
+            MusicMode::Family => 8,
+        }
+    }
+
+    /// The mode with this number.
+    pub fn from_number(n: u32) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.number() == n)
+    }
+
+    /// Lower-case name, as in lot files and the console.
+    pub fn name(self) -> &'static str {
+        match self {
+            MusicMode::Live => "live",
+            MusicMode::Buy => "buy",
+            MusicMode::Build => "build",
+            MusicMode::Neighborhood => "neighborhood",
+            MusicMode::Publish => "publish",
+            MusicMode::Load => "load",
+            MusicMode::Credits => "credits",
+            MusicMode::Options => "options",
+            MusicMode::Family => "family",
+        }
+    }
+
+    /// The mode with this name (also `neighbourhood`, `nhood`, `hood`, `web`,
+    /// `editfamily`, or a number), case-insensitive.
+    pub fn by_name(name: &str) -> Option<Self> {
+        let lower = name.to_ascii_lowercase();
+        let alias = match lower.as_str() {
+            "neighbourhood" | "nhood" | "hood" => "neighborhood",
+            "web" | "webpublishing" | "web_publishing" => "publish",
+            "editfamily" | "edit_family" => "family",
+            other => other,
+        };
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name() == alias)
+            .or_else(|| alias.parse().ok().and_then(Self::from_number))
+    }
+
+    /// What the mode plays.
+    pub fn plan(self) -> ModePlan {
+        let (list, ambience, river) = match self {
+            MusicMode::Live | MusicMode::Options | MusicMode::Publish => (None, true, false),
+            MusicMode::Buy => (Some(List::Buy), true, false),
+            MusicMode::Build => (Some(List::Build), true, false),
+            MusicMode::Neighborhood => (Some(List::Neighborhood), true, true),
+            MusicMode::Load => (None, false, false),
+            MusicMode::Credits => (Some(List::Credits), false, false),
+            MusicMode::Family => (Some(List::Family), false, false),
+        };
+        ModePlan {
+            list,
+            ambience,
+            river,
+            daytime: self == MusicMode::Neighborhood,
+            load_loop: self == MusicMode::Load,
+        }
+    }
+}
+
+impl fmt::Display for MusicMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The music lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum List {
+    /// Buy mode songs.
+    Buy,
+    /// Build mode songs.
+    Build,
+    /// Neighbourhood songs.
+    Neighborhood,
+    /// Edit-family songs.
+    Family,
+    /// Credits songs.
+    Credits,
+}
+
+impl List {
+    /// The `[Music]` key naming its directory.
+    pub fn key(self) -> &'static str {
+        match self {
+            List::Buy => "Buy",
+            List::Build => "Build",
+            List::Neighborhood => "Neighborhood",
+            List::Family => "Family",
+            List::Credits => "Credits",
+        }
+    }
+}
+
+/// What a mode plays besides (or instead of) a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModePlan {
+    /// The song list, if the mode has music.
+    pub list: Option<List>,
+    /// Ambience (freshness score, night loop) on.
+    pub ambience: bool,
+    /// The river loop on.
+    pub river: bool,
+    /// Always daytime (the neighbourhood).
+    pub daytime: bool,
+    /// The load loop.
+    pub load_loop: bool,
+}
+
+/// `[Music]` of `world.ini`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MusicSettings {
+    /// Directories of the lists.
+    pub lists: BTreeMap<List, PathBuf>,
+    /// The load loop.
+    pub load: Option<PathBuf>,
+    /// The neighbourhood's river loop.
+    pub river: Option<PathBuf>,
+    /// Seconds over which old music dies (hit-reference: silent after two thirds, killed
+    /// at the end). Default 3.
+    pub fade_out: f64,
+    /// Seconds over which a song fades back up or the river fades in. Default 2.
+    pub fade_in: f64,
+    /// Gain of the songs, 0–1. Default 1.
+    pub volume: f32,
+}
+
+const KEYS: [&str; 10] = [
+    "Buy",
+    "Build",
+    "Neighborhood",
+    "Family",
+    "Credits",
+    "Load",
+    "River",
+    "FadeOut",
+    "FadeIn",
+    "Volume",
+];
+
+impl MusicSettings {
+    /// Reads `[Music]`; bad values are diagnostics and keep the default.
+    pub fn from_ini(ini: &WorldIni) -> (Self, Vec<Diagnostic>) {
+        let mut settings = MusicSettings {
+            fade_out: 3.0,
+            fade_in: 2.0,
+            volume: 1.0,
+            ..MusicSettings::default()
+        };
+        let mut diagnostics = Vec::new();
+        read_section(ini, "Music", &KEYS, &mut diagnostics, |s, d| {
+            let key = s.key.to_ascii_lowercase();
+            let list = [
+                List::Buy,
+                List::Build,
+                List::Neighborhood,
+                List::Family,
+                List::Credits,
+            ]
+            .into_iter()
+            .find(|l| {
+                l.key().eq_ignore_ascii_case(&key)
+                    || (key == "neighbourhood" && *l == List::Neighborhood)
+            });
+            if let Some(list) = list {
+                if let Some(dir) = existing(s, true, d) {
+                    settings.lists.insert(list, dir);
+                }
+                return true;
+            }
+            match key.as_str() {
+                "load" => settings.load = existing(s, false, d),
+                "river" => settings.river = existing(s, false, d),
+                "fadeout" | "fadein" | "volume" => match s.number() {
+                    Ok(v) if v >= 0.0 && (key != "volume" || v <= 4.0) && v <= 600.0 => {
+                        match key.as_str() {
+                            "fadeout" => settings.fade_out = v,
+                            "fadein" => settings.fade_in = v,
+                            _ => settings.volume = v as f32,
+                        }
+                    }
+                    Ok(v) => d.push(s.error(format!("`{}` = {v} is out of range", s.key))),
+                    Err(e) => d.push(e),
+                },
+                _ => return false,
+            }
+            true
+        });
+        (settings, diagnostics)
+    }
+
+    /// The directory of a list (family and credits fall back to the neighbourhood's).
+    pub fn list_dir(&self, list: List) -> Option<&PathBuf> {
+        self.lists.get(&list).or_else(|| match list {
+            List::Family | List::Credits => self.lists.get(&List::Neighborhood),
+            _ => None,
+        })
+    }
+}
+
+/// A path setting that must exist (a directory or a file).
+fn existing(setting: &Setting, dir: bool, diagnostics: &mut Vec<Diagnostic>) -> Option<PathBuf> {
+    let path = setting.path();
+    let ok = if dir { path.is_dir() } else { path.is_file() };
+    if ok {
+        Some(path)
+    } else {
+        diagnostics.push(setting.error(format!(
+            "`{}`: the {} {} does not exist",
+            setting.key,
+            if dir { "directory" } else { "file" },
+            path.display()
+        )));
+        None
+    }
+}
+
+/// The song playing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Song {
+    /// Its note.
+    pub note: NoteId,
+    /// The list it came from.
+    pub list: List,
+    /// The file.
+    pub file: PathBuf,
+    /// Faded to silence while the mode has no music (it comes back up on return).
+    pub parked: bool,
+}
+
+/// A snapshot for people and panels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MusicState {
+    /// The mode.
+    pub mode: MusicMode,
+    /// The song, if any.
+    pub song: Option<Song>,
+    /// The load loop's note.
+    pub load_loop: Option<NoteId>,
+    /// The river loop's note.
+    pub river: Option<NoteId>,
+    /// Notes fading out to death.
+    pub dying: usize,
+    /// New music waits for the old to die.
+    pub waiting: bool,
+}
+
+/// The music player.
+#[derive(Debug, Clone)]
+pub struct Music {
+    settings: MusicSettings,
+    playlists: BTreeMap<PathBuf, Playlist>,
+    dirs: Vec<PathBuf>,
+    rng: Rng,
+    rate: f64,
+    mode: MusicMode,
+    song: Option<Song>,
+    load_loop: Option<NoteId>,
+    river: Option<NoteId>,
+    dying: BTreeSet<NoteId>,
+    waiting: bool,
+    news: Vec<String>,
+}
+
+impl Music {
+    /// A player for the project (`dirs` name files for the cache; `sample_rate` times
+    /// the fades). It starts in live mode, silent.
+    pub fn new(settings: MusicSettings, dirs: &[PathBuf], seed: u64, sample_rate: u32) -> Self {
+        Self {
+            settings,
+            playlists: BTreeMap::new(),
+            dirs: dirs.to_vec(),
+            rng: Rng::new(seed ^ 0x0305_1C00),
+            rate: f64::from(sample_rate.max(1)),
+            mode: MusicMode::Live,
+            song: None,
+            load_loop: None,
+            river: None,
+            dying: BTreeSet::new(),
+            waiting: false,
+            news: Vec::new(),
+        }
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> MusicMode {
+        self.mode
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &MusicSettings {
+        &self.settings
+    }
+
+    /// What is playing.
+    pub fn state(&self) -> MusicState {
+        MusicState {
+            mode: self.mode,
+            song: self.song.clone(),
+            load_loop: self.load_loop,
+            river: self.river,
+            dying: self.dying.len(),
+            waiting: self.waiting,
+        }
+    }
+
+    /// Takes what happened since the last call (for the trace).
+    pub fn take_news(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.news)
+    }
+
+    fn frames(&self, seconds: f64) -> u32 {
+        (seconds * self.rate)
+            .round()
+            .clamp(0.0, f64::from(u32::MAX)) as u32
+    }
+
+    /// Fades a note to silence and kills it when the fade-out time is up.
+    fn kill(&mut self, note: NoteId, now: SampleTime, out: &mut dyn SoundSink) {
+        let total = self.frames(self.settings.fade_out);
+        out.send(SoundCommand::SetGain {
+            note,
+            at: now,
+            gain: 0.0,
+            ramp: total * 2 / 3,
+        });
+        out.send(SoundCommand::Stop {
+            note,
+            at: now + u64::from(total),
+        });
+        self.dying.insert(note);
+    }
+
+    /// `kSetMusicMode`.
+    pub fn set_mode(
+        &mut self,
+        mode: MusicMode,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+        ids: &mut NoteIds,
+    ) {
+        let old = self.mode;
+        self.mode = mode;
+        if old == mode {
+            return;
+        }
+        self.news.push(format!("music mode {old} → {mode}"));
+        let plan = mode.plan();
+        // The river plays only in the neighbourhood (and never with the load loop).
+        if !plan.river
+            && let Some(river) = self.river.take()
+        {
+            self.kill(river, now, out);
+        }
+        if let Some(looped) = self.load_loop.take().filter(|_| !plan.load_loop) {
+            self.kill(looped, now, out);
+        }
+        if let Some(song) = self.song.clone() {
+            let same_list = plan
+                .list
+                .is_some_and(|l| self.settings.list_dir(l) == self.settings.list_dir(song.list));
+            let buy_build = |l: List| matches!(l, List::Buy | List::Build);
+            match plan.list {
+                // Buy ↔ build, or the same directory: the song plays on.
+                Some(list) if same_list || (buy_build(list) && buy_build(song.list)) => {
+                    if song.parked {
+                        self.unpark(now, out);
+                    }
+                }
+                // No music here: a buy/build song waits, silent, for the return.
+                None if buy_build(song.list) && !plan.load_loop => {
+                    if !song.parked {
+                        let ramp = self.frames(self.settings.fade_out) * 2 / 3;
+                        out.send(SoundCommand::SetGain {
+                            note: song.note,
+                            at: now,
+                            gain: 0.0,
+                            ramp,
+                        });
+                        if let Some(s) = &mut self.song {
+                            s.parked = true;
+                        }
+                        self.news
+                            .push("the song fades down and waits for buy or build mode".into());
+                    }
+                }
+                _ => {
+                    self.song = None;
+                    self.kill(song.note, now, out);
+                }
+            }
+        }
+        self.waiting = true;
+        self.start_wanted(now, out, ids);
+    }
+
+    fn unpark(&mut self, now: SampleTime, out: &mut dyn SoundSink) {
+        let ramp = self.frames(self.settings.fade_in);
+        let gain = self.settings.volume;
+        if let Some(song) = &mut self.song {
+            song.parked = false;
+            out.send(SoundCommand::SetGain {
+                note: song.note,
+                at: now,
+                gain,
+                ramp,
+            });
+            self.news.push("the song fades back up".into());
+        }
+    }
+
+    /// Starts what the mode wants once nothing it must not overlap is still sounding.
+    fn start_wanted(&mut self, now: SampleTime, out: &mut dyn SoundSink, ids: &mut NoteIds) {
+        if !self.waiting {
+            return;
+        }
+        let plan = self.mode.plan();
+        let parked_song = self.song.as_ref().is_some_and(|s| s.parked);
+        if plan.load_loop {
+            // Nothing else may sound: every other music note must be dead.
+            if !self.dying.is_empty()
+                || (self.song.is_some() && !parked_song)
+                || self.river.is_some()
+            {
+                return;
+            }
+            if let Some(song) = self.song.take() {
+                self.kill(song.note, now, out);
+                return;
+            }
+            if self.load_loop.is_none() {
+                self.load_loop = self.start_loop(
+                    self.settings.load.clone(),
+                    "load loop",
+                    now,
+                    out,
+                    ids,
+                    false,
+                );
+            }
+            self.waiting = false;
+            return;
+        }
+        if !self.dying.is_empty() {
+            return;
+        }
+        if plan.river && self.river.is_none() {
+            self.river = self.start_loop(
+                self.settings.river.clone(),
+                "river loop",
+                now,
+                out,
+                ids,
+                true,
+            );
+        }
+        if let Some(list) = plan.list
+            && self.song.is_none()
+        {
+            self.start_song(list, now, out, ids);
+        }
+        self.waiting = false;
+    }
+
+    fn start_loop(
+        &mut self,
+        file: Option<PathBuf>,
+        what: &str,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+        ids: &mut NoteIds,
+        fade_in: bool,
+    ) -> Option<NoteId> {
+        let Some(file) = file else {
+            self.news
+                .push(format!("no {what} in world.ini [Music]; silence"));
+            return None;
+        };
+        let Some(sample) = sample_ref(&file, &self.dirs) else {
+            self.news.push(format!(
+                "{} is outside the project's data directories",
+                file.display()
+            ));
+            return None;
+        };
+        let note = ids.fresh();
+        let gain = 1.0;
+        out.send(SoundCommand::Start {
+            note,
+            voice: usize::MAX,
+            at: now,
+            sample,
+            gain: if fade_in { 0.0 } else { gain },
+            pan: 0.0,
+            pitch: 1.0,
+            looping: true,
+            group: ControlGroup::Fx,
+            reverb: false,
+        });
+        if fade_in {
+            let ramp = self.frames(self.settings.fade_in);
+            out.send(SoundCommand::SetGain {
+                note,
+                at: now,
+                gain,
+                ramp,
+            });
+        }
+        self.news.push(format!("{what} starts"));
+        Some(note)
+    }
+
+    fn start_song(
+        &mut self,
+        list: List,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+        ids: &mut NoteIds,
+    ) {
+        let Some(dir) = self.settings.list_dir(list).cloned() else {
+            self.news.push(format!(
+                "no `{}` list in world.ini [Music]; silence",
+                list.key()
+            ));
+            return;
+        };
+        let playlist = self
+            .playlists
+            .entry(dir.clone())
+            .or_insert_with(|| Playlist::new(list.key(), &dir));
+        let file = match playlist.pick(&mut self.rng) {
+            Ok(Some(file)) => file,
+            Ok(None) => {
+                self.news.push(format!(
+                    "the {} list ({}) is empty",
+                    list.key(),
+                    dir.display()
+                ));
+                return;
+            }
+            Err(e) => {
+                self.news.push(e);
+                return;
+            }
+        };
+        let Some(sample) = sample_ref(&file, &self.dirs) else {
+            self.news.push(format!(
+                "{} is outside the project's data directories",
+                file.display()
+            ));
+            return;
+        };
+        let note = ids.fresh();
+        out.send(SoundCommand::Start {
+            note,
+            voice: usize::MAX,
+            at: now,
+            sample,
+            gain: self.settings.volume,
+            pan: 0.0,
+            pitch: 1.0,
+            looping: false,
+            group: ControlGroup::Music,
+            reverb: false,
+        });
+        let shown = file
+            .file_name()
+            .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+        self.news.push(format!("{} song: {shown}", list.key()));
+        self.song = Some(Song {
+            note,
+            list,
+            file,
+            parked: false,
+        });
+    }
+
+    /// A world note ended. Returns true if it was music's.
+    pub fn note_ended(
+        &mut self,
+        note: NoteId,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+        ids: &mut NoteIds,
+    ) -> bool {
+        let mut ours = self.dying.remove(&note);
+        if self.load_loop == Some(note) {
+            self.load_loop = None;
+            ours = true;
+        }
+        if self.river == Some(note) {
+            self.river = None;
+            ours = true;
+        }
+        if let Some(song) = self.song.clone().filter(|s| s.note == note) {
+            ours = true;
+            self.song = None;
+            // The next song comes from the list of the mode we are in now (a song that
+            // ended while parked is simply gone).
+            if !song.parked && self.mode.plan().list.is_some() {
+                self.waiting = true;
+            }
+        }
+        if ours {
+            if self.mode.plan().list.is_some()
+                || self.mode.plan().load_loop
+                || self.mode.plan().river
+            {
+                self.waiting = true;
+            }
+            self.start_wanted(now, out, ids);
+        }
+        ours
+    }
+}
