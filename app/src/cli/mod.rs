@@ -5,6 +5,7 @@
 mod args;
 mod asm;
 mod bench;
+mod check;
 mod disasm;
 mod paths;
 mod play;
@@ -125,6 +126,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         Some("asm") => asm::run(&mut args, io),
         Some("disasm") => disasm::run(&mut args, io),
         Some("bench") => bench::run(&mut args, io),
+        Some("check") => check::run(&mut args, io),
         Some("render") => render::run(&mut args, io),
         Some("play") => play::run(&mut args, io),
         Some("probe") => probe::run(&mut args, io),
