@@ -17,6 +17,7 @@
 pub mod asm;
 pub mod audio;
 pub mod cache;
+pub mod check;
 pub mod command;
 pub mod diag;
 pub mod disasm;
@@ -28,6 +29,7 @@ pub mod offline;
 pub mod output;
 pub mod project;
 pub mod registers;
+pub mod reload;
 pub mod runtime;
 pub mod server;
 pub mod session;

@@ -2,13 +2,19 @@
 //! the audio output's position so commands always reach the mixer before their frame.
 //! The UI sends console lines and reads snapshots; a stalled UI never stalls sound, and
 //! the audio thread never waits for anything.
+//!
+//! The project's data directories are watched ([`crate::reload`]): the reload thread
+//! loads what changed and hands it to the engine thread, which swaps it in between two
+//! ticks; the snapshot's [`ReloadStatus`] says what was reloaded and which files have
+//! errors.
 
 use crate::cache::CacheStats;
 use crate::command::Command;
 use crate::mixer::{MixerConfig, MixerSnapshot};
 use crate::output::{self, Output, OutputChoice};
 use crate::project::Project;
-use crate::runtime::{ActiveTrack, TraceRecord};
+use crate::reload::{Reload, ReloadConfig, ReloadStatus, Reloader};
+use crate::runtime::{ActiveTrack, TraceKind, TraceRecord};
 use crate::session::{Session, SessionConfig};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -27,7 +33,8 @@ pub enum LiveCommand {
         /// The command.
         command: Command,
     },
-    /// Replace the project (reload, added directory).
+    /// Replace the project (reload, added directory). Its directories are watched from
+    /// then on.
     Project(Box<Project>),
     /// Stop the thread.
     Stop,
@@ -52,11 +59,19 @@ pub struct LiveSnapshot {
     pub trace: Vec<TraceRecord>,
     /// Console replies not yet taken by the UI: (the line, Ok(reply) or Err(problem)).
     pub replies: Vec<(String, Result<String, String>)>,
+    /// Hot reload: what is watched, the last reload, files with errors.
+    pub reload: ReloadStatus,
+}
+
+/// What reaches the engine thread: the UI's commands and finished reloads.
+enum Message {
+    Command(LiveCommand),
+    Reload(Box<Reload>),
 }
 
 /// A running live engine and its audio output.
 pub struct LiveEngine {
-    commands: Sender<LiveCommand>,
+    commands: Sender<Message>,
     snapshot: Arc<Mutex<LiveSnapshot>>,
     thread: Option<JoinHandle<()>>,
     /// The output (kept here: a sound-card stream must stay on the thread that made it).
@@ -65,21 +80,63 @@ pub struct LiveEngine {
 
 impl LiveEngine {
     /// Opens the audio output (falling back to the null output), builds a session for
-    /// `project` at the output's rate and starts the engine thread.
+    /// `project` at the output's rate and starts the engine thread, watching the
+    /// project's data directories with the default [`ReloadConfig`].
     pub fn start(
         project: Project,
         choice: OutputChoice,
         config: SessionConfig,
     ) -> std::io::Result<Self> {
+        Self::start_with(project, choice, config, Some(ReloadConfig::default()))
+    }
+
+    /// Like [`start`](Self::start); `reload` says how to hot-reload, `None` not to watch.
+    pub fn start_with(
+        project: Project,
+        choice: OutputChoice,
+        config: SessionConfig,
+        reload: Option<ReloadConfig>,
+    ) -> std::io::Result<Self> {
         let (handle, output) = output::open(choice, MixerConfig::default());
         let session = Session::new(project, handle, config);
         session.server.warm_up(session.engine.project());
-        let snapshot = Arc::new(Mutex::new(LiveSnapshot::default()));
         let (commands, receive) = mpsc::channel();
+        let mut status = ReloadStatus::default();
+        let reloader = match reload {
+            Some(reload_config) => {
+                let deliver = commands.clone();
+                let reloader = Reloader::start(
+                    session.engine.project(),
+                    Arc::clone(session.server.cache()),
+                    reload_config,
+                    move |reload| {
+                        let _ = deliver.send(Message::Reload(Box::new(reload)));
+                    },
+                )?;
+                status.watching = true;
+                status.watch = reloader.watch_status().clone();
+                Some(reloader)
+            }
+            None => None,
+        };
+        let snapshot = Arc::new(Mutex::new(LiveSnapshot {
+            reload: status.clone(),
+            ..LiveSnapshot::default()
+        }));
         let shared = Arc::clone(&snapshot);
         let thread = std::thread::Builder::new()
             .name("hitbench-engine".into())
-            .spawn(move || run(session, &receive, &shared))?;
+            .spawn(move || {
+                run(
+                    Live {
+                        session,
+                        reloader,
+                        status,
+                    },
+                    &receive,
+                    &shared,
+                );
+            })?;
         Ok(Self {
             commands,
             snapshot,
@@ -90,7 +147,7 @@ impl LiveEngine {
 
     /// Sends a command to the engine thread (false if it has stopped).
     pub fn send(&self, command: LiveCommand) -> bool {
-        self.commands.send(command).is_ok()
+        self.commands.send(Message::Command(command)).is_ok()
     }
 
     /// Runs a console line on the engine thread.
@@ -114,7 +171,7 @@ impl LiveEngine {
 
 impl Drop for LiveEngine {
     fn drop(&mut self) {
-        let _ = self.commands.send(LiveCommand::Stop);
+        let _ = self.commands.send(Message::Command(LiveCommand::Stop));
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -124,7 +181,21 @@ impl Drop for LiveEngine {
 /// Trace records the snapshot keeps if the UI does not take them (oldest dropped).
 const TRACE_BACKLOG: usize = 200_000;
 
-fn run(mut session: Session, receive: &Receiver<LiveCommand>, shared: &Mutex<LiveSnapshot>) {
+/// What the engine thread owns.
+struct Live {
+    session: Session,
+    /// Stopped (with its thread) when the engine thread ends.
+    reloader: Option<Reloader>,
+    status: ReloadStatus,
+}
+
+fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
+    let Live {
+        mut session,
+        reloader,
+        mut status,
+    } = live;
+    let reload_config = reloader.as_ref().map(|r| *r.config()).unwrap_or_default();
     let rate = u64::from(session.engine.clock().sample_rate());
     let tick_rate = u64::from(session.engine.clock().tick_rate().max(1));
     // Stay two ticks ahead of what the mixer has rendered.
@@ -142,18 +213,35 @@ fn run(mut session: Session, receive: &Receiver<LiveCommand>, shared: &Mutex<Liv
             .chain(std::iter::from_fn(|| receive.try_recv().ok()))
         {
             match command {
-                LiveCommand::Stop => return,
-                LiveCommand::Line(line) => {
+                Message::Command(LiveCommand::Stop) => return,
+                Message::Command(LiveCommand::Line(line)) => {
                     let result = session.run_line(&line);
                     replies.push((line, result));
                 }
-                LiveCommand::Execute { label, command } => {
+                Message::Command(LiveCommand::Execute { label, command }) => {
                     let result = session.execute(&command);
                     replies.push((label, result));
                 }
-                LiveCommand::Project(project) => {
-                    session.server.warm_up(&project);
-                    session.engine.replace_project(*project);
+                Message::Command(LiveCommand::Project(project)) => {
+                    if let Some(reloader) = &reloader {
+                        reloader.set_project(&project);
+                    }
+                    session.record(
+                        TraceKind::Reload,
+                        format!(
+                            "project replaced: {} data director(ies), {} problem(s)",
+                            project.dirs.len(),
+                            project.diagnostics.len()
+                        ),
+                    );
+                    crate::reload::swap_project(
+                        &mut session,
+                        *project,
+                        reload_config.restart_tracks,
+                    );
+                }
+                Message::Reload(reload) => {
+                    status.apply(&mut session, *reload, &reload_config);
                 }
             }
         }
@@ -189,5 +277,11 @@ fn run(mut session: Session, receive: &Receiver<LiveCommand>, shared: &Mutex<Liv
             snapshot.trace.drain(..excess);
         }
         snapshot.replies.append(&mut replies);
+        if snapshot.reload.applied != status.applied
+            || snapshot.reload.watch != status.watch
+            || snapshot.reload.errors != status.errors
+        {
+            snapshot.reload = status.clone();
+        }
     }
 }

@@ -2,14 +2,23 @@
 //! character, driven together — one tick of the runtime, then the server turns the
 //! tick's commands into mixer commands. The offline renderer and the live engine
 //! thread both run one.
+//!
+//! A live session also applies hot reloads ([`Session::apply_reload`], see
+//! [`crate::reload`]); its own trace records (what a reload did) are merged with the
+//! engine's and the server's.
 
 use crate::command::{self, Command};
 use crate::mixer::MixerHandle;
 use crate::project::Project;
+use crate::reload::{Reload, ReloadConfig, ReloadSummary};
 use crate::runtime::clock::SampleTime;
-use crate::runtime::{Engine, EngineConfig, SharedSink, SoundSink, TraceRecord};
+use crate::runtime::samples::{SampleInfo, SampleLibrary};
+use crate::runtime::sink::SampleRef;
+use crate::runtime::{Engine, EngineConfig, SharedSink, SoundSink, TraceKind, TraceRecord};
 use crate::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
 use crate::world::ObjectId;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How a session runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,6 +41,26 @@ impl Default for SessionConfig {
     }
 }
 
+/// Sample lengths for the runtime, measured through the cache and remembered; a reload
+/// that changes sample data bumps the shared generation, and the memo starts afresh.
+struct SampleLengths {
+    cache: Arc<crate::cache::ResourceCache>,
+    inner: CacheSamples,
+    seen: u64,
+    generation: Arc<AtomicU64>,
+}
+
+impl SampleLibrary for SampleLengths {
+    fn info(&mut self, sample: &SampleRef) -> Result<SampleInfo, String> {
+        let generation = self.generation.load(Ordering::Acquire);
+        if generation != self.seen {
+            self.inner = CacheSamples::new(Arc::clone(&self.cache));
+            self.seen = generation;
+        }
+        self.inner.info(sample)
+    }
+}
+
 /// An engine and its sound server.
 pub struct Session {
     /// The runtime.
@@ -43,6 +72,10 @@ pub struct Session {
     pub controlled: Option<ObjectId>,
     /// Problems found setting the session up (resource directories).
     pub problems: Vec<String>,
+    /// Bumped when sample data changed, so remembered lengths are measured again.
+    lengths: Arc<AtomicU64>,
+    /// The session's own trace records (reloads), not yet taken.
+    notes: Vec<TraceRecord>,
 }
 
 impl Session {
@@ -51,7 +84,13 @@ impl Session {
         config.engine.sample_rate = mixer.sample_rate();
         let (cache, problems) = project_cache(&project.dirs, config.cache_budget);
         let outbox = SharedSink::default();
-        let samples = CacheSamples::new(cache.clone());
+        let lengths = Arc::new(AtomicU64::new(0));
+        let samples = SampleLengths {
+            cache: Arc::clone(&cache),
+            inner: CacheSamples::new(Arc::clone(&cache)),
+            seen: 0,
+            generation: Arc::clone(&lengths),
+        };
         let engine = Engine::new(
             project,
             config.engine,
@@ -65,7 +104,36 @@ impl Session {
             outbox,
             controlled: None,
             problems,
+            lengths,
+            notes: Vec::new(),
         }
+    }
+
+    /// Adds a record of the session's own to the trace, at the engine's time.
+    pub fn record(&mut self, kind: TraceKind, message: String) {
+        self.notes.push(TraceRecord {
+            time: self.engine.now(),
+            kind,
+            event: None,
+            track: None,
+            object: None,
+            voice: None,
+            note: None,
+            message,
+        });
+    }
+
+    /// Forgets every sample length the runtime remembered (sample files changed).
+    pub fn forget_sample_lengths(&self) {
+        self.lengths.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Applies a hot reload loaded by a [`crate::reload::Reloader`]: swaps its project in
+    /// (restarting or dropping the tracks whose code was running, as `config` says),
+    /// lets changed samples be measured again, and traces what it did. `None` if the
+    /// reload only carried the watcher's state.
+    pub fn apply_reload(&mut self, reload: Reload, config: &ReloadConfig) -> Option<ReloadSummary> {
+        crate::reload::apply::apply(self, reload, config)
     }
 
     /// Hands the engine's commands to the server.
@@ -77,7 +145,7 @@ impl Session {
 
     /// Runs a command of the shared command language.
     pub fn execute(&mut self, command: &Command) -> Result<String, String> {
-        let controls = std::sync::Arc::clone(&self.server.mixer().controls);
+        let controls = Arc::clone(&self.server.mixer().controls);
         let result = command::execute(
             command,
             &mut command::Context {
@@ -101,7 +169,7 @@ impl Session {
 
     /// One engine tick, then the server catches up.
     pub fn tick(&mut self) {
-        let cache = std::sync::Arc::clone(self.server.cache());
+        let cache = Arc::clone(self.server.cache());
         cache.begin_tick();
         self.engine.tick();
         self.pump();
@@ -118,6 +186,7 @@ impl Session {
     pub fn take_trace(&mut self) -> Vec<TraceRecord> {
         let mut records = self.engine.take_trace();
         records.extend(self.server.take_trace());
+        records.append(&mut self.notes);
         records.sort_by_key(|r| r.time);
         records
     }

@@ -12,9 +12,15 @@
 //! Loading runs in phases: read every directory ([`unit`], [`tables`]); collect the
 //! project-wide names, later directories winning; resolve the tables into definitions;
 //! make events and tracks for labels nobody mapped; bind late symbols (`.sym` imports).
+//!
+//! Each file is first read into a [`Piece`] ([`inputs`]); the project keeps its pieces so
+//! [`Project::reload`] can load the directories again and, for a file that no longer
+//! parses, keep the piece of its last good version ([`reload`]).
 
 pub mod defs;
+pub mod inputs;
 mod link;
+pub mod reload;
 mod resolve;
 mod scan;
 pub mod tables;
@@ -24,15 +30,26 @@ pub use defs::{
     CodeRef, DEFAULT_PRIORITY, DebugTrace, EventDef, EventType, FULL_VOLUME, HitListDef, NameDef,
     NameValue, Origin, PatchDef, TrackDef,
 };
+pub use inputs::{FileStamp, LoadInputs, Piece, PieceKind};
+pub use reload::{Changes, KeptFile, ReloadReport};
 pub use resolve::resource_name;
+pub use scan::SAMPLE_EXTENSIONS;
 pub use unit::{CodeImport, CodeUnit, UnitOrigin};
 
 use crate::diag::{self, Diagnostic};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// File extension of MakeTrax sources.
 pub const SOURCE_EXTENSION: &str = "src";
+
+/// Extensions of the files the loader reads besides samples (and besides files a
+/// source `INCLUDE`s, whatever their names): a change to one of these means the project
+/// must be loaded again. A new kind of project file adds its extension here.
+pub const PROJECT_EXTENSIONS: &[&str] = &[
+    "src", "hit", "hsm", "hdb", "sym", "hot", "evt", "fsc", "ini",
+];
 
 /// First track ID HitBench gives tracks made from labels that no table names.
 pub const IMPLICIT_TRACK_BASE: u32 = 0xF000_0000;
@@ -75,6 +92,9 @@ pub struct Project {
     pub overrides: Vec<Override>,
     /// Every problem found while loading.
     pub diagnostics: Vec<Diagnostic>,
+    /// What each file was read as (shared between copies of the project): what a
+    /// [reload](Project::reload) falls back to for a file that no longer parses.
+    pub inputs: Arc<LoadInputs>,
 }
 
 impl Project {
@@ -85,13 +105,21 @@ impl Project {
 
     /// Loads data directories in order; later ones override earlier ones.
     pub fn load_dirs(dirs: &[PathBuf]) -> Self {
-        let mut loader = resolve::Loader::default();
-        for (index, dir) in dirs.iter().enumerate() {
-            scan::read_dir(&mut loader, index, dir);
-        }
-        let mut project = loader.finish(dirs.to_vec());
-        link::bind(&mut project);
-        project
+        reload::load(dirs, None).0
+    }
+
+    /// Loads the project's directories again. A source, built set, `.hot` or `.evt`
+    /// whose new version has errors keeps the version `self` had (if that one loaded
+    /// without errors) and its new errors are reported; everything else is read anew.
+    /// The report also says what changed since `self`.
+    pub fn reload(&self) -> (Self, ReloadReport) {
+        reload::load(&self.dirs, Some(self))
+    }
+
+    /// Like [`reload`](Self::reload), with a different list of data directories (one
+    /// added, say): files are matched with the earlier version by path.
+    pub fn reload_dirs(&self, dirs: &[PathBuf]) -> (Self, ReloadReport) {
+        reload::load(dirs, Some(self))
     }
 
     /// The first data directory.

@@ -6,6 +6,7 @@ use super::defs::{
     CodeRef, DEFAULT_PRIORITY, EventDef, EventType, FULL_VOLUME, HitListDef, NameDef, NameValue,
     Origin, PatchDef, TrackDef,
 };
+use super::inputs::{Piece, PieceKind};
 use super::tables::{self, RawEvents, RawTables, resolve_id};
 use super::unit::CodeUnit;
 use super::{IMPLICIT_TRACK_BASE, Override, Project};
@@ -108,6 +109,43 @@ fn put<K: Ord + Clone, V>(
 }
 
 impl Loader {
+    /// Adds what one piece holds: its unit (given the next unit index, which its tables
+    /// then refer to), its tables and events, and its problems. For a kept earlier
+    /// version, the problems are those of the file on disk, and a warning says which
+    /// version is in use.
+    pub fn add_piece(&mut self, piece: &Piece) {
+        if piece.is_kept() {
+            self.diagnostics.extend(piece.kept_because.iter().cloned());
+            self.diagnostics.push(Diagnostic::warning(
+                &piece.path,
+                0,
+                0,
+                format!(
+                    "the {} on disk has errors: its last version that loaded is still in use",
+                    piece.kind.name()
+                ),
+            ));
+        } else {
+            self.diagnostics.extend(piece.diagnostics.iter().cloned());
+        }
+        let unit_index = piece.unit.as_ref().map(|unit| {
+            self.units.push(unit.clone());
+            self.units.len() - 1
+        });
+        if let Some(tables) = &piece.tables {
+            let mut tables = tables.clone();
+            tables.unit = tables.unit.and(unit_index);
+            self.tables.push(tables);
+            if piece.kind == PieceKind::Tables {
+                self.table_files.push(piece.path.clone());
+            }
+        }
+        if let Some(events) = &piece.events {
+            self.evts.push(events.clone());
+            self.table_files.push(piece.path.clone());
+        }
+    }
+
     /// Resolves everything into a project.
     pub fn finish(mut self, dirs: Vec<PathBuf>) -> Project {
         let mut project = Project {

@@ -1,7 +1,8 @@
 //! Reading one data directory: finding its files by kind and turning sources, built
-//! sets, tables and event lists into units and raw tables.
+//! sets, tables and event lists into pieces (units and raw tables, with the problems of
+//! each file and the stamps of the files it was made from).
 
-use super::resolve::Loader;
+use super::inputs::{Piece, PieceKind};
 use super::tables::{self, TableSource};
 use super::unit;
 use crate::diag::Diagnostic;
@@ -82,19 +83,31 @@ fn stem_key(path: &Path) -> PathBuf {
     key
 }
 
-/// Reads data directory number `index` into the loader.
-pub fn read_dir(loader: &mut Loader, index: usize, dir: &Path) {
+/// What one data directory held: its pieces in load order (sources, built sets,
+/// stand-alone tables, event lists) and its sample files.
+#[derive(Debug, Default)]
+pub struct DirFiles {
+    /// The pieces, in load order.
+    pub pieces: Vec<Piece>,
+    /// The sample files, sorted.
+    pub samples: Vec<PathBuf>,
+}
+
+/// Reads data directory number `index` into pieces. Problems that belong to no piece (a
+/// missing directory, an unreadable folder) go to `diagnostics`; `None` if the directory
+/// is not there.
+pub fn read_dir(index: usize, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<DirFiles> {
     if !dir.is_dir() {
-        loader.diagnostics.push(Diagnostic::error(
+        diagnostics.push(Diagnostic::error(
             dir,
             0,
             0,
             "data directory not found (or not a folder)",
         ));
-        return;
+        return None;
     }
     let mut found = Found::default();
-    walk(dir, &mut found, &mut loader.diagnostics, 0);
+    walk(dir, &mut found, diagnostics, 0);
     for list in [
         &mut found.sources,
         &mut found.hits,
@@ -104,7 +117,7 @@ pub fn read_dir(loader: &mut Loader, index: usize, dir: &Path) {
     ] {
         list.sort();
     }
-    loader.sample_index.add(index, dir, &found.samples);
+    let mut pieces = Vec::new();
 
     // Sources: assemble each; a file another source includes is part of that source.
     let assembled: Vec<(unit::CodeUnit, crate::asm::Assembly)> = found
@@ -121,26 +134,27 @@ pub fn read_dir(loader: &mut Loader, index: usize, dir: &Path) {
         if included.contains(code_unit.path()) {
             continue;
         }
-        loader
+        let mut piece = Piece::new(PieceKind::Source, code_unit.path(), index);
+        piece
             .diagnostics
             .extend(assembly.diagnostics.iter().cloned());
-        let unit_index = loader.units.len();
         let (doc, origins) = assembly.hot_in_source_order();
         let source = TableSource {
             file: code_unit.path().to_path_buf(),
             origins: Some(origins),
         };
-        loader.units.push(code_unit);
         if !assembly.hot_lines.is_empty() {
-            let raw = tables::read_hot(
+            piece.tables = Some(tables::read_hot(
                 index,
-                Some(unit_index),
+                Some(0),
                 &doc,
                 source,
-                &mut loader.diagnostics,
-            );
-            loader.tables.push(raw);
+                &mut piece.diagnostics,
+            ));
         }
+        piece.stamp(&assembly.sources);
+        piece.unit = Some(code_unit);
+        pieces.push(piece);
     }
 
     // Built sets, unless they are a source's earlier output.
@@ -151,27 +165,28 @@ pub fn read_dir(loader: &mut Loader, index: usize, dir: &Path) {
             continue;
         }
         set_stems.insert(key);
-        let Some(code_unit) = unit::load_built(index, hit, &mut loader.diagnostics) else {
+        let mut piece = Piece::new(PieceKind::Built, hit, index);
+        let Some(mut code_unit) = unit::load_built(index, hit, &mut piece.diagnostics) else {
+            piece.stamp(std::slice::from_ref(hit));
+            pieces.push(piece);
             continue;
         };
-        let unit_index = loader.units.len();
-        loader.units.push(code_unit);
         let hot = hit.with_extension("hot");
         if hot.is_file()
-            && let Some(raw) =
-                tables::read_hot_file(index, Some(unit_index), &hot, &mut loader.diagnostics)
+            && let Some(raw) = tables::read_hot_file(index, Some(0), &hot, &mut piece.diagnostics)
         {
-            if let Some(u) = loader.units.get_mut(unit_index) {
-                u.files.push(hot.clone());
-                u.track_data = raw
-                    .tables
-                    .track_data
-                    .iter()
-                    .map(|t| (t.id, t.address))
-                    .collect();
-            }
-            loader.tables.push(raw);
+            code_unit.files.push(hot.clone());
+            code_unit.track_data = raw
+                .tables
+                .track_data
+                .iter()
+                .map(|t| (t.id, t.address))
+                .collect();
+            piece.tables = Some(raw);
         }
+        piece.stamp(&code_unit.files);
+        piece.unit = Some(code_unit);
+        pieces.push(piece);
     }
 
     // Stand-alone tables and event lists.
@@ -184,15 +199,19 @@ pub fn read_dir(loader: &mut Loader, index: usize, dir: &Path) {
         if generated || set_stems.contains(&key) {
             continue;
         }
-        if let Some(raw) = tables::read_hot_file(index, None, hot, &mut loader.diagnostics) {
-            loader.table_files.push(hot.clone());
-            loader.tables.push(raw);
-        }
+        let mut piece = Piece::new(PieceKind::Tables, hot, index);
+        piece.tables = tables::read_hot_file(index, None, hot, &mut piece.diagnostics);
+        piece.stamp(std::slice::from_ref(hot));
+        pieces.push(piece);
     }
     for evt in &found.evts {
-        if let Some(raw) = tables::read_evt_file(index, evt, &mut loader.diagnostics) {
-            loader.table_files.push(evt.clone());
-            loader.evts.push(raw);
-        }
+        let mut piece = Piece::new(PieceKind::Events, evt, index);
+        piece.events = tables::read_evt_file(index, evt, &mut piece.diagnostics);
+        piece.stamp(std::slice::from_ref(evt));
+        pieces.push(piece);
     }
+    Some(DirFiles {
+        pieces,
+        samples: found.samples,
+    })
 }

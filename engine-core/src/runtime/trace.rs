@@ -29,11 +29,13 @@ pub enum TraceKind {
     Print,
     /// Something went wrong: a fault, an unknown event, a missing sample.
     Error,
+    /// A hot reload: files changed, what was swapped in, restarted or dropped.
+    Reload,
 }
 
 impl TraceKind {
     /// Every kind, in display order.
-    pub const ALL: [TraceKind; 8] = [
+    pub const ALL: [TraceKind; 9] = [
         TraceKind::Event,
         TraceKind::Sample,
         TraceKind::Track,
@@ -42,6 +44,7 @@ impl TraceKind {
         TraceKind::Hook,
         TraceKind::Print,
         TraceKind::Error,
+        TraceKind::Reload,
     ];
 
     /// Lower-case name.
@@ -55,6 +58,7 @@ impl TraceKind {
             TraceKind::Hook => "hook",
             TraceKind::Print => "print",
             TraceKind::Error => "error",
+            TraceKind::Reload => "reload",
         }
     }
 }
