@@ -6,16 +6,20 @@
 //! one), `ui <name…>` (a UI sound, no source), `quiet <object>`, `quietall`,
 //! `control <object>`, `field <object> <field> <value>`,
 //! `trace events|samples|tracks|all on|off`, `volume fx|music|vox|master <0..1>`,
-//! `help`. Scripts are lines of `<seconds> <command>`, times not decreasing; `#` and `;`
+//! `help`; and the world's commands ([`WorldCommand`]: `view`, `scroll`, `zoom`, `rotate`,
+//! `floor`, `hour`, `mode`, `move`, `room`, `turnon`, `turnoff`, `world`, `savelot`),
+//! which the session hands to its [`WorldDirector`](crate::world::director::WorldDirector). Scripts are lines of `<seconds> <command>`, times not decreasing; `#` and `;`
 //! start comments.
 
 use crate::diag::Diagnostic;
 use crate::mixer::MixerControls;
 use crate::runtime::sink::ControlGroup;
 use crate::runtime::{Engine, EventArgs, TraceSwitches};
+use crate::world::director::{Turn, ZoomStep};
+use crate::world::music::MusicMode;
 use crate::world::{ObjectId, field};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Which trace a `trace` command switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,8 +87,68 @@ pub enum Command {
         /// 0…1 (more amplifies).
         value: f32,
     },
+    /// A command for the world (camera, hour, music mode, objects, stations).
+    World(WorldCommand),
     /// List the commands.
     Help,
+}
+
+/// A command for the world director.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorldCommand {
+    /// Centre the camera on a lot tile.
+    View {
+        /// Tile x.
+        x: f32,
+        /// Tile y.
+        y: f32,
+    },
+    /// Scroll the view by pixels (x right, y down).
+    Scroll {
+        /// Pixels right.
+        dx: f32,
+        /// Pixels down.
+        dy: f32,
+    },
+    /// Zoom in, out or to a level.
+    Zoom(ZoomStep),
+    /// Rotate the view.
+    Rotate(Turn),
+    /// Show another floor.
+    Floor(i32),
+    /// Set the hour of day (0–24).
+    Hour(f32),
+    /// Set the music mode.
+    Mode(MusicMode),
+    /// Move an object.
+    Move {
+        /// The object.
+        object: ObjectId,
+        /// Tile x.
+        x: f32,
+        /// Tile y.
+        y: f32,
+        /// A new floor.
+        floor: Option<i32>,
+    },
+    /// Set the size of the room around the active character, in tiles.
+    Room(f32),
+    /// Turn a radio or TV on, tuned to a station.
+    TurnOn {
+        /// The receiver.
+        object: ObjectId,
+        /// The station code.
+        station: u32,
+    },
+    /// Turn a radio or TV off.
+    TurnOff {
+        /// The receiver.
+        object: ObjectId,
+    },
+    /// Describe the world: camera, music, ambience, stations, objects' volume and pan.
+    Describe,
+    /// Save the lot (to the project's lot file, or the given file).
+    SaveLot(Option<PathBuf>),
 }
 
 /// A command line that could not be understood.
@@ -128,6 +192,40 @@ pub const HELP: &[(&str, &str)] = &[
         "volume fx|music|vox|master <0..1>",
         "set an option volume or the master volume",
     ),
+    ("view <x> <y>", "centre the camera on a lot tile"),
+    (
+        "scroll <dx> <dy>",
+        "scroll the view by pixels (x right, y down)",
+    ),
+    ("zoom in|out|1|2|3", "zoom the camera (1 near … 3 far)"),
+    ("rotate left|right|0-3", "rotate the view by quarter turns"),
+    ("floor <n>", "show another floor (0 ground)"),
+    (
+        "hour <h>",
+        "set the hour of day (14, 14.5 or 14:30): the night loop, the score",
+    ),
+    (
+        "mode <music mode>",
+        "live, buy, build, neighborhood, publish, load, credits, options, family",
+    ),
+    ("move <object> <x> <y> [floor]", "move an object on the lot"),
+    (
+        "room <tiles>",
+        "size of the room around the character (small rooms add reverb)",
+    ),
+    (
+        "turnon <object> <station>",
+        "turn a radio or TV on, tuned to a station code",
+    ),
+    ("turnoff <object>", "turn a radio or TV off"),
+    (
+        "world",
+        "camera, music, ambience, stations, every object's volume and pan and why",
+    ),
+    (
+        "savelot [file]",
+        "save the lot (objects, camera, hour, mode)",
+    ),
     ("help", "list the commands"),
 ];
 
@@ -142,6 +240,19 @@ pub const WORDS: &[&str] = &[
     "field",
     "trace",
     "volume",
+    "view",
+    "scroll",
+    "zoom",
+    "rotate",
+    "floor",
+    "hour",
+    "mode",
+    "move",
+    "room",
+    "turnon",
+    "turnoff",
+    "world",
+    "savelot",
     "help",
 ];
 
@@ -193,6 +304,32 @@ fn object(word: Option<&(u32, &str)>, end: u32, what: &str) -> Result<ObjectId, 
     text.trim_start_matches('@')
         .parse()
         .map_err(|_| error(*column, format!("`{text}` is not an object ID (a number)")))
+}
+
+fn number(word: Option<&(u32, &str)>, end: u32, usage: &str) -> Result<f32, ParseError> {
+    let Some((column, text)) = word else {
+        return Err(error(end, format!("missing a number: {usage}")));
+    };
+    text.parse::<f32>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| error(*column, format!("`{text}` is not a number: {usage}")))
+}
+
+/// An hour of day: `18`, `18.5` or `18:30`, 0 to 24.
+pub fn parse_hour(text: &str) -> Option<f32> {
+    let hour = match text.split_once(':') {
+        Some((h, m)) => {
+            let h: u32 = h.parse().ok()?;
+            let m: u32 = m.parse().ok()?;
+            if m >= 60 {
+                return None;
+            }
+            h as f32 + m as f32 / 60.0
+        }
+        None => text.parse().ok()?,
+    };
+    (hour.is_finite() && (0.0..=24.0).contains(&hour)).then_some(hour)
 }
 
 /// Parses one command line (no time). Blank lines and comments are `Ok(None)`.
@@ -336,6 +473,151 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
                 })?;
             Command::Volume { target, value }
         }
+        "view" => {
+            let (x, y) = (
+                number(args.first(), end, "view <x> <y>")?,
+                number(args.get(1), end, "view <x> <y>")?,
+            );
+            Command::World(WorldCommand::View { x, y })
+        }
+        "scroll" => {
+            let (dx, dy) = (
+                number(args.first(), end, "scroll <dx> <dy>")?,
+                number(args.get(1), end, "scroll <dx> <dy>")?,
+            );
+            Command::World(WorldCommand::Scroll { dx, dy })
+        }
+        "zoom" => {
+            let Some((column, word)) = args.first() else {
+                return Err(error(
+                    end,
+                    "zoom needs in, out or a level 1 (near) to 3 (far)",
+                ));
+            };
+            let step = match word.to_ascii_lowercase().as_str() {
+                "in" | "+" => ZoomStep::In,
+                "out" | "-" => ZoomStep::Out,
+                "1" | "near" => ZoomStep::Level(1),
+                "2" | "middle" => ZoomStep::Level(2),
+                "3" | "far" => ZoomStep::Level(3),
+                _ => {
+                    return Err(error(
+                        *column,
+                        format!("`{word}`: zoom in, out, 1 (near), 2 or 3 (far)"),
+                    ));
+                }
+            };
+            Command::World(WorldCommand::Zoom(step))
+        }
+        "rotate" => {
+            let turn = match args.first().map(|(c, w)| (c, w.to_ascii_lowercase())) {
+                None => Turn::Right,
+                Some((_, w)) if w == "left" || w == "ccw" => Turn::Left,
+                Some((_, w)) if w == "right" || w == "cw" => Turn::Right,
+                Some((c, w)) => match w.parse::<u8>() {
+                    Ok(n) if n < 4 => Turn::To(n),
+                    _ => {
+                        return Err(error(
+                            *c,
+                            format!("`{w}`: rotate left, right or to 0-3 quarter turns"),
+                        ));
+                    }
+                },
+            };
+            Command::World(WorldCommand::Rotate(turn))
+        }
+        "floor" => {
+            let Some((column, word)) = args.first() else {
+                return Err(error(
+                    end,
+                    "floor needs a number (0 ground, 1 upstairs, -1 basement)",
+                ));
+            };
+            let level = word
+                .parse()
+                .map_err(|_| error(*column, format!("`{word}` is not a floor number")))?;
+            Command::World(WorldCommand::Floor(level))
+        }
+        "hour" => {
+            let Some((column, word)) = args.first() else {
+                return Err(error(end, "hour needs a time of day: 18, 18.5 or 18:30"));
+            };
+            let hour = parse_hour(word).ok_or_else(|| {
+                error(
+                    *column,
+                    format!("`{word}` is not an hour (0 to 24: 18, 18.5 or 18:30)"),
+                )
+            })?;
+            Command::World(WorldCommand::Hour(hour))
+        }
+        "mode" => {
+            let Some((column, word)) = args.first() else {
+                return Err(error(
+                    end,
+                    "mode needs a music mode: live, buy, build, neighborhood, …",
+                ));
+            };
+            let mode = MusicMode::by_name(word).ok_or_else(|| {
+                let names: Vec<&str> = MusicMode::ALL.iter().map(|m| m.name()).collect();
+                error(
+                    *column,
+                    format!("`{word}` is not a music mode ({})", names.join(", ")),
+                )
+            })?;
+            Command::World(WorldCommand::Mode(mode))
+        }
+        "move" => {
+            let id = object(args.first(), end, "move")?;
+            let usage = "move <object> <x> <y> [floor]";
+            let x = number(args.get(1), end, usage)?;
+            let y = number(args.get(2), end, usage)?;
+            let floor = match args.get(3) {
+                Some((column, word)) => Some(
+                    word.parse()
+                        .map_err(|_| error(*column, format!("`{word}` is not a floor number")))?,
+                ),
+                None => None,
+            };
+            Command::World(WorldCommand::Move {
+                object: id,
+                x,
+                y,
+                floor,
+            })
+        }
+        "room" => {
+            let tiles = number(args.first(), end, "room <tiles>")?;
+            if tiles < 0.0 {
+                return Err(error(end, "a room cannot be smaller than nothing"));
+            }
+            Command::World(WorldCommand::Room(tiles))
+        }
+        "turnon" => {
+            let id = object(args.first(), end, "turnon")?;
+            let Some((column, word)) = args.get(1) else {
+                return Err(error(
+                    end,
+                    "turnon needs an object and a station: `turnon 5 28`",
+                ));
+            };
+            let station = crate::world::stations::station_code(word).ok_or_else(|| {
+                error(
+                    *column,
+                    format!("`{word}` is not a station code (a number or four letters)"),
+                )
+            })?;
+            Command::World(WorldCommand::TurnOn {
+                object: id,
+                station,
+            })
+        }
+        "turnoff" => Command::World(WorldCommand::TurnOff {
+            object: object(args.first(), end, "turnoff")?,
+        }),
+        "world" => Command::World(WorldCommand::Describe),
+        "savelot" => Command::World(WorldCommand::SaveLot(
+            args.first().map(|(_, w)| PathBuf::from(w)),
+        )),
         "help" | "?" => Command::Help,
         other => {
             let hint = crate::suggest::closest(other, WORDS.iter().copied())
@@ -353,6 +635,20 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         Command::Field { .. } => 3,
         Command::Trace { .. } | Command::Volume { .. } => 2,
         Command::SoundEvent { .. } | Command::UiSound { .. } => usize::MAX,
+        Command::World(world) => match world {
+            WorldCommand::View { .. } | WorldCommand::Scroll { .. } => 2,
+            WorldCommand::Move { .. } => 4,
+            WorldCommand::TurnOn { .. } => 2,
+            WorldCommand::Describe => 0,
+            WorldCommand::Zoom(_)
+            | WorldCommand::Rotate(_)
+            | WorldCommand::Floor(_)
+            | WorldCommand::Hour(_)
+            | WorldCommand::Mode(_)
+            | WorldCommand::Room(_)
+            | WorldCommand::TurnOff { .. }
+            | WorldCommand::SaveLot(_) => 1,
+        },
     };
     if let Some((column, extra)) = args.get(expected_args) {
         return Err(error(
@@ -440,6 +736,9 @@ pub struct Context<'a> {
     pub controls: Option<&'a MixerControls>,
     /// The controlled character.
     pub controlled: &'a mut Option<ObjectId>,
+    /// Arguments of an object sound (`sev`): the volume and pan of the source where it
+    /// stands in the view. UI sounds start with the defaults.
+    pub args: EventArgs,
 }
 
 /// Runs a command; returns a line for the console, or why it could not run.
@@ -454,7 +753,7 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, String
                 ));
             };
             cx.engine
-                .trigger(name, Some(source), EventArgs::default())
+                .trigger(name, Some(source), cx.args)
                 .map(|outcome| format!("{name} from object {source}: {outcome}"))
                 .map_err(|e| e.to_string())
         }
@@ -524,6 +823,7 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, String
                 }
             ))
         }
+        Command::World(_) => Err("the world is not running here (no lot)".into()),
         Command::Help => Ok(HELP
             .iter()
             .map(|(syntax, what)| format!("{syntax:<42} {what}"))

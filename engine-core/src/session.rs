@@ -17,6 +17,7 @@ use crate::runtime::sink::SampleRef;
 use crate::runtime::{Engine, EngineConfig, SharedSink, SoundSink, TraceKind, TraceRecord};
 use crate::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
 use crate::world::ObjectId;
+use crate::world::director::WorldDirector;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -76,6 +77,8 @@ pub struct Session {
     lengths: Arc<AtomicU64>,
     /// The session's own trace records (reloads), not yet taken.
     notes: Vec<TraceRecord>,
+    /// The lot, the view, stations, music and ambience.
+    pub world: WorldDirector,
 }
 
 impl Session {
@@ -91,21 +94,25 @@ impl Session {
             seen: 0,
             generation: Arc::clone(&lengths),
         };
-        let engine = Engine::new(
+        let mut world =
+            WorldDirector::load(&project, config.engine.sample_rate, config.engine.seed);
+        let mut engine = Engine::new(
             project,
             config.engine,
             Box::new(outbox.clone()),
             Box::new(samples),
         );
         let server = SoundServer::new(mixer, cache, config.server, config.engine.seed);
+        let controlled = world.install(&mut engine);
         Self {
             engine,
             server,
             outbox,
-            controlled: None,
+            controlled,
             problems,
             lengths,
             notes: Vec::new(),
+            world,
         }
     }
 
@@ -145,17 +152,48 @@ impl Session {
 
     /// Runs a command of the shared command language.
     pub fn execute(&mut self, command: &Command) -> Result<String, String> {
+        if let Command::World(world) = command {
+            let result =
+                self.world
+                    .execute(world, &mut self.engine, self.controlled, &mut self.server);
+            self.pump();
+            self.take_world_news();
+            return result;
+        }
         let controls = Arc::clone(&self.server.mixer().controls);
+        let source = match command {
+            Command::SoundEvent { object, .. } => object.or(self.controlled),
+            _ => None,
+        };
+        let args = self.world.event_args(&self.engine, source);
         let result = command::execute(
             command,
             &mut command::Context {
                 engine: &mut self.engine,
                 controls: Some(&controls),
                 controlled: &mut self.controlled,
+                args,
             },
         );
         self.pump();
         result
+    }
+
+    /// Moves the world's news into the trace.
+    fn take_world_news(&mut self) {
+        let time = self.engine.now();
+        for news in self.world.take_news() {
+            self.notes.push(TraceRecord {
+                time,
+                kind: news.kind,
+                event: None,
+                track: None,
+                object: news.object,
+                voice: None,
+                note: None,
+                message: news.message,
+            });
+        }
     }
 
     /// Parses and runs one console line.
@@ -171,9 +209,21 @@ impl Session {
     pub fn tick(&mut self) {
         let cache = Arc::clone(self.server.cache());
         cache.begin_tick();
+        let from = self.engine.now();
         self.engine.tick();
         self.pump();
-        self.server.update(self.engine.now());
+        let ended = self.server.take_ended();
+        let until = self.engine.now();
+        self.world
+            .tick(&mut self.engine, &ended, from, until, &mut self.server);
+        self.pump();
+        self.take_world_news();
+        self.server
+            .mixer()
+            .controls
+            .reverb
+            .set(self.world.reverb_level());
+        self.server.update(until);
         cache.end_tick();
     }
 

@@ -1118,7 +1118,8 @@ impl Engine {
             th.set_reg(extvol, volume);
             th.set_reg(pan_reg, pan);
             updated += 1;
-            self.send_levels(index);
+            let now = self.clock.now();
+            self.send_levels(index, now);
         }
         updated
     }
@@ -1171,6 +1172,7 @@ impl Engine {
             return;
         }
         th.time = th.time.max(at);
+        let ran_at = th.time;
         let tick = self.clock.tick();
         if th.fuel_tick != tick {
             th.fuel_tick = tick;
@@ -1205,7 +1207,8 @@ impl Engine {
             self.update_ducking();
         }
         if levels_changed {
-            self.send_levels(index);
+            // The new levels apply from when the thread ran, not from when it wakes next.
+            self.send_levels(index, ran_at);
         }
         if after.kill_self {
             self.kill(index, "its own track killed it");
@@ -1473,13 +1476,16 @@ impl Engine {
                     "unducked".to_string()
                 };
                 self.record_thread(TraceKind::Voice, index, message);
-                self.send_levels(index);
+                let now = self.clock.now();
+                self.send_levels(index, now);
             }
         }
     }
 
     /// Sends the current gain and pan of a thread's live notes.
-    pub(super) fn send_levels(&mut self, index: usize) {
+    ///
+    /// `at` is when the change happens: a waiting thread's own time is when it wakes.
+    pub(super) fn send_levels(&mut self, index: usize, at: SampleTime) {
         let Some(th) = self.threads.get(index).and_then(Option::as_ref) else {
             return;
         };
@@ -1487,7 +1493,7 @@ impl Engine {
             return;
         }
         let (gain, pan) = (note_gain(th), note_pan(th));
-        let at = th.time.max(self.clock.now());
+        let at = at.max(self.clock.now());
         let ramp = u32::try_from(self.clock.ms_to_samples(RAMP_MS)).unwrap_or(u32::MAX);
         let notes: Vec<NoteId> = th.live_notes().map(|n| n.id).collect();
         for note in notes {

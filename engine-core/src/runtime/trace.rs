@@ -31,11 +31,13 @@ pub enum TraceKind {
     Error,
     /// A hot reload: files changed, what was swapped in, restarted or dropped.
     Reload,
+    /// The world: stations, music, ambience, the view.
+    World,
 }
 
 impl TraceKind {
     /// Every kind, in display order.
-    pub const ALL: [TraceKind; 9] = [
+    pub const ALL: [TraceKind; 10] = [
         TraceKind::Event,
         TraceKind::Sample,
         TraceKind::Track,
@@ -45,6 +47,7 @@ impl TraceKind {
         TraceKind::Print,
         TraceKind::Error,
         TraceKind::Reload,
+        TraceKind::World,
     ];
 
     /// Lower-case name.
@@ -59,6 +62,7 @@ impl TraceKind {
             TraceKind::Print => "print",
             TraceKind::Error => "error",
             TraceKind::Reload => "reload",
+            TraceKind::World => "world",
         }
     }
 }
