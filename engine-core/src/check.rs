@@ -12,7 +12,7 @@
 //! The heuristics are deliberately conservative: a rule that guesses (unused code, wrong
 //! group) stays quiet whenever the project gives it a reason to doubt.
 
-use crate::audio::decode::StreamDecoder;
+use crate::audio::decode::{DecodeLimits, StreamDecoder};
 use crate::diag::{Diagnostic, Severity};
 use crate::formats::hit::HEADER_LEN;
 use crate::isa::{self, JumpTarget, OperandKind};
@@ -130,12 +130,29 @@ impl Finding {
     pub fn is_error(&self) -> bool {
         self.diagnostic.is_error()
     }
+
+    fn position(&self) -> (&Path, u32, u32) {
+        (
+            self.diagnostic.file.as_path(),
+            self.diagnostic.line,
+            self.diagnostic.column,
+        )
+    }
 }
 
 impl fmt::Display for Finding {
-    /// `file:line:col: error|warning: message [rule]`.
+    /// `file:line:col: error|warning[rule]: message`, like rustc and gcc (so editors can
+    /// jump to it), leaving out an unknown line or column.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} [{}]", self.diagnostic, self.lint)
+        let d = &self.diagnostic;
+        write!(f, "{}", d.file.display())?;
+        if d.line > 0 {
+            write!(f, ":{}", d.line)?;
+            if d.column > 0 {
+                write!(f, ":{}", d.column)?;
+            }
+        }
+        write!(f, ": {}[{}]: {}", d.severity, self.lint, d.message)
     }
 }
 
@@ -148,35 +165,40 @@ pub fn check(project: &Project) -> Vec<Diagnostic> {
 /// The linter's own findings, sorted by file and line.
 pub fn lints(project: &Project) -> Vec<Finding> {
     let facts = CodeFacts::gather(project);
-    let mut found = Vec::new();
-    bad_samples(project, &mut found);
-    unused_tracks(project, &facts, &mut found);
-    unused_sounds(project, &facts, &mut found);
-    tracks_without_code(project, &mut found);
-    wrong_groups(project, &facts, &mut found);
-    dangling_references(project, &mut found);
-    duplicate_definitions(project, &mut found);
-    found.sort_by(|a, b| {
-        let key = |f: &Finding| {
-            (
-                f.diagnostic.file.clone(),
-                f.diagnostic.line,
-                f.diagnostic.column,
-                f.lint,
-            )
-        };
-        key(a).cmp(&key(b))
-    });
-    found.dedup();
+    let mut found = own_lints(project, &facts);
+    sort(&mut found);
     found
 }
 
-/// Everything `hitbench check` shows: the load diagnostics (in load order, each with its
-/// rule, see [`classify`]), then the linter's own findings.
+fn own_lints(project: &Project, facts: &CodeFacts) -> Vec<Finding> {
+    let mut found = Vec::new();
+    bad_samples(project, &mut found);
+    unused_tracks(project, facts, &mut found);
+    unused_sounds(project, facts, &mut found);
+    tracks_without_code(project, &mut found);
+    wrong_groups(project, facts, &mut found);
+    dangling_references(project, &mut found);
+    duplicate_definitions(project, &mut found);
+    found
+}
+
+/// Sorts by file, line and column (stable: findings at one place keep their order) and
+/// drops exact repeats.
+fn sort(found: &mut Vec<Finding>) {
+    found.sort_by(|a, b| a.position().cmp(&b.position()));
+    let mut seen = HashSet::new();
+    found.retain(|f| seen.insert((f.lint, f.diagnostic.clone())));
+}
+
+/// Everything `hitbench check` shows, sorted by file and line: the load diagnostics
+/// (each with its rule, see [`classify`], and a suggestion where one is obvious) and the
+/// linter's own findings.
 ///
 /// A load warning the linter considers an error is raised to an error here: a missing
 /// sample of a patch that is in use, and an event whose track nobody defines.
 pub fn findings(project: &Project) -> Vec<Finding> {
+    let facts = CodeFacts::gather(project);
+    let used = sound_refs(project, &facts);
     let mut all: Vec<Finding> = project
         .diagnostics
         .iter()
@@ -186,18 +208,52 @@ pub fn findings(project: &Project) -> Vec<Finding> {
             let raise = match lint {
                 Lint::EventWithoutTrack => true,
                 Lint::MissingSample => project.patches.values().any(|p| {
-                    p.file.is_none() && p.origin.file == d.file && p.origin.line == d.line
+                    p.file.is_none()
+                        && p.origin.file == d.file
+                        && p.origin.line == d.line
+                        && (used.contains(&p.id) || computed_use(p.id, &project.patches, &facts))
                 }),
                 _ => false,
             };
             if raise {
                 diagnostic.severity = Severity::Error;
             }
+            if lint == Lint::EventWithoutTrack
+                && let Some(event) = quoted(&d.message).and_then(|name| project.event(name))
+            {
+                diagnostic.message = format!(
+                    "event `{}` plays track {} (0x{:x}), which no [Track] table, export table \
+                     or label defines: the event does nothing",
+                    event.name, event.track_id, event.track_id
+                );
+            }
+            if lint == Lint::DuplicateDefinition
+                && let Some(message) = set_again(project, d)
+            {
+                diagnostic.message = message;
+            }
+            if let Some(hint) = suggestion(project, lint, &diagnostic.message) {
+                diagnostic.message.push_str(&hint);
+            }
             Finding { lint, diagnostic }
         })
         .collect();
-    all.extend(lints(project));
+    all.extend(own_lints(project, &facts));
+    sort(&mut all);
     all
+}
+
+/// How many files the project was read from (sources and the files they include,
+/// built sets, tables, event lists and samples).
+pub fn files_checked(project: &Project) -> usize {
+    let mut files: BTreeSet<&Path> = BTreeSet::new();
+    for piece in &project.inputs.pieces {
+        files.insert(&piece.path);
+        files.extend(piece.stamps.iter().map(|s| s.path.as_path()));
+    }
+    files.extend(project.inputs.samples.iter().map(|s| s.path.as_path()));
+    files.extend(project.samples.iter().map(PathBuf::as_path));
+    files.len()
 }
 
 /// The rule a load diagnostic belongs to, read from the loader's and assembler's
@@ -217,9 +273,139 @@ pub fn classify(diagnostic: &Diagnostic) -> Lint {
         Lint::MissingSample
     } else if m.contains("which no table, export table or label defines") {
         Lint::EventWithoutTrack
+    } else if m.contains("` is set again in [") {
+        Lint::DuplicateDefinition
     } else {
         Lint::Load
     }
+}
+
+/// The table parser's "`key` is set again in [Section] on line N" names a line of the
+/// table document; for `LIST` lines of a source that is not a line of the file, so this
+/// says the source line of the definition that won instead.
+fn set_again(project: &Project, d: &Diagnostic) -> Option<String> {
+    if d.file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("hot"))
+    {
+        return None;
+    }
+    let key = quoted(&d.message)?;
+    let section = d.message.split("in [").nth(1)?.split(']').next()?;
+    let id = || -> Option<u32> {
+        let value =
+            crate::formats::number::parse_int(key).or_else(|| match project.value(key)?.value {
+                crate::project::NameValue::Value(v) => Some(v),
+                crate::project::NameValue::Code(_) => None,
+            })?;
+        u32::try_from(value).ok()
+    };
+    let winner = match section.to_ascii_lowercase().as_str() {
+        "patch" => &project.patches.get(&id()?)?.origin,
+        "track" => &project.tracks.get(&id()?)?.origin,
+        "globalhitlist" => &project.hit_lists.get(&id()?)?.origin,
+        "eventmapping" => &project.event(key)?.origin,
+        _ => return None,
+    };
+    let later = if winner.file == d.file && winner.line > d.line {
+        format!("on line {}", winner.line)
+    } else {
+        "later".to_string()
+    };
+    Some(format!(
+        "`{key}` is set again in [{section}] {later}; this earlier definition is ignored"
+    ))
+}
+
+/// The first name in backquotes in a message.
+fn quoted(message: &str) -> Option<&str> {
+    let start = message.find('`')? + 1;
+    let len = message.get(start..)?.find('`')?;
+    message.get(start..start + len)
+}
+
+/// A " (did you mean …?)" for a load diagnostic, when the project has an obvious
+/// candidate and the message does not already suggest one.
+fn suggestion(project: &Project, lint: Lint, message: &str) -> Option<String> {
+    if message.contains("did you mean") {
+        return None;
+    }
+    match lint {
+        Lint::UnboundSymbol => {
+            let name = quoted(message)?;
+            let labels_only = message.contains("is not a label");
+            let mut names: Vec<&str> = project.labels.values().map(|n| n.name.as_str()).collect();
+            if !labels_only {
+                names.extend(project.values.values().map(|n| n.name.as_str()));
+                names.extend(crate::symbols::CONSTANTS.iter().map(|(n, _)| *n));
+            }
+            names.retain(|n| !n.eq_ignore_ascii_case(name));
+            let best = crate::suggest::closest(name, names.iter().copied())?;
+            Some(format!(" (did you mean `{best}`?)"))
+        }
+        Lint::MissingSample if message.contains("sample file `") => {
+            let text = message
+                .split("sample file `")
+                .nth(1)
+                .and_then(|rest| rest.split('`').next())?;
+            similar_sample(project, text).map(|s| format!(" (did you mean `{s}`?)"))
+        }
+        Lint::EventWithoutTrack => {
+            let event = project.event(quoted(message)?)?;
+            let track = project
+                .track_by_name(&event.name)
+                .filter(|t| t.id != event.track_id)
+                .or_else(|| {
+                    let names = project.tracks.values().map(|t| t.name.as_str());
+                    let best = crate::suggest::closest(&event.name, names)?;
+                    project.track_by_name(best)
+                })?;
+            Some(format!(
+                " (did you mean track 0x{:x} `{}`, defined at {}?)",
+                track.id, track.name, track.origin
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// A sample file of the project like the missing `text` (as a patch wrote it): the same
+/// name with another extension, else a close name; written the way the patch writes
+/// paths.
+fn similar_sample(project: &Project, text: &str) -> Option<String> {
+    let wanted = crate::formats::hot::hot_path_to_relative(text);
+    let wanted_name = wanted.file_name()?.to_string_lossy().to_string();
+    let wanted_stem = wanted.file_stem()?.to_string_lossy().to_ascii_lowercase();
+    let names: Vec<String> = project
+        .samples
+        .iter()
+        .filter_map(|f| crate::project::resource_name(f, &project.dirs))
+        .collect();
+    let file_name = |n: &str| n.rsplit('/').next().unwrap_or(n).to_string();
+    let same_stem = names.iter().find(|n| {
+        let name = file_name(n);
+        let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
+        stem.eq_ignore_ascii_case(&wanted_stem)
+    });
+    let found = match same_stem {
+        Some(n) => n.clone(),
+        None => {
+            let by_name: Vec<(String, &String)> = names.iter().map(|n| (file_name(n), n)).collect();
+            let best = crate::suggest::closest(
+                &wanted_name,
+                by_name.iter().map(|(name, _)| name.as_str()),
+            )?;
+            by_name
+                .iter()
+                .find(|(name, _)| name == best)
+                .map(|(_, n)| (*n).clone())?
+        }
+    };
+    Some(if text.contains('\\') {
+        found.replace('/', "\\")
+    } else {
+        found
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -404,8 +590,33 @@ fn group_name(group: ControlGroup) -> &'static str {
 // The rules
 // ---------------------------------------------------------------------------
 
-/// Frames decoded to prove a sample plays.
-const PROBE_FRAMES: usize = 4096;
+/// Frames read from a sample at a time while checking that it decodes.
+const CHUNK_FRAMES: usize = 16_384;
+
+/// Decodes a sample file from end to end (through the engine's own decoder, one chunk at
+/// a time, up to the decoder's length ceiling): `Err(why)` if it cannot be opened, if
+/// not a frame decodes, or if it is damaged somewhere along the way.
+fn decode_whole(file: &Path) -> Result<(), String> {
+    let ceiling = DecodeLimits::default().max_frames;
+    let mut stream = StreamDecoder::open(file).map_err(|e| e.to_string())?;
+    let mut buffer = Vec::new();
+    let mut frames: u64 = 0;
+    while frames < ceiling {
+        buffer.clear();
+        let read = stream
+            .read(&mut buffer, CHUNK_FRAMES)
+            .map_err(|e| e.to_string())?;
+        if read == 0 {
+            break;
+        }
+        frames += read as u64;
+    }
+    match stream.partial() {
+        Some(why) => Err(format!("it is damaged ({why})")),
+        None if frames == 0 => Err("it holds no audio".to_string()),
+        None => Ok(()),
+    }
+}
 
 fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
     let mut by_file: BTreeMap<&Path, Vec<&crate::project::PatchDef>> = BTreeMap::new();
@@ -420,57 +631,59 @@ fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
         let Some(first) = patches.first() else {
             continue;
         };
+        let Err(why) = decode_whole(file) else {
+            continue;
+        };
         let others = match patches.len() - 1 {
             0 => String::new(),
             1 => " (1 other patch uses it too)".to_string(),
             n => format!(" ({n} other patches use it too)"),
         };
-        let what = format!(
-            "patch {} ({}): sample `{}`",
-            first.id,
-            first.name,
-            file.display()
-        );
-        let mut buffer = Vec::new();
-        let outcome = StreamDecoder::open(file).and_then(|mut stream| {
-            stream.read(&mut buffer, PROBE_FRAMES)?;
-            Ok(stream.partial().map(str::to_string))
-        });
-        match outcome {
-            Ok(None) => {}
-            Ok(Some(why)) => found.push(Finding::warning(
-                Lint::BadSample,
-                &first.origin,
-                format!("{what} is damaged: {why}{others}"),
-            )),
-            Err(e) => found.push(Finding::error(
-                Lint::BadSample,
-                &first.origin,
-                format!("{what} cannot be decoded: {e}{others}"),
-            )),
-        }
+        found.push(Finding::error(
+            Lint::BadSample,
+            &first.origin,
+            format!(
+                "patch {} ({}): sample `{}` does not decode: {why}{others}; \
+                 re-export it, or point the patch at a good file",
+                first.id,
+                first.name,
+                first
+                    .resource
+                    .as_deref()
+                    .map_or_else(|| file.display().to_string(), str::to_string),
+            ),
+        ));
     }
 }
 
 fn unused_tracks(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) {
-    let evented: HashSet<u32> = project.events.values().map(|e| e.track_id).collect();
     for track in project.tracks.values() {
-        if evented.contains(&track.id) || (facts.track_ops && facts.constants.contains(&track.id)) {
+        // A label-made track is there because of its implicit event; a table-defined
+        // track needs a real one (the event the loader makes from its label is only a
+        // name nobody may ever send).
+        let table = table_defined(track, project);
+        let evented = project
+            .events
+            .values()
+            .any(|e| e.track_id == track.id && (!table || !e.implicit));
+        if evented || (facts.track_ops && facts.constants.contains(&track.id)) {
             continue;
         }
         found.push(Finding::warning(
             Lint::UnusedTrack,
             &track.origin,
             format!(
-                "{} is never used: no event maps to it and no code plays it \
-                 (play_trk/stop_trk/kill_trk)",
+                "{} is never used: no [EventMapping] or .evt event maps to it and no code \
+                 plays it (play_trk/stop_trk/kill_trk); map an event to it, or delete it",
                 track_title(track)
             ),
         ));
     }
 }
 
-fn unused_sounds(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) {
+/// Every sound ID something refers to: tracks' patches and hit lists, hit-list entries,
+/// `[TrackData]` keys and constants the code loads.
+fn sound_refs(project: &Project, facts: &CodeFacts) -> HashSet<u32> {
     let mut refs: HashSet<u32> = facts.constants.clone();
     for track in project.tracks.values() {
         refs.extend(track.patch);
@@ -482,6 +695,11 @@ fn unused_sounds(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>)
     for unit in &project.units {
         refs.extend(unit.track_data.iter().map(|(id, _)| *id));
     }
+    refs
+}
+
+fn unused_sounds(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) {
+    let refs = sound_refs(project, facts);
     for patch in project.patches.values() {
         if !refs.contains(&patch.id) && !computed_use(patch.id, &project.patches, facts) {
             found.push(Finding::warning(
@@ -668,11 +886,12 @@ fn wrong_groups(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) 
                     &track.origin,
                     format!(
                         "{} is in the {} group, but its {what} says {}: the {} option \
-                         would not control it",
+                         would not control it; put it in {}",
                         track_title(track),
                         group_name(track.control_group),
                         group_name(*group),
                         option_name(*group),
+                        constant_name(*group),
                     ),
                 ));
             }
@@ -706,7 +925,7 @@ fn wrong_groups(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) 
                 &track.origin,
                 format!(
                     "{} is in the {} group, but it plays voice samples (patch {} `{}` at {}{more}): \
-                     the VOX option would not control them",
+                     the VOX option would not control them; put it in kGroupVox",
                     track_title(track),
                     group_name(track.control_group),
                     first.id,
@@ -715,6 +934,14 @@ fn wrong_groups(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) 
                 ),
             ));
         }
+    }
+}
+
+fn constant_name(group: ControlGroup) -> &'static str {
+    match group {
+        ControlGroup::Fx => "kGroupSfx",
+        ControlGroup::Music => "kGroupMusic",
+        ControlGroup::Vox => "kGroupVox",
     }
 }
 

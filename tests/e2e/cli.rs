@@ -1,4 +1,4 @@
-//! `hitbench asm`, `disasm` and `bench asm` as a user runs them.
+//! `hitbench asm`, `disasm`, `check` and `bench` as a user runs them.
 
 use hitbench_tests::{TempDir, hitbench, workspace};
 use std::process::ExitCode;
@@ -206,4 +206,171 @@ fn bench_mix_prints_the_comparison_decode_and_cache_figures() {
     assert!(out.contains("× real time"), "{out}");
     assert!(out.contains("cache: hit latency"), "{out}");
     assert!(out.contains("target < 100 ns"), "{out}");
+}
+
+/// A short, valid 16-bit mono WAV.
+fn short_wav() -> Vec<u8> {
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 22_050,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::new(&mut bytes, spec).unwrap();
+    for i in 0..1_000i32 {
+        writer.write_sample((i % 64 * 400 - 12_800) as i16).unwrap();
+    }
+    writer.finalize().unwrap();
+    bytes.into_inner()
+}
+
+/// A project with one mistake of each kind `hitbench check` looks for, line by line.
+const CHECK_PLANTED: &str = r#"LAYOUT ts1
+EXTERN helper_routine
+LIST [Patch] 10=0,ok_patch,"sounds\ok.wav",0,0,0,0,0
+LIST [Patch] 11=0,gone_patch,"sounds\gone.wav",0,0,0,0,0
+LIST [Patch] 12=0,junk_patch,"sounds\junk.wav",0,0,0,0,0
+LIST [EventMapping] play_ok=kSndobPlay,0x3000,0,0,0,0
+LIST [EventMapping] play_nowhere=kSndobPlay,0x3999,0,0,0,0
+LIST [EventMapping] vox_greet=kSndobPlay,0x3002,0,0,0,0
+LIST [Track] 0x3000=0,play_ok,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,11,60
+LIST [Track] 0x3002=0,vox_greet,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,12,60
+LIST [Track] 0x3004=0,lonely,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,10,60
+BINARY [
+play_ok
+	loadl patch #11
+	note_on v1
+	wait_samp
+	jump @helper_routine
+vox_greet
+	loadl patch #12
+	note_on v1
+	wait_samp
+	end
+lonely
+	loadl patch #10
+	note_on v1
+	wait_samp
+	end
+]
+"#;
+
+#[test]
+fn check_reports_each_planted_mistake_at_its_line() {
+    let dir = TempDir::new("check");
+    std::fs::write(dir.join("main.src"), CHECK_PLANTED).unwrap();
+    std::fs::create_dir_all(dir.join("sounds")).unwrap();
+    std::fs::write(dir.join("sounds/ok.wav"), short_wav()).unwrap();
+    std::fs::write(dir.join("sounds/junk.wav"), b"not audio").unwrap();
+    let project = dir.path().display().to_string();
+    let run = hitbench(&["check", &project]);
+    assert_eq!(run.code, ExitCode::from(1), "{}{}", run.out, run.err);
+    let src = dir.join("main.src").display().to_string();
+    let lines: Vec<&str> = run.out.lines().collect();
+    let expected = [
+        format!("{src}:2: error[unbound-symbol]: cannot bind `helper_routine`"),
+        format!(
+            "{src}:4:30: error[missing-sample]: patch 11 (gone_patch): sample file `sounds\\gone.wav` not found"
+        ),
+        format!(
+            "{src}:5: error[bad-sample]: patch 12 (junk_patch): sample `sounds/junk.wav` does not decode"
+        ),
+        format!(
+            "{src}:7: error[event-without-track]: event `play_nowhere` plays track 14745 (0x3999)"
+        ),
+        format!(
+            "{src}:10: warning[wrong-group]: track 12290 (0x3002) `vox_greet` is in the FX (kGroupSfx) group"
+        ),
+        format!("{src}:11: warning[unused-track]: track 12292 (0x3004) `lonely` is never used"),
+    ];
+    // The EXTERN's use is on the `jump` line, below the tables.
+    let jump = CHECK_PLANTED
+        .lines()
+        .position(|l| l.contains("jump @helper_routine"))
+        .unwrap()
+        + 1;
+    let expected: Vec<String> = expected
+        .iter()
+        .map(|e| e.replace(&format!("{src}:2:"), &format!("{src}:{jump}:")))
+        .collect();
+    let mut sorted = expected.clone();
+    sorted.sort_by_key(|e| {
+        let rest = &e[src.len() + 1..];
+        rest.split(':').next().unwrap().parse::<u32>().unwrap()
+    });
+    assert_eq!(lines.len(), sorted.len() + 1, "{}", run.out);
+    for (line, want) in lines.iter().zip(&sorted) {
+        assert!(
+            line.starts_with(want.as_str()),
+            "\n{line}\nshould start with\n{want}"
+        );
+    }
+    assert_eq!(
+        lines.last().copied(),
+        Some("4 errors, 2 warnings in 3 files"),
+        "{}",
+        run.out
+    );
+    assert!(run.err.is_empty(), "{}", run.err);
+}
+
+#[test]
+fn check_strict_fails_on_warnings_alone() {
+    let dir = TempDir::new("check-strict");
+    let source = CHECK_PLANTED
+        .lines()
+        .filter(|l| {
+            ![
+                "EXTERN",
+                "helper_routine",
+                "gone_patch",
+                "junk_patch",
+                "play_nowhere",
+                "0x3000",
+                "0x3002",
+            ]
+            .iter()
+            .any(|k| l.contains(k))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect::<String>();
+    std::fs::write(dir.join("main.src"), &source).unwrap();
+    std::fs::create_dir_all(dir.join("sounds")).unwrap();
+    std::fs::write(dir.join("sounds/ok.wav"), short_wav()).unwrap();
+    let project = dir.path().display().to_string();
+    let run = hitbench(&["check", &project]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.out);
+    assert!(
+        run.out.ends_with("0 errors, 1 warning in 2 files\n"),
+        "{}",
+        run.out
+    );
+    let run = hitbench(&["check", &project, "--strict"]);
+    assert_eq!(run.code, ExitCode::from(1), "{}", run.out);
+}
+
+#[test]
+fn check_of_the_demo_project_is_clean() {
+    let demo = workspace().join("projects/demo").display().to_string();
+    let run = hitbench(&["check", &demo]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}{}", run.out, run.err);
+    let last = run.out.lines().last().unwrap_or_default();
+    assert!(last.starts_with("0 errors, "), "{}", run.out);
+}
+
+#[test]
+fn check_usage() {
+    for args in [&["check"][..], &["check", "--frobnicate", "x"]] {
+        let run = hitbench(args);
+        assert_eq!(run.code, ExitCode::from(2), "{args:?}: {}", run.err);
+        assert!(run.err.starts_with("hitbench: error: "), "{}", run.err);
+    }
+    let run = hitbench(&["check", "--help"]);
+    assert_eq!(run.code, ExitCode::SUCCESS);
+    assert!(run.out.contains("--strict"), "{}", run.out);
+    assert!(run.out.contains("error|warning[rule]"), "{}", run.out);
+    let run = hitbench(&["check", "/no/such/project"]);
+    assert_eq!(run.code, ExitCode::from(1));
+    assert!(run.err.contains("no such project folder"), "{}", run.err);
 }

@@ -1,6 +1,8 @@
-//! `hitbench check`: load a project and lint it — every load diagnostic, then the
-//! linter's own (`engine_core::check`), each as `file:line:col: severity: message [rule]`,
-//! then a summary line. Exit status 1 on errors (or, with `--strict`, on warnings too).
+//! `hitbench check`: load a project and lint it — every load diagnostic and the linter's
+//! own (`engine_core::check`), sorted by file and line, each as
+//! `file:line: error|warning[rule]: message` (like rustc and gcc, so editors can jump to
+//! it), then a summary line. Exit status 1 on errors (or, with `--strict`, on warnings
+//! too), 2 on a wrong command line.
 
 use super::Io;
 use super::args::{Args, usage};
@@ -9,8 +11,37 @@ use engine_core::project::Project;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+const HELP: &str = "\
+Usage: hitbench check <project> [<more data dirs>...] [--strict]
+
+Lint a project: load its data directories in order (later ones override earlier
+ones, as the engine does) and report what loads but would sound wrong — unbound
+symbols, missing or undecodable samples, unused tracks, patches and hit lists,
+events that lead nowhere, dangling table references, duplicate definitions and
+sounds controlled by the wrong option (a `vox_*` track in the FX group).
+
+Each problem is one line, `file:line: error|warning[rule]: message`, sorted by
+file and line; a summary line follows: `N errors, M warnings in K files`.
+docs/check.md describes every rule.
+
+Options:
+  --strict    Treat warnings as errors for the exit status.
+  -h, --help  Show this text.
+
+Exit status: 0 clean (or only warnings), 1 errors (or warnings with --strict),
+2 a wrong command line.
+";
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Runs `hitbench check <project> [<more data dirs>...] [--strict]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    if args.flag(&["--help", "-h"]) {
+        write!(io.out, "{HELP}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let strict = args.flag(&["--strict"]);
     let mut dirs = Vec::new();
     while let Some(dir) = args.next_positional() {
@@ -19,7 +50,8 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     args.finish()?;
     if dirs.is_empty() {
         return Err(usage(
-            "check needs a project folder: hitbench check <project> [<more data dirs>...] [--strict]",
+            "check needs a project folder: hitbench check <project> [<more data dirs>...] \
+             [--strict] (see hitbench check --help)",
         ));
     }
     let missing: Vec<String> = dirs
@@ -41,16 +73,13 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     }
     let errors = findings.iter().filter(|f| f.is_error()).count();
     let warnings = findings.len() - errors;
-    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    if findings.is_empty() {
-        writeln!(io.out, "{}: clean", names.join(", "))?;
-    } else {
-        writeln!(
-            io.out,
-            "{errors} error(s), {warnings} warning(s) in {}",
-            names.join(", ")
-        )?;
-    }
+    writeln!(
+        io.out,
+        "{}, {} in {}",
+        plural(errors, "error", "errors"),
+        plural(warnings, "warning", "warnings"),
+        plural(check::files_checked(&project), "file", "files"),
+    )?;
     Ok(if errors > 0 || (strict && warnings > 0) {
         ExitCode::from(super::EXIT_INPUT_ERRORS)
     } else {

@@ -1,0 +1,406 @@
+//! `engine_core::check`: a project with one planted mistake per rule reports each one
+//! once, with its rule, file and line; the same project without the mistakes is clean;
+//! the seed examples check without errors.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use engine_core::check::{self, Finding, Lint};
+use engine_core::diag::Severity;
+use engine_core::project::Project;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A temporary data directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("hitbench-check-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        Self(path)
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A short, valid 16-bit mono WAV.
+fn wav() -> Vec<u8> {
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 22_050,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::new(&mut bytes, spec).unwrap();
+    for i in 0..2_000i32 {
+        writer
+            .write_sample(((i % 100) * 300 - 15_000) as i16)
+            .unwrap();
+    }
+    writer.finalize().unwrap();
+    bytes.into_inner()
+}
+
+/// The 1-based line of `text` that contains `needle` (exactly one must).
+fn line_of(text: &str, needle: &str) -> u32 {
+    let lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(lines.len(), 1, "`{needle}` is on lines {lines:?}");
+    lines[0] as u32
+}
+
+/// The planted project's source: every line marked `; <- rule` is a mistake.
+const PLANTED: &str = r#"; planted mistakes, one per rule
+LAYOUT ts1
+EXTERN helper_routine
+
+LIST [Patch] 10=0,ok_patch_first,"sounds\ok.wav",0,0,0,0,0 ; <- duplicate-definition
+LIST [Patch] 10=0,ok_patch,"sounds\ok.wav",0,0,0,0,0
+LIST [Patch] 11=0,gone_patch,"sounds\ok.ogg",0,0,0,0,0 ; <- missing-sample
+LIST [Patch] 12=0,cut_patch,"sounds\cut.wav",0,0,0,0,0 ; <- bad-sample (damaged)
+LIST [Patch] 13=0,junk_patch,"sounds\junk.wav",0,0,0,0,0 ; <- bad-sample (not audio)
+LIST [Patch] 14=0,voice_patch,"vox\hello.wav",0,0,0,0,0
+LIST [Patch] 15=0,spare_patch,"sounds\ok.wav",0,0,0,0,0 ; <- unused-patch
+LIST [GlobalHitList] 50=10
+LIST [GlobalHitList] 51=10 ; <- unused-hit-list
+LIST [GlobalHitList] 52=10,9999 ; <- dangling-reference (hit list entry)
+
+LIST [EventMapping] play_ok=kSndobPlay,0x3000,0,0,0,0
+LIST [EventMapping] play_gone=kSndobPlay,0x3001,0,0,0,0
+LIST [EventMapping] play_nowhere=kSndobPlay,0x3999,0,0,0,0 ; <- event-without-track
+LIST [EventMapping] vox_greet=kSndobPlay,0x3002,0,0,0,0
+LIST [EventMapping] music_theme=kSndobPlay,0x3003,0,0,0,0
+LIST [EventMapping] play_cut=kSndobPlay,0x3005,0,0,0,0
+LIST [EventMapping] play_silent=kSndobPlay,0x3006,0,0,0,0
+LIST [EventMapping] play_list=kSndobPlay,0x3007,0,0,0,0
+LIST [EventMapping] say_hello=kSndobPlay,0x3008,0,0,0,0
+LIST [EventMapping] play_stray=kSndobPlay,0x3009,0,0,0,0
+LIST [Track] 0x3000=0,play_ok,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@50,0,60
+LIST [Track] 0x3001=0,play_gone,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,11,60
+LIST [Track] 0x3002=0,vox_greet,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,14,60 ; <- wrong-group (vox in FX)
+LIST [Track] 0x3003=0,music_theme,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_normal,@0,10,60 ; <- wrong-group (music in VOX)
+LIST [Track] 0x3004=0,lonely,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,10,60 ; <- unused-track
+LIST [Track] 0x3005=0,play_cut,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,12,60
+LIST [Track] 0x3006=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60 ; <- track-without-code
+LIST [Track] 0x3007=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@52,0,60
+LIST [Track] 0x3008=0,greeting,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60 ; <- wrong-group (voice folder)
+LIST [Track] 0x3009=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,8888,60 ; <- dangling-reference (track patch)
+
+BINARY [
+play_ok
+	loadl v1 #50
+	smart_setlist v1
+	smart_choose patch
+	note_on v1
+	wait_samp
+	end
+play_gone
+	loadl patch #11
+	note_on v1
+	wait_samp
+	end
+vox_greet
+	loadl patch #14
+	note_on v1
+	wait_samp
+	end
+music_theme
+	loadl patch #13
+	note_on v1
+	wait_samp
+	jump @helper_routine ; <- unbound-symbol
+lonely
+	loadl patch #10
+	note_on v1
+	wait_samp
+	end
+play_cut
+	loadl patch #12
+	note_on v1
+	wait_samp
+	end
+greeting
+	loadl patch #14
+	note_on v1
+	wait_samp
+	end
+_helper_routines
+	end
+]
+"#;
+
+/// A second table file: a `[Track]` whose subroutine is misspelt (unbound-symbol) and a
+/// line that is no table entry at all (load).
+const EXTRA_HOT: &str = "[Track]\n\
+0x4000=0,play_okk,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0\n\
+this line is no entry\n";
+
+/// Writes the planted project; returns it and its folder.
+fn planted() -> (TempDir, Project) {
+    let dir = TempDir::new("planted");
+    dir.write("main.src", PLANTED.as_bytes());
+    dir.write("extra.hot", EXTRA_HOT.as_bytes());
+    let good = wav();
+    dir.write("sounds/ok.wav", &good);
+    dir.write("vox/hello.wav", &good);
+    // The data chunk claims 4,000 bytes; the file stops 100 bytes into it.
+    dir.write("sounds/cut.wav", &good[..good.len() - 3_900]);
+    dir.write("sounds/junk.wav", b"this is a text file, not audio");
+    let project = Project::load(&dir.0);
+    (dir, project)
+}
+
+/// (rule, file name, line, severity) of each finding.
+fn summary(findings: &[Finding]) -> Vec<(Lint, String, u32, Severity)> {
+    findings
+        .iter()
+        .map(|f| {
+            let d = &f.diagnostic;
+            let name = d.file.file_name().unwrap().to_string_lossy().to_string();
+            (f.lint, name, d.line, d.severity)
+        })
+        .collect()
+}
+
+fn listing(findings: &[Finding]) -> String {
+    findings
+        .iter()
+        .map(|f| format!("{f}\n"))
+        .collect::<String>()
+}
+
+#[test]
+fn every_planted_mistake_is_reported_once_at_its_line() {
+    let (dir, project) = planted();
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    let src = |needle: &str| line_of(PLANTED, needle);
+    use Lint::*;
+    use Severity::{Error, Warning};
+    let mut expected: Vec<(Lint, &str, u32, Severity)> = vec![
+        (
+            UnboundSymbol,
+            "main.src",
+            src("jump @helper_routine"),
+            Error,
+        ),
+        (UnboundSymbol, "extra.hot", 2, Error),
+        (Load, "extra.hot", 3, Warning),
+        (MissingSample, "main.src", src("gone_patch"), Error),
+        (BadSample, "main.src", src("cut_patch"), Error),
+        (BadSample, "main.src", src("junk_patch"), Error),
+        (UnusedTrack, "main.src", src("0x3004=0,lonely"), Warning),
+        (UnusedPatch, "main.src", src("spare_patch"), Warning),
+        (UnusedHitList, "main.src", src("51=10"), Warning),
+        (EventWithoutTrack, "main.src", src("play_nowhere="), Error),
+        (TrackWithoutCode, "main.src", src("0x3006="), Error),
+        (WrongGroup, "main.src", src("0x3002=0,vox_greet"), Warning),
+        (WrongGroup, "main.src", src("0x3003=0,music_theme"), Warning),
+        (WrongGroup, "main.src", src("0x3008=0,greeting"), Warning),
+        (DanglingReference, "main.src", src("52=10,9999"), Error),
+        (DanglingReference, "main.src", src("0x3009="), Error),
+        (
+            DuplicateDefinition,
+            "main.src",
+            src("ok_patch_first"),
+            Warning,
+        ),
+    ];
+    expected.sort_by_key(|e| (e.1, e.2, e.0));
+    let mut seen: Vec<(Lint, String, u32, Severity)> = summary(&findings);
+    seen.sort_by(|a, b| (&a.1, a.2, a.0).cmp(&(&b.1, b.2, b.0)));
+    let seen: Vec<(Lint, &str, u32, Severity)> = seen
+        .iter()
+        .map(|(l, f, n, s)| (*l, f.as_str(), *n, *s))
+        .collect();
+    assert_eq!(seen, expected, "\n{text}");
+
+    // Every rule is exercised, and every finding names a real line.
+    for lint in Lint::ALL {
+        assert!(
+            findings.iter().any(|f| f.lint == lint),
+            "no {lint}:\n{text}"
+        );
+    }
+    for f in &findings {
+        assert!(f.diagnostic.line > 0, "no line: {f}");
+        assert!(f.diagnostic.file.starts_with(&dir.0), "{f}");
+    }
+}
+
+#[test]
+fn messages_say_what_to_do() {
+    let (_dir, project) = planted();
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    let message = |lint: Lint, fragment: &str| -> String {
+        findings
+            .iter()
+            .find(|f| f.lint == lint && f.diagnostic.message.contains(fragment))
+            .unwrap_or_else(|| panic!("no {lint} mentioning `{fragment}`:\n{text}"))
+            .diagnostic
+            .message
+            .clone()
+    };
+    let m = message(Lint::WrongGroup, "vox_greet");
+    assert!(
+        m.contains("FX (kGroupSfx)") && m.contains("put it in kGroupVox"),
+        "{m}"
+    );
+    let m = message(Lint::WrongGroup, "music_theme");
+    assert!(m.contains("put it in kGroupMusic"), "{m}");
+    let m = message(Lint::WrongGroup, "greeting");
+    assert!(
+        m.contains("voice samples") && m.contains("vox\\hello.wav"),
+        "{m}"
+    );
+    let m = message(Lint::UnboundSymbol, "helper_routine");
+    assert!(m.contains("did you mean `_helper_routines`"), "{m}");
+    let m = message(Lint::UnboundSymbol, "play_okk");
+    assert!(m.contains("did you mean `play_ok`"), "{m}");
+    let m = message(Lint::EventWithoutTrack, "play_nowhere");
+    assert!(m.contains("0x3999"), "{m}");
+    let m = message(Lint::BadSample, "cut_patch");
+    assert!(m.contains("sounds/cut.wav") && m.contains("damaged"), "{m}");
+    let m = message(Lint::BadSample, "junk_patch");
+    assert!(m.contains("not a WAV file"), "{m}");
+    let m = message(Lint::DuplicateDefinition, "`10`");
+    let again = line_of(PLANTED, "10=0,ok_patch,");
+    assert!(m.contains(&format!("[Patch] on line {again}")), "{m}");
+    let m = message(Lint::MissingSample, "gone_patch");
+    assert!(m.contains("did you mean `sounds\\ok.wav`"), "{m}");
+
+    // The printed form: `file:line[:col]: severity[rule]: message`.
+    let f = findings
+        .iter()
+        .find(|f| f.lint == Lint::UnusedTrack)
+        .unwrap();
+    let shown = f.to_string();
+    let prefix = format!(
+        "{}:{}: warning[unused-track]: track 12292 (0x3004) `lonely` is never used",
+        f.diagnostic.file.display(),
+        line_of(PLANTED, "0x3004=0,lonely")
+    );
+    assert!(shown.starts_with(&prefix), "{shown}");
+}
+
+/// The planted project with its mistakes put right.
+const CLEAN: &str = r#"; the planted project, put right
+LAYOUT ts1
+
+LIST [Patch] 10=0,ok_patch,"sounds\ok.wav",0,0,0,0,0
+LIST [Patch] 14=0,voice_patch,"vox\hello.wav",0,0,0,0,0
+LIST [GlobalHitList] 50=10
+LIST [GlobalHitList] 52=10
+
+LIST [EventMapping] play_ok=kSndobPlay,0x3000,0,0,0,0
+LIST [EventMapping] vox_greet=kSndobPlay,0x3002,0,0,0,0
+LIST [EventMapping] music_theme=kSndobPlay,0x3003,0,0,0,0
+LIST [EventMapping] play_list=kSndobPlay,0x3007,0,0,0,0
+LIST [EventMapping] say_hello=kSndobPlay,0x3008,0,0,0,0
+LIST [Track] 0x3000=0,play_ok,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@50,0,60
+LIST [Track] 0x3002=0,vox_greet,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_normal,@0,14,60
+LIST [Track] 0x3003=0,music_theme,1024,kArgsNormal,duckpri_normal,kGroupMusic,spl_normal,@0,10,60
+LIST [Track] 0x3007=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@52,0,60
+LIST [Track] 0x3008=0,greeting,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_normal,@0,0,60
+
+BINARY [
+play_ok
+	loadl v1 #50
+	smart_setlist v1
+	smart_choose patch
+	note_on v1
+	wait_samp
+	end
+vox_greet
+	loadl patch #14
+	note_on v1
+	wait_samp
+	end
+music_theme
+	loadl patch #10
+	note_on v1
+	wait_samp
+	jump @_helper_routine
+greeting
+	loadl patch #14
+	note_on v1
+	wait_samp
+	end
+_helper_routine
+	end
+]
+"#;
+
+#[test]
+fn the_project_without_its_mistakes_is_clean() {
+    let dir = TempDir::new("clean");
+    dir.write("main.src", CLEAN.as_bytes());
+    dir.write("sounds/ok.wav", &wav());
+    dir.write("vox/hello.wav", &wav());
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    assert!(findings.is_empty(), "{}", listing(&findings));
+    // main.src and the two samples.
+    assert_eq!(check::files_checked(&project), 3);
+}
+
+#[test]
+fn the_seed_examples_check_without_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/seed-examples");
+    let project = Project::load(&root);
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    assert!(!findings.iter().any(Finding::is_error), "{text}");
+    // The seed's own examples put every sound in the right group: the vox tracks in
+    // kGroupVox, the TV in FX, the piano in Music.
+    assert!(
+        !findings.iter().any(|f| f.lint == Lint::WrongGroup),
+        "{text}"
+    );
+    // All five examples' tracks are used, their patches and hit lists too (the piano
+    // reaches 1210–1220 by computing `1210 + skill level`).
+    for lint in [Lint::UnusedTrack, Lint::UnusedPatch, Lint::UnusedHitList] {
+        assert!(!findings.iter().any(|f| f.lint == lint), "{text}");
+    }
+}
+
+#[test]
+fn a_later_directory_overriding_an_earlier_one_is_no_duplicate() {
+    let base = TempDir::new("base");
+    let plug = TempDir::new("plug");
+    let table = |volume: u32| {
+        format!(
+            "[EventMapping]\nplay_ok=kSndobPlay,0x3000,0,0,0,0\n\
+             [Track]\n0x3000=0,0,{volume},kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,10\n\
+             [Patch]\n10=0,ok_patch,\"ok.wav\",0,0,0,0,0\n"
+        )
+    };
+    base.write("base.hot", table(1024).as_bytes());
+    base.write("ok.wav", &wav());
+    plug.write("plug.hot", table(512).as_bytes());
+    let project = Project::load_dirs(&[base.0.clone(), plug.0.clone()]);
+    assert!(!project.overrides.is_empty());
+    let findings = check::findings(&project);
+    assert!(findings.is_empty(), "{}", listing(&findings));
+}
