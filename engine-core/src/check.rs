@@ -5,9 +5,14 @@
 //! controlled by the wrong option (control group).
 //!
 //! [`check`] returns only the linter's own diagnostics, which never repeat one of
-//! [`Project::diagnostics`]. [`findings`] returns everything one command shows: the load
-//! diagnostics first (each given the rule it belongs to, see [`classify`]), then the
-//! linter's. Every finding names a [`Lint`], and `docs/check.md` describes each rule.
+//! [`Project::diagnostics`]. [`findings`] returns everything one command shows, sorted by
+//! file and line: the load diagnostics (each given the rule it belongs to, see
+//! [`classify`]), the linter's, and the world's (`world.ini`, the lot file). Every
+//! finding names a [`Lint`], and `docs/check.md` describes each rule.
+//!
+//! Every sample a patch uses is decoded from end to end with the engine's own decoder
+//! (a chunk at a time, up to the decoder's length ceiling): a lint may take a moment, and
+//! a damaged file is found before a player hears it.
 //!
 //! The heuristics are deliberately conservative: a rule that guesses (unused code, wrong
 //! group) stays quiet whenever the project gives it a reason to doubt.
@@ -53,11 +58,14 @@ pub enum Lint {
     DanglingReference,
     /// An event, track, patch or hit list defined twice in one data directory.
     DuplicateDefinition,
+    /// A problem in the world around the sounds: a `world.ini` value, the lot file it
+    /// names, a station, music or ambience file.
+    World,
 }
 
 impl Lint {
     /// Every rule, in the order `docs/check.md` lists them.
-    pub const ALL: [Lint; 12] = [
+    pub const ALL: [Lint; 13] = [
         Lint::Load,
         Lint::UnboundSymbol,
         Lint::MissingSample,
@@ -70,6 +78,7 @@ impl Lint {
         Lint::WrongGroup,
         Lint::DanglingReference,
         Lint::DuplicateDefinition,
+        Lint::World,
     ];
 
     /// The rule's name as printed: `unbound-symbol`, `wrong-group`, …
@@ -87,6 +96,7 @@ impl Lint {
             Lint::WrongGroup => "wrong-group",
             Lint::DanglingReference => "dangling-reference",
             Lint::DuplicateDefinition => "duplicate-definition",
+            Lint::World => "world",
         }
     }
 
@@ -239,8 +249,26 @@ pub fn findings(project: &Project) -> Vec<Finding> {
         })
         .collect();
     all.extend(own_lints(project, &facts));
+    all.extend(world_findings(project));
     sort(&mut all);
     all
+}
+
+/// The problems of the project's world: every data directory's `world.ini`, the lot file
+/// it names, the stations', music and ambience files — what the workbench and the
+/// renderer would report when they load the world.
+fn world_findings(project: &Project) -> Vec<Finding> {
+    /// Rate and seed only shape playback, not what is read.
+    const RATE: u32 = 48_000;
+    let director = crate::world::director::WorldDirector::load(project, RATE, 0);
+    director
+        .diagnostics()
+        .iter()
+        .map(|d| Finding {
+            lint: Lint::World,
+            diagnostic: d.clone(),
+        })
+        .collect()
 }
 
 /// How many files the project was read from (sources and the files they include,
@@ -253,7 +281,16 @@ pub fn files_checked(project: &Project) -> usize {
     }
     files.extend(project.inputs.samples.iter().map(|s| s.path.as_path()));
     files.extend(project.samples.iter().map(PathBuf::as_path));
-    files.len()
+    let mut world: BTreeSet<PathBuf> = project
+        .dirs
+        .iter()
+        .map(|dir| dir.join(crate::world::settings::FILE_NAME))
+        .filter(|file| file.is_file())
+        .collect();
+    let (ini, mut ignored) = crate::world::settings::WorldIni::load(&project.dirs);
+    world.extend(crate::world::lot::Lot::file_in_settings(&ini, &mut ignored));
+    world.retain(|file| !files.contains(file.as_path()));
+    files.len() + world.len()
 }
 
 /// The rule a load diagnostic belongs to, read from the loader's and assembler's

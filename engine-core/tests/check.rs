@@ -1,5 +1,6 @@
 //! `engine_core::check`: a project with one planted mistake per rule reports each one
-//! once, with its rule, file and line; the same project without the mistakes is clean;
+//! once, with its rule, file and line (its world.ini and lot file too); the same project
+//! without the mistakes is clean;
 //! the seed examples check without errors.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -155,6 +156,12 @@ const EXTRA_HOT: &str = "[Track]\n\
 0x4000=0,play_okk,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0\n\
 this line is no entry\n";
 
+/// The world around the planted project: a `[View]` value that is no number (world).
+const WORLD_INI: &str = "[Lot]\nFile = planted.lot\n[View]\nFadeDistance = far\n";
+
+/// The planted lot: an object of a kind that does not exist (world).
+const PLANTED_LOT: &str = "hour 14\nobject 1 dragon \"Smaug\" at 1 1\n";
+
 /// Writes the planted project; returns it and its folder.
 fn planted() -> (TempDir, Project) {
     let dir = TempDir::new("planted");
@@ -166,6 +173,8 @@ fn planted() -> (TempDir, Project) {
     // The data chunk claims 4,000 bytes; the file stops 100 bytes into it.
     dir.write("sounds/cut.wav", &good[..good.len() - 3_900]);
     dir.write("sounds/junk.wav", b"this is a text file, not audio");
+    dir.write("world.ini", WORLD_INI.as_bytes());
+    dir.write("planted.lot", PLANTED_LOT.as_bytes());
     let project = Project::load(&dir.0);
     (dir, project)
 }
@@ -206,6 +215,8 @@ fn every_planted_mistake_is_reported_once_at_its_line() {
         ),
         (UnboundSymbol, "extra.hot", 2, Error),
         (Load, "extra.hot", 3, Warning),
+        (World, "world.ini", 4, Error),
+        (World, "planted.lot", 2, Error),
         (MissingSample, "main.src", src("gone_patch"), Error),
         (BadSample, "main.src", src("cut_patch"), Error),
         (BadSample, "main.src", src("junk_patch"), Error),
@@ -287,6 +298,8 @@ fn messages_say_what_to_do() {
     let m = message(Lint::DuplicateDefinition, "`10`");
     let again = line_of(PLANTED, "10=0,ok_patch,");
     assert!(m.contains(&format!("[Patch] on line {again}")), "{m}");
+    let m = message(Lint::World, "dragon");
+    assert!(m.contains("unknown kind"), "{m}");
     let m = message(Lint::MissingSample, "gone_patch");
     assert!(m.contains("did you mean `sounds\\ok.wav`"), "{m}");
 
