@@ -6,6 +6,7 @@
 //! camera, the hour, the music mode), read and written by [`lot`]; and how an object's
 //! place on screen decides its volume and pan, in [`view`].
 
+pub mod ambience;
 pub mod director;
 pub mod lot;
 pub mod music;
