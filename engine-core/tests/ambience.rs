@@ -947,3 +947,57 @@ fn same_seed_and_calls_give_the_same_commands() {
     assert_eq!(news_a, news_b);
     assert_ne!(render(12).0, a);
 }
+
+#[test]
+fn the_example_score_in_the_docs_plays() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ambience.md"))
+        .unwrap();
+    let after = doc.split("## Example score").nth(1).unwrap();
+    let fsc = after
+        .split("```")
+        .nth(1)
+        .unwrap()
+        .trim_start_matches('\n')
+        .to_string();
+    let project = score_project(
+        "docs",
+        &[
+            "amb/bird_1.wav",
+            "amb/bird_2.wav",
+            "amb/bird_3.wav",
+            "amb/dog_1.wav",
+            "amb/dog_2.wav",
+            "amb/car_1.wav",
+            "amb/plane_1.wav",
+        ],
+        &fsc,
+        "",
+    );
+    let mut ambience = project.ambience(4);
+    let summary = ambience.describe().score.unwrap();
+    assert_eq!((summary.rows, summary.steps_per_bar), (4, 8));
+    assert!((summary.step_seconds - 0.5).abs() < 1e-12);
+    let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
+    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    run(&mut ambience, 0, u64::from(RATE) * 600, &mut sink, &mut ids);
+    let s = starts(&sink);
+    for kind in ["bird", "dog", "car", "plane"] {
+        assert!(
+            s.iter().any(|s| s.file.starts_with(kind)),
+            "{kind} never played"
+        );
+    }
+    let step = u64::from(RATE) / 2;
+    assert!(
+        s.iter()
+            .filter(|s| s.file.starts_with("car"))
+            .all(|s| s.looping && s.at % (8 * step) == 5 * step),
+        "cars loop from step 5"
+    );
+    assert!(
+        s.iter()
+            .filter(|s| s.file.starts_with("plane"))
+            .all(|s| s.pan == 0.0 && s.looping),
+        "the plane is a centred stereo loop"
+    );
+}
