@@ -6,3 +6,4 @@
 mod audio;
 mod cli;
 mod tidy;
+mod tour;

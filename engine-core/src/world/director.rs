@@ -18,6 +18,7 @@
 //! [`WorldDirector::execute`]. Everything runs on sample time: an offline render with the
 //! same seed and script gives the same file.
 
+use super::ambience::{Ambience, AmbienceSettings, AmbienceState};
 use super::lot::Lot;
 use super::music::{Music, MusicMode, MusicSettings, MusicState};
 use super::settings::WorldIni;
@@ -31,7 +32,6 @@ use crate::project::Project;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{NoteId, SoundSink};
 use crate::runtime::{Engine, EventArgs, HookEvent, TraceKind};
-use shim::{Ambience, AmbienceSettings, AmbienceState};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -736,102 +736,4 @@ pub enum Turn {
 pub fn format_hour(hour: f32) -> String {
     let minutes = (f64::from(hour.rem_euclid(24.0)) * 60.0).round() as u32;
     format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
-}
-
-/// Stand-in for the ambience while `world/ambience.rs` is being written.
-mod shim {
-    use crate::diag::Diagnostic;
-    use crate::runtime::clock::SampleTime;
-    use crate::runtime::sink::{NoteId, SoundSink};
-    use crate::world::settings::WorldIni;
-    use crate::world::sound::NoteIds;
-    use std::path::PathBuf;
-
-    /// Settings.
-    #[derive(Debug, Clone, Default)]
-    pub struct AmbienceSettings;
-    impl AmbienceSettings {
-        /// Reads nothing.
-        pub fn from_ini(_ini: &WorldIni) -> (Self, Vec<Diagnostic>) {
-            (Self, Vec::new())
-        }
-    }
-    /// State.
-    #[derive(Debug, Clone, Default)]
-    pub struct AmbienceState {
-        /// On.
-        pub enabled: bool,
-        /// Night.
-        pub night: bool,
-        /// Night loop.
-        pub night_loop_playing: bool,
-        /// Reverb.
-        pub reverb: f32,
-    }
-    /// Nothing.
-    pub struct Ambience;
-    impl Ambience {
-        /// Nothing.
-        pub fn new(
-            _s: AmbienceSettings,
-            _d: &[PathBuf],
-            _seed: u64,
-            _rate: u32,
-        ) -> (Self, Vec<Diagnostic>) {
-            (Self, Vec::new())
-        }
-        /// Nothing.
-        pub fn set_enabled(
-            &mut self,
-            _on: bool,
-            _now: SampleTime,
-            _out: &mut dyn SoundSink,
-            _ids: &mut NoteIds,
-        ) {
-        }
-        /// Nothing.
-        pub fn set_hour(
-            &mut self,
-            _h: f32,
-            _now: SampleTime,
-            _out: &mut dyn SoundSink,
-            _ids: &mut NoteIds,
-        ) {
-        }
-        /// Nothing.
-        pub fn set_room(&mut self, _t: f32) {}
-        /// Nothing.
-        pub fn reverb_level(&self) -> f32 {
-            0.0
-        }
-        /// Nothing.
-        pub fn set_listener(&mut self, _p: [f32; 2]) {}
-        /// Nothing.
-        pub fn update(
-            &mut self,
-            _now: SampleTime,
-            _until: SampleTime,
-            _out: &mut dyn SoundSink,
-            _ids: &mut NoteIds,
-        ) {
-        }
-        /// Nothing.
-        pub fn note_ended(
-            &mut self,
-            _n: NoteId,
-            _now: SampleTime,
-            _out: &mut dyn SoundSink,
-            _ids: &mut NoteIds,
-        ) -> bool {
-            false
-        }
-        /// Nothing.
-        pub fn take_news(&mut self) -> Vec<String> {
-            Vec::new()
-        }
-        /// Nothing.
-        pub fn describe(&self) -> AmbienceState {
-            AmbienceState::default()
-        }
-    }
 }
