@@ -60,7 +60,7 @@ Commands:
   probe <file>...
         Decode audio files and print one tab-separated line each: path, format,
         rate, channels, bits, frames, seconds — or path, `error`, the message.
-  bench asm|vm|mix [--quick]
+  bench asm|vm|mix|reload [--quick]
         --quick does a hundredth of the work (same code paths, rough figures).
   bench asm
         Measure assembler throughput (source lines per second) on a generated
@@ -75,6 +75,10 @@ Commands:
         kira and rodio: ns per voice-frame and HitBench's speed ratios. Also
         decode throughput (WAV MB/s, Ogg/MP3 × real time) and cache hit latency.
         Build with --release for meaningful figures.
+  bench reload
+        Rewrite a source, a sample and a .hot 20 times each in a watched
+        temporary project; print write -> live times (median, p90, max) against
+        the 150 ms target.
   help  Show this text.
 ";
 

@@ -1,9 +1,11 @@
 //! Loading a project's directories again ([`super::Project::reload`]): every file is
 //! read anew, but a file whose new version has errors keeps the piece of its last good
-//! version, and the report says so with the new errors (`file:line`). The report also
-//! lists what changed since the previous load — sources, tables and samples added,
-//! changed (size or modification time) or removed. Deleted files are simply gone: that
-//! is a change, not an error.
+//! version, and the report says so with the new errors (`file:line`). "Has errors"
+//! means it does not parse or assemble, or — found once every file is read — it no
+//! longer resolves (a table naming an undefined constant, code using a name nobody
+//! defines). The report also lists what changed since the previous load — sources,
+//! tables and samples added, changed (size or modification time) or removed. Deleted
+//! files are simply gone: that is a change, not an error.
 
 use super::inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 use super::resolve::Loader;
@@ -107,36 +109,138 @@ impl ReloadReport {
     }
 }
 
+/// How many times a reload falls back for files whose new version loads with errors
+/// (each fallback can change what other files resolve to).
+const FALLBACK_ROUNDS: usize = 3;
+
+/// One data directory as read: the problems that belong to no file, and its samples
+/// (`None` if the directory is not there).
+struct DirRead {
+    index: usize,
+    dir: PathBuf,
+    diagnostics: Vec<Diagnostic>,
+    samples: Option<Vec<PathBuf>>,
+}
+
 /// Loads `dirs`; with a `previous` project, a file whose new version has errors keeps
 /// the previous piece, and the report compares with `previous`.
+///
+/// Errors come in two kinds: a file that does not parse or assemble (its piece has
+/// errors), and a file that parses but does not resolve (a table naming an undefined
+/// constant, a source using a name nobody defines — found once every file is read). Both
+/// fall back: the first as each file is read, the second by loading again with the
+/// previous piece of each changed file that now has errors it did not have before.
 pub(super) fn load(dirs: &[PathBuf], previous: Option<&Project>) -> (Project, ReloadReport) {
-    let mut loader = Loader::default();
     let mut inputs = LoadInputs::default();
     let mut report = ReloadReport::default();
+    let mut read = Vec::with_capacity(dirs.len());
     for (index, dir) in dirs.iter().enumerate() {
-        let Some(found) = scan::read_dir(index, dir, &mut loader.diagnostics) else {
-            continue;
-        };
-        loader.sample_index.add(index, dir, &found.samples);
-        inputs
-            .samples
-            .extend(found.samples.iter().map(|s| FileStamp::of(s)));
-        for piece in found.pieces {
-            let piece = match previous {
-                Some(previous) => fall_back(piece, &previous.inputs, index, &mut report),
-                None => piece,
-            };
-            loader.add_piece(&piece);
-            inputs.pieces.push(piece);
-        }
+        let mut diagnostics = Vec::new();
+        let found = scan::read_dir(index, dir, &mut diagnostics);
+        let samples = found.map(|found| {
+            inputs
+                .samples
+                .extend(found.samples.iter().map(|s| FileStamp::of(s)));
+            for piece in found.pieces {
+                let piece = match previous {
+                    Some(previous) => fall_back(piece, &previous.inputs, index, &mut report),
+                    None => piece,
+                };
+                inputs.pieces.push(piece);
+            }
+            found.samples
+        });
+        read.push(DirRead {
+            index,
+            dir: dir.clone(),
+            diagnostics,
+            samples,
+        });
     }
-    let mut project = loader.finish(dirs.to_vec());
-    link::bind(&mut project);
+    let mut project = build(dirs, &read, &inputs.pieces);
     if let Some(previous) = previous {
+        for _ in 0..FALLBACK_ROUNDS {
+            if !fall_back_unresolved(&project, previous, &mut inputs.pieces, &mut report) {
+                break;
+            }
+            project = build(dirs, &read, &inputs.pieces);
+        }
         compare(&previous.inputs, &inputs, &mut report);
     }
     project.inputs = Arc::new(inputs);
     (project, report)
+}
+
+/// Resolves `pieces` into a project (names, tables, late symbols).
+fn build(dirs: &[PathBuf], read: &[DirRead], pieces: &[Piece]) -> Project {
+    let mut loader = Loader::default();
+    for dir in read {
+        loader.diagnostics.extend(dir.diagnostics.iter().cloned());
+        let Some(samples) = &dir.samples else {
+            continue;
+        };
+        loader.sample_index.add(dir.index, &dir.dir, samples);
+        for piece in pieces.iter().filter(|p| p.dir == dir.index) {
+            loader.add_piece(piece);
+        }
+    }
+    let mut project = loader.finish(dirs.to_vec());
+    link::bind(&mut project);
+    project
+}
+
+/// Puts back the previous piece of every file that changed, parsed, and now has errors
+/// in `project` it did not have in `previous` (the new errors are kept with it, for
+/// the report). Returns whether any was put back.
+fn fall_back_unresolved(
+    project: &Project,
+    previous: &Project,
+    pieces: &mut [Piece],
+    report: &mut ReloadReport,
+) -> bool {
+    let mut any = false;
+    for piece in pieces.iter_mut() {
+        if piece.is_kept() || piece.has_errors() {
+            continue;
+        }
+        let Some(old) = previous.inputs.piece(piece.kind, &piece.path) else {
+            continue;
+        };
+        if old.has_errors() || old.stamps == piece.stamps {
+            continue;
+        }
+        let files: Vec<&Path> = std::iter::once(piece.path.as_path())
+            .chain(piece.stamps.iter().map(|s| s.path.as_path()))
+            .collect();
+        let errors: Vec<Diagnostic> = project
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error() && files.contains(&d.file.as_path()))
+            .cloned()
+            .collect();
+        if errors.is_empty() {
+            continue;
+        }
+        // Errors the previous load had for these files too (other than the ones of a
+        // kept version's file on disk) are not this version's fault.
+        let before = previous.diagnostics.iter().any(|d| {
+            d.is_error() && files.contains(&d.file.as_path()) && !old.kept_because.contains(d)
+        });
+        if before {
+            continue;
+        }
+        let mut kept = old.clone();
+        kept.move_to_dir(piece.dir);
+        kept.kept_because = errors;
+        report.kept.push(KeptFile {
+            path: kept.path.clone(),
+            kind: kept.kind,
+            diagnostics: kept.kept_because.clone(),
+        });
+        *piece = kept;
+        any = true;
+    }
+    any
 }
 
 /// The piece to use for a file: the new one, unless it has errors and the previous

@@ -10,12 +10,14 @@ use crate::world::ObjectId;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-/// Swaps `project` into `session`'s engine. Notes already sounding play on with the data
-/// they have. Tracks whose code was running cannot go on (their code may have moved):
-/// with `restart`, each one the new project still defines starts again from the top for
-/// the same objects (with default event arguments); otherwise, or if the new project no
-/// longer defines it, it stops and its current notes play out. Returns one sentence per
-/// track restarted, stopped or dropped (also traced).
+/// Swaps `project` into `session`'s engine. Voices already sounding keep the sample data
+/// they hold. Tracks whose code was running cannot go on (the engine rebuilds its
+/// program, so their code may have moved): with `restart`, each one the new project
+/// still defines is cut (its notes fade out at once, so the old and the new version do
+/// not sound together) and starts again from the top for the same objects, with default
+/// event arguments; without `restart`, or if the new project no longer defines it, it
+/// stops and its current notes play out. Returns one sentence per track restarted,
+/// stopped or dropped (also traced).
 pub fn swap_project(session: &mut Session, project: Project, restart: bool) -> Vec<String> {
     let running: Vec<_> = session
         .engine
@@ -140,6 +142,18 @@ pub(crate) fn apply(
         TraceKind::Reload,
         format!("reload: {files}"),
     );
+    for file in reload.files.iter().filter(|f| is_world_file(f)) {
+        say(
+            session,
+            &mut lines,
+            TraceKind::Reload,
+            format!(
+                "{}: the world (world.ini, the lot, ambience scores) is read when the session starts; \
+                 this change is heard after the project is opened again",
+                file.display()
+            ),
+        );
+    }
     for line in reload.report.lines() {
         say(session, &mut lines, TraceKind::Reload, line);
     }
@@ -207,4 +221,17 @@ pub(crate) fn apply(
         ),
     );
     Some(summary)
+}
+
+/// True for the files the world director reads (`world.ini`, ambience scores), which a
+/// hot reload does not apply yet.
+fn is_world_file(path: &std::path::Path) -> bool {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    ext == "fsc"
+        || path
+            .file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case(crate::world::settings::FILE_NAME))
 }

@@ -8,7 +8,9 @@ use super::{FileErrors, Reload, ReloadConfig, SampleChange, SampleOutcome};
 use crate::audio::decode::{self, DecodeLimits};
 use crate::cache::{Handle, ResourceCache};
 use crate::diag::Diagnostic;
-use crate::project::{PROJECT_EXTENSIONS, Project, SAMPLE_EXTENSIONS, resource_name};
+use crate::project::{
+    PROJECT_EXTENSIONS, Piece, Project, ReloadReport, SAMPLE_EXTENSIONS, resource_name,
+};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -224,8 +226,15 @@ impl Worker {
         if project {
             let (new, report) = self.base.reload();
             samples.extend(report.samples.all().cloned());
-            self.set_base(new.clone());
-            reload.project = Some(Box::new(new));
+            // A batch whose project files all turned out broken (each keeps the
+            // version the engine already runs), or that no piece reads, changes nothing
+            // the engine plays: swapping would only restart the tracks playing. Its
+            // errors still go out.
+            let unchanged = !batch.rescan && nothing_to_swap(batch, &new, &report);
+            if !unchanged {
+                reload.project = Some(Box::new(new.clone()));
+            }
+            self.set_base(new);
             reload.report = report;
         }
         for path in &samples {
@@ -371,6 +380,39 @@ impl Worker {
             .chain(self.sample_errors.values().cloned())
             .collect()
     }
+}
+
+/// True if reloading for `batch` changed nothing the engine runs: no source, table or
+/// sample file was added, changed or removed, and every project file of the batch is
+/// either a file of a piece kept at its last good version (the one the engine runs
+/// already) or a file no piece is made from (a `.fsc`, a `world.ini`, a built set's
+/// side file that a source beside it shadows). A file some piece in use is made from
+/// counts as changed even if its stamp did not move (two saves within one tick of the
+/// file system's clock).
+fn nothing_to_swap(batch: &Batch, new: &Project, report: &ReloadReport) -> bool {
+    if !report.sources.is_empty()
+        || !report.tables.is_empty()
+        || !report.samples.added.is_empty()
+        || !report.samples.removed.is_empty()
+    {
+        return false;
+    }
+    let made_of = |piece: &Piece, path: &Path| {
+        piece.path == path
+            || piece.stamps.iter().any(|s| s.path == path)
+            || piece.kept_because.iter().any(|d| d.file == path)
+    };
+    batch
+        .paths
+        .iter()
+        .filter(|path| !Worker::is_sample(path))
+        .all(|path| {
+            new.inputs
+                .pieces
+                .iter()
+                .filter(|piece| made_of(piece, path))
+                .all(Piece::is_kept)
+        })
 }
 
 /// Checks that a sample file decodes (large files: that their header reads).

@@ -1,10 +1,12 @@
 //! `hitbench bench <what>`: the project's speed targets, printed as per-item figures
 //! and ratios against their targets (never asserted in tests): `asm` (assembler
-//! throughput), `vm` (the runtime) and `mix` (the mixer against kira and rodio, decode
-//! throughput, cache hit latency).
+//! throughput), `vm` (the runtime), `mix` (the mixer against kira and rodio, decode
+//! throughput, cache hit latency) and `reload` (from a file write to the new version
+//! live).
 
 mod asm;
 mod mix;
+mod reload;
 mod vm;
 
 use super::Io;
@@ -30,7 +32,7 @@ impl Size {
     }
 }
 
-/// Runs `hitbench bench <asm|vm|mix> [--quick]`.
+/// Runs `hitbench bench <asm|vm|mix|reload> [--quick]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let size = if args.flag(&["--quick"]) {
         Size::Quick
@@ -39,7 +41,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     };
     let what = args
         .next_positional()
-        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm|mix"))?;
+        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm|mix|reload"))?;
     args.finish()?;
     if size == Size::Quick {
         writeln!(
@@ -58,9 +60,10 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         "asm" => asm::run(io, size)?,
         "vm" => vm::run(io, size)?,
         "mix" => mix::run(io, size)?,
+        "reload" => reload::run(io, size)?,
         other => {
             return Err(usage(format!(
-                "unknown benchmark `{other}` (available: asm, vm, mix)"
+                "unknown benchmark `{other}` (available: asm, vm, mix, reload)"
             )));
         }
     }

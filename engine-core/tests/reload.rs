@@ -1,0 +1,561 @@
+//! Hot reload end to end (issue 5 §6): a temporary project is watched while a session
+//! runs it; a source, a sample, a `.hot` and a `.fsc` are edited on disk and each change
+//! is seen live (traced, and the event plays the new thing); a broken edit keeps the
+//! last good version and reports its error with file and line until it is fixed. A
+//! second test runs the same through the `LiveEngine` on the null output.
+//!
+//! notify's events are asynchronous: every wait polls with a generous deadline, and no
+//! assertion is about speed (`hitbench bench reload` measures that).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use engine_core::live::LiveEngine;
+use engine_core::mixer::{Mixer, MixerConfig, mixer};
+use engine_core::output::OutputChoice;
+use engine_core::project::Project;
+use engine_core::reload::{Reload, ReloadConfig, ReloadStatus, Reloader, SampleOutcome};
+use engine_core::runtime::{EventArgs, TraceKind, TraceRecord, TraceSwitches};
+use engine_core::server::ServerConfig;
+use engine_core::session::{Session, SessionConfig};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+/// How long a test waits for notify and the reload thread before giving up.
+const DEADLINE: Duration = Duration::from_secs(10);
+
+/// A temporary data directory, removed when dropped.
+struct TempProject(PathBuf);
+
+impl TempProject {
+    fn new(tag: &str) -> Self {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("hitbench-reload-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Self(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) {
+        std::fs::write(self.path(name), bytes).unwrap();
+    }
+}
+
+impl Drop for TempProject {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A mono 16-bit 48 kHz WAV of `frames` frames at constant `level`, as bytes (written in
+/// one call, like an editor's save).
+fn wav(frames: usize, level: f32) -> Vec<u8> {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 48_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut bytes = Vec::new();
+    {
+        let mut writer = hound::WavWriter::new(std::io::Cursor::new(&mut bytes), spec).unwrap();
+        let value = (level * 32_767.0) as i16;
+        for _ in 0..frames {
+            writer.write_sample(value).unwrap();
+        }
+        writer.finalize().unwrap();
+    }
+    bytes
+}
+
+/// The track's code: plays patch `patch` once.
+fn source(patch: u32) -> String {
+    format!(
+        "; tone.src — the track plays one patch\n\
+         LAYOUT tso\n\
+         BINARY [\n\
+         play_tone\n\
+         \tloadl patch #{patch}\n\
+         \tnote_on v1\n\
+         \twait_samp\n\
+         \tend\n\
+         ]\n"
+    )
+}
+
+/// The tables: event `ping` plays track 0x100 at `volume`; two patches.
+fn tables(volume: u32, extra_event: &str) -> String {
+    format!(
+        "[EventMapping]\n\
+         ping=kSndobPlay,0x100,0,0,0,0\n\
+         {extra_event}\
+         [Track]\n\
+         0x100=0,play_tone,{volume},kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0\n\
+         [Patch]\n\
+         1=0,tone_a,\"tone_a.wav\",0,0,0,0,0\n\
+         2=0,tone_b,\"tone_b.wav\",0,0,0,0,0\n"
+    )
+}
+
+fn project(tag: &str) -> TempProject {
+    let p = TempProject::new(tag);
+    p.write("tone.src", source(1));
+    p.write("tables.hot", tables(1024, ""));
+    p.write("tone_a.wav", wav(4_800, 0.25));
+    p.write("tone_b.wav", wav(2_400, 0.5));
+    p.write("mix.fsc", "tempo\t120\n");
+    p
+}
+
+/// A session on a mixer this test renders by hand (blocking sample loads: the first
+/// play does not wait for the loader thread).
+struct Rig {
+    session: Session,
+    mixer: Mixer,
+    status: ReloadStatus,
+    config: ReloadConfig,
+    trace: Vec<TraceRecord>,
+}
+
+impl Rig {
+    fn new(project: Project) -> Self {
+        let (handle, mixer) = mixer(MixerConfig::default());
+        let config = SessionConfig {
+            server: ServerConfig {
+                blocking: true,
+                ..ServerConfig::default()
+            },
+            ..SessionConfig::default()
+        };
+        let mut session = Session::new(project, handle, config);
+        session.engine.set_trace_switches(TraceSwitches::ALL);
+        Self {
+            session,
+            mixer,
+            status: ReloadStatus::default(),
+            config: ReloadConfig::default(),
+            trace: Vec::new(),
+        }
+    }
+
+    /// Runs the session and the mixer for `seconds`; returns the peak of the output.
+    fn run(&mut self, seconds: f64) -> f32 {
+        let end = self.session.now() + (seconds * 48_000.0) as u64;
+        let mut peak = 0.0f32;
+        while self.session.now() < end {
+            self.session.tick();
+            let frames = self.session.now().saturating_sub(self.mixer.position()) as usize;
+            let mut out = vec![0.0; frames * 2];
+            self.mixer.render(&mut out);
+            peak = out.iter().fold(peak, |p, s| p.max(s.abs()));
+        }
+        self.trace.extend(self.session.take_trace());
+        peak
+    }
+
+    /// Applies every reload that arrives until `done` holds (panics after the deadline).
+    fn until(
+        &mut self,
+        reloads: &Receiver<Reload>,
+        what: &str,
+        done: impl Fn(&Rig) -> bool,
+    ) -> Vec<Reload> {
+        let start = Instant::now();
+        let mut seen = Vec::new();
+        while !done(self) {
+            assert!(
+                start.elapsed() < DEADLINE,
+                "no reload made this true within {DEADLINE:?}: {what}\nreloads: {seen:#?}\nstatus errors: {:#?}",
+                self.status.errors
+            );
+            if let Ok(reload) = reloads.recv_timeout(Duration::from_millis(20)) {
+                seen.push(reload.clone());
+                self.status.apply(&mut self.session, reload, &self.config);
+                self.run(0.01);
+            }
+        }
+        seen
+    }
+
+    /// Triggers `event`, runs half a second; returns the sample trace lines of the play
+    /// and the output's peak.
+    fn play(&mut self, event: &str) -> (Vec<String>, f32) {
+        self.trace.clear();
+        self.session
+            .engine
+            .trigger(event, None, EventArgs::default())
+            .unwrap();
+        let peak = self.run(0.5);
+        let lines = self
+            .trace
+            .iter()
+            .filter(|r| r.kind == TraceKind::Sample)
+            .map(|r| r.message.clone())
+            .collect();
+        (lines, peak)
+    }
+
+    fn reload_lines(&self) -> Vec<String> {
+        self.trace
+            .iter()
+            .filter(|r| matches!(r.kind, TraceKind::Reload | TraceKind::Error))
+            .map(|r| r.message.clone())
+            .collect()
+    }
+}
+
+fn track_volume(session: &Session) -> i32 {
+    session.engine.project().track(0x100).unwrap().volume
+}
+
+/// True if an output peak is what a full-volume sample at `level` gives, centred (the
+/// mixer's equal-power pan puts 1/√2 of it in each channel).
+fn near(peak: f32, level: f32) -> bool {
+    let want = level * std::f32::consts::FRAC_1_SQRT_2;
+    (peak - want).abs() < want * 0.1
+}
+
+fn plays_patch(lines: &[String], patch: u32) -> bool {
+    lines.iter().any(|l| l.contains(&format!("patch {patch} ")))
+}
+
+#[test]
+fn edits_to_a_source_a_sample_and_a_hot_go_live_and_a_broken_edit_keeps_the_old_version() {
+    let p = project("session");
+    let project = Project::load(&p.0);
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let mut rig = Rig::new(project);
+    let (reloader, reloads) = Reloader::with_channel(
+        rig.session.engine.project(),
+        std::sync::Arc::clone(rig.session.server.cache()),
+        rig.config,
+    )
+    .unwrap();
+    assert_eq!(reloader.watch_status().watching, vec![p.0.clone()]);
+    assert!(reloader.watch_status().problems.is_empty());
+
+    // Before: `ping` plays patch 1 (tone_a, 0.25).
+    let (lines, peak) = rig.play("ping");
+    assert!(plays_patch(&lines, 1), "{lines:#?}");
+    assert!(near(peak, 0.25), "peak {peak}");
+
+    // (a) The source now plays patch 2.
+    p.write("tone.src", source(2));
+    rig.until(&reloads, "the source edit is live", |rig| {
+        rig.session
+            .engine
+            .project()
+            .units
+            .iter()
+            .any(|u| u.path().ends_with("tone.src") && rig.status.last.is_some())
+            && rig.status.applied >= 1
+    });
+    let reloaded = rig.reload_lines();
+    assert!(
+        reloaded
+            .iter()
+            .any(|l| l.contains("tone.src") && l.contains("changed")),
+        "the reload is traced: {reloaded:#?}"
+    );
+    let (lines, peak) = rig.play("ping");
+    assert!(
+        plays_patch(&lines, 2),
+        "the new code plays patch 2: {lines:#?}"
+    );
+    assert!(near(peak, 0.5), "tone_b's level, got {peak}");
+    let last = rig.status.last.clone().unwrap();
+    assert!(
+        last.files.iter().any(|f| f.ends_with("tone.src")),
+        "{last:#?}"
+    );
+
+    // (b) tone_b is rewritten longer and quieter: the cache serves the new data, the
+    // runtime measures it again, the next play sounds it.
+    let cache = std::sync::Arc::clone(rig.session.server.cache());
+    assert_eq!(
+        cache.get("tone_b.wav").unwrap().samples().unwrap().frames(),
+        2_400
+    );
+    let applied = rig.status.applied;
+    p.write("tone_b.wav", wav(12_000, 0.125));
+    let reloads_seen = rig.until(&reloads, "the sample edit is live", |rig| {
+        rig.status.applied > applied
+            && cache
+                .get("tone_b.wav")
+                .is_ok_and(|h| h.samples().is_some_and(|s| s.frames() == 12_000))
+    });
+    assert!(
+        reloads_seen.iter().any(|r| r.project.is_none()
+            && r.samples
+                .iter()
+                .any(|s| s.outcome == SampleOutcome::Reloaded)),
+        "a sample alone is reloaded into the cache without swapping the project: {reloads_seen:#?}"
+    );
+    assert!(
+        rig.reload_lines()
+            .iter()
+            .any(|l| l.contains("sample `tone_b.wav` reloaded")),
+        "{:#?}",
+        rig.reload_lines()
+    );
+    let (lines, peak) = rig.play("ping");
+    assert!(plays_patch(&lines, 2), "{lines:#?}");
+    assert!(near(peak, 0.125), "the new data plays: peak {peak}");
+    // 12,000 frames at 48 kHz: the track now lasts 0.25 s, no longer 0.05 s.
+    rig.session
+        .engine
+        .trigger("ping", None, EventArgs::default())
+        .unwrap();
+    rig.run(0.1);
+    assert_eq!(
+        rig.session.engine.active_tracks().len(),
+        1,
+        "the runtime measured the new length"
+    );
+    rig.run(0.3);
+    assert!(rig.session.engine.active_tracks().is_empty());
+
+    // (c) The .hot: the track's volume halves and a new event appears.
+    let applied = rig.status.applied;
+    p.write("tables.hot", tables(512, "pong=kSndobPlay,0x100,0,0,0,0\n"));
+    rig.until(&reloads, "the .hot edit is live", |rig| {
+        rig.status.applied > applied && track_volume(&rig.session) == 512
+    });
+    assert!(
+        rig.reload_lines()
+            .iter()
+            .any(|l| l.contains("tables.hot") && l.contains("changed")),
+        "{:#?}",
+        rig.reload_lines()
+    );
+    let (lines, quiet_peak) = rig.play("pong");
+    assert!(plays_patch(&lines, 2), "the new event plays: {lines:#?}");
+    assert!(
+        quiet_peak < peak * 0.75,
+        "half the track volume is quieter: {quiet_peak} against {peak}"
+    );
+
+    // A reload while the track plays restarts it with the new version (traced).
+    rig.session
+        .engine
+        .trigger("ping", None, EventArgs::default())
+        .unwrap();
+    rig.run(0.05);
+    assert_eq!(rig.session.engine.active_tracks().len(), 1);
+    rig.trace.clear();
+    let applied = rig.status.applied;
+    p.write("tables.hot", tables(700, "pong=kSndobPlay,0x100,0,0,0,0\n"));
+    rig.until(&reloads, "the second .hot edit is live", |rig| {
+        rig.status.applied > applied && track_volume(&rig.session) == 700
+    });
+    let lines = rig.reload_lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("track `play_tone`") && l.contains("restarted")),
+        "the playing track is restarted, and that is traced: {lines:#?}"
+    );
+
+    // (d) A broken source: the old version keeps working, the error names file:line and
+    // is in the status; running tracks are not disturbed by it.
+    rig.run(0.5);
+    rig.session
+        .engine
+        .trigger("ping", None, EventArgs::default())
+        .unwrap();
+    rig.run(0.05);
+    rig.trace.clear();
+    let applied = rig.status.applied;
+    p.write(
+        "tone.src",
+        "LAYOUT tso\nBINARY [\nplay_tone\n\tloadl patch #1\n\tplya v1\n\tend\n]\n",
+    );
+    let seen = rig.until(&reloads, "the broken edit is reported", |rig| {
+        rig.status.applied > applied && !rig.status.errors.is_empty()
+    });
+    let errors = rig.status.errors.clone();
+    let broken = errors
+        .iter()
+        .find(|e| e.path.ends_with("tone.src"))
+        .unwrap_or_else(|| panic!("tone.src has errors: {errors:#?}"));
+    assert!(
+        broken.kept,
+        "its last good version stays in use: {broken:#?}"
+    );
+    let d = &broken.diagnostics[0];
+    assert_eq!(d.line, 5, "{d}");
+    assert!(d.message.contains("plya"), "{d}");
+    let lines = rig.reload_lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("tone.src:5") && l.contains("plya")),
+        "the error is traced with file:line: {lines:#?}"
+    );
+    assert!(
+        seen.iter().all(|r| r.project.is_none()),
+        "a broken edit swaps nothing in: {seen:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("restarted")),
+        "a broken edit does not restart the track playing: {lines:#?}"
+    );
+    assert_eq!(rig.session.engine.active_tracks().len(), 1);
+    rig.run(0.5);
+    let (lines, _) = rig.play("ping");
+    assert!(
+        plays_patch(&lines, 2),
+        "the last good version (patch 2) still plays: {lines:#?}"
+    );
+
+    // …and fixing the file clears the errors and makes the fix live.
+    p.write("tone.src", source(1));
+    rig.until(&reloads, "the fix clears the errors", |rig| {
+        rig.status.errors.is_empty() && rig.status.applied > applied + 1
+    });
+    let (lines, _) = rig.play("ping");
+    assert!(plays_patch(&lines, 1), "the fix plays patch 1: {lines:#?}");
+
+    // A sample that no longer decodes keeps its last good version too.
+    let applied = rig.status.applied;
+    p.write("tone_a.wav", b"RIFF but not really a wave file");
+    rig.until(&reloads, "the broken sample is reported", |rig| {
+        rig.status.applied > applied
+            && rig
+                .status
+                .errors
+                .iter()
+                .any(|e| e.path.ends_with("tone_a.wav") && e.kept)
+    });
+    let (lines, peak) = rig.play("ping");
+    assert!(plays_patch(&lines, 1), "{lines:#?}");
+    // The track's volume is 700 of 1024 since the last .hot edit.
+    assert!(
+        near(peak, 0.25 * 700.0 / 1024.0),
+        "the old tone_a plays: {peak}"
+    );
+    p.write("tone_a.wav", wav(4_800, 0.25));
+    rig.until(&reloads, "the repaired sample clears the error", |rig| {
+        rig.status.errors.is_empty()
+    });
+
+    // (e) `.fsc` files: the project model does not hold them (the world director reads
+    // ambience scores when the session starts). A change is noticed and traced as such,
+    // and swaps nothing in: a track playing is not restarted.
+    rig.session
+        .engine
+        .trigger("ping", None, EventArgs::default())
+        .unwrap();
+    rig.run(0.02);
+    rig.trace.clear();
+    let applied = rig.status.applied;
+    p.write("mix.fsc", "tempo\t90\n");
+    let seen = rig.until(&reloads, "the .fsc change is noticed", |rig| {
+        rig.status.applied > applied
+    });
+    assert!(seen.iter().all(|r| r.project.is_none()), "{seen:#?}");
+    let lines = rig.reload_lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("mix.fsc") && l.contains("read when the session starts")),
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("restarted")), "{lines:#?}");
+    assert!(rig.status.errors.is_empty(), "{:#?}", rig.status.errors);
+    drop(reloader);
+}
+
+#[test]
+fn the_live_engine_watches_its_project_and_shows_reloads_and_errors() {
+    let p = project("live");
+    let project = Project::load(&p.0);
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let engine = LiveEngine::start(project, OutputChoice::Null, SessionConfig::default()).unwrap();
+    let start = Instant::now();
+    let wait = |what: &str, done: &dyn Fn(&engine_core::live::LiveSnapshot) -> bool| {
+        let mut trace = Vec::new();
+        loop {
+            let snapshot = engine.take_snapshot();
+            trace.extend(snapshot.trace.iter().map(ToString::to_string));
+            if done(&snapshot) {
+                return (snapshot, trace);
+            }
+            assert!(
+                start.elapsed() < DEADLINE * 2,
+                "{what}: not seen; status {:#?}\ntrace {trace:#?}",
+                snapshot.reload
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    let (snapshot, _) = wait("watching", &|s| s.reload.watching);
+    assert_eq!(snapshot.reload.watch.watching, vec![p.0.clone()]);
+
+    p.write(
+        "tables.hot",
+        tables(1024, "pong=kSndobPlay,0x100,0,0,0,0\n"),
+    );
+    let (snapshot, trace) = wait("the .hot edit applied", &|s| s.reload.applied >= 1);
+    let project = snapshot.reload.project.clone().expect("the new project");
+    assert!(project.event("pong").is_some());
+    let last = snapshot.reload.last.clone().unwrap();
+    assert!(last.applied_at >= last.first_change);
+    assert!(
+        trace
+            .iter()
+            .any(|l| l.contains("reload") && l.contains("tables.hot")),
+        "{trace:#?}"
+    );
+    assert!(engine.line("ui pong"));
+    let (snapshot, _) = wait("pong's reply", &|s| !s.replies.is_empty());
+    assert!(
+        snapshot.replies.iter().all(|(_, r)| r.is_ok()),
+        "the new event plays: {:#?}",
+        snapshot.replies
+    );
+
+    p.write("tables.hot", "[Track]\n0x100=0,play_tone,loud\n");
+    let (snapshot, trace) = wait("the broken .hot reported", &|s| {
+        s.reload
+            .errors
+            .iter()
+            .any(|e| e.path.ends_with("tables.hot"))
+    });
+    let broken = snapshot
+        .reload
+        .errors
+        .iter()
+        .find(|e| e.path.ends_with("tables.hot"))
+        .unwrap();
+    assert!(broken.kept, "{broken:#?}");
+    assert!(
+        broken.diagnostics.iter().all(|d| d.line == 2),
+        "{broken:#?}"
+    );
+    assert!(
+        trace.iter().any(|l| l.contains("tables.hot:2")),
+        "{trace:#?}"
+    );
+    assert!(engine.line("ui pong"));
+    let (snapshot, _) = wait("pong's reply", &|s| !s.replies.is_empty());
+    assert!(
+        snapshot.replies.iter().all(|(_, r)| r.is_ok()),
+        "the last good tables still play: {:#?}",
+        snapshot.replies
+    );
+
+    p.write("tables.hot", tables(1024, ""));
+    let (snapshot, _) = wait("the fix clears the errors", &|s| {
+        s.reload.errors.is_empty() && s.reload.applied >= 3
+    });
+    assert!(snapshot.reload.project.unwrap().event("pong").is_none());
+    assert!(Path::new(&p.0).is_dir());
+}
