@@ -143,6 +143,40 @@ impl Session {
         crate::reload::apply::apply(self, reload, config)
     }
 
+    /// Reads the world again (`world.ini`, ambience scores; the lot file too when
+    /// `lot_changed` or when `world.ini` now names another one): what the old world
+    /// played fades out, the new one starts at the next tick where the old left off —
+    /// same camera, hour and music mode, receivers that were on tune in again — or from
+    /// the new lot. Returns what happened, one line each (problems of the new files
+    /// included).
+    pub fn reload_world(&mut self, lot_changed: bool) -> Vec<String> {
+        let now = self.engine.now();
+        self.world.shutdown(now, &mut self.server);
+        self.take_world_news();
+        let rate = self.engine.clock().sample_rate();
+        let seed = self.engine.config().seed;
+        let mut world = WorldDirector::load(self.engine.project(), rate, seed);
+        let mut lines = Vec::new();
+        let lot_changed = lot_changed || world.lot_file() != self.world.lot_file();
+        if lot_changed {
+            // The lot on disk replaces the objects; the old objects' sounds stop.
+            self.engine.quiet_all();
+            self.controlled = world.install(&mut self.engine);
+            lines.push(format!(
+                "world: the lot was read again ({} object(s))",
+                self.engine.world().len()
+            ));
+        }
+        let old = std::mem::replace(&mut self.world, world);
+        self.world.take_over(old, !lot_changed);
+        for d in self.world.diagnostics() {
+            lines.push(d.to_string());
+        }
+        lines.push("world: world.ini and the ambience score read again; stations, music and ambience restart".into());
+        self.pump();
+        lines
+    }
+
     /// Hands the engine's commands to the server.
     fn pump(&mut self) {
         for command in self.outbox.take() {

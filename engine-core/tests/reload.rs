@@ -1,6 +1,6 @@
 //! Hot reload end to end (issue 5 §6): a temporary project is watched while a session
-//! runs it; a source, a sample, a `.hot` and a `.fsc` are edited on disk and each change
-//! is seen live (traced, and the event plays the new thing); a broken edit keeps the
+//! runs it; a source, a sample, a `.hot`, `world.ini`, a `.fsc` and the lot are edited
+//! on disk and each change is seen live (traced, and the event plays the new thing); a broken edit keeps the
 //! last good version and reports its error with file and line until it is fixed. A
 //! second test runs the same through the `LiveEngine` on the null output.
 //!
@@ -104,13 +104,21 @@ fn tables(volume: u32, extra_event: &str) -> String {
     )
 }
 
+/// An ambience score at `tempo` with one bird row.
+fn score(tempo: u32) -> String {
+    format!(
+        "version 7\n\
+         mix\t1024\t1\t0\t0\t1\t4\t{tempo}\t4\t0\t0\t-\t-\t0\t0\n\
+         birds\t800\t0\t512\t512\t0\t0\t0\t0\t0\t0\t0\t0\t50\t1.0\t1.0\t0\t0\t0\tbird\n"
+    )
+}
+
 fn project(tag: &str) -> TempProject {
     let p = TempProject::new(tag);
     p.write("tone.src", source(1));
     p.write("tables.hot", tables(1024, ""));
     p.write("tone_a.wav", wav(4_800, 0.25));
     p.write("tone_b.wav", wav(2_400, 0.5));
-    p.write("mix.fsc", "tempo\t120\n");
     p
 }
 
@@ -446,30 +454,86 @@ fn edits_to_a_source_a_sample_and_a_hot_go_live_and_a_broken_edit_keeps_the_old_
         rig.status.errors.is_empty()
     });
 
-    // (e) `.fsc` files: the project model does not hold them (the world director reads
-    // ambience scores when the session starts). A change is noticed and traced as such,
-    // and swaps nothing in: a track playing is not restarted.
+    // (e) World files: world.ini, the ambience score and the lot are read again by the
+    // world director; the stations, music and ambience restart from them, the tracks
+    // playing are not touched.
+    std::fs::create_dir_all(p.path("radio")).unwrap();
+    p.write("radio/song.wav", wav(48_000, 0.1));
+    p.write("bird_1.wav", wav(2_400, 0.1));
+    p.write("mix.fsc", score(120));
+    p.write("home.lot", "object 1 person \"Bob\" at 1 1\n");
+    p.write(
+        "world.ini",
+        "[Lot]\nFile = home.lot\n\n[Ambience]\nScore = mix.fsc\n",
+    );
+    rig.until(
+        &reloads,
+        "world.ini, the score and the lot are read",
+        |rig| {
+            rig.session.world.ambience().score.map(|s| s.tempo_bpm) == Some(120)
+                && rig.session.engine.world().len() == 1
+        },
+    );
     rig.session
         .engine
         .trigger("ping", None, EventArgs::default())
         .unwrap();
     rig.run(0.02);
     rig.trace.clear();
-    let applied = rig.status.applied;
-    p.write("mix.fsc", "tempo\t90\n");
-    let seen = rig.until(&reloads, "the .fsc change is noticed", |rig| {
-        rig.status.applied > applied
+    p.write(
+        "world.ini",
+        "[Lot]\nFile = home.lot\n\n[Ambience]\nScore = mix.fsc\n\n[Stations]\n260 = radio, music\n",
+    );
+    rig.until(&reloads, "the new station is there", |rig| {
+        rig.session.world.stations().get(260).is_some()
     });
-    assert!(seen.iter().all(|r| r.project.is_none()), "{seen:#?}");
+    p.write("mix.fsc", score(90));
+    rig.until(&reloads, "the score's new tempo is used", |rig| {
+        rig.session.world.ambience().score.map(|s| s.tempo_bpm) == Some(90)
+    });
+    p.write("home.lot", "object 1 person \"Bob\" at 5 5\n");
+    rig.until(&reloads, "the lot's object moved", |rig| {
+        rig.session.engine.world().get(1).map(|o| o.position) == Some([5.0, 5.0])
+    });
+    rig.run(0.05);
     let lines = rig.reload_lines();
     assert!(
         lines
             .iter()
-            .any(|l| l.contains("mix.fsc") && l.contains("read when the session starts")),
+            .any(|l| l.contains("world.ini and the ambience score read again")),
         "{lines:#?}"
     );
-    assert!(!lines.iter().any(|l| l.contains("restarted")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("the lot was read again")),
+        "{lines:#?}"
+    );
     assert!(rig.status.errors.is_empty(), "{:#?}", rig.status.errors);
+    // Saving the lot here is not a change to read back: the objects stay as they are.
+    rig.trace.clear();
+    let applied = rig.status.applied;
+    rig.session.run_line("move 1 7 7").unwrap();
+    rig.session.run_line("savelot").unwrap();
+    rig.until(&reloads, "the save is noticed", |rig| {
+        rig.status.applied > applied
+    });
+    rig.run(0.02);
+    let lines = rig.reload_lines();
+    assert!(lines.iter().any(|l| l.contains("saved here")), "{lines:#?}");
+    assert_eq!(
+        rig.session.engine.world().get(1).map(|o| o.position),
+        Some([7.0, 7.0])
+    );
+    // A broken world.ini line is reported with its file and line; the rest still works.
+    p.write(
+        "world.ini",
+        "[Lot]\nFile = home.lot\n\n[Ambience]\nScore = mix.fsc\n\n[Stations]\n260 = radio, music\n261 = nowhere\n",
+    );
+    rig.until(&reloads, "the broken line is reported", |rig| {
+        rig.reload_lines()
+            .iter()
+            .any(|l| l.contains("world.ini:9") && l.contains("does not exist"))
+    });
+    assert!(rig.session.world.stations().get(260).is_some());
     drop(reloader);
 }
 

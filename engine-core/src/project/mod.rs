@@ -48,7 +48,7 @@ pub const SOURCE_EXTENSION: &str = "src";
 /// source `INCLUDE`s, whatever their names): a change to one of these means the project
 /// must be loaded again. A new kind of project file adds its extension here.
 pub const PROJECT_EXTENSIONS: &[&str] = &[
-    "src", "hit", "hsm", "hdb", "sym", "hot", "evt", "fsc", "ini",
+    "src", "hit", "hsm", "hdb", "sym", "hot", "evt", "fsc", "ini", "lot",
 ];
 
 /// First track ID HitBench gives tracks made from labels that no table names.

@@ -8,6 +8,7 @@ use crate::runtime::{EventArgs, TraceKind};
 use crate::session::Session;
 use crate::world::ObjectId;
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::time::Instant;
 
 /// Swaps `project` into `session`'s engine. Voices already sounding keep the sample data
@@ -142,17 +143,37 @@ pub(crate) fn apply(
         TraceKind::Reload,
         format!("reload: {files}"),
     );
-    for file in reload.files.iter().filter(|f| is_world_file(f)) {
-        say(
-            session,
-            &mut lines,
-            TraceKind::Reload,
-            format!(
-                "{}: the world (world.ini, the lot, ambience scores) is read when the session starts; \
-                 this change is heard after the project is opened again",
-                file.display()
-            ),
-        );
+    let world_files: Vec<&std::path::PathBuf> =
+        reload.files.iter().filter(|f| is_world_file(f)).collect();
+    if !world_files.is_empty() || reload.rescan {
+        let lot = session.world.lot_file().map(Path::to_path_buf);
+        let lot_touched = lot.is_some_and(|lot| world_files.iter().any(|f| same_file(f, &lot)));
+        let only_our_save = lot_touched
+            && world_files.len() == 1
+            && !reload.rescan
+            && session.world.lot_file_is_our_save();
+        if only_our_save {
+            say(
+                session,
+                &mut lines,
+                TraceKind::Reload,
+                "the lot file changed because it was saved here: nothing to read back".into(),
+            );
+        }
+        let lot_changed = lot_touched && !session.world.lot_file_is_our_save();
+        let world_lines = if only_our_save {
+            Vec::new()
+        } else {
+            session.reload_world(lot_changed)
+        };
+        for line in world_lines {
+            let kind = if line.contains(": error:") {
+                TraceKind::Error
+            } else {
+                TraceKind::Reload
+            };
+            say(session, &mut lines, kind, line);
+        }
     }
     for line in reload.report.lines() {
         say(session, &mut lines, TraceKind::Reload, line);
@@ -223,15 +244,24 @@ pub(crate) fn apply(
     Some(summary)
 }
 
-/// True for the files the world director reads (`world.ini`, ambience scores), which a
-/// hot reload does not apply yet.
-fn is_world_file(path: &std::path::Path) -> bool {
+/// True for the files the world director reads (`world.ini`, ambience scores, lot
+/// files), which [`Session::reload_world`] applies.
+fn is_world_file(path: &Path) -> bool {
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     ext == "fsc"
+        || ext == crate::world::lot::EXTENSION
         || path
             .file_name()
             .is_some_and(|n| n.eq_ignore_ascii_case(crate::world::settings::FILE_NAME))
+}
+
+/// True if two paths name the same file (compared canonically when both exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }

@@ -72,6 +72,8 @@ pub struct WorldDirector {
     placed_world: Vec<Whereabouts>,
     view_changed: bool,
     started: bool,
+    /// The text of the lot as this director last saved it (its own save is not a change).
+    saved_lot: Option<String>,
 }
 
 impl WorldDirector {
@@ -116,7 +118,36 @@ impl WorldDirector {
             placed_world: Vec::new(),
             view_changed: true,
             started: false,
+            saved_lot: None,
         }
+    }
+
+    /// Fades out everything the world plays (stations, music, ambience), before a new
+    /// director built from changed files takes over.
+    pub fn shutdown(&mut self, now: SampleTime, out: &mut dyn SoundSink) {
+        self.stations.all_off(now, out);
+        self.music.silence(now, out);
+        self.ambience.set_enabled(false, now, out, &mut self.ids);
+    }
+
+    /// Carries over from the director this one replaces: its note IDs (its notes are
+    /// still fading out) and, unless the lot file itself was read again, the lot as it
+    /// is now (camera, hour, mode, room). The objects stay the engine's.
+    pub fn take_over(&mut self, old: WorldDirector, keep_lot: bool) {
+        self.ids = old.ids;
+        if keep_lot {
+            self.lot = old.lot;
+            self.saved_lot = old.saved_lot;
+        }
+    }
+
+    /// True if the lot file on disk is what this director saved last (so a watcher
+    /// seeing the save is not a change to read back).
+    pub fn lot_file_is_our_save(&self) -> bool {
+        let (Some(path), Some(saved)) = (&self.lot_file, &self.saved_lot) else {
+            return false;
+        };
+        std::fs::read_to_string(path).is_ok_and(|text| &text == saved)
     }
 
     /// Problems found reading `world.ini`, the lot, the score.
@@ -502,6 +533,9 @@ impl WorldDirector {
         self.lot
             .save(&path)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if Some(path.as_path()) == self.lot_file.as_deref() {
+            self.saved_lot = Some(self.lot.to_text());
+        }
         Ok(path)
     }
 

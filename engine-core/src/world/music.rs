@@ -423,6 +423,24 @@ impl Music {
         self.dying.insert(note);
     }
 
+    /// Fades out everything music plays (the song, the load loop, the river) and forgets
+    /// what was waiting to start: the project's world is being read again.
+    pub fn silence(&mut self, now: SampleTime, out: &mut dyn SoundSink) {
+        let notes: Vec<NoteId> = [
+            self.song.take().map(|s| s.note),
+            self.load_loop.take(),
+            self.river.take(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        for note in notes {
+            self.kill(note, now, out);
+        }
+        self.waiting = false;
+        self.news.push("music fades out".into());
+    }
+
     /// `kSetMusicMode`.
     pub fn set_mode(
         &mut self,
