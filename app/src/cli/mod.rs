@@ -49,6 +49,12 @@ Commands:
         Turn a .hit back into MakeTrax source that reassembles byte for byte.
         A .hsm/.hdb next to the .hit is used for label names when not given.
         Writes to standard output without -o.
+  check <project> [<more data dirs>...] [--strict]
+        Lint a project without running it: unbound names, missing or damaged
+        samples, unused tracks, events that play nothing, sounds in the wrong
+        option group (a vox_* track under FX), world.ini and lot mistakes. Prints
+        file:line: error|warning[rule]: message, then a summary. Exit status 1 on
+        errors (--strict: on warnings too). docs/check.md lists every rule.
   render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S] [--trace]
         Play a timed script of console commands (`0.0 ui ui_click`, `1.5 quietall`)
         against a project, offline, into a WAV file. The same project, script and
