@@ -173,6 +173,22 @@ fn bench_vm_prints_its_three_figures() {
 }
 
 #[test]
+fn bench_reload_prints_write_to_live_times() {
+    let run = hitbench(&["bench", "reload", "--quick"]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
+    for kind in ["source (.src)", "sample (.wav)", "tables (.hot)"] {
+        let line = run
+            .out
+            .lines()
+            .find(|l| l.contains(kind))
+            .unwrap_or_else(|| panic!("no line for {kind}: {}", run.out));
+        assert!(line.contains("median") && line.contains("p90"), "{line}");
+        assert!(line.contains("target < 150 ms"), "{line}");
+    }
+    assert!(run.out.contains("worst p90"), "{}", run.out);
+}
+
+#[test]
 fn bench_asm_prints_throughput() {
     let run = hitbench(&["bench", "asm"]);
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
