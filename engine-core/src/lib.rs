@@ -22,6 +22,7 @@ pub mod command;
 pub mod diag;
 pub mod disasm;
 pub mod formats;
+pub mod hitlists;
 pub mod isa;
 pub mod live;
 pub mod mixer;
