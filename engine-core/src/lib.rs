@@ -23,6 +23,7 @@ pub mod diag;
 pub mod disasm;
 pub mod formats;
 pub mod hitlists;
+pub mod inspect;
 pub mod isa;
 pub mod live;
 pub mod mixer;

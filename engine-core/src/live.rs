@@ -10,6 +10,7 @@
 
 use crate::cache::CacheStats;
 use crate::command::Command;
+use crate::inspect::{InstanceView, ThreadView, VoiceHistory, VoiceView};
 use crate::mixer::{MixerConfig, MixerSnapshot};
 use crate::output::{self, Output, OutputChoice};
 use crate::project::Project;
@@ -61,6 +62,15 @@ pub struct LiveSnapshot {
     pub replies: Vec<(String, Result<String, String>)>,
     /// Hot reload: what is watched, the last reload, files with errors.
     pub reload: ReloadStatus,
+    /// The live VM threads (event, track, PC and source line, registers).
+    pub threads: Vec<ThreadView>,
+    /// Every Box-X voice slot (exactly the engine's voice count).
+    pub voice_slots: Vec<VoiceView>,
+    /// The instance map: track → objects saying it.
+    pub instances: Vec<InstanceView>,
+    /// Who held each voice over the last 30 seconds, refusals and faults (shared: a new
+    /// copy only when it changed).
+    pub history: Arc<VoiceHistory>,
 }
 
 /// What reaches the engine thread: the UI's commands and finished reloads.
@@ -202,6 +212,7 @@ fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
     let lead = 2 * rate / tick_rate;
     let period = Duration::from_millis((1000 / tick_rate / 2).max(1));
     let mut replies = Vec::new();
+    let mut history = VoiceHistory::new(30 * rate, 4096);
     loop {
         let first = match receive.recv_timeout(period) {
             Ok(command) => Some(command),
@@ -259,9 +270,21 @@ fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
             }
         }
         let trace = session.take_trace();
+        let now = session.now();
+        let voice_slots = crate::inspect::voices(&session.engine);
+        history.push(&trace, now);
+        history.observe(&voice_slots, now);
+        let threads = crate::inspect::threads(&session.engine);
+        let instances = crate::inspect::instances(&session.engine);
         let Ok(mut snapshot) = shared.lock() else {
             return;
         };
+        snapshot.threads = threads;
+        snapshot.voice_slots = voice_slots;
+        snapshot.instances = instances;
+        if snapshot.history.version() != history.version() {
+            snapshot.history = Arc::new(history.clone());
+        }
         snapshot.now = session.now();
         snapshot.tracks = session.engine.active_tracks();
         snapshot.voices = (

@@ -431,6 +431,25 @@ impl Engine {
             .collect()
     }
 
+    /// Every live thread with its index, in index order (read-only, for inspectors:
+    /// [`crate::inspect`]).
+    pub fn live_threads(&self) -> impl Iterator<Item = (usize, &Thread)> {
+        self.threads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| t.as_deref().map(|t| (i, t)))
+    }
+
+    /// The predecoded code the threads run (read-only, for inspectors).
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The Box-X voice slots and the instance map (read-only, for inspectors).
+    pub fn voice_table(&self) -> &Voices {
+        &self.voices
+    }
+
     // ---------------------------------------------------------------------------
     // Trace helpers
     // ---------------------------------------------------------------------------
