@@ -37,7 +37,9 @@ Usage: hitbench [command] [options]
 
 Commands:
   open [<project>] [--null-audio]
-        Open the workbench window on a project folder (default: projects/demo).
+        Open the workbench window on a project folder (default: the project open
+        last time, else projects/demo). The layout and recent projects are kept in
+        $HITBENCH_CONFIG_DIR (default ~/.config/hitbench).
         This is also what `hitbench` with no command does. Sound goes to the
         default sound card; without one (or with --null-audio, or with
         HITBENCH_AUDIO=null) the mixer runs in real time on the null output.
@@ -93,9 +95,7 @@ pub const DEFAULT_PROJECT: &str = "projects/demo";
 
 fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let choice = play::audio_choice(args);
-    let dir = args
-        .next_positional()
-        .unwrap_or_else(|| DEFAULT_PROJECT.to_string());
+    let dir = args.next_positional();
     args.finish()?;
     if !crate::workbench::display_available() {
         return Err(anyhow::anyhow!(
@@ -103,7 +103,7 @@ fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
              the command-line tools work without one (hitbench help)"
         ));
     }
-    crate::workbench::run(std::path::Path::new(&dir), choice)?;
+    crate::workbench::run(dir.as_deref().map(std::path::Path::new), choice)?;
     Ok(ExitCode::SUCCESS)
 }
 

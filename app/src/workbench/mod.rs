@@ -1,75 +1,204 @@
-//! The workbench window: eframe, the panels laid out around the source view, and the
-//! one place where panel commands are applied.
+//! The workbench window: eframe, the panels docked in an egui_tiles tree (`dock`), the
+//! settings that survive a restart (`settings`), and the one place where panel commands
+//! are applied.
+
+pub mod dock;
+pub mod settings;
 
 use anyhow::Context as _;
+use dock::{Pane, Panels};
 use engine_core::live::{LiveCommand, LiveEngine};
 use engine_core::output::OutputChoice;
 use engine_core::project::Project;
 use engine_core::session::SessionConfig;
-use panels::{
-    Command, ConsoleEntry, ConsolePanel, Panel, PanelContext, ProblemsPanel, SourceText,
-    SourceViewPanel, SourcesPanel,
-};
+use panels::{Command, ConsoleEntry, PanelContext, SourceText};
+use settings::Settings;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Window title prefix.
 pub const APP_NAME: &str = "HitBench";
 
-/// The workbench's state: the project, the live engine and the panels.
+/// The workbench's state: the project, the live engine, the panels and their layout.
 pub struct Workbench {
     project: Project,
     /// The engine playing the project (None if its thread could not start).
     live: Option<LiveEngine>,
+    /// Where sound goes (kept to restart the engine on another project).
+    output: OutputChoice,
     /// Where the sound goes: a few words, and the whole story.
     audio: (String, String),
     console_log: Vec<ConsoleEntry>,
     source: Option<SourceText>,
-    sources: SourcesPanel,
-    problems: ProblemsPanel,
-    source_view: SourceViewPanel,
-    console: ConsolePanel,
+    panels: Panels,
+    tree: egui_tiles::Tree<Pane>,
+    settings: Settings,
+    /// Where settings are saved (None: nowhere to save them).
+    config_dir: Option<PathBuf>,
     status: String,
+}
+
+/// Something the menu asks for.
+enum MenuAction {
+    Open(PathBuf),
+    Show(Pane),
+    ResetLayout,
 }
 
 /// How often the window refreshes live state while nothing else happens.
 const LIVE_REFRESH: Duration = Duration::from_millis(100);
 
 impl Workbench {
-    /// Loads the project in `dir` and starts the live engine on `audio`, saying once
-    /// (on standard error and in the status bar) where the sound goes.
-    pub fn new(dir: &Path, audio: OutputChoice) -> Self {
-        let project = Project::load(dir);
-        let (live, audio) =
-            match LiveEngine::start(project.clone(), audio, SessionConfig::default()) {
-                Ok(live) => {
-                    let kind = &live.output.kind;
-                    let audio = (format!("audio: {}", kind.short()), kind.describe());
-                    (Some(live), audio)
-                }
-                Err(e) => (
-                    None,
-                    (
-                        "audio: off".to_string(),
-                        format!("cannot start the engine thread: {e}"),
-                    ),
-                ),
-            };
-        eprintln!("hitbench: audio: {}", audio.1);
+    /// Opens the workbench: reads the settings in `config_dir` (the layout, recent
+    /// projects), loads the project in `dir` (else the one open last time, else the demo)
+    /// and starts the live engine on `audio`, saying once (on standard error and in the
+    /// status bar) where the sound goes.
+    pub fn new(dir: Option<&Path>, audio: OutputChoice, config_dir: Option<PathBuf>) -> Self {
+        let (mut settings, problem) = config_dir
+            .as_deref()
+            .map(Settings::load)
+            .unwrap_or_default();
+        if let Some(problem) = &problem {
+            eprintln!("hitbench: {problem}");
+        }
+        let dir = dir
+            .map(Path::to_path_buf)
+            .or_else(|| settings.project.clone().filter(|p| p.is_dir()))
+            .unwrap_or_else(|| PathBuf::from(crate::cli::DEFAULT_PROJECT));
+        let tree = settings.layout.take().unwrap_or_else(dock::default_layout);
         let mut workbench = Self {
             project: Project::default(),
-            live,
-            audio,
+            live: None,
+            output: audio,
+            audio: ("audio: off".into(), "the engine is not running".into()),
             console_log: Vec::new(),
             source: None,
-            sources: SourcesPanel::default(),
-            problems: ProblemsPanel::default(),
-            source_view: SourceViewPanel::default(),
-            console: ConsolePanel::default(),
+            panels: Panels::default(),
+            tree,
+            settings,
+            config_dir,
             status: String::new(),
         };
-        workbench.show_project(project);
+        workbench.open_project(&dir);
+        if let Some(problem) = problem {
+            workbench.status = problem;
+        }
         workbench
+    }
+
+    /// Loads the project in `dir` and (re)starts the live engine on it.
+    fn open_project(&mut self, dir: &Path) {
+        let project = Project::load(dir);
+        self.live = None;
+        match LiveEngine::start(project.clone(), self.output, SessionConfig::default()) {
+            Ok(live) => {
+                let kind = &live.output.kind;
+                self.audio = (format!("audio: {}", kind.short()), kind.describe());
+                self.live = Some(live);
+            }
+            Err(e) => {
+                self.audio = (
+                    "audio: off".to_string(),
+                    format!("cannot start the engine thread: {e}"),
+                );
+            }
+        }
+        eprintln!("hitbench: audio: {}", self.audio.1);
+        self.settings.opened(dir);
+        self.source = None;
+        self.show_project(project);
+    }
+
+    /// The panel layout (for tests and the settings).
+    pub fn layout(&self) -> &egui_tiles::Tree<Pane> {
+        &self.tree
+    }
+
+    /// The open project.
+    pub fn project(&self) -> &Project {
+        &self.project
+    }
+
+    /// Writes the settings (project, recent projects, layout) to the configuration
+    /// directory.
+    pub fn save_settings(&mut self) -> std::io::Result<()> {
+        let Some(dir) = &self.config_dir else {
+            return Ok(());
+        };
+        self.settings.layout = Some(self.tree.clone());
+        let result = self.settings.save(dir);
+        self.settings.layout = None;
+        result
+    }
+
+    /// Draws one frame of the window into `ui` and applies what the panels asked for.
+    pub fn frame(&mut self, ui: &mut egui::Ui) {
+        let mut commands = Vec::new();
+        let mut actions = Vec::new();
+        let live = self.poll_live();
+        ui.ctx().request_repaint_after(LIVE_REFRESH);
+        egui::Panel::top("menu").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| {
+                    if ui.button("Reload project").clicked() {
+                        commands.push(Command::ReloadProject);
+                    }
+                    ui.menu_button("Recent projects", |ui| {
+                        if self.settings.recent.is_empty() {
+                            ui.label("none yet");
+                        }
+                        for path in &self.settings.recent {
+                            if ui.button(path.display().to_string()).clicked() {
+                                actions.push(MenuAction::Open(path.clone()));
+                            }
+                        }
+                    });
+                    if ui.button("Quit").clicked() {
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                });
+                ui.menu_button("View", |ui| {
+                    for pane in Pane::ALL {
+                        let title = self.panels.get(pane).title();
+                        if ui.button(title).clicked() {
+                            actions.push(MenuAction::Show(pane));
+                        }
+                    }
+                    ui.separator();
+                    if ui.button("Reset layout").clicked() {
+                        actions.push(MenuAction::ResetLayout);
+                    }
+                });
+            });
+        });
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(&self.status);
+                ui.separator();
+                ui.label(live).on_hover_text(&self.audio.1);
+            });
+        });
+        let context = PanelContext {
+            project: &self.project,
+            source: self.source.as_ref(),
+            console: &self.console_log,
+        };
+        egui::CentralPanel::default().show(ui, |ui| {
+            let mut behavior = dock::Behavior {
+                panels: &mut self.panels,
+                context: &context,
+                commands: &mut commands,
+            };
+            self.tree.ui(&mut behavior, ui);
+        });
+        self.apply(commands);
+        for action in actions {
+            match action {
+                MenuAction::Open(path) => self.open_project(&path),
+                MenuAction::Show(pane) => dock::show_pane(&mut self.tree, pane),
+                MenuAction::ResetLayout => self.tree = dock::default_layout(),
+            }
+        }
     }
 
     fn show_project(&mut self, project: Project) {
@@ -146,58 +275,13 @@ impl Workbench {
 
 impl eframe::App for Workbench {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let mut commands = Vec::new();
-        let live = self.poll_live();
-        ui.ctx().request_repaint_after(LIVE_REFRESH);
-        egui::Panel::top("menu").show(ui, |ui| {
-            egui::MenuBar::new().ui(ui, |ui| {
-                ui.menu_button("File", |ui| {
-                    if ui.button("Reload project").clicked() {
-                        commands.push(Command::ReloadProject);
-                    }
-                    if ui.button("Quit").clicked() {
-                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                    }
-                });
-            });
-        });
-        egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(&self.status);
-                ui.separator();
-                ui.label(live).on_hover_text(&self.audio.1);
-            });
-        });
-        let ctx = PanelContext {
-            project: &self.project,
-            source: self.source.as_ref(),
-            console: &self.console_log,
-        };
-        egui::Panel::left("sources")
-            .default_size(420.0)
-            .show(ui, |ui| {
-                ui.heading(self.sources.title());
-                self.sources.ui(ui, &ctx, &mut commands);
-            });
-        egui::Panel::bottom("problems")
-            .resizable(true)
-            .default_size(200.0)
-            .show(ui, |ui| {
-                ui.heading(self.problems.title());
-                self.problems.ui(ui, &ctx, &mut commands);
-            });
-        egui::Panel::bottom("console")
-            .resizable(true)
-            .default_size(180.0)
-            .show(ui, |ui| {
-                ui.heading(self.console.title());
-                self.console.ui(ui, &ctx, &mut commands);
-            });
-        egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading(self.source_view.title());
-            self.source_view.ui(ui, &ctx, &mut commands);
-        });
-        self.apply(commands);
+        self.frame(ui);
+    }
+
+    fn on_exit(&mut self) {
+        if let Err(e) = self.save_settings() {
+            eprintln!("hitbench: cannot save the workbench settings: {e}");
+        }
     }
 }
 
@@ -208,21 +292,66 @@ pub fn display_available() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
-/// Opens the workbench window on the project in `dir`, playing to `audio`, and runs
-/// until it is closed.
-pub fn run(dir: &Path, audio: OutputChoice) -> anyhow::Result<()> {
+/// Opens the workbench window on the project in `dir` (else the last one), playing to
+/// `audio`, and runs until it is closed.
+pub fn run(dir: Option<&Path>, audio: OutputChoice) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
-            .with_title(format!("{APP_NAME} — {}", dir.display()))
+            .with_title(APP_NAME)
             .with_inner_size([1280.0, 800.0]),
         ..Default::default()
     };
-    let dir = dir.to_path_buf();
+    let dir = dir.map(Path::to_path_buf);
     eframe::run_native(
         APP_NAME,
         options,
-        Box::new(move |_cc| Ok(Box::new(Workbench::new(&dir, audio)))),
+        Box::new(move |_cc| {
+            Ok(Box::new(Workbench::new(
+                dir.as_deref(),
+                audio,
+                settings::config_dir(),
+            )))
+        }),
     )
     .map_err(|e| anyhow::anyhow!("{e}"))
     .context("cannot open the workbench window")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_and_open_project_persist_across_restarts() {
+        let config =
+            std::env::temp_dir().join(format!("hitbench-workbench-config-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&config);
+        let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo");
+        let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/seed-examples");
+
+        // First run: open the demo, then the seed examples; close the problems tab.
+        let mut first = Workbench::new(Some(&demo), OutputChoice::Null, Some(config.clone()));
+        first.open_project(&seed);
+        let problems = first.tree.tiles.find_pane(&Pane::Problems).unwrap();
+        first.tree.remove_recursively(problems);
+        first.save_settings().unwrap();
+        drop(first);
+
+        // Second run, no project given: the seed examples and the layout come back.
+        let second = Workbench::new(None, OutputChoice::Null, Some(config.clone()));
+        assert_eq!(
+            second.project().root().canonicalize().unwrap(),
+            seed.canonicalize().unwrap()
+        );
+        assert!(second.layout().tiles.find_pane(&Pane::Problems).is_none());
+        assert!(second.layout().tiles.find_pane(&Pane::Console).is_some());
+        assert_eq!(second.settings.recent.len(), 2);
+        assert_eq!(
+            second.settings.recent[1],
+            demo.canonicalize().unwrap(),
+            "recent projects, newest first"
+        );
+        drop(second);
+        let _ = std::fs::remove_dir_all(&config);
+    }
 }

@@ -1,0 +1,165 @@
+//! The dock: every panel is a tab in an egui_tiles tree that the user rearranges by
+//! dragging; the tree is saved with the settings so the layout survives a restart.
+
+use panels::{
+    Command, ConsolePanel, Panel, PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel,
+};
+use serde::{Deserialize, Serialize};
+
+/// One kind of panel (a pane of the tree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Pane {
+    /// The project's sources and labels.
+    Sources,
+    /// A source file, scrolled to a line.
+    Source,
+    /// The cheat console.
+    Console,
+    /// Every load, assemble, decode and runtime problem.
+    Problems,
+}
+
+impl Pane {
+    /// Every pane, in the order the View menu lists them.
+    pub const ALL: [Pane; 4] = [Pane::Sources, Pane::Source, Pane::Console, Pane::Problems];
+}
+
+/// The panels' UI state, one of each.
+#[derive(Default)]
+pub struct Panels {
+    /// Sources.
+    pub sources: SourcesPanel,
+    /// Source view.
+    pub source: SourceViewPanel,
+    /// Console.
+    pub console: ConsolePanel,
+    /// Problems.
+    pub problems: ProblemsPanel,
+}
+
+impl Panels {
+    /// The panel behind a pane.
+    pub fn get(&mut self, pane: Pane) -> &mut dyn Panel {
+        match pane {
+            Pane::Sources => &mut self.sources,
+            Pane::Source => &mut self.source,
+            Pane::Console => &mut self.console,
+            Pane::Problems => &mut self.problems,
+        }
+    }
+}
+
+/// The layout of a first run: sources on the left; the source view above the console
+/// and problems on the right.
+pub fn default_layout() -> egui_tiles::Tree<Pane> {
+    let mut tiles = egui_tiles::Tiles::default();
+    let sources = tiles.insert_pane(Pane::Sources);
+    let source = tiles.insert_pane(Pane::Source);
+    let console = tiles.insert_pane(Pane::Console);
+    let problems = tiles.insert_pane(Pane::Problems);
+    let bottom = tiles.insert_tab_tile(vec![console, problems]);
+    let right = tiles.insert_container(egui_tiles::Linear::new_binary(
+        egui_tiles::LinearDir::Vertical,
+        [source, bottom],
+        0.6,
+    ));
+    let root = tiles.insert_container(egui_tiles::Linear::new_binary(
+        egui_tiles::LinearDir::Horizontal,
+        [sources, right],
+        0.3,
+    ));
+    egui_tiles::Tree::new(egui::Id::unique("hitbench-dock"), root, tiles)
+}
+
+/// Adds `pane` to the layout if it is not there (as a tab beside the root), or makes it
+/// the visible tab if it is.
+pub fn show_pane(tree: &mut egui_tiles::Tree<Pane>, pane: Pane) {
+    if let Some(id) = tree.tiles.find_pane(&pane) {
+        tree.make_active(|tile_id, _| tile_id == id);
+        return;
+    }
+    let new = tree.tiles.insert_pane(pane);
+    match tree.root() {
+        Some(root) => {
+            let tabs = tree.tiles.insert_tab_tile(vec![root, new]);
+            tree.root = Some(tabs);
+        }
+        None => tree.root = Some(new),
+    }
+}
+
+/// Draws the panes: each panel gets the context and pushes its commands.
+pub struct Behavior<'a> {
+    /// The panels.
+    pub panels: &'a mut Panels,
+    /// What they read.
+    pub context: &'a PanelContext<'a>,
+    /// What they ask for.
+    pub commands: &'a mut Vec<Command>,
+}
+
+impl egui_tiles::Behavior<Pane> for Behavior<'_> {
+    fn pane_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        _tile_id: egui_tiles::TileId,
+        pane: &mut Pane,
+    ) -> egui_tiles::UiResponse {
+        egui::Frame::NONE
+            .inner_margin(egui::Margin::same(6))
+            .show(ui, |ui| {
+                self.panels.get(*pane).ui(ui, self.context, self.commands);
+            });
+        egui_tiles::UiResponse::None
+    }
+
+    fn tab_title_for_pane(&mut self, pane: &Pane) -> egui::WidgetText {
+        self.panels.get(*pane).title().into()
+    }
+
+    fn is_tab_closable(
+        &self,
+        _tiles: &egui_tiles::Tiles<Pane>,
+        _tile_id: egui_tiles::TileId,
+    ) -> bool {
+        true
+    }
+
+    fn simplification_options(&self) -> egui_tiles::SimplificationOptions {
+        egui_tiles::SimplificationOptions {
+            all_panes_must_have_tabs: true,
+            ..Default::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_layout_has_every_pane_once() {
+        let tree = default_layout();
+        for pane in Pane::ALL {
+            assert!(tree.tiles.find_pane(&pane).is_some(), "{pane:?}");
+        }
+    }
+
+    #[test]
+    fn showing_a_closed_pane_brings_it_back() {
+        let mut tree = default_layout();
+        let id = tree.tiles.find_pane(&Pane::Problems).unwrap();
+        tree.remove_recursively(id);
+        assert!(tree.tiles.find_pane(&Pane::Problems).is_none());
+        show_pane(&mut tree, Pane::Problems);
+        assert!(tree.tiles.find_pane(&Pane::Problems).is_some());
+        // Showing it again does not duplicate it.
+        show_pane(&mut tree, Pane::Problems);
+        let count = tree
+            .tiles
+            .tiles()
+            .filter(|t| matches!(t, egui_tiles::Tile::Pane(Pane::Problems)))
+            .count();
+        assert_eq!(count, 1);
+    }
+}

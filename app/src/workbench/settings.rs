@@ -1,0 +1,171 @@
+//! What the workbench remembers between runs: the open project, recent projects and the
+//! panel layout, as one JSON file in the configuration directory
+//! (`$HITBENCH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/hitbench`, else
+//! `~/.config/hitbench`).
+//!
+//! A missing file is a first run; a damaged one is reported once (and kept beside as
+//! `workbench.json.bad`) and the defaults are used — a bad settings file never stops the
+//! window from opening.
+
+use super::dock::Pane;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The settings file's name in the configuration directory.
+pub const FILE_NAME: &str = "workbench.json";
+
+/// How many recent projects are kept.
+pub const RECENT_LIMIT: usize = 10;
+
+/// The remembered state.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Settings {
+    /// The project open when the window closed.
+    #[serde(default)]
+    pub project: Option<PathBuf>,
+    /// Projects opened, most recent first.
+    #[serde(default)]
+    pub recent: Vec<PathBuf>,
+    /// The panel layout.
+    #[serde(default)]
+    pub layout: Option<egui_tiles::Tree<Pane>>,
+}
+
+impl Settings {
+    /// Reads the settings from `dir`. A problem (unreadable or damaged file) comes back
+    /// as a sentence with the defaults.
+    pub fn load(dir: &Path) -> (Self, Option<String>) {
+        let path = dir.join(FILE_NAME);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return (Self::default(), None);
+            }
+            Err(e) => {
+                return (
+                    Self::default(),
+                    Some(format!(
+                        "cannot read {}: {e}; using the default layout",
+                        path.display()
+                    )),
+                );
+            }
+        };
+        match serde_json::from_str(&text) {
+            Ok(settings) => (settings, None),
+            Err(e) => {
+                let bad = path.with_extension("json.bad");
+                let kept = std::fs::rename(&path, &bad).is_ok();
+                (
+                    Self::default(),
+                    Some(format!(
+                        "{}:{}:{}: damaged settings ({e}); using the defaults{}",
+                        path.display(),
+                        e.line(),
+                        e.column(),
+                        if kept {
+                            format!(", the old file is kept as {}", bad.display())
+                        } else {
+                            String::new()
+                        }
+                    )),
+                )
+            }
+        }
+    }
+
+    /// Writes the settings to `dir` (created if needed), through a temporary file so a
+    /// crash never leaves half a file.
+    pub fn save(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        let path = dir.join(FILE_NAME);
+        let temp = dir.join(format!(".{FILE_NAME}.tmp"));
+        std::fs::write(&temp, text)?;
+        std::fs::rename(&temp, &path)
+    }
+
+    /// Notes that `project` was opened: it becomes the current project and the first of
+    /// the recent ones.
+    pub fn opened(&mut self, project: &Path) {
+        let project = project
+            .canonicalize()
+            .unwrap_or_else(|_| project.to_path_buf());
+        self.recent.retain(|p| p != &project);
+        self.recent.insert(0, project.clone());
+        self.recent.truncate(RECENT_LIMIT);
+        self.project = Some(project);
+    }
+}
+
+/// The configuration directory: `$HITBENCH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/hitbench`,
+/// else `$HOME/.config/hitbench`; `None` if none can be found.
+pub fn config_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    var("HITBENCH_CONFIG_DIR")
+        .map(PathBuf::from)
+        .or_else(|| var("XDG_CONFIG_HOME").map(|d| PathBuf::from(d).join("hitbench")))
+        .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".config/hitbench")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(tag: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("hitbench-settings-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn settings_survive_a_round_trip_with_the_layout() {
+        let dir = temp("round");
+        let mut settings = Settings::default();
+        settings.opened(Path::new("/no/such/project"));
+        settings.opened(Path::new("/another"));
+        settings.opened(Path::new("/no/such/project"));
+        settings.layout = Some(super::super::dock::default_layout());
+        settings.save(&dir).unwrap();
+        let (back, problem) = Settings::load(&dir);
+        assert!(problem.is_none(), "{problem:?}");
+        assert_eq!(back.project, Some(PathBuf::from("/no/such/project")));
+        assert_eq!(
+            back.recent,
+            [PathBuf::from("/no/such/project"), PathBuf::from("/another")]
+        );
+        let panes = |tree: &egui_tiles::Tree<Pane>| {
+            let mut panes: Vec<Pane> = tree
+                .tiles
+                .tiles()
+                .filter_map(|t| match t {
+                    egui_tiles::Tile::Pane(p) => Some(*p),
+                    egui_tiles::Tile::Container(_) => None,
+                })
+                .collect();
+            panes.sort();
+            panes
+        };
+        assert_eq!(
+            panes(back.layout.as_ref().unwrap()),
+            panes(&super::super::dock::default_layout())
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_damaged_file_gives_defaults_and_says_where() {
+        let dir = temp("bad");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(FILE_NAME), "{ \"project\": 12,\n oops").unwrap();
+        let (settings, problem) = Settings::load(&dir);
+        assert!(settings.project.is_none());
+        let problem = problem.unwrap();
+        assert!(problem.contains("workbench.json:"), "{problem}");
+        assert!(dir.join("workbench.json.bad").is_file());
+        let (_, again) = Settings::load(&dir);
+        assert!(again.is_none(), "the bad file was moved aside");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
