@@ -17,6 +17,7 @@ use crate::project::Project;
 use crate::reload::{Reload, ReloadConfig, ReloadStatus, Reloader};
 use crate::runtime::{ActiveTrack, TraceKind, TraceRecord};
 use crate::session::{Session, SessionConfig};
+use crate::world::director::WorldView;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -71,6 +72,8 @@ pub struct LiveSnapshot {
     /// Who held each voice over the last 30 seconds, refusals and faults (shared: a new
     /// copy only when it changed).
     pub history: Arc<VoiceHistory>,
+    /// The world: camera, objects with their volume and pan, stations, music, ambience.
+    pub world: WorldView,
 }
 
 /// What reaches the engine thread: the UI's commands and finished reloads.
@@ -169,10 +172,14 @@ impl LiveEngine {
     pub fn take_snapshot(&self) -> LiveSnapshot {
         match self.snapshot.lock() {
             Ok(mut s) => {
-                let mut copy = s.clone();
-                copy.trace = std::mem::take(&mut s.trace);
-                copy.replies = std::mem::take(&mut s.replies);
-                copy
+                // Take the queues first so they are moved, not copied.
+                let trace = std::mem::take(&mut s.trace);
+                let replies = std::mem::take(&mut s.replies);
+                LiveSnapshot {
+                    trace,
+                    replies,
+                    ..s.clone()
+                }
             }
             Err(poisoned) => poisoned.into_inner().clone(),
         }
@@ -276,12 +283,14 @@ fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
         history.observe(&voice_slots, now);
         let threads = crate::inspect::threads(&session.engine);
         let instances = crate::inspect::instances(&session.engine);
+        let world = session.world.view(&session.engine);
         let Ok(mut snapshot) = shared.lock() else {
             return;
         };
         snapshot.threads = threads;
         snapshot.voice_slots = voice_slots;
         snapshot.instances = instances;
+        snapshot.world = world;
         if snapshot.history.version() != history.version() {
             snapshot.history = Arc::new(history.clone());
         }

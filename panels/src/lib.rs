@@ -11,7 +11,10 @@ pub mod problems;
 pub mod source_view;
 pub mod sources;
 
+use engine_core::live::LiveSnapshot;
 use engine_core::project::Project;
+use engine_core::runtime::TraceRecord;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 pub use console::{ConsoleEntry, ConsolePanel};
@@ -55,7 +58,16 @@ pub struct PanelContext<'a> {
     pub source: Option<&'a SourceText>,
     /// Console lines run so far and their replies.
     pub console: &'a [ConsoleEntry],
+    /// The live engine's latest state: voices, threads, instance map, world, mixer,
+    /// cache, reloads (all empty when no engine runs).
+    pub live: &'a LiveSnapshot,
+    /// Every trace record received so far (oldest first; the app keeps at most
+    /// [`TRACE_LIMIT`]).
+    pub trace: &'a VecDeque<TraceRecord>,
 }
+
+/// How many trace records the workbench keeps (older ones are dropped).
+pub const TRACE_LIMIT: usize = 1_000_000;
 
 /// A dockable panel.
 pub trait Panel {

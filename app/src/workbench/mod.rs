@@ -7,12 +7,14 @@ pub mod settings;
 
 use anyhow::Context as _;
 use dock::{Pane, Panels};
-use engine_core::live::{LiveCommand, LiveEngine};
+use engine_core::live::{LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::output::OutputChoice;
 use engine_core::project::Project;
+use engine_core::runtime::TraceRecord;
 use engine_core::session::SessionConfig;
 use panels::{Command, ConsoleEntry, PanelContext, SourceText};
 use settings::Settings;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -29,6 +31,10 @@ pub struct Workbench {
     /// Where the sound goes: a few words, and the whole story.
     audio: (String, String),
     console_log: Vec<ConsoleEntry>,
+    /// The engine's latest state (its trace and replies moved out to the logs).
+    live_state: LiveSnapshot,
+    /// Every trace record received, at most `panels::TRACE_LIMIT`.
+    trace: VecDeque<TraceRecord>,
     source: Option<SourceText>,
     panels: Panels,
     tree: egui_tiles::Tree<Pane>,
@@ -72,6 +78,8 @@ impl Workbench {
             output: audio,
             audio: ("audio: off".into(), "the engine is not running".into()),
             console_log: Vec::new(),
+            live_state: LiveSnapshot::default(),
+            trace: VecDeque::new(),
             source: None,
             panels: Panels::default(),
             tree,
@@ -182,6 +190,8 @@ impl Workbench {
             project: &self.project,
             source: self.source.as_ref(),
             console: &self.console_log,
+            live: &self.live_state,
+            trace: &self.trace,
         };
         egui::CentralPanel::default().show(ui, |ui| {
             let mut behavior = dock::Behavior {
@@ -235,16 +245,20 @@ impl Workbench {
         let Some(live) = &self.live else {
             return self.audio.0.clone();
         };
-        let snapshot = live.take_snapshot();
+        let mut snapshot = live.take_snapshot();
         self.console_log.extend(
-            snapshot
-                .replies
+            std::mem::take(&mut snapshot.replies)
                 .into_iter()
                 .map(|(input, reply)| ConsoleEntry { input, reply }),
         );
+        self.trace.extend(std::mem::take(&mut snapshot.trace));
+        let excess = self.trace.len().saturating_sub(panels::TRACE_LIMIT);
+        self.trace.drain(..excess);
+        self.live_state = snapshot;
+        let s = &self.live_state;
         format!(
             "{} · voices {}/{} · underruns {}",
-            self.audio.0, snapshot.voices.0, snapshot.voices.1, snapshot.mixer.underruns
+            self.audio.0, s.voices.0, s.voices.1, s.mixer.underruns
         )
     }
 

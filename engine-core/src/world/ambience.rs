@@ -232,7 +232,7 @@ pub struct ScoreSummary {
 }
 
 /// A snapshot of the ambience for the UI and the console.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct AmbienceState {
     /// The mode plan has the ambience on.
     pub enabled: bool,

@@ -47,6 +47,67 @@ pub struct WorldNews {
     pub message: String,
 }
 
+/// One station as the workbench shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StationView {
+    /// Its code.
+    pub code: u32,
+    /// Its name (the directory's).
+    pub name: String,
+    /// The receivers tuned to it and on.
+    pub receivers: Vec<ObjectId>,
+    /// The file on air and the list it came from.
+    pub on_air: Option<(PathBuf, String)>,
+    /// Linear gain and pan (−1…1) it plays at.
+    pub level: (f32, f32),
+}
+
+/// The world as the workbench shows it: plain data, built once per snapshot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorldView {
+    /// The camera.
+    pub camera: Camera,
+    /// The `[View]` settings (to draw the full-volume area and the fade band).
+    pub settings: ViewSettings,
+    /// Hour of day.
+    pub hour: f32,
+    /// Room size around the active character, in tiles.
+    pub room: f32,
+    /// Every object with its placement (volume, pan and why).
+    pub objects: Vec<(WorldObject, Placement)>,
+    /// The stations.
+    pub stations: Vec<StationView>,
+    /// The music.
+    pub music: MusicState,
+    /// The ambience.
+    pub ambience: AmbienceState,
+    /// The lot file, if the project names one.
+    pub lot_file: Option<PathBuf>,
+}
+
+impl Default for WorldView {
+    fn default() -> Self {
+        Self {
+            camera: Camera::default(),
+            settings: ViewSettings::default(),
+            hour: 12.0,
+            room: 0.0,
+            objects: Vec::new(),
+            stations: Vec::new(),
+            music: MusicState {
+                mode: MusicMode::Live,
+                song: None,
+                load_loop: None,
+                river: None,
+                dying: 0,
+                waiting: false,
+            },
+            ambience: AmbienceState::default(),
+            lot_file: None,
+        }
+    }
+}
+
 /// What decides an object's placement and its station: ID, position, floor, station, on.
 type Whereabouts = (ObjectId, [f32; 2], i32, Option<u32>, bool);
 
@@ -223,6 +284,31 @@ impl WorldDirector {
             args.pan = p.pan;
         }
         args
+    }
+
+    /// The world as the workbench shows it.
+    pub fn view(&self, engine: &Engine) -> WorldView {
+        WorldView {
+            camera: self.camera(),
+            settings: self.view,
+            hour: self.lot.hour,
+            room: self.lot.room_size,
+            objects: self.placements(engine),
+            stations: self
+                .stations
+                .all()
+                .map(|s| StationView {
+                    code: s.def.code,
+                    name: s.def.name(),
+                    receivers: s.receivers.iter().copied().collect(),
+                    on_air: s.on_air.as_ref().map(|o| (o.file.clone(), o.list.clone())),
+                    level: s.level,
+                })
+                .collect(),
+            music: self.music.state(),
+            ambience: self.ambience.describe(),
+            lot_file: self.lot_file.clone(),
+        }
     }
 
     /// Takes what happened since the last call.
