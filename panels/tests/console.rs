@@ -1,0 +1,82 @@
+//! The console panel under egui_kittest: typing a line and pressing Enter emits it as a
+//! command; replies show under the input's history.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::live::LiveSnapshot;
+use engine_core::project::Project;
+use panels::{Command, ConsoleEntry, ConsolePanel, Panel, PanelContext};
+use std::collections::VecDeque;
+
+struct State {
+    panel: ConsolePanel,
+    project: Project,
+    console: Vec<ConsoleEntry>,
+    live: LiveSnapshot,
+    trace: VecDeque<engine_core::runtime::TraceRecord>,
+    commands: Vec<Command>,
+}
+
+fn harness(console: Vec<ConsoleEntry>) -> Harness<'static, State> {
+    let state = State {
+        panel: ConsolePanel::default(),
+        project: Project::default(),
+        console,
+        live: LiveSnapshot::default(),
+        trace: VecDeque::new(),
+        commands: Vec::new(),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(600.0, 300.0))
+        .build_ui_state(
+            |ui, s: &mut State| {
+                let ctx = PanelContext {
+                    project: &s.project,
+                    source: None,
+                    console: &s.console,
+                    live: &s.live,
+                    trace: &s.trace,
+                };
+                s.panel.ui(ui, &ctx, &mut s.commands);
+            },
+            state,
+        )
+}
+
+#[test]
+fn enter_runs_the_typed_line() {
+    let mut harness = harness(Vec::new());
+    harness.run();
+    let input = harness.get_by_role(egui::accesskit::Role::TextInput);
+    input.click();
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("sev vox greet @2");
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::RunLine("sev vox greet @2".into())]
+    );
+}
+
+#[test]
+fn replies_and_errors_are_shown() {
+    let mut harness = harness(vec![
+        ConsoleEntry {
+            input: "world".into(),
+            reply: Ok("camera (10.00, 10.00) zoom 1".into()),
+        },
+        ConsoleEntry {
+            input: "sev nothing".into(),
+            reply: Err("unknown event `nothing`".into()),
+        },
+    ]);
+    harness.run();
+    harness.get_by_label_contains("camera (10.00, 10.00) zoom 1");
+    harness.get_by_label_contains("unknown event `nothing`");
+}
