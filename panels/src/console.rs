@@ -1,8 +1,100 @@
 //! The Console panel: type the commands QA and designers use (`sev <event>`,
 //! `quietall`, `trace sample on`, `volume fx 0.5`, `help`) and read the replies.
-//! Up and Down walk through what was typed before.
+//! Up and Down walk through what was typed before; while typing, command words and event
+//! names are completed with fuzzy matching (`sev ui mnyb` finds `ui_moneyback`): Tab
+//! takes the first suggestion, a click takes any. Ctrl+Alt+C (the seed's shortcut)
+//! focuses the input from anywhere in the window.
 
 use crate::{Command, Panel, PanelContext};
+use engine_core::command::WORDS;
+use engine_core::project::Project;
+
+/// How many suggestions are shown.
+pub const SUGGESTIONS: usize = 8;
+
+/// How well `needle` matches `hay` as a fuzzy subsequence (case-insensitive): `None` if
+/// some character of the needle is missing; higher is better — a prefix, consecutive
+/// characters and matches at word starts (after `_`) score more; shorter names win ties.
+pub fn fuzzy_score(needle: &str, hay: &str) -> Option<i32> {
+    let hay: Vec<char> = hay.to_lowercase().chars().collect();
+    let mut score = 0;
+    let mut at = 0;
+    let mut previous: Option<usize> = None;
+    for c in needle.to_lowercase().chars().filter(|c| !c.is_whitespace()) {
+        let c = if c == ' ' { '_' } else { c };
+        let found = (at..hay.len()).find(|&i| hay.get(i) == Some(&c))?;
+        score += 1;
+        if found == 0 {
+            score += 8;
+        }
+        if previous.is_some_and(|p| p + 1 == found) {
+            score += 5;
+        }
+        if found > 0 && hay.get(found - 1) == Some(&'_') {
+            score += 3;
+        }
+        previous = Some(found);
+        at = found + 1;
+    }
+    Some(score * 4 - i32::try_from(hay.len()).unwrap_or(i32::MAX).min(200))
+}
+
+/// Completions of the line being typed: the whole line as it would read with each
+/// suggestion, best first. The first word completes to a command word; after `sev`,
+/// `soundevent` or `ui`, the rest (words joined with `_`, an `@object` kept) completes to
+/// the project's event names.
+pub fn completions(input: &str, project: &Project) -> Vec<String> {
+    let trimmed = input.trim_start();
+    if trimmed.is_empty() {
+        return Vec::new();
+    }
+    let Some((head, rest)) = trimmed.split_once(char::is_whitespace) else {
+        return rank(trimmed, WORDS.iter().copied())
+            .into_iter()
+            .filter(|w| !w.eq_ignore_ascii_case(trimmed))
+            .map(|w| format!("{w} "))
+            .collect();
+    };
+    let head_lower = head.to_ascii_lowercase();
+    if !matches!(head_lower.as_str(), "sev" | "soundevent" | "ui") {
+        return Vec::new();
+    }
+    let mut words: Vec<&str> = Vec::new();
+    let mut object = None;
+    for word in rest.split_whitespace() {
+        if word.starts_with('@') {
+            object = Some(word);
+        } else {
+            words.push(word);
+        }
+    }
+    if words.is_empty() {
+        return Vec::new();
+    }
+    let typed = words.join("_");
+    let names = project.events.values().map(|e| e.name.as_str());
+    rank(&typed, names)
+        .into_iter()
+        .filter(|name| !name.eq_ignore_ascii_case(&typed))
+        .map(|name| match object {
+            Some(o) => format!("{head} {name} {o}"),
+            None => format!("{head} {name}"),
+        })
+        .collect()
+}
+
+fn rank<'a>(needle: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut scored: Vec<(i32, &str)> = names
+        .filter_map(|n| fuzzy_score(needle, n).map(|s| (s, n)))
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored
+        .into_iter()
+        .take(SUGGESTIONS)
+        .map(|(_, n)| n)
+        .collect()
+}
 
 /// One line typed and what the engine answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +114,8 @@ pub struct ConsolePanel {
     pub history: Vec<String>,
     /// Position while walking the history with Up/Down (`None` = the new line).
     browsing: Option<usize>,
+    /// Set by the app (Ctrl+Alt+C): focus the input at the next frame.
+    pub focus_requested: bool,
 }
 
 impl ConsolePanel {
@@ -86,12 +180,49 @@ impl Panel for ConsolePanel {
                     }
                 }
             });
+        let suggestions = completions(&self.input, ctx.project);
+        let mut take = None;
+        if !suggestions.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                ui.weak("Tab:");
+                for (i, line) in suggestions.iter().enumerate() {
+                    // A command word shows itself; an event suggestion its name.
+                    let shown = if line.ends_with(' ') {
+                        line.trim_end()
+                    } else {
+                        line.split_whitespace().nth(1).unwrap_or(line)
+                    };
+                    if ui
+                        .small_button(shown)
+                        .on_hover_text(format!("complete to `{}`", line.trim_end()))
+                        .clicked()
+                    {
+                        take = Some(i);
+                    }
+                }
+            });
+        }
+        let tab = ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab));
         let response = ui.add(
             egui::TextEdit::singleline(&mut self.input)
+                .id_salt("console-input")
                 .font(egui::TextStyle::Monospace)
                 .hint_text("sev ui_click")
                 .desired_width(f32::INFINITY),
         );
+        if tab && (response.has_focus() || response.lost_focus()) && !suggestions.is_empty() {
+            take = Some(0);
+        }
+        if let Some(line) = take.and_then(|i| suggestions.get(i)) {
+            self.input = line.clone();
+            self.browsing = None;
+            response.request_focus();
+            move_cursor_to_end(ui, response.id, &self.input);
+        }
+        if self.focus_requested {
+            self.focus_requested = false;
+            response.request_focus();
+        }
         if response.has_focus() {
             let (up, down) = ui.input(|i| {
                 (
@@ -112,9 +243,29 @@ impl Panel for ConsolePanel {
     }
 }
 
+/// Puts the text cursor after the last character of the input.
+fn move_cursor_to_end(ui: &egui::Ui, id: egui::Id, text: &str) {
+    if let Some(mut state) = egui::TextEdit::load_state(ui.ctx(), id) {
+        let end = egui::text::CCursor::new(text.chars().count());
+        state
+            .cursor
+            .set_char_range(Some(egui::text::CCursorRange::one(end)));
+        state.store(ui.ctx(), id);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fuzzy_prefers_prefixes_and_runs() {
+        assert!(fuzzy_score("mnyb", "ui_moneyback").is_some());
+        assert!(fuzzy_score("xyz", "ui_moneyback").is_none());
+        let a = fuzzy_score("ui_mon", "ui_moneyback").unwrap();
+        let b = fuzzy_score("ui_mon", "vox_ui_amount").unwrap_or(i32::MIN);
+        assert!(a > b);
+    }
 
     #[test]
     fn submit_remembers_lines_once_and_clears_the_input() {
