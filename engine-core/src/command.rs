@@ -6,14 +6,15 @@
 //! one), `ui <name…>` (a UI sound, no source), `quiet <object>`, `quietall`,
 //! `control <object>`, `field <object> <field> <value>`,
 //! `trace events|samples|tracks|all on|off`, `volume fx|music|vox|master <0..1>`,
-//! `help`; and the world's commands ([`WorldCommand`]: `view`, `scroll`, `zoom`, `rotate`,
+//! `help`, `play <patch|sample>` (audition one patch or sample file as a UI sound);
+//! and the world's commands ([`WorldCommand`]: `view`, `scroll`, `zoom`, `rotate`,
 //! `floor`, `hour`, `mode`, `move`, `room`, `turnon`, `turnoff`, `world`, `savelot`),
 //! which the session hands to its [`WorldDirector`](crate::world::director::WorldDirector). Scripts are lines of `<seconds> <command>`, times not decreasing; `#` and `;`
 //! start comments.
 
 use crate::diag::Diagnostic;
 use crate::mixer::MixerControls;
-use crate::runtime::sink::ControlGroup;
+use crate::runtime::sink::{ControlGroup, SampleRef};
 use crate::runtime::{Engine, EventArgs, TraceSwitches};
 use crate::world::director::{Turn, ZoomStep};
 use crate::world::music::MusicMode;
@@ -91,6 +92,9 @@ pub enum Command {
     World(WorldCommand),
     /// List the commands.
     Help,
+    /// Play one patch (by ID or name) or sample file (a path inside a data directory,
+    /// or a resource name) once as a UI sound: for auditioning.
+    Play(String),
 }
 
 /// A command for the world director.
@@ -227,6 +231,10 @@ pub const HELP: &[(&str, &str)] = &[
         "save the lot (objects, camera, hour, mode)",
     ),
     ("help", "list the commands"),
+    (
+        "play <patch id|patch name|sample file>",
+        "audition one patch or sample once as a UI sound",
+    ),
 ];
 
 /// Every command word, for completion.
@@ -254,6 +262,7 @@ pub const WORDS: &[&str] = &[
     "world",
     "savelot",
     "help",
+    "play",
 ];
 
 struct Words<'a> {
@@ -619,6 +628,23 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
             args.first().map(|(_, w)| PathBuf::from(w)),
         )),
         "help" | "?" => Command::Help,
+        "play" => {
+            let Some(&(column, _)) = args.first() else {
+                return Err(error(
+                    end,
+                    "play needs a patch ID, a patch name or a sample file: `play 100`",
+                ));
+            };
+            // The rest of the line, so a path may hold spaces.
+            let start = usize::try_from(column.saturating_sub(1)).unwrap_or(0);
+            let target = code
+                .char_indices()
+                .nth(start)
+                .and_then(|(i, _)| code.get(i..))
+                .unwrap_or_default()
+                .trim();
+            return Ok(Some(Command::Play(target.to_owned())));
+        }
         other => {
             let hint = crate::suggest::closest(other, WORDS.iter().copied())
                 .map(|w| format!(" (did you mean `{w}`?)"))
@@ -632,6 +658,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
     let expected_args = match &command {
         Command::Quiet(_) | Command::Control(_) => 1,
         Command::QuietAll | Command::Help => 0,
+        Command::Play(_) => usize::MAX,
         Command::Field { .. } => 3,
         Command::Trace { .. } | Command::Volume { .. } => 2,
         Command::SoundEvent { .. } | Command::UiSound { .. } => usize::MAX,
@@ -824,11 +851,69 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, String
             ))
         }
         Command::World(_) => Err("the world is not running here (no lot)".into()),
+        Command::Play(target) => {
+            let (what, sample) = audition_sample(cx.engine.project(), target)?;
+            let note = cx.engine.play_sample(sample);
+            Ok(format!("playing {what} (note {note})"))
+        }
         Command::Help => Ok(HELP
             .iter()
             .map(|(syntax, what)| format!("{syntax:<42} {what}"))
             .collect::<Vec<_>>()
             .join("\n")),
+    }
+}
+
+/// What `play <target>` plays: a patch by ID (`100`, `0x64`) or name, else a sample
+/// file by its resource name or its path (absolute, or relative to a data directory).
+fn audition_sample(
+    project: &crate::project::Project,
+    target: &str,
+) -> Result<(String, SampleRef), String> {
+    let id = match target
+        .strip_prefix("0x")
+        .or_else(|| target.strip_prefix("0X"))
+    {
+        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+        None => target.parse::<u32>().ok(),
+    };
+    let patch = match id {
+        Some(id) => project.patches.get(&id),
+        None => project
+            .patches
+            .values()
+            .find(|p| p.name.eq_ignore_ascii_case(target)),
+    };
+    if let Some(patch) = patch {
+        let (Some(name), Some(path)) = (&patch.resource, &patch.path) else {
+            return Err(format!(
+                "patch {} ({}): sample file `{}` was not found",
+                patch.id, patch.name, patch.path_text
+            ));
+        };
+        let sample = SampleRef {
+            patch: patch.id,
+            name: std::sync::Arc::clone(name),
+            path: std::sync::Arc::clone(path),
+        };
+        return Ok((
+            format!("patch {} ({}, {name})", patch.id, patch.name),
+            sample,
+        ));
+    }
+    if id.is_some() {
+        return Err(format!("there is no patch {target}"));
+    }
+    let wanted = Path::new(target);
+    let file = std::iter::once(wanted.to_path_buf())
+        .filter(|p| p.is_absolute())
+        .chain(project.dirs.iter().rev().map(|dir| dir.join(wanted)))
+        .find(|p| p.is_file());
+    match file.and_then(|f| crate::world::sound::sample_ref(&f, &project.dirs)) {
+        Some(sample) => Ok((format!("sample {}", sample.name), sample)),
+        None => Err(format!(
+            "`{target}` is neither a patch (ID or name) nor a sample file in the project's data directories"
+        )),
     }
 }
 
@@ -894,6 +979,12 @@ mod tests {
             }
         );
         assert_eq!(ok("help"), Command::Help);
+        assert_eq!(ok("play 100"), Command::Play("100".into()));
+        assert_eq!(
+            ok("PLAY sounds/baby cry.wav"),
+            Command::Play("sounds/baby cry.wav".into())
+        );
+        assert!(parse("play").unwrap_err().message.contains("play needs"));
         assert_eq!(parse("  # just a comment"), Ok(None));
     }
 

@@ -8,7 +8,7 @@
 //! ticks; the snapshot's [`ReloadStatus`] says what was reloaded and which files have
 //! errors.
 
-use crate::cache::CacheStats;
+use crate::cache::{CacheStats, PreloadJob, PreloadProgress, ResourceStats};
 use crate::command::Command;
 use crate::inspect::{InstanceView, ThreadView, VoiceHistory, VoiceView};
 use crate::mixer::{MixerConfig, MixerSnapshot};
@@ -18,6 +18,7 @@ use crate::reload::{Reload, ReloadConfig, ReloadStatus, Reloader};
 use crate::runtime::{ActiveTrack, TraceKind, TraceRecord};
 use crate::session::{Session, SessionConfig};
 use crate::world::director::WorldView;
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -38,6 +39,12 @@ pub enum LiveCommand {
     /// Replace the project (reload, added directory). Its directories are watched from
     /// then on.
     Project(Box<Project>),
+    /// Preload every resource whose name matches a pattern (`*` and `?` wildcards) on
+    /// the cache's loader thread; progress shows in [`LiveSnapshot::preload`]. A new
+    /// preload cancels the one running.
+    Preload(String),
+    /// Cancel the running preload.
+    CancelPreload,
     /// Stop the thread.
     Stop,
 }
@@ -74,6 +81,75 @@ pub struct LiveSnapshot {
     pub history: Arc<VoiceHistory>,
     /// The world: camera, objects with their volume and pan, stations, music, ambience.
     pub world: WorldView,
+    /// Every resource the cache knows of (size, hits, loads, evictions, last use),
+    /// sorted by name; refreshed when the cache statistics change.
+    pub cache_resources: Vec<ResourceStats>,
+    /// The last preload asked for: its progress, or how it ended.
+    pub preload: Option<PreloadStatus>,
+}
+
+/// A preload's progress, for the cache panel.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PreloadStatus {
+    /// The pattern.
+    pub pattern: String,
+    /// Names dealt with so far.
+    pub done: usize,
+    /// Names the pattern matched (0 until the loader thread starts on it).
+    pub total: usize,
+    /// The name dealt with last.
+    pub current: String,
+    /// Names that failed to load.
+    pub errors: usize,
+    /// It has ended (all done, cancelled or failed).
+    pub finished: bool,
+    /// It was cancelled before the end.
+    pub cancelled: bool,
+}
+
+/// The preload the engine thread is following.
+struct Preloading {
+    job: PreloadJob,
+    status: Arc<Mutex<PreloadStatus>>,
+}
+
+impl Preloading {
+    fn start(cache: &crate::cache::ResourceCache, pattern: String) -> Self {
+        let status = Arc::new(Mutex::new(PreloadStatus {
+            pattern: pattern.clone(),
+            ..PreloadStatus::default()
+        }));
+        let shared = Arc::clone(&status);
+        let progress = Box::new(move |step: PreloadProgress| {
+            if let Ok(mut s) = shared.lock() {
+                s.done = step.done;
+                s.total = step.total;
+                s.current = step.current;
+                s.errors = step.errors;
+                s.cancelled = step.cancelled;
+            }
+        });
+        let job = cache.preload(&pattern, progress, Arc::new(AtomicBool::new(false)));
+        Self { job, status }
+    }
+
+    /// The progress so far; finished once the loader thread is done with it.
+    fn status(&mut self) -> PreloadStatus {
+        let ended = self.job.try_wait();
+        let mut status = self.status.lock().map(|s| s.clone()).unwrap_or_default();
+        match ended {
+            Some(Ok(summary)) => {
+                status.finished = true;
+                status.total = summary.total;
+                status.done = summary.loaded + summary.failed;
+                status.errors = summary.failed;
+                status.cancelled = summary.cancelled;
+            }
+            Some(Err(_)) => status.finished = true,
+            None => {}
+        }
+        status
+    }
 }
 
 /// What reaches the engine thread: the UI's commands and finished reloads.
@@ -220,6 +296,7 @@ fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
     let period = Duration::from_millis((1000 / tick_rate / 2).max(1));
     let mut replies = Vec::new();
     let mut history = VoiceHistory::new(30 * rate, 4096);
+    let mut preloading: Option<Preloading> = None;
     loop {
         let first = match receive.recv_timeout(period) {
             Ok(command) => Some(command),
@@ -239,6 +316,17 @@ fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
                 Message::Command(LiveCommand::Execute { label, command }) => {
                     let result = session.execute(&command);
                     replies.push((label, result));
+                }
+                Message::Command(LiveCommand::Preload(pattern)) => {
+                    if let Some(old) = &preloading {
+                        old.job.cancel();
+                    }
+                    preloading = Some(Preloading::start(session.server.cache(), pattern));
+                }
+                Message::Command(LiveCommand::CancelPreload) => {
+                    if let Some(running) = &preloading {
+                        running.job.cancel();
+                    }
                 }
                 Message::Command(LiveCommand::Project(project)) => {
                     if let Some(reloader) = &reloader {
@@ -301,7 +389,19 @@ fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
             session.engine.config().max_voices,
         );
         snapshot.mixer = session.server.mixer().controls.snapshot();
-        snapshot.cache = Some(session.server.cache().stats());
+        let stats = session.server.cache().stats();
+        // Every tick counts one more tick; only other changes renew the resource list.
+        let changed = snapshot.cache.as_ref().is_none_or(|old| {
+            old != &CacheStats {
+                ticks: old.ticks,
+                ..stats.clone()
+            }
+        });
+        if changed {
+            snapshot.cache_resources = session.server.cache().resource_stats();
+        }
+        snapshot.cache = Some(stats);
+        snapshot.preload = preloading.as_mut().map(Preloading::status);
         snapshot.notes = session.server.counts();
         snapshot.trace.extend(trace);
         let excess = snapshot.trace.len().saturating_sub(TRACE_BACKLOG);

@@ -288,6 +288,28 @@ impl Engine {
         }
     }
 
+    /// Starts `sample` once as a UI sound at the engine's time — no voice, no source:
+    /// full volume, centred, in the FX group — for auditioning a patch or a sample file.
+    /// Returns its note.
+    pub fn play_sample(&mut self, sample: super::sink::SampleRef) -> NoteId {
+        let note = self.next_note;
+        self.next_note += 1;
+        let at = self.now();
+        self.sink.send(SoundCommand::Start {
+            note,
+            voice: usize::MAX,
+            at,
+            sample,
+            gain: 1.0,
+            pan: 0.0,
+            pitch: 1.0,
+            looping: false,
+            group: ControlGroup::Fx,
+            reverb: false,
+        });
+        note
+    }
+
     /// The loaded project.
     pub fn project(&self) -> &Project {
         &self.project
