@@ -10,6 +10,7 @@ pub mod console;
 pub mod problems;
 pub mod source_view;
 pub mod sources;
+pub mod traces;
 
 use engine_core::live::LiveSnapshot;
 use engine_core::project::Project;
@@ -21,6 +22,7 @@ pub use console::{ConsoleEntry, ConsolePanel};
 pub use problems::ProblemsPanel;
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;
+pub use traces::{TraceFilter, TracesPanel};
 
 /// What a panel asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +38,27 @@ pub enum Command {
     ReloadProject,
     /// Run a console line on the live engine.
     RunLine(String),
+    /// Select a voice, object or track (the panels that show it highlight it).
+    Select(Selection),
+    /// Write the trace records that pass `filter` to `path` as text, one per line (the
+    /// format `hitbench render --trace` prints).
+    ExportTrace {
+        /// The file to write.
+        path: PathBuf,
+        /// Which records to write.
+        filter: TraceFilter,
+    },
+}
+
+/// Something selected in one panel and shown in the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selection {
+    /// A Box-X voice slot.
+    Voice(usize),
+    /// A world object.
+    Object(engine_core::world::ObjectId),
+    /// A track, by name.
+    Track(String),
 }
 
 /// A source file the app has read for display.
@@ -64,6 +87,11 @@ pub struct PanelContext<'a> {
     /// Every trace record received so far (oldest first; the app keeps at most
     /// [`TRACE_LIMIT`]).
     pub trace: &'a VecDeque<TraceRecord>,
+    /// How many trace records were dropped from the front of `trace` so far: `trace[0]`
+    /// is record number `trace_dropped` of all received.
+    pub trace_dropped: u64,
+    /// The voice, object or track selected last, if any.
+    pub selection: Option<&'a Selection>,
 }
 
 /// How many trace records the workbench keeps (older ones are dropped).

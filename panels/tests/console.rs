@@ -38,6 +38,8 @@ fn harness(console: Vec<ConsoleEntry>) -> Harness<'static, State> {
                     console: &s.console,
                     live: &s.live,
                     trace: &s.trace,
+                    trace_dropped: 0,
+                    selection: None,
                 };
                 s.panel.ui(ui, &ctx, &mut s.commands);
             },

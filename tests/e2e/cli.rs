@@ -189,6 +189,30 @@ fn bench_reload_prints_write_to_live_times() {
 }
 
 #[test]
+fn bench_ui_prints_frame_times() {
+    let run = hitbench(&["bench", "ui", "--quick"]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
+    let out = &run.out;
+    assert!(
+        out.contains("ui: 10000 trace records, 64 busy voices"),
+        "{out}"
+    );
+    for case in ["following the newest", "filter \"stole\" on"] {
+        let line = out
+            .lines()
+            .find(|l| l.contains(case))
+            .unwrap_or_else(|| panic!("no line for {case}: {out}"));
+        assert!(line.contains("median") && line.contains("p95"), "{line}");
+        assert!(line.contains("target < 8 ms"), "{line}");
+        assert!(line.contains("x the target"), "{line}");
+    }
+    assert!(
+        out.contains("a filter change re-indexes them once"),
+        "{out}"
+    );
+}
+
+#[test]
 fn bench_asm_prints_throughput() {
     let run = hitbench(&["bench", "asm"]);
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);

@@ -68,7 +68,7 @@ Commands:
   probe <file>...
         Decode audio files and print one tab-separated line each: path, format,
         rate, channels, bits, frames, seconds — or path, `error`, the message.
-  bench asm|vm|mix|reload [--quick]
+  bench asm|vm|mix|reload|ui [--quick]
         --quick does a hundredth of the work (same code paths, rough figures).
   bench asm
         Measure assembler throughput (source lines per second) on a generated
@@ -87,6 +87,11 @@ Commands:
         Rewrite a source, a sample and a .hot 20 times each in a watched
         temporary project; print write -> live times (median, p90, max) against
         the 150 ms target.
+  bench ui
+        Draw the workbench's panels headless (layout and logic, no rendering)
+        with 1,000,000 trace records and 64 busy voices while records arrive;
+        print the frame time (median, p95) following the newest record and with
+        a filter on, against the 8 ms target.
   help  Show this text.
 ";
 

@@ -3,6 +3,7 @@
 
 use panels::{
     Command, ConsolePanel, Panel, PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel,
+    TracesPanel,
 };
 use serde::{Deserialize, Serialize};
 
@@ -17,11 +18,19 @@ pub enum Pane {
     Console,
     /// Every load, assemble, decode and runtime problem.
     Problems,
+    /// The trace records: events, samples, tracks, voice decisions, errors.
+    Traces,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 4] = [Pane::Sources, Pane::Source, Pane::Console, Pane::Problems];
+    pub const ALL: [Pane; 5] = [
+        Pane::Sources,
+        Pane::Source,
+        Pane::Console,
+        Pane::Problems,
+        Pane::Traces,
+    ];
 }
 
 /// The panels' UI state, one of each.
@@ -35,6 +44,8 @@ pub struct Panels {
     pub console: ConsolePanel,
     /// Problems.
     pub problems: ProblemsPanel,
+    /// Traces.
+    pub traces: TracesPanel,
 }
 
 impl Panels {
@@ -45,6 +56,7 @@ impl Panels {
             Pane::Source => &mut self.source,
             Pane::Console => &mut self.console,
             Pane::Problems => &mut self.problems,
+            Pane::Traces => &mut self.traces,
         }
     }
 }
@@ -57,7 +69,8 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let source = tiles.insert_pane(Pane::Source);
     let console = tiles.insert_pane(Pane::Console);
     let problems = tiles.insert_pane(Pane::Problems);
-    let bottom = tiles.insert_tab_tile(vec![console, problems]);
+    let traces = tiles.insert_pane(Pane::Traces);
+    let bottom = tiles.insert_tab_tile(vec![console, traces, problems]);
     let right = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Vertical,
         [source, bottom],

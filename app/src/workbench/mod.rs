@@ -12,9 +12,10 @@ use engine_core::output::OutputChoice;
 use engine_core::project::Project;
 use engine_core::runtime::TraceRecord;
 use engine_core::session::SessionConfig;
-use panels::{Command, ConsoleEntry, PanelContext, SourceText};
+use panels::{Command, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter};
 use settings::Settings;
 use std::collections::VecDeque;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -35,6 +36,10 @@ pub struct Workbench {
     live_state: LiveSnapshot,
     /// Every trace record received, at most `panels::TRACE_LIMIT`.
     trace: VecDeque<TraceRecord>,
+    /// How many trace records were dropped from the front of `trace` so far.
+    trace_dropped: u64,
+    /// The voice, object or track a panel selected last.
+    selection: Option<Selection>,
     source: Option<SourceText>,
     panels: Panels,
     tree: egui_tiles::Tree<Pane>,
@@ -80,6 +85,8 @@ impl Workbench {
             console_log: Vec::new(),
             live_state: LiveSnapshot::default(),
             trace: VecDeque::new(),
+            trace_dropped: 0,
+            selection: None,
             source: None,
             panels: Panels::default(),
             tree,
@@ -102,6 +109,7 @@ impl Workbench {
             Ok(live) => {
                 let kind = &live.output.kind;
                 self.audio = (format!("audio: {}", kind.short()), kind.describe());
+                self.panels.traces.sample_rate = live.output.sample_rate;
                 self.live = Some(live);
             }
             Err(e) => {
@@ -192,6 +200,8 @@ impl Workbench {
             console: &self.console_log,
             live: &self.live_state,
             trace: &self.trace,
+            trace_dropped: self.trace_dropped,
+            selection: self.selection.as_ref(),
         };
         egui::CentralPanel::default().show(ui, |ui| {
             let mut behavior = dock::Behavior {
@@ -254,6 +264,7 @@ impl Workbench {
         self.trace.extend(std::mem::take(&mut snapshot.trace));
         let excess = self.trace.len().saturating_sub(panels::TRACE_LIMIT);
         self.trace.drain(..excess);
+        self.trace_dropped += excess as u64;
         self.live_state = snapshot;
         let s = &self.live_state;
         format!(
@@ -269,8 +280,30 @@ impl Workbench {
                 Command::OpenSource { path, line } => self.open_source(path, line),
                 Command::ReloadProject => self.reload(),
                 Command::RunLine(line) => self.run_line(line),
+                Command::Select(selection) => self.selection = Some(selection),
+                Command::ExportTrace { path, filter } => self.export_trace(&path, &filter),
             }
         }
+    }
+
+    /// Writes the trace records that pass `filter` to `path`, one per line, and says in
+    /// the status line how it went.
+    fn export_trace(&mut self, path: &Path, filter: &TraceFilter) {
+        let write = || -> std::io::Result<usize> {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+            let matcher = filter.matcher();
+            let mut written = 0;
+            for record in self.trace.iter().filter(|r| matcher.matches(r)) {
+                writeln!(out, "{record}")?;
+                written += 1;
+            }
+            out.flush()?;
+            Ok(written)
+        };
+        self.status = match write() {
+            Ok(n) => format!("exported {n} trace record(s) to {}", path.display()),
+            Err(e) => format!("cannot export the trace to {}: {e}", path.display()),
+        };
     }
 
     fn open_source(&mut self, path: PathBuf, line: u32) {

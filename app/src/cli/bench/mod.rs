@@ -1,12 +1,13 @@
 //! `hitbench bench <what>`: the project's speed targets, printed as per-item figures
 //! and ratios against their targets (never asserted in tests): `asm` (assembler
 //! throughput), `vm` (the runtime), `mix` (the mixer against kira and rodio, decode
-//! throughput, cache hit latency) and `reload` (from a file write to the new version
-//! live).
+//! throughput, cache hit latency), `reload` (from a file write to the new version
+//! live) and `ui` (the workbench's frame time with a million trace records).
 
 mod asm;
 mod mix;
 mod reload;
+mod ui;
 mod vm;
 
 use super::Io;
@@ -32,7 +33,7 @@ impl Size {
     }
 }
 
-/// Runs `hitbench bench <asm|vm|mix|reload> [--quick]`.
+/// Runs `hitbench bench <asm|vm|mix|reload|ui> [--quick]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let size = if args.flag(&["--quick"]) {
         Size::Quick
@@ -41,7 +42,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     };
     let what = args
         .next_positional()
-        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm|mix|reload"))?;
+        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm|mix|reload|ui"))?;
     args.finish()?;
     if size == Size::Quick {
         writeln!(
@@ -61,9 +62,10 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         "vm" => vm::run(io, size)?,
         "mix" => mix::run(io, size)?,
         "reload" => reload::run(io, size)?,
+        "ui" => ui::run(io, size)?,
         other => {
             return Err(usage(format!(
-                "unknown benchmark `{other}` (available: asm, vm, mix, reload)"
+                "unknown benchmark `{other}` (available: asm, vm, mix, reload, ui)"
             )));
         }
     }

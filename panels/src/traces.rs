@@ -1,0 +1,666 @@
+//! The Traces panel: every trace record (events, samples and tracks while their engine
+//! switch is on; voice decisions, picks, hooks, prints, errors, reloads and the world
+//! always), filtered by kind, text, object and track, in a virtualised list that stays
+//! smooth with a million records. It follows the newest record or pauses; a click selects
+//! a record's voice, object or track; the filtered records can be exported to a text file.
+//!
+//! Filtering a million records every frame is too slow, so the panel keeps an index of
+//! the matching records and only looks at the records appended since the last frame; the
+//! index is rebuilt when the filter changes.
+
+use crate::{Command, Panel, PanelContext, Selection};
+use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::world::ObjectId;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+
+/// The sample rate record times are divided by when the engine's is not known.
+pub const DEFAULT_RATE: u32 = 48_000;
+
+/// How many kinds of record there are.
+const KINDS: usize = TraceKind::ALL.len();
+
+/// Which trace records to show (and to export).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceFilter {
+    /// The kinds shown, in [`TraceKind::ALL`] order.
+    pub kinds: [bool; KINDS],
+    /// Only records whose message, event or track contains this (ignoring case).
+    pub text: String,
+    /// Only records about this object.
+    pub object: Option<ObjectId>,
+    /// Only records whose track name contains this (ignoring case).
+    pub track: String,
+}
+
+impl Default for TraceFilter {
+    fn default() -> Self {
+        Self {
+            kinds: [true; KINDS],
+            text: String::new(),
+            object: None,
+            track: String::new(),
+        }
+    }
+}
+
+impl TraceFilter {
+    /// Whether records of `kind` are shown.
+    pub fn shows(&self, kind: TraceKind) -> bool {
+        self.kinds[kind_index(kind)]
+    }
+
+    /// Whether `record` passes (to test many records, use [`TraceFilter::matcher`]).
+    pub fn matches(&self, record: &TraceRecord) -> bool {
+        self.matcher().matches(record)
+    }
+
+    /// The filter prepared for testing many records.
+    pub fn matcher(&self) -> TraceMatcher {
+        TraceMatcher {
+            kinds: self.kinds,
+            text: self.text.trim().to_lowercase(),
+            object: self.object,
+            track: self.track.trim().to_lowercase(),
+        }
+    }
+}
+
+/// A [`TraceFilter`] prepared for testing many records.
+#[derive(Debug, Clone)]
+pub struct TraceMatcher {
+    kinds: [bool; KINDS],
+    text: String,
+    object: Option<ObjectId>,
+    track: String,
+}
+
+impl TraceMatcher {
+    /// Whether `record` passes.
+    pub fn matches(&self, record: &TraceRecord) -> bool {
+        if !self.kinds[kind_index(record.kind)] {
+            return false;
+        }
+        if self.object.is_some() && record.object != self.object {
+            return false;
+        }
+        if !self.track.is_empty()
+            && !record
+                .track
+                .as_deref()
+                .is_some_and(|t| contains_ignoring_case(t, &self.track))
+        {
+            return false;
+        }
+        self.text.is_empty()
+            || contains_ignoring_case(&record.message, &self.text)
+            || record
+                .event
+                .as_deref()
+                .is_some_and(|e| contains_ignoring_case(e, &self.text))
+            || record
+                .track
+                .as_deref()
+                .is_some_and(|t| contains_ignoring_case(t, &self.text))
+    }
+}
+
+/// The position of `kind` in [`TraceKind::ALL`].
+fn kind_index(kind: TraceKind) -> usize {
+    TraceKind::ALL
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or_default()
+}
+
+/// Whether `haystack` contains `needle` (already lower case), ignoring case; without
+/// allocating when both are ASCII.
+fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if haystack.is_ascii() && needle.is_ascii() {
+        let needle = needle.as_bytes();
+        return haystack
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle));
+    }
+    haystack.to_lowercase().contains(needle)
+}
+
+/// The matching records, kept up to date as records arrive.
+#[derive(Debug, Default)]
+struct Index {
+    /// The filter `rows` was built for (None: not built yet).
+    filter: Option<TraceFilter>,
+    /// The numbers (counted from the first record ever received) of the matching
+    /// records, ascending.
+    rows: VecDeque<u64>,
+    /// The kind of every record in the trace (indices into [`TraceKind::ALL`]).
+    kinds: VecDeque<u8>,
+    /// How many records of each kind the trace holds.
+    counts: [usize; KINDS],
+    /// The number of the first record in the trace.
+    dropped: u64,
+    /// One past the number of the last record looked at.
+    seen: u64,
+}
+
+impl Index {
+    /// Brings the index up to date with `trace`, whose first record is number
+    /// `dropped`, for `filter`.
+    fn update(&mut self, trace: &VecDeque<TraceRecord>, dropped: u64, filter: &TraceFilter) {
+        let end = dropped + trace.len() as u64;
+        if dropped < self.dropped || end < self.seen {
+            // The trace was replaced: start again.
+            *self = Index::default();
+            self.dropped = dropped;
+            self.seen = dropped;
+        }
+        // Records dropped from the front.
+        if dropped > self.dropped {
+            let gone = (dropped - self.dropped).min(self.kinds.len() as u64);
+            for _ in 0..gone {
+                if let Some(kind) = self.kinds.pop_front()
+                    && let Some(count) = self.counts.get_mut(usize::from(kind))
+                {
+                    *count = count.saturating_sub(1);
+                }
+            }
+            while self.rows.front().is_some_and(|&n| n < dropped) {
+                self.rows.pop_front();
+            }
+            self.dropped = dropped;
+            self.seen = self.seen.max(dropped);
+        }
+        let matcher = filter.matcher();
+        let seen_at = (self.seen - dropped) as usize;
+        if self.filter.as_ref() != Some(filter) {
+            self.rows.clear();
+            self.rows.extend(
+                trace
+                    .iter()
+                    .take(seen_at)
+                    .enumerate()
+                    .filter(|(_, r)| matcher.matches(r))
+                    .map(|(i, _)| dropped + i as u64),
+            );
+            self.filter = Some(filter.clone());
+        }
+        for (i, record) in trace.iter().enumerate().skip(seen_at) {
+            let kind = kind_index(record.kind);
+            self.kinds.push_back(kind as u8);
+            if let Some(count) = self.counts.get_mut(kind) {
+                *count += 1;
+            }
+            if matcher.matches(record) {
+                self.rows.push_back(dropped + i as u64);
+            }
+        }
+        self.seen = end;
+    }
+}
+
+/// UI state of the Traces panel.
+#[derive(Debug)]
+pub struct TracesPanel {
+    /// The engine's event trace, as last switched from here.
+    pub events: bool,
+    /// The engine's sample trace, as last switched from here.
+    pub samples: bool,
+    /// The engine's track trace, as last switched from here.
+    pub tracks: bool,
+    /// Which records are shown.
+    pub filter: TraceFilter,
+    /// The object filter as typed (an object id, `@` optional).
+    pub object: String,
+    /// Keep the newest record in view (false: paused, the list does not move).
+    pub follow: bool,
+    /// The file the Export button writes (empty: `trace.txt` in the project folder;
+    /// relative paths are relative to the project folder).
+    pub export_path: String,
+    /// The engine's sample rate, to show record times in seconds.
+    pub sample_rate: u32,
+    /// The record clicked last (its number among all records received).
+    selected: Option<u64>,
+    /// While paused: one past the number of the last record shown.
+    frozen: Option<u64>,
+    /// Scroll to the newest record on the next frame (follow was switched on).
+    jump: bool,
+    /// The list's largest scroll offset on the last frame.
+    list_end: f32,
+    index: Index,
+}
+
+impl Default for TracesPanel {
+    fn default() -> Self {
+        Self {
+            events: false,
+            samples: false,
+            tracks: false,
+            filter: TraceFilter::default(),
+            object: String::new(),
+            follow: true,
+            export_path: String::new(),
+            sample_rate: DEFAULT_RATE,
+            selected: None,
+            frozen: None,
+            jump: false,
+            list_end: 0.0,
+            index: Index::default(),
+        }
+    }
+}
+
+impl TracesPanel {
+    /// How many records pass the filter (in the whole trace, paused or not), as of the
+    /// last frame drawn.
+    pub fn matching(&self) -> usize {
+        self.index.rows.len()
+    }
+
+    /// The file Export writes, for a project in `root`.
+    pub fn export_file(&self, root: &Path) -> PathBuf {
+        let typed = self.export_path.trim();
+        if typed.is_empty() {
+            root.join("trace.txt")
+        } else {
+            root.join(typed)
+        }
+    }
+
+    fn switches(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Engine traces:");
+            for (name, on, what) in [
+                ("events", &mut self.events, "each event as it is triggered"),
+                ("samples", &mut self.samples, "each sample as it starts"),
+                (
+                    "tracks",
+                    &mut self.tracks,
+                    "each track as it starts and ends",
+                ),
+            ] {
+                let label = format!("{}{}", name[..1].to_uppercase(), &name[1..]);
+                let state = if *on { "on" } else { "off" };
+                if ui
+                    .checkbox(on, label)
+                    .on_hover_text(format!(
+                        "Record {what} (trace {name} on|off; now {state} as last set here)"
+                    ))
+                    .changed()
+                {
+                    let state = if *on { "on" } else { "off" };
+                    commands.push(Command::RunLine(format!("trace {name} {state}")));
+                }
+            }
+            ui.weak("Voice decisions, picks, hooks and errors are always recorded.");
+        });
+    }
+
+    fn kinds(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Kinds:");
+            for (i, kind) in TraceKind::ALL.iter().enumerate() {
+                let count = self.index.counts[i];
+                ui.checkbox(
+                    &mut self.filter.kinds[i],
+                    format!("{} ({})", kind.name(), thousands(count as u64)),
+                );
+            }
+            if ui.small_button("all").clicked() {
+                self.filter.kinds = [true; KINDS];
+            }
+            if ui.small_button("none").clicked() {
+                self.filter.kinds = [false; KINDS];
+            }
+        });
+    }
+
+    fn filters(&mut self, ui: &mut egui::Ui, end: u64) {
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Text:");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter.text)
+                    .hint_text("message, event or track")
+                    .desired_width(160.0),
+            )
+            .labelled_by(label.id);
+            let label = ui.label("Object:");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.object)
+                    .hint_text("id")
+                    .desired_width(48.0),
+            )
+            .labelled_by(label.id);
+            let typed = self.object.trim().trim_start_matches('@');
+            self.filter.object = typed.parse().ok();
+            if !typed.is_empty() && self.filter.object.is_none() {
+                ui.colored_label(ui.visuals().error_fg_color, "?")
+                    .on_hover_text("Not an object id: the object filter is off");
+            }
+            let label = ui.label("Track:");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter.track)
+                    .hint_text("name")
+                    .desired_width(100.0),
+            )
+            .labelled_by(label.id);
+            ui.separator();
+            let was = self.follow;
+            ui.selectable_value(&mut self.follow, true, "Follow")
+                .on_hover_text("Keep the newest record in view");
+            ui.selectable_value(&mut self.follow, false, "Pause")
+                .on_hover_text("Freeze the list; new records are counted, not shown");
+            if self.follow != was {
+                self.frozen = (!self.follow).then_some(end);
+                self.jump = self.follow;
+            }
+        });
+    }
+
+    fn export(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+        ui.horizontal(|ui| {
+            let label = ui.label("Export to:");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.export_path)
+                    .hint_text("trace.txt (in the project folder)")
+                    .desired_width(220.0),
+            )
+            .labelled_by(label.id);
+            let file = self.export_file(ctx.project.root());
+            if ui
+                .button("Export")
+                .on_hover_text(format!(
+                    "Write the records that pass the filter to {}, one per line",
+                    file.display()
+                ))
+                .clicked()
+            {
+                commands.push(Command::ExportTrace {
+                    path: file,
+                    filter: self.filter.clone(),
+                });
+            }
+            if let Some(selection) = ctx.selection {
+                ui.separator();
+                ui.label(format!("Selected: {}", describe_selection(selection)));
+            }
+        });
+    }
+}
+
+impl Panel for TracesPanel {
+    fn title(&self) -> &'static str {
+        "Traces"
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+        let trace = ctx.trace;
+        let dropped = ctx.trace_dropped;
+        let end = dropped + trace.len() as u64;
+        self.switches(ui, commands);
+        self.kinds(ui);
+        self.filters(ui, end);
+        self.export(ui, ctx, commands);
+        self.index.update(trace, dropped, &self.filter);
+
+        // While paused, the rows after the pause are counted but not shown.
+        let rows = &self.index.rows;
+        let shown = match self.frozen {
+            Some(frozen) if !self.follow => rows.partition_point(|&n| n < frozen),
+            _ => rows.len(),
+        };
+        ui.horizontal(|ui| {
+            ui.label(format!(
+                "Showing {} of {} record(s)",
+                thousands(shown as u64),
+                thousands(trace.len() as u64)
+            ));
+            if let Some(frozen) = self.frozen.filter(|_| !self.follow) {
+                let new = end.saturating_sub(frozen);
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "paused: {} new record(s), {} matching",
+                        thousands(new),
+                        thousands((rows.len() - shown) as u64)
+                    ),
+                );
+            }
+        });
+        ui.separator();
+        if shown == 0 {
+            ui.label(if trace.is_empty() {
+                "No trace records yet. Trigger an event, or switch on the engine traces above."
+            } else {
+                "No records match the filter."
+            });
+            return;
+        }
+
+        let row_height = ui.spacing().interact_size.y;
+        let mut area = egui::ScrollArea::vertical()
+            .id_salt("trace rows")
+            .auto_shrink([false, false])
+            .stick_to_bottom(self.follow);
+        if self.follow && self.jump {
+            // Step to the end the list had last frame (the scroll physics clamp to it),
+            // until the list is at its end and sticks there.
+            area = area.vertical_scroll_offset(self.list_end.max(0.0));
+            ui.ctx().request_repaint();
+        }
+        let rate = f64::from(self.sample_rate.max(1));
+        let selected = &mut self.selected;
+        let output = area.show_rows(ui, row_height, shown, |ui, range| {
+            for n in rows.range(range) {
+                let Some(record) = n.checked_sub(dropped).and_then(|i| trace.get(i as usize))
+                else {
+                    continue;
+                };
+                row(ui, *n, record, rate, selected, commands);
+            }
+        });
+        self.list_end = output.content_size.y - output.inner_rect.height();
+        if self.jump && output.state.clamped_offset().y >= self.list_end - 0.5 {
+            self.jump = false;
+        }
+        // Scrolling up while following pauses.
+        let scrolled_up = ui.input(|i| {
+            i.events
+                .iter()
+                .any(|e| matches!(e, egui::Event::MouseWheel { delta, .. } if delta.y > 0.0))
+                && i.pointer
+                    .hover_pos()
+                    .is_some_and(|p| output.inner_rect.contains(p))
+        });
+        if self.follow && scrolled_up {
+            self.follow = false;
+            self.frozen = Some(end);
+        }
+    }
+}
+
+/// One record's row: time, kind, the rest; a click selects it.
+fn row(
+    ui: &mut egui::Ui,
+    number: u64,
+    record: &TraceRecord,
+    rate: f64,
+    selected: &mut Option<u64>,
+    commands: &mut Vec<Command>,
+) {
+    ui.horizontal(|ui| {
+        ui.label(
+            egui::RichText::new(format!("{:>10.3}", record.time as f64 / rate))
+                .monospace()
+                .weak(),
+        );
+        let color = kind_color(ui.visuals(), record.kind);
+        ui.label(
+            egui::RichText::new(format!("{:<6}", record.kind.name()))
+                .monospace()
+                .color(color),
+        );
+        let response = ui
+            .add(egui::Button::selectable(*selected == Some(number), describe(record)).truncate());
+        let choices = selections(record);
+        if response.clicked() {
+            *selected = Some(number);
+            if let Some(first) = choices.first() {
+                commands.push(Command::Select(first.clone()));
+            }
+        }
+        if !choices.is_empty() {
+            response.context_menu(|ui| {
+                for choice in choices {
+                    if ui
+                        .button(format!("Select {}", describe_selection(&choice)))
+                        .clicked()
+                    {
+                        *selected = Some(number);
+                        commands.push(Command::Select(choice));
+                        ui.close();
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// What a record can select, most specific first: its voice, object, track.
+fn selections(record: &TraceRecord) -> Vec<Selection> {
+    let mut all = Vec::new();
+    if let Some(voice) = record.voice {
+        all.push(Selection::Voice(voice));
+    }
+    if let Some(object) = record.object {
+        all.push(Selection::Object(object));
+    }
+    if let Some(track) = &record.track {
+        all.push(Selection::Track(track.to_string()));
+    }
+    all
+}
+
+fn describe_selection(selection: &Selection) -> String {
+    match selection {
+        Selection::Voice(v) => format!("voice {v}"),
+        Selection::Object(o) => format!("object {o}"),
+        Selection::Track(t) => format!("track {t}"),
+    }
+}
+
+/// A record without its time and kind.
+fn describe(record: &TraceRecord) -> String {
+    let mut text = String::new();
+    if let Some(event) = &record.event {
+        text.push_str(&format!("event={event} "));
+    }
+    if let Some(track) = &record.track {
+        text.push_str(&format!("track={track} "));
+    }
+    if let Some(object) = record.object {
+        text.push_str(&format!("object={object} "));
+    }
+    if let Some(voice) = record.voice {
+        text.push_str(&format!("voice={voice} "));
+    }
+    if let Some(note) = record.note {
+        text.push_str(&format!("note={note} "));
+    }
+    text.push_str(&record.message);
+    text
+}
+
+fn kind_color(visuals: &egui::Visuals, kind: TraceKind) -> egui::Color32 {
+    match kind {
+        TraceKind::Error => visuals.error_fg_color,
+        TraceKind::Voice => visuals.warn_fg_color,
+        TraceKind::Event | TraceKind::Track => visuals.strong_text_color(),
+        TraceKind::Sample | TraceKind::Pick => visuals.hyperlink_color,
+        TraceKind::Hook | TraceKind::Print | TraceKind::Reload | TraceKind::World => {
+            visuals.weak_text_color()
+        }
+    }
+}
+
+/// `n` with thin separators between thousands: 1,000,000.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn record(time: u64, kind: TraceKind, message: &str) -> TraceRecord {
+        TraceRecord {
+            time,
+            kind,
+            event: None,
+            track: Some(Arc::from("vox_greet")),
+            object: Some(2),
+            voice: None,
+            note: None,
+            message: message.to_string(),
+        }
+    }
+
+    #[test]
+    fn the_index_follows_appends_and_drops() {
+        let mut trace: VecDeque<TraceRecord> = (0..10u64)
+            .map(|i| {
+                let kind = if i.is_multiple_of(2) {
+                    TraceKind::Voice
+                } else {
+                    TraceKind::Error
+                };
+                record(i, kind, "x")
+            })
+            .collect();
+        let mut index = Index::default();
+        let mut filter = TraceFilter::default();
+        filter.kinds[kind_index(TraceKind::Error)] = false;
+        index.update(&trace, 0, &filter);
+        assert_eq!(index.rows, [0, 2, 4, 6, 8]);
+        assert_eq!(index.counts[kind_index(TraceKind::Error)], 5);
+        // Three dropped, two appended.
+        trace.drain(..3);
+        trace.push_back(record(10, TraceKind::Voice, "y"));
+        trace.push_back(record(11, TraceKind::Error, "y"));
+        index.update(&trace, 3, &filter);
+        assert_eq!(index.rows, [4, 6, 8, 10]);
+        assert_eq!(index.counts[kind_index(TraceKind::Voice)], 4);
+        assert_eq!(index.counts[kind_index(TraceKind::Error)], 5);
+        // A new filter rebuilds.
+        filter.text = "Y".into();
+        index.update(&trace, 3, &filter);
+        assert_eq!(index.rows, [10]);
+    }
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn text_matching_ignores_case() {
+        assert!(contains_ignoring_case("Stole voice 3", "stole"));
+        assert!(!contains_ignoring_case("refused", "stole"));
+        assert!(contains_ignoring_case("Ünïcode STOLE", "stole"));
+    }
+}

@@ -1,0 +1,448 @@
+//! The Traces panel under egui_kittest: the engine-trace toggles emit `trace … on|off`
+//! lines; kind, text and object filters narrow the rows; follow keeps the newest record
+//! in view and pause freezes the list; clicking a row selects its voice; Export emits the
+//! filter; a 200,000-record trace still draws.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::live::LiveSnapshot;
+use engine_core::project::Project;
+use engine_core::runtime::{TraceKind, TraceRecord};
+use panels::{Command, Panel, PanelContext, Selection, TraceFilter, TracesPanel};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+struct State {
+    panel: TracesPanel,
+    project: Project,
+    live: LiveSnapshot,
+    trace: VecDeque<TraceRecord>,
+    dropped: u64,
+    selection: Option<Selection>,
+    commands: Vec<Command>,
+}
+
+fn rec(
+    time: f64,
+    kind: TraceKind,
+    event: Option<&str>,
+    track: Option<&str>,
+    object: Option<i32>,
+    voice: Option<usize>,
+    message: &str,
+) -> TraceRecord {
+    TraceRecord {
+        time: (time * 48_000.0) as u64,
+        kind,
+        event: event.map(Arc::from),
+        track: track.map(Arc::from),
+        object,
+        voice,
+        note: None,
+        message: message.to_string(),
+    }
+}
+
+/// A short, realistic trace: a greeting, a steal, a refusal, an error.
+fn demo_trace() -> VecDeque<TraceRecord> {
+    use TraceKind::*;
+    let mut t = VecDeque::new();
+    t.push_back(rec(
+        0.000,
+        World,
+        None,
+        None,
+        None,
+        None,
+        "view (10.0, 10.0) zoom 1 rotation 0",
+    ));
+    t.push_back(rec(
+        0.020,
+        Event,
+        Some("vox_greet"),
+        None,
+        Some(2),
+        None,
+        "triggered by object 2",
+    ));
+    t.push_back(rec(
+        0.020,
+        Voice,
+        Some("vox_greet"),
+        Some("vox_greet_adult"),
+        Some(2),
+        Some(0),
+        "start: free voice 0 (priority 20)",
+    ));
+    t.push_back(rec(
+        0.021,
+        Pick,
+        None,
+        Some("vox_greet_adult"),
+        Some(2),
+        Some(0),
+        "list 0x12 picked entry 3 of 6 (not the last 2)",
+    ));
+    t.push_back(rec(
+        0.021,
+        Sample,
+        None,
+        Some("vox_greet_adult"),
+        Some(2),
+        Some(0),
+        "patch 0x2041 greet_03.wav gain 0.82 pan -0.31",
+    ));
+    t.push_back(rec(
+        0.350,
+        Event,
+        Some("ui_click"),
+        None,
+        None,
+        None,
+        "triggered (UI)",
+    ));
+    t.push_back(rec(
+        0.350,
+        Voice,
+        Some("ui_click"),
+        Some("ui_click"),
+        None,
+        Some(1),
+        "start: free voice 1 (priority 90)",
+    ));
+    t.push_back(rec(
+        0.351,
+        Sample,
+        None,
+        Some("ui_click"),
+        None,
+        Some(1),
+        "patch 0x1001 click.wav gain 1.00 pan 0.00",
+    ));
+    t.push_back(rec(
+        0.900,
+        Event,
+        Some("fx_fridge_open"),
+        None,
+        Some(7),
+        None,
+        "triggered by object 7",
+    ));
+    t.push_back(rec(
+        0.900,
+        Voice,
+        Some("fx_fridge_open"),
+        Some("fx_fridge"),
+        Some(7),
+        Some(0),
+        "stole voice 0 from vox_greet_adult (priority 30 > 20)",
+    ));
+    t.push_back(rec(
+        0.901,
+        Sample,
+        None,
+        Some("fx_fridge"),
+        Some(7),
+        Some(0),
+        "patch 0x3010 fridge_open.wav gain 0.64 pan 0.55",
+    ));
+    t.push_back(rec(
+        1.200,
+        Event,
+        Some("vox_laugh"),
+        None,
+        Some(3),
+        None,
+        "triggered by object 3",
+    ));
+    t.push_back(rec(
+        1.200,
+        Voice,
+        Some("vox_laugh"),
+        Some("vox_laugh_child"),
+        Some(3),
+        None,
+        "refused: all 2 voices busy with higher priority (10 < 30)",
+    ));
+    t.push_back(rec(
+        1.500,
+        Hook,
+        Some("tv_on"),
+        Some("tv_station"),
+        Some(9),
+        None,
+        "station news starts",
+    ));
+    t.push_back(rec(
+        1.800,
+        Print,
+        None,
+        Some("fx_fridge"),
+        Some(7),
+        Some(0),
+        "printreg 0x10 = 1024",
+    ));
+    t.push_back(rec(
+        2.100,
+        Error,
+        Some("fx_toaster"),
+        None,
+        Some(8),
+        None,
+        "unknown event `fx_toaster`",
+    ));
+    t.push_back(rec(
+        2.400,
+        Track,
+        None,
+        Some("ui_click"),
+        None,
+        Some(1),
+        "ended after 0.050 s",
+    ));
+    t.push_back(rec(
+        2.700,
+        Error,
+        None,
+        Some("fx_fridge"),
+        Some(7),
+        Some(0),
+        "missing sample 0x3011 (fridge_hum.wav)",
+    ));
+    t
+}
+
+fn harness_with(trace: VecDeque<TraceRecord>, size: egui::Vec2) -> Harness<'static, State> {
+    let state = State {
+        panel: TracesPanel::default(),
+        project: Project::default(),
+        live: LiveSnapshot::default(),
+        trace,
+        dropped: 0,
+        selection: None,
+        commands: Vec::new(),
+    };
+    Harness::builder().with_size(size).build_ui_state(
+        |ui, s: &mut State| {
+            let ctx = PanelContext {
+                project: &s.project,
+                source: None,
+                console: &[],
+                live: &s.live,
+                trace: &s.trace,
+                trace_dropped: s.dropped,
+                selection: s.selection.as_ref(),
+            };
+            egui::CentralPanel::default().show(ui, |ui| {
+                s.panel.ui(ui, &ctx, &mut s.commands);
+            });
+        },
+        state,
+    )
+}
+
+fn harness() -> Harness<'static, State> {
+    harness_with(demo_trace(), egui::vec2(900.0, 560.0))
+}
+
+fn shows(harness: &Harness<'_, State>, text: &str) -> bool {
+    harness.query_by_label_contains(text).is_some()
+}
+
+#[test]
+fn the_engine_trace_toggles_emit_console_lines() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_label("Events").click();
+    harness.run();
+    harness.get_by_label("Samples").click();
+    harness.run();
+    harness.get_by_label("Events").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [
+            Command::RunLine("trace events on".into()),
+            Command::RunLine("trace samples on".into()),
+            Command::RunLine("trace events off".into()),
+        ]
+    );
+}
+
+#[test]
+fn kinds_are_counted_and_filter_the_rows() {
+    let mut harness = harness();
+    harness.run();
+    assert!(shows(&harness, "Showing 18 of 18 record(s)"));
+    harness.get_by_label("voice (4)");
+    harness.get_by_label("error (2)").click();
+    harness.run();
+    assert!(shows(&harness, "Showing 16 of 18 record(s)"));
+    assert!(!shows(&harness, "unknown event `fx_toaster`"));
+    assert!(shows(&harness, "stole voice 0"));
+}
+
+#[test]
+fn the_text_filter_narrows_the_rows() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_label("Text:").click();
+    harness.run();
+    harness.get_by_label("Text:").type_text("FRIDGE");
+    harness.run();
+    // The event, the steal, the sample, the print and the missing sample.
+    assert!(shows(&harness, "Showing 5 of 18 record(s)"), "fridge rows");
+    assert!(shows(&harness, "stole voice 0"));
+    assert!(!shows(&harness, "ui_click"));
+}
+
+#[test]
+fn the_object_and_track_filters_narrow_the_rows() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_label("Object:").click();
+    harness.run();
+    harness.get_by_label("Object:").type_text("@2");
+    harness.run();
+    assert!(shows(&harness, "Showing 4 of 18 record(s)"));
+    assert!(!shows(&harness, "fridge"));
+    harness.state_mut().panel.object.clear();
+    harness.state_mut().panel.filter.track = "ui_".into();
+    harness.run();
+    assert!(shows(&harness, "Showing 3 of 18 record(s)"));
+}
+
+#[test]
+fn clicking_a_row_selects_its_voice() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_label_contains("stole voice 0").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::Select(Selection::Voice(0))]
+    );
+    // A record with no voice selects its object.
+    harness.state_mut().commands.clear();
+    harness
+        .get_by_label_contains("unknown event `fx_toaster`")
+        .click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::Select(Selection::Object(8))]
+    );
+}
+
+#[test]
+fn export_emits_the_file_and_the_filter() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_label("error (2)").click();
+    harness.run();
+    harness.get_by_label("Export").click();
+    harness.run();
+    let mut filter = TraceFilter::default();
+    filter.kinds[7] = false;
+    assert_eq!(
+        harness.state().commands,
+        [Command::ExportTrace {
+            path: Project::default().root().join("trace.txt"),
+            filter: filter.clone(),
+        }]
+    );
+    // The filter the app applies keeps what the panel shows.
+    let kept = demo_trace().iter().filter(|r| filter.matches(r)).count();
+    assert_eq!(kept, 16);
+}
+
+fn numbered(n: usize) -> TraceRecord {
+    rec(
+        n as f64 / 100.0,
+        if n.is_multiple_of(10) {
+            TraceKind::Error
+        } else {
+            TraceKind::Voice
+        },
+        Some("fx_loop"),
+        Some("fx_loop"),
+        Some((n % 50) as i32),
+        Some(n % 64),
+        &format!("record number {n:07}"),
+    )
+}
+
+#[test]
+fn follow_shows_the_newest_and_pause_freezes_the_list() {
+    let mut harness = harness_with((0..200).map(numbered).collect(), egui::vec2(900.0, 400.0));
+    harness.run();
+    assert!(shows(&harness, "record number 0000199"));
+    assert!(!shows(&harness, "record number 0000000"));
+    // Following: new records come into view.
+    harness.state_mut().trace.extend((200..210).map(numbered));
+    harness.run();
+    assert!(shows(&harness, "record number 0000209"));
+    // Paused: new records are counted, not shown.
+    harness.get_by_label("Pause").click();
+    harness.run();
+    harness.state_mut().trace.extend((210..215).map(numbered));
+    harness.run();
+    assert!(shows(&harness, "paused: 5 new record(s), 5 matching"));
+    assert!(shows(&harness, "Showing 210 of 215 record(s)"));
+    assert!(!shows(&harness, "record number 0000214"));
+    // Follow again: the newest is back in view.
+    harness.get_by_label("Follow").click();
+    harness.run();
+    assert!(shows(&harness, "record number 0000214"));
+    assert!(!shows(&harness, "paused:"));
+}
+
+#[test]
+fn records_dropped_from_the_front_leave_the_list() {
+    let mut harness = harness_with((0..100).map(numbered).collect(), egui::vec2(900.0, 400.0));
+    harness.run();
+    let state = harness.state_mut();
+    state.trace.drain(..40);
+    state.dropped = 40;
+    state.trace.extend((100..120).map(numbered));
+    harness.run();
+    assert!(shows(&harness, "Showing 80 of 80 record(s)"));
+    assert!(shows(&harness, "error (8)"), "errors 40, 50, … 110");
+    assert!(shows(&harness, "record number 0000119"));
+}
+
+#[test]
+fn a_200_000_record_trace_still_draws_and_filters() {
+    let trace: VecDeque<TraceRecord> = (0..200_000).map(numbered).collect();
+    let mut harness = harness_with(trace, egui::vec2(900.0, 500.0));
+    harness.run();
+    assert!(shows(&harness, "Showing 200,000 of 200,000 record(s)"));
+    assert!(shows(&harness, "record number 0199999"));
+    harness.state_mut().panel.filter.text = "number 01234".into();
+    harness.run();
+    assert!(shows(&harness, "Showing 100 of 200,000 record(s)"));
+    assert!(shows(&harness, "record number 0123499"));
+    let mut late = numbered(200_000);
+    late.message = "late: record number 01234 again".into();
+    harness.state_mut().trace.push_back(late);
+    harness.run();
+    assert!(shows(&harness, "Showing 101 of 200,001 record(s)"));
+    assert!(shows(&harness, "late: record number 01234 again"));
+}
+
+#[test]
+fn snapshot() {
+    let mut harness = harness();
+    harness.state_mut().panel.events = true;
+    harness.state_mut().panel.samples = true;
+    harness.run();
+    harness.get_by_label_contains("stole voice 0").click();
+    harness.run();
+    harness.state_mut().selection = Some(Selection::Voice(0));
+    harness.run();
+    harness.remove_cursor();
+    harness.run();
+    harness.snapshot("traces");
+}
