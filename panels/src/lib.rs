@@ -6,7 +6,9 @@
 //! applies the commands at the end of the frame. That keeps every panel testable from
 //! fixture data with no engine running.
 
+pub mod cache;
 pub mod console;
+pub mod hitlists;
 pub mod problems;
 pub mod source_view;
 pub mod sources;
@@ -18,7 +20,9 @@ use engine_core::runtime::TraceRecord;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
+pub use cache::CachePanel;
 pub use console::{ConsoleEntry, ConsolePanel};
+pub use hitlists::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 pub use problems::ProblemsPanel;
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;
@@ -48,6 +52,26 @@ pub enum Command {
         /// Which records to write.
         filter: TraceFilter,
     },
+    /// Start editing the hit lists of a file: the app remembers its content now, so that
+    /// a later save can tell whether someone else changed it meanwhile.
+    EditHitLists(PathBuf),
+    /// Write hit-list edits back into their files (only the edited lists' lines change).
+    /// A file changed on disk since [`Command::EditHitLists`] is not written unless
+    /// `force`; the outcome comes back in [`PanelContext::hitlists`].
+    SaveHitLists {
+        /// Each edited list's new entries.
+        edits: Vec<HitListEdit>,
+        /// Overwrite files changed on disk (the user chose "Save anyway").
+        force: bool,
+    },
+    /// Drop the hit-list edits' editing sessions and load the project again (the user
+    /// chose the files on disk over their edits).
+    ReloadHitLists,
+    /// Preload every resource whose name matches a pattern (`*`, `?`) on the live
+    /// engine; progress shows in the live snapshot's `preload`.
+    Preload(String),
+    /// Cancel the running preload.
+    CancelPreload,
 }
 
 /// Something selected in one panel and shown in the others.
@@ -92,6 +116,9 @@ pub struct PanelContext<'a> {
     pub trace_dropped: u64,
     /// The voice, object or track selected last, if any.
     pub selection: Option<&'a Selection>,
+    /// The project's hit lists as read from their files, and how the last hit-list save
+    /// went (for the hit-list editor).
+    pub hitlists: &'a HitListData,
 }
 
 /// How many trace records the workbench keeps (older ones are dropped).

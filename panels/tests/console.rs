@@ -40,6 +40,7 @@ fn harness(console: Vec<ConsoleEntry>) -> Harness<'static, State> {
                     trace: &s.trace,
                     trace_dropped: 0,
                     selection: None,
+                    hitlists: &panels::HitListData::default(),
                 };
                 s.panel.ui(ui, &ctx, &mut s.commands);
             },

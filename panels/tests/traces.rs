@@ -234,6 +234,7 @@ fn harness_with(trace: VecDeque<TraceRecord>, size: egui::Vec2) -> Harness<'stat
                 trace: &s.trace,
                 trace_dropped: s.dropped,
                 selection: s.selection.as_ref(),
+                hitlists: &panels::HitListData::default(),
             };
             egui::CentralPanel::default().show(ui, |ui| {
                 s.panel.ui(ui, &ctx, &mut s.commands);

@@ -2,8 +2,8 @@
 //! dragging; the tree is saved with the settings so the layout survives a restart.
 
 use panels::{
-    Command, ConsolePanel, Panel, PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel,
-    TracesPanel,
+    CachePanel, Command, ConsolePanel, HitListsPanel, Panel, PanelContext, ProblemsPanel,
+    SourceViewPanel, SourcesPanel, TracesPanel,
 };
 use serde::{Deserialize, Serialize};
 
@@ -20,16 +20,22 @@ pub enum Pane {
     Problems,
     /// The trace records: events, samples, tracks, voice decisions, errors.
     Traces,
+    /// Every hit list: entries, what they play, edits, the pick simulation.
+    HitLists,
+    /// The resource cache as a heatmap: budget, hits and misses, evictions, preload.
+    Cache,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 5] = [
+    pub const ALL: [Pane; 7] = [
         Pane::Sources,
         Pane::Source,
         Pane::Console,
         Pane::Problems,
         Pane::Traces,
+        Pane::HitLists,
+        Pane::Cache,
     ];
 }
 
@@ -46,6 +52,10 @@ pub struct Panels {
     pub problems: ProblemsPanel,
     /// Traces.
     pub traces: TracesPanel,
+    /// Hit-list editor.
+    pub hitlists: HitListsPanel,
+    /// Resource-cache heatmap.
+    pub cache: CachePanel,
 }
 
 impl Panels {
@@ -57,6 +67,8 @@ impl Panels {
             Pane::Console => &mut self.console,
             Pane::Problems => &mut self.problems,
             Pane::Traces => &mut self.traces,
+            Pane::HitLists => &mut self.hitlists,
+            Pane::Cache => &mut self.cache,
         }
     }
 }
@@ -69,8 +81,10 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let source = tiles.insert_pane(Pane::Source);
     let console = tiles.insert_pane(Pane::Console);
     let problems = tiles.insert_pane(Pane::Problems);
+    let hitlists = tiles.insert_pane(Pane::HitLists);
+    let cache = tiles.insert_pane(Pane::Cache);
     let traces = tiles.insert_pane(Pane::Traces);
-    let bottom = tiles.insert_tab_tile(vec![console, traces, problems]);
+    let bottom = tiles.insert_tab_tile(vec![console, traces, problems, hitlists, cache]);
     let right = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Vertical,
         [source, bottom],

@@ -3,6 +3,7 @@
 //! are applied.
 
 pub mod dock;
+pub mod hitlists;
 pub mod settings;
 
 use anyhow::Context as _;
@@ -47,6 +48,8 @@ pub struct Workbench {
     /// Where settings are saved (None: nowhere to save them).
     config_dir: Option<PathBuf>,
     status: String,
+    /// The hit-list files being edited, and what the hit-list panel reads.
+    hitlists: hitlists::HitListSessions,
 }
 
 /// Something the menu asks for.
@@ -93,6 +96,7 @@ impl Workbench {
             settings,
             config_dir,
             status: String::new(),
+            hitlists: hitlists::HitListSessions::default(),
         };
         workbench.open_project(&dir);
         if let Some(problem) = problem {
@@ -202,6 +206,7 @@ impl Workbench {
             trace: &self.trace,
             trace_dropped: self.trace_dropped,
             selection: self.selection.as_ref(),
+            hitlists: &self.hitlists.data,
         };
         egui::CentralPanel::default().show(ui, |ui| {
             let mut behavior = dock::Behavior {
@@ -223,6 +228,7 @@ impl Workbench {
 
     fn show_project(&mut self, project: Project) {
         self.project = project;
+        self.hitlists.project_loaded(&self.project);
         let problems = self.project.all_diagnostics().count();
         self.status = format!(
             "{}: {} source file(s), {problems} problem(s)",
@@ -282,6 +288,26 @@ impl Workbench {
                 Command::RunLine(line) => self.run_line(line),
                 Command::Select(selection) => self.selection = Some(selection),
                 Command::ExportTrace { path, filter } => self.export_trace(&path, &filter),
+                Command::EditHitLists(file) => self.hitlists.begin(file),
+                Command::SaveHitLists { edits, force } => {
+                    if self.hitlists.save(&edits, force) {
+                        self.reload();
+                    }
+                }
+                Command::ReloadHitLists => {
+                    self.hitlists.discard();
+                    self.reload();
+                }
+                Command::Preload(pattern) => {
+                    if let Some(live) = &self.live {
+                        live.send(LiveCommand::Preload(pattern));
+                    }
+                }
+                Command::CancelPreload => {
+                    if let Some(live) = &self.live {
+                        live.send(LiveCommand::CancelPreload);
+                    }
+                }
             }
         }
     }

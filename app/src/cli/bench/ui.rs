@@ -169,6 +169,7 @@ impl Rig {
                 trace: &self.trace,
                 trace_dropped: self.dropped,
                 selection: None,
+                hitlists: &panels::HitListData::default(),
             };
             egui::CentralPanel::default().show(ui, |ui| {
                 let mut behavior = Behavior {

@@ -1,0 +1,519 @@
+//! The Resource-cache heatmap panel: every resource the cache holds as a cell sized by
+//! its bytes and coloured by how recently it was used (a squarified treemap; hover a
+//! cell for its numbers); the budget and what is used of it; hits and the three kinds of
+//! miss, and evictions, over time; a thrashing warning; preloading a pattern with a
+//! progress bar and a cancel button.
+//!
+//! Reads `ctx.live.cache` (the totals) and `ctx.live.cache_resources` (one row per
+//! resource); the history of the totals is kept here, one point per new snapshot.
+//! Preloading is asked of the engine with [`Command::Preload`] and
+//! [`Command::CancelPreload`]; its progress comes back in `ctx.live.preload`.
+
+use crate::{Command, Panel, PanelContext};
+use engine_core::cache::{CacheStats, MissKind, Residency, ResourceStats};
+use std::collections::VecDeque;
+
+/// Points of history kept.
+const HISTORY_LEN: usize = 600;
+
+/// The cache's counters at one snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryPoint {
+    /// Ticks completed at the snapshot.
+    pub tick: u64,
+    /// Hits so far.
+    pub hits: u64,
+    /// Compulsory misses so far.
+    pub compulsory: u64,
+    /// Capacity misses so far.
+    pub capacity: u64,
+    /// Conflict misses so far.
+    pub conflict: u64,
+    /// Evictions so far.
+    pub evictions: u64,
+}
+
+impl HistoryPoint {
+    fn of(stats: &CacheStats) -> Self {
+        Self {
+            tick: stats.ticks,
+            hits: stats.hits,
+            compulsory: stats.compulsory_misses,
+            capacity: stats.capacity_misses,
+            conflict: stats.conflict_misses,
+            evictions: stats.evictions,
+        }
+    }
+
+    /// The same counters, ignoring the tick.
+    fn counters(&self) -> [u64; 5] {
+        [
+            self.hits,
+            self.compulsory,
+            self.capacity,
+            self.conflict,
+            self.evictions,
+        ]
+    }
+}
+
+/// UI state of the Resource-cache panel.
+#[derive(Debug, Clone, Default)]
+pub struct CachePanel {
+    /// The pattern to preload (`*` and `?` wildcards).
+    pub pattern: String,
+    /// The cache's counters at each snapshot that changed them (oldest first).
+    pub history: VecDeque<HistoryPoint>,
+}
+
+/// `bytes` in B, KB, MB or GB.
+pub fn format_bytes(bytes: usize) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.1} KB", b / 1e3)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// Lays out `values` (sorted largest first, all positive) in `rect` as a squarified
+/// treemap (Bruls, Huizing, van Wijk): rows of cells whose sides stay close to square.
+/// Returns one rectangle per value, in the same order.
+pub fn squarify(values: &[f64], rect: egui::Rect) -> Vec<egui::Rect> {
+    let total: f64 = values.iter().sum();
+    let area = f64::from(rect.width()) * f64::from(rect.height());
+    if total <= 0.0 || area <= 0.0 {
+        return vec![egui::Rect::from_min_size(rect.min, egui::Vec2::ZERO); values.len()];
+    }
+    let scaled: Vec<f64> = values.iter().map(|v| v / total * area).collect();
+    let mut out = Vec::with_capacity(values.len());
+    let mut free = rect;
+    let mut row: Vec<f64> = Vec::new();
+    let worst = |row: &[f64], side: f64| -> f64 {
+        let sum: f64 = row.iter().sum();
+        row.iter()
+            .map(|&r| {
+                let a = side * side * r / (sum * sum);
+                let b = sum * sum / (side * side * r);
+                a.max(b)
+            })
+            .fold(0.0, f64::max)
+    };
+    let mut index = 0;
+    while index < scaled.len() {
+        let value = scaled[index];
+        let side = f64::from(free.width().min(free.height()));
+        let mut with = row.clone();
+        with.push(value);
+        if row.is_empty() || worst(&with, side) <= worst(&row, side) {
+            row = with;
+            index += 1;
+        } else {
+            free = lay_row(&row, free, &mut out);
+            row.clear();
+        }
+    }
+    if !row.is_empty() {
+        lay_row(&row, free, &mut out);
+    }
+    out
+}
+
+/// Places one row of cells along the short side of `free`; returns what is left.
+fn lay_row(row: &[f64], free: egui::Rect, out: &mut Vec<egui::Rect>) -> egui::Rect {
+    let sum: f64 = row.iter().sum();
+    if free.width() >= free.height() {
+        // A column on the left.
+        let width = (sum / f64::from(free.height()).max(1e-9)) as f32;
+        let mut y = free.min.y;
+        for &v in row {
+            let height = (v / f64::from(width).max(1e-9)) as f32;
+            out.push(egui::Rect::from_min_size(
+                egui::pos2(free.min.x, y),
+                egui::vec2(width, height),
+            ));
+            y += height;
+        }
+        egui::Rect::from_min_max(egui::pos2(free.min.x + width, free.min.y), free.max)
+    } else {
+        // A row along the top.
+        let height = (sum / f64::from(free.width()).max(1e-9)) as f32;
+        let mut x = free.min.x;
+        for &v in row {
+            let width = (v / f64::from(height).max(1e-9)) as f32;
+            out.push(egui::Rect::from_min_size(
+                egui::pos2(x, free.min.y),
+                egui::vec2(width, height),
+            ));
+            x += width;
+        }
+        egui::Rect::from_min_max(egui::pos2(free.min.x, free.min.y + height), free.max)
+    }
+}
+
+/// The colour of recency `t` (0 = used last, 1 = used longest ago): hot to cold.
+fn heat(t: f32) -> egui::Color32 {
+    let hot = egui::Color32::from_rgb(0xf0, 0x5a, 0x28);
+    let warm = egui::Color32::from_rgb(0xe8, 0xc0, 0x40);
+    let cold = egui::Color32::from_rgb(0x2c, 0x4a, 0x8c);
+    if t < 0.5 {
+        hot.lerp_to_gamma(warm, t * 2.0)
+    } else {
+        warm.lerp_to_gamma(cold, (t - 0.5) * 2.0)
+    }
+}
+
+fn miss_kind(kind: MissKind) -> &'static str {
+    match kind {
+        MissKind::Compulsory => "compulsory",
+        MissKind::Capacity => "capacity",
+        MissKind::Conflict => "conflict",
+    }
+}
+
+/// What hovering a resource's cell says.
+pub fn describe(resource: &ResourceStats) -> String {
+    let residency = match resource.residency {
+        Residency::Cached => "in the cache",
+        Residency::Pinned => "evicted, still held (pinned)",
+        Residency::Absent => "not in memory",
+    };
+    let mut text = format!(
+        "{}\n{} · {residency}\nhits {} · misses {}{} · loads {} · evictions {}\nlast use #{}",
+        resource.name,
+        format_bytes(resource.size),
+        resource.hits,
+        resource.misses,
+        resource
+            .last_miss
+            .map(|k| format!(" (last {})", miss_kind(k)))
+            .unwrap_or_default(),
+        resource.loads,
+        resource.evictions,
+        resource.last_use,
+    );
+    if let Some(at) = resource.last_used_at {
+        text.push_str(&format!(" ({:.1} s ago)", at.elapsed().as_secs_f64()));
+    }
+    if resource.priority != 0 {
+        text.push_str(&format!("\npriority {}", resource.priority));
+    }
+    if resource.over_budget {
+        text.push_str("\nlarger than the whole budget: kept only while held");
+    }
+    if resource.loading {
+        text.push_str("\nloading…");
+    }
+    if let Some(failure) = &resource.failure {
+        text.push_str(&format!("\nlast load failed: {failure}"));
+    }
+    text
+}
+
+/// A line of the history plot: its name, the counter it shows, its colour.
+type Series = (&'static str, fn(&HistoryPoint) -> u64, egui::Color32);
+
+impl CachePanel {
+    /// Adds a history point when the counters moved.
+    fn record(&mut self, stats: &CacheStats) {
+        let point = HistoryPoint::of(stats);
+        let changed = self
+            .history
+            .back()
+            .is_none_or(|last| last.counters() != point.counters() || last.tick > point.tick);
+        if changed {
+            if self
+                .history
+                .back()
+                .is_some_and(|last| last.tick > point.tick)
+            {
+                // The engine restarted: start a new history.
+                self.history.clear();
+            }
+            self.history.push_back(point);
+            while self.history.len() > HISTORY_LEN {
+                self.history.pop_front();
+            }
+        }
+    }
+
+    fn budget_bar(ui: &mut egui::Ui, stats: &CacheStats) {
+        let share = if stats.budget == 0 {
+            0.0
+        } else {
+            stats.bytes_held as f32 / stats.budget as f32
+        };
+        ui.horizontal(|ui| {
+            ui.label("Budget");
+            ui.add(
+                egui::ProgressBar::new(share.min(1.0))
+                    .desired_width(260.0)
+                    .text(format!(
+                        "{} of {} ({:.0} %)",
+                        format_bytes(stats.bytes_held),
+                        format_bytes(stats.budget),
+                        share * 100.0
+                    )),
+            );
+        });
+        ui.label(format!(
+            "{} resident · {} pinned ({}) · {} loading · hit rate {:.1} % · hits {} · misses: {} compulsory, {} capacity, {} conflict · evictions {} ({} capacity, {} conflict)",
+            stats.resident,
+            stats.pinned,
+            format_bytes(stats.pinned_bytes),
+            stats.loading,
+            stats.hit_rate() * 100.0,
+            stats.hits,
+            stats.compulsory_misses,
+            stats.capacity_misses,
+            stats.conflict_misses,
+            stats.evictions,
+            stats.capacity_evictions,
+            stats.conflict_evictions,
+        ));
+        if stats.last_tick_thrashed {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!(
+                    "Warning: thrashing: the last tick used {} of distinct resources, more than the budget of {}; {} of {} ticks thrashed. Raise the budget or play fewer sounds at once.",
+                    format_bytes(stats.last_working_set_bytes),
+                    format_bytes(stats.budget),
+                    stats.thrashing_ticks,
+                    stats.ticks
+                ),
+            );
+        } else if stats.thrashing_ticks > 0 {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "{} of {} ticks thrashed (working set over the budget)",
+                    stats.thrashing_ticks, stats.ticks
+                ),
+            );
+        }
+    }
+
+    fn preload_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        ctx: &PanelContext<'_>,
+        commands: &mut Vec<Command>,
+    ) {
+        let running = ctx.live.preload.as_ref().filter(|p| !p.finished);
+        ui.horizontal(|ui| {
+            let label = ui.label("Preload");
+            let response = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.pattern)
+                        .hint_text("sounds/*.wav")
+                        .desired_width(180.0),
+                )
+                .labelled_by(label.id);
+            let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let pattern = self.pattern.trim().to_owned();
+            let start = ui
+                .add_enabled(!pattern.is_empty(), egui::Button::new("Start preload"))
+                .on_hover_text("Load every resource whose name matches (* and ? wildcards)")
+                .clicked();
+            if (start || enter) && !pattern.is_empty() {
+                commands.push(Command::Preload(pattern));
+            }
+            if running.is_some() && ui.button("Cancel").clicked() {
+                commands.push(Command::CancelPreload);
+            }
+        });
+        let Some(preload) = &ctx.live.preload else {
+            return;
+        };
+        let share = if preload.total == 0 {
+            0.0
+        } else {
+            preload.done as f32 / preload.total as f32
+        };
+        let state = if !preload.finished {
+            format!("preloading `{}`: {}", preload.pattern, preload.current)
+        } else if preload.cancelled {
+            format!("preload of `{}` cancelled", preload.pattern)
+        } else {
+            format!("preloaded `{}`", preload.pattern)
+        };
+        let errors = if preload.errors > 0 {
+            format!(", {} failed", preload.errors)
+        } else {
+            String::new()
+        };
+        ui.add(
+            egui::ProgressBar::new(share)
+                .desired_width(ui.available_width().min(520.0))
+                .text(format!(
+                    "{state} — {}/{}{errors}",
+                    preload.done, preload.total
+                )),
+        );
+    }
+
+    fn heatmap(ui: &mut egui::Ui, resources: &[ResourceStats]) {
+        let mut shown: Vec<&ResourceStats> = resources
+            .iter()
+            .filter(|r| r.size > 0 && r.residency != Residency::Absent)
+            .collect();
+        if shown.is_empty() {
+            ui.label("Nothing in the cache yet.");
+            return;
+        }
+        // Recency rank: 0 for the resource used last.
+        let mut by_use: Vec<usize> = (0..shown.len()).collect();
+        by_use.sort_by_key(|&i| std::cmp::Reverse(shown[i].last_use));
+        let mut rank = vec![0usize; shown.len()];
+        for (r, &i) in by_use.iter().enumerate() {
+            rank[i] = r;
+        }
+        let mut order: Vec<usize> = (0..shown.len()).collect();
+        order.sort_by(|&a, &b| shown[b].size.cmp(&shown[a].size).then(a.cmp(&b)));
+        let ranks: Vec<usize> = order.iter().map(|&i| rank[i]).collect();
+        shown = order.iter().map(|&i| shown[i]).collect();
+        let height = ui.available_height().clamp(120.0, 320.0);
+        let (rect, _) = ui.allocate_exact_size(
+            egui::vec2(ui.available_width(), height),
+            egui::Sense::hover(),
+        );
+        let values: Vec<f64> = shown.iter().map(|r| r.size as f64).collect();
+        let cells = squarify(&values, rect);
+        let last = (shown.len().max(2) - 1) as f32;
+        let painter = ui.painter_at(rect);
+        for ((resource, cell), r) in shown.iter().zip(&cells).zip(&ranks) {
+            let fill = heat(*r as f32 / last);
+            let inner = cell.shrink(1.0);
+            painter.rect_filled(inner, 2.0, fill);
+            if resource.residency == Residency::Pinned || resource.over_budget {
+                painter.rect_stroke(
+                    inner,
+                    2.0,
+                    egui::Stroke::new(2.0, egui::Color32::WHITE),
+                    egui::StrokeKind::Inside,
+                );
+            }
+            if inner.width() > 40.0 && inner.height() > 16.0 {
+                let name = resource.name.rsplit('/').next().unwrap_or(&resource.name);
+                let text_color = if (*r as f32 / last) < 0.6 {
+                    egui::Color32::BLACK
+                } else {
+                    egui::Color32::WHITE
+                };
+                let galley = painter.layout(
+                    name.to_owned(),
+                    egui::FontId::proportional(11.0),
+                    text_color,
+                    inner.width() - 4.0,
+                );
+                painter.with_clip_rect(inner).galley(
+                    inner.min + egui::vec2(3.0, 2.0),
+                    galley,
+                    text_color,
+                );
+            }
+            let id = ui.make_persistent_id(("cache-cell", &resource.name));
+            let response = ui.interact(*cell, id, egui::Sense::hover());
+            let name = resource.name.clone();
+            response
+                .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Cell, true, name.clone()));
+            response.on_hover_text(describe(resource));
+        }
+        ui.horizontal(|ui| {
+            ui.label("recency:");
+            for (t, label) in [(0.0, "used last"), (0.5, ""), (1.0, "used longest ago")] {
+                let (swatch, _) =
+                    ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                ui.painter().rect_filled(swatch, 2.0, heat(t));
+                if !label.is_empty() {
+                    ui.label(label);
+                }
+            }
+            ui.label("· size = bytes · white edge = pinned or over budget");
+        });
+    }
+
+    fn history_plot(&self, ui: &mut egui::Ui) {
+        if self.history.len() < 2 {
+            return;
+        }
+        let points: Vec<&HistoryPoint> = self.history.iter().collect();
+        let series = |pick: fn(&HistoryPoint) -> u64| -> Vec<[f64; 2]> {
+            points
+                .windows(2)
+                .map(|w| {
+                    let (a, b) = (w[0], w[1]);
+                    [b.tick as f64, pick(b).saturating_sub(pick(a)) as f64]
+                })
+                .collect()
+        };
+        let lines: [Series; 5] = [
+            (
+                "hits",
+                |p| p.hits,
+                egui::Color32::from_rgb(0x50, 0xb0, 0x50),
+            ),
+            (
+                "compulsory misses",
+                |p| p.compulsory,
+                egui::Color32::from_rgb(0x50, 0x90, 0xe0),
+            ),
+            (
+                "capacity misses",
+                |p| p.capacity,
+                egui::Color32::from_rgb(0xe0, 0xa0, 0x30),
+            ),
+            (
+                "conflict misses",
+                |p| p.conflict,
+                egui::Color32::from_rgb(0xd0, 0x50, 0xd0),
+            ),
+            (
+                "evictions",
+                |p| p.evictions,
+                egui::Color32::from_rgb(0xe0, 0x40, 0x40),
+            ),
+        ];
+        egui_plot::Plot::new("cache-history")
+            .height(140.0)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .allow_scroll(false)
+            .include_y(0.0)
+            .x_axis_label("tick")
+            .y_axis_label("per snapshot")
+            .legend(egui_plot::Legend::default())
+            .show(ui, |plot| {
+                for (name, pick, color) in lines {
+                    plot.line(
+                        egui_plot::Line::new(name, egui_plot::PlotPoints::from(series(pick)))
+                            .color(color),
+                    );
+                }
+            });
+    }
+}
+
+impl Panel for CachePanel {
+    fn title(&self) -> &'static str {
+        "Resource cache"
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+        let Some(stats) = &ctx.live.cache else {
+            ui.label("No cache statistics: the engine is not running.");
+            self.preload_ui(ui, ctx, commands);
+            return;
+        };
+        self.record(stats);
+        Self::budget_bar(ui, stats);
+        self.preload_ui(ui, ctx, commands);
+        ui.separator();
+        self.history_plot(ui);
+        Self::heatmap(ui, &ctx.live.cache_resources);
+    }
+}

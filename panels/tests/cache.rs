@@ -1,0 +1,240 @@
+//! The resource-cache heatmap under egui_kittest, from hand-made cache statistics: one
+//! cell per resource in memory with its numbers on hover, the budget bar, the thrashing
+//! warning, the history of hits and misses, and preloading with progress and cancel.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::cache::{CacheStats, MissKind, Residency, ResourceStats};
+use engine_core::live::{LiveSnapshot, PreloadStatus};
+use engine_core::project::Project;
+use panels::{CachePanel, Command, HitListData, Panel, PanelContext};
+use std::collections::VecDeque;
+
+struct State {
+    panel: CachePanel,
+    project: Project,
+    live: LiveSnapshot,
+    trace: VecDeque<engine_core::runtime::TraceRecord>,
+    hitlists: HitListData,
+    commands: Vec<Command>,
+}
+
+fn resource(name: &str, size: usize, last_use: u64, residency: Residency) -> ResourceStats {
+    ResourceStats {
+        name: name.into(),
+        size,
+        hits: last_use * 3,
+        misses: 2,
+        last_miss: Some(MissKind::Capacity),
+        loads: 2,
+        evictions: 1,
+        last_use,
+        last_used_at: None,
+        priority: 0,
+        residency,
+        over_budget: false,
+        loading: false,
+        failure: None,
+    }
+}
+
+/// A cache of a demo-like lot: music, ambience, voices and footsteps.
+fn resources() -> Vec<ResourceStats> {
+    vec![
+        resource("music/buy_mode_1.ogg", 2_900_000, 40, Residency::Cached),
+        resource("ambience/day_birds.wav", 1_300_000, 38, Residency::Cached),
+        resource(
+            "ambience/night_crickets.wav",
+            1_100_000,
+            12,
+            Residency::Cached,
+        ),
+        resource("vox/greet_a.wav", 420_000, 36, Residency::Cached),
+        resource("vox/greet_b.wav", 380_000, 30, Residency::Pinned),
+        resource("vox/laugh.wav", 300_000, 20, Residency::Cached),
+        resource("ui/click.wav", 24_000, 39, Residency::Cached),
+        resource("ui/moneyback.wav", 90_000, 25, Residency::Cached),
+        resource("steps/wood_1.wav", 60_000, 33, Residency::Cached),
+        resource("steps/wood_2.wav", 58_000, 34, Residency::Cached),
+        resource("steps/wood_3.wav", 61_000, 8, Residency::Cached),
+        resource("tv/news_loop.wav", 800_000, 3, Residency::Cached),
+        resource("gone/old.wav", 500_000, 1, Residency::Absent),
+    ]
+}
+
+fn stats(ticks: u64, hits: u64, thrashed: bool) -> CacheStats {
+    CacheStats {
+        hits,
+        compulsory_misses: 13,
+        capacity_misses: ticks / 20,
+        conflict_misses: ticks / 60,
+        loads: 20,
+        evictions: ticks / 15,
+        capacity_evictions: ticks / 20,
+        conflict_evictions: ticks / 60,
+        bytes_held: 7_493_000,
+        budget: 8 << 20,
+        pinned_bytes: 380_000,
+        resident: 11,
+        pinned: 1,
+        ticks,
+        thrashing_ticks: if thrashed { 4 } else { 0 },
+        last_tick_thrashed: thrashed,
+        last_working_set_bytes: if thrashed { 9_100_000 } else { 3_000_000 },
+        ..CacheStats::default()
+    }
+}
+
+fn harness(thrashed: bool) -> Harness<'static, State> {
+    let live = LiveSnapshot {
+        cache: Some(stats(60, 100, thrashed)),
+        cache_resources: resources(),
+        ..LiveSnapshot::default()
+    };
+    let state = State {
+        panel: CachePanel::default(),
+        project: Project::default(),
+        live,
+        trace: VecDeque::new(),
+        hitlists: HitListData::default(),
+        commands: Vec::new(),
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(900.0, 640.0))
+        .build_ui_state(
+            |ui, s: &mut State| {
+                let ctx = PanelContext {
+                    project: &s.project,
+                    source: None,
+                    console: &[],
+                    live: &s.live,
+                    trace: &s.trace,
+                    trace_dropped: 0,
+                    selection: None,
+                    hitlists: &s.hitlists,
+                };
+                s.panel.ui(ui, &ctx, &mut s.commands);
+            },
+            state,
+        );
+    harness.run();
+    harness
+}
+
+#[test]
+fn cells_for_resources_in_memory_with_their_numbers_on_hover() {
+    let mut harness = harness(false);
+    // One cell per resource in memory (the absent one has none).
+    for r in resources() {
+        let found = harness.query_by_label(&r.name).is_some();
+        assert_eq!(found, r.residency != Residency::Absent, "{}", r.name);
+    }
+    harness.get_by_label("vox/greet_b.wav").hover();
+    harness.run();
+    harness.get_by_label_contains("evicted, still held (pinned)");
+    harness.get_by_label_contains("hits 90 · misses 2 (last capacity) · loads 2 · evictions 1");
+    harness.get_by_label_contains("last use #30");
+}
+
+#[test]
+fn the_budget_bar_and_the_totals() {
+    let harness = harness(false);
+    harness.get_by_label_contains("7.5 MB of 8.4 MB (89 %)");
+    harness.get_by_label_contains("11 resident · 1 pinned (380.0 KB)");
+    assert!(harness.query_by_label_contains("thrashing").is_none());
+}
+
+#[test]
+fn thrashing_is_warned_about() {
+    let harness = harness(true);
+    harness.get_by_label_contains("Warning: thrashing: the last tick used 9.1 MB");
+    harness.get_by_label_contains("4 of 60 ticks thrashed");
+}
+
+#[test]
+fn the_history_keeps_a_point_per_change() {
+    let mut harness = harness(false);
+    for step in 1..=5u64 {
+        harness.state_mut().live.cache = Some(stats(60 + step * 60, 100 + step * 40, false));
+        harness.run();
+    }
+    // Unchanged counters add no point.
+    harness.run();
+    assert_eq!(harness.state().panel.history.len(), 6);
+    let last = harness.state().panel.history.back().copied().unwrap();
+    assert_eq!((last.tick, last.hits), (360, 300));
+}
+
+#[test]
+fn preload_emits_its_command_shows_progress_and_cancels() {
+    let mut harness = harness(false);
+    harness.get_by_label("Preload").click();
+    harness.run();
+    harness.get_by_label("Preload").type_text("vox/*.wav");
+    harness.run();
+    harness.get_by_label("Start preload").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::Preload("vox/*.wav".into())]
+    );
+    assert!(harness.query_by_label("Cancel").is_none());
+
+    harness.state_mut().live.preload = Some(PreloadStatus {
+        pattern: "vox/*.wav".into(),
+        done: 3,
+        total: 8,
+        current: "vox/greet_b.wav".into(),
+        errors: 1,
+        finished: false,
+        cancelled: false,
+    });
+    harness.run();
+    harness.get_by_label_contains("preloading `vox/*.wav`: vox/greet_b.wav — 3/8, 1 failed");
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands.last(),
+        Some(&Command::CancelPreload)
+    );
+
+    harness.state_mut().live.preload = Some(PreloadStatus {
+        pattern: "vox/*.wav".into(),
+        done: 4,
+        total: 8,
+        current: "vox/laugh.wav".into(),
+        errors: 1,
+        finished: true,
+        cancelled: true,
+    });
+    harness.run();
+    harness.get_by_label_contains("preload of `vox/*.wav` cancelled — 4/8");
+}
+
+#[test]
+fn snapshot() {
+    let mut harness = harness(true);
+    for step in 1..=40u64 {
+        let hits = 100 + step * 9 + step * (step % 4);
+        let mut s = stats(60 + step * 6, hits, true);
+        s.compulsory_misses = 13 + step / 3;
+        harness.state_mut().live.cache = Some(s);
+        harness.run();
+    }
+    harness.state_mut().live.preload = Some(PreloadStatus {
+        pattern: "vox/*.wav".into(),
+        done: 5,
+        total: 8,
+        current: "vox/laugh.wav".into(),
+        errors: 0,
+        finished: false,
+        cancelled: false,
+    });
+    harness.state_mut().panel.pattern = "vox/*.wav".into();
+    harness.run();
+    harness.remove_cursor();
+    harness.run();
+    harness.snapshot("cache");
+}
