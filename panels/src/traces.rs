@@ -13,9 +13,13 @@ use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The sample rate record times are divided by when the engine's is not known.
 pub const DEFAULT_RATE: u32 = 48_000;
+
+/// How long one frame may spend indexing records, by default (half the 8 ms frame).
+pub const DEFAULT_INDEX_BUDGET: Duration = Duration::from_millis(4);
 
 /// How many kinds of record there are.
 const KINDS: usize = TraceKind::ALL.len();
@@ -143,20 +147,32 @@ struct Index {
     counts: [usize; KINDS],
     /// The number of the first record in the trace.
     dropped: u64,
-    /// One past the number of the last record looked at.
+    /// One past the number of the last record counted in `kinds`.
     seen: u64,
+    /// One past the number of the last record tested against `filter`.
+    scanned: u64,
+    /// `filter`, prepared.
+    matcher: Option<TraceMatcher>,
 }
 
 impl Index {
     /// Brings the index up to date with `trace`, whose first record is number
-    /// `dropped`, for `filter`.
-    fn update(&mut self, trace: &VecDeque<TraceRecord>, dropped: u64, filter: &TraceFilter) {
+    /// `dropped`, for `filter`, testing records for at most about `budget` (the rest
+    /// on later calls). Returns whether every record has been tested.
+    fn update(
+        &mut self,
+        trace: &VecDeque<TraceRecord>,
+        dropped: u64,
+        filter: &TraceFilter,
+        budget: Duration,
+    ) -> bool {
         let end = dropped + trace.len() as u64;
         if dropped < self.dropped || end < self.seen {
             // The trace was replaced: start again.
             *self = Index::default();
             self.dropped = dropped;
             self.seen = dropped;
+            self.scanned = dropped;
         }
         // Records dropped from the front.
         if dropped > self.dropped {
@@ -173,32 +189,49 @@ impl Index {
             }
             self.dropped = dropped;
             self.seen = self.seen.max(dropped);
+            self.scanned = self.scanned.max(dropped);
         }
-        let matcher = filter.matcher();
-        let seen_at = (self.seen - dropped) as usize;
-        if self.filter.as_ref() != Some(filter) {
-            self.rows.clear();
-            self.rows.extend(
-                trace
-                    .iter()
-                    .take(seen_at)
-                    .enumerate()
-                    .filter(|(_, r)| matcher.matches(r))
-                    .map(|(i, _)| dropped + i as u64),
-            );
-            self.filter = Some(filter.clone());
-        }
-        for (i, record) in trace.iter().enumerate().skip(seen_at) {
+        // Count the new records.
+        for record in trace.range((self.seen - dropped) as usize..) {
             let kind = kind_index(record.kind);
             self.kinds.push_back(kind as u8);
             if let Some(count) = self.counts.get_mut(kind) {
                 *count += 1;
             }
-            if matcher.matches(record) {
-                self.rows.push_back(dropped + i as u64);
-            }
         }
         self.seen = end;
+        // A new filter tests every record again.
+        if self.filter.as_ref() != Some(filter) {
+            self.rows.clear();
+            self.scanned = dropped;
+            self.filter = Some(filter.clone());
+            self.matcher = Some(filter.matcher());
+        }
+        let Some(matcher) = &self.matcher else {
+            return true;
+        };
+        let from = (self.scanned - dropped) as usize;
+        let start = Instant::now();
+        for (i, record) in trace.range(from..).enumerate() {
+            if i > 0 && i % 4096 == 0 && start.elapsed() >= budget {
+                self.scanned = dropped + (from + i) as u64;
+                return false;
+            }
+            if matcher.matches(record) {
+                self.rows.push_back(dropped + (from + i) as u64);
+            }
+        }
+        self.scanned = end;
+        true
+    }
+
+    /// How far testing the records has come, 0 to 1.
+    fn progress(&self) -> f32 {
+        let total = self.seen.saturating_sub(self.dropped);
+        if total == 0 {
+            return 1.0;
+        }
+        self.scanned.saturating_sub(self.dropped) as f32 / total as f32
     }
 }
 
@@ -222,6 +255,9 @@ pub struct TracesPanel {
     pub export_path: String,
     /// The engine's sample rate, to show record times in seconds.
     pub sample_rate: u32,
+    /// How long one frame may spend testing records against a new filter; a million
+    /// records are indexed over several frames, so that the window stays responsive.
+    pub index_budget: Duration,
     /// The record clicked last (its number among all records received).
     selected: Option<u64>,
     /// While paused: one past the number of the last record shown.
@@ -244,6 +280,7 @@ impl Default for TracesPanel {
             follow: true,
             export_path: String::new(),
             sample_rate: DEFAULT_RATE,
+            index_budget: DEFAULT_INDEX_BUDGET,
             selected: None,
             frozen: None,
             jump: false,
@@ -258,6 +295,11 @@ impl TracesPanel {
     /// last frame drawn.
     pub fn matching(&self) -> usize {
         self.index.rows.len()
+    }
+
+    /// Whether records are still being tested against the filter (over several frames).
+    pub fn indexing(&self) -> bool {
+        self.index.scanned < self.index.seen
     }
 
     /// The file Export writes, for a project in `root`.
@@ -404,7 +446,12 @@ impl Panel for TracesPanel {
         self.kinds(ui);
         self.filters(ui, end);
         self.export(ui, ctx, commands);
-        self.index.update(trace, dropped, &self.filter);
+        let indexed = self
+            .index
+            .update(trace, dropped, &self.filter, self.index_budget);
+        if !indexed {
+            ui.ctx().request_repaint();
+        }
 
         // While paused, the rows after the pause are counted but not shown.
         let rows = &self.index.rows;
@@ -418,6 +465,9 @@ impl Panel for TracesPanel {
                 thousands(shown as u64),
                 thousands(trace.len() as u64)
             ));
+            if !indexed {
+                ui.weak(format!("filtering… {:.0}%", 100.0 * self.index.progress()));
+            }
             if let Some(frozen) = self.frozen.filter(|_| !self.follow) {
                 let new = end.saturating_sub(frozen);
                 ui.colored_label(
@@ -632,21 +682,57 @@ mod tests {
         let mut index = Index::default();
         let mut filter = TraceFilter::default();
         filter.kinds[kind_index(TraceKind::Error)] = false;
-        index.update(&trace, 0, &filter);
+        let all = Duration::from_secs(60);
+        assert!(index.update(&trace, 0, &filter, all));
         assert_eq!(index.rows, [0, 2, 4, 6, 8]);
         assert_eq!(index.counts[kind_index(TraceKind::Error)], 5);
         // Three dropped, two appended.
         trace.drain(..3);
         trace.push_back(record(10, TraceKind::Voice, "y"));
         trace.push_back(record(11, TraceKind::Error, "y"));
-        index.update(&trace, 3, &filter);
+        assert!(index.update(&trace, 3, &filter, all));
         assert_eq!(index.rows, [4, 6, 8, 10]);
         assert_eq!(index.counts[kind_index(TraceKind::Voice)], 4);
         assert_eq!(index.counts[kind_index(TraceKind::Error)], 5);
         // A new filter rebuilds.
         filter.text = "Y".into();
-        index.update(&trace, 3, &filter);
+        assert!(index.update(&trace, 3, &filter, all));
         assert_eq!(index.rows, [10]);
+    }
+
+    #[test]
+    fn a_big_index_is_built_over_several_calls() {
+        let mut trace: VecDeque<TraceRecord> = (0..20_000u64)
+            .map(|i| {
+                record(
+                    i,
+                    TraceKind::Voice,
+                    if i.is_multiple_of(1000) { "hit" } else { "x" },
+                )
+            })
+            .collect();
+        let mut index = Index::default();
+        let filter = TraceFilter {
+            text: "hit".into(),
+            ..TraceFilter::default()
+        };
+        let mut calls = 1;
+        while !index.update(&trace, 0, &filter, Duration::ZERO) {
+            calls += 1;
+            // Records keep arriving meanwhile.
+            trace.push_back(record(0, TraceKind::Voice, "hit late"));
+        }
+        assert!(calls >= 4, "{calls} calls");
+        assert_eq!(index.rows.len(), 20 + calls - 1);
+        assert!(
+            index
+                .rows
+                .iter()
+                .zip(index.rows.iter().skip(1))
+                .all(|(a, b)| a < b)
+        );
+        assert_eq!(index.counts[kind_index(TraceKind::Voice)], trace.len());
+        assert!((index.progress() - 1.0).abs() < f32::EPSILON);
     }
 
     #[test]
