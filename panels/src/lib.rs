@@ -12,7 +12,9 @@ pub mod hitlists;
 pub mod problems;
 pub mod source_view;
 pub mod sources;
+pub mod threads;
 pub mod traces;
+pub mod voices;
 
 use engine_core::live::LiveSnapshot;
 use engine_core::project::Project;
@@ -26,7 +28,9 @@ pub use hitlists::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 pub use problems::ProblemsPanel;
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;
+pub use threads::ThreadsPanel;
 pub use traces::{TraceFilter, TracesPanel};
+pub use voices::VoicesPanel;
 
 /// What a panel asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]

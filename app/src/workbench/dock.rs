@@ -3,7 +3,7 @@
 
 use panels::{
     CachePanel, Command, ConsolePanel, HitListsPanel, Panel, PanelContext, ProblemsPanel,
-    SourceViewPanel, SourcesPanel, TracesPanel,
+    SourceViewPanel, SourcesPanel, ThreadsPanel, TracesPanel, VoicesPanel,
 };
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,10 @@ pub enum Pane {
     Problems,
     /// The trace records: events, samples, tracks, voice decisions, errors.
     Traces,
+    /// The voice slots as rows and lanes over time, steals, refusals, the instance map.
+    Voices,
+    /// The live VM threads: PC, source line, registers; faults.
+    Threads,
     /// Every hit list: entries, what they play, edits, the pick simulation.
     HitLists,
     /// The resource cache as a heatmap: budget, hits and misses, evictions, preload.
@@ -28,12 +32,14 @@ pub enum Pane {
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 7] = [
+    pub const ALL: [Pane; 9] = [
         Pane::Sources,
         Pane::Source,
         Pane::Console,
         Pane::Problems,
         Pane::Traces,
+        Pane::Voices,
+        Pane::Threads,
         Pane::HitLists,
         Pane::Cache,
     ];
@@ -52,6 +58,10 @@ pub struct Panels {
     pub problems: ProblemsPanel,
     /// Traces.
     pub traces: TracesPanel,
+    /// Voices and instance map.
+    pub voices: VoicesPanel,
+    /// Track threads.
+    pub threads: ThreadsPanel,
     /// Hit-list editor.
     pub hitlists: HitListsPanel,
     /// Resource-cache heatmap.
@@ -67,18 +77,23 @@ impl Panels {
             Pane::Console => &mut self.console,
             Pane::Problems => &mut self.problems,
             Pane::Traces => &mut self.traces,
+            Pane::Voices => &mut self.voices,
+            Pane::Threads => &mut self.threads,
             Pane::HitLists => &mut self.hitlists,
             Pane::Cache => &mut self.cache,
         }
     }
 }
 
-/// The layout of a first run: sources on the left; the source view above the console
-/// and problems on the right.
+/// The layout of a first run: sources on the left; the source view (with the voices and
+/// track threads as tabs beside it) above the console and problems on the right.
 pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let mut tiles = egui_tiles::Tiles::default();
     let sources = tiles.insert_pane(Pane::Sources);
     let source = tiles.insert_pane(Pane::Source);
+    let voices = tiles.insert_pane(Pane::Voices);
+    let threads = tiles.insert_pane(Pane::Threads);
+    let top = tiles.insert_tab_tile(vec![source, voices, threads]);
     let console = tiles.insert_pane(Pane::Console);
     let problems = tiles.insert_pane(Pane::Problems);
     let hitlists = tiles.insert_pane(Pane::HitLists);
@@ -87,7 +102,7 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let bottom = tiles.insert_tab_tile(vec![console, traces, problems, hitlists, cache]);
     let right = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Vertical,
-        [source, bottom],
+        [top, bottom],
         0.6,
     ));
     let root = tiles.insert_container(egui_tiles::Linear::new_binary(

@@ -1,0 +1,293 @@
+//! The Track threads panel under egui_kittest, on hand-built threads: the list shows each
+//! thread's PC and `file:line`; selecting one shows its registers and, when its file is
+//! the open source, the lines around its line (else it asks to open the file); a fault's
+//! `file:line` opens the source there.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::inspect::{ThreadStatus, ThreadView, VoiceHistory};
+use engine_core::live::LiveSnapshot;
+use engine_core::project::Project;
+use engine_core::registers::{self, Layout};
+use engine_core::runtime::{TraceKind, TraceRecord};
+use panels::{Command, HitListData, Panel, PanelContext, Selection, SourceText, ThreadsPanel};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+const RATE: u64 = 48_000;
+const PEOPLE: &str = "/demo/src/people.src";
+const MUSIC: &str = "/demo/src/music.src";
+
+struct State {
+    panel: ThreadsPanel,
+    project: Project,
+    live: LiveSnapshot,
+    source: Option<SourceText>,
+    trace: VecDeque<TraceRecord>,
+    hitlists: HitListData,
+    commands: Vec<Command>,
+}
+
+/// Where a fixture thread is and what it holds.
+struct Spec<'a> {
+    index: usize,
+    voice: usize,
+    event: &'a str,
+    track: &'a str,
+    file: &'a str,
+    line: u32,
+    pc: u32,
+    instruction: &'static str,
+    state: ThreadStatus,
+    set: &'a [(&'a str, i32)],
+}
+
+/// A thread as the spec says, with its other registers zero.
+fn thread(spec: Spec<'_>) -> ThreadView {
+    let Spec {
+        index,
+        voice,
+        event,
+        track,
+        file,
+        line,
+        pc,
+        instruction,
+        state,
+        set,
+    } = spec;
+    let registers = registers::all(Layout::Tso)
+        .filter(|(number, _)| !registers::is_global(*number))
+        .map(|(_, name)| {
+            let value = set.iter().find(|(n, _)| *n == name).map_or(0, |(_, v)| *v);
+            (name.to_string(), value)
+        })
+        .collect();
+    ThreadView {
+        thread: index,
+        voice,
+        event: Arc::from(event),
+        track: 0x1000 + index as u32,
+        track_name: Arc::from(track),
+        source: Some(12),
+        owners: vec![12],
+        state,
+        simple: false,
+        pc: Some(pc),
+        next_pc: Some(pc + 2),
+        unit: Some(0),
+        instruction: Some(instruction),
+        file: Some(PathBuf::from(file)),
+        line: Some(line),
+        layout: Layout::Tso,
+        registers,
+        zero: false,
+        sign: false,
+        call_depth: 1,
+        fuel_used: 6,
+        fuel_per_tick: 1000,
+        time: 19 * RATE,
+        started_at: 9 * RATE,
+        live_notes: 1,
+        interrupted: false,
+    }
+}
+
+const PEOPLE_TEXT: &str = "\
+; people.src: footsteps and idle voices
+footsteps
+\tloadb patch step_wood
+\tloadl v2 #420
+loop
+\tnote_on v3
+\twait v2
+\tinc v1
+\tcmp v1 #12
+\tjump_ne loop
+\tend
+";
+
+fn snapshot() -> LiveSnapshot {
+    let now = 20 * RATE;
+    let threads = vec![
+        thread(Spec {
+            index: 0,
+            voice: 0,
+            event: "music_mode_live",
+            track: "music_livingroom",
+            file: MUSIC,
+            line: 31,
+            pc: 0x0120,
+            instruction: "wait_samp",
+            state: ThreadStatus::WaitingForNote { until: None },
+            set: &[("patch", 7), ("vol", 1024), ("pan", -300), ("priority", 40)],
+        }),
+        thread(Spec {
+            index: 3,
+            voice: 6,
+            event: "walk",
+            track: "footsteps",
+            file: PEOPLE,
+            line: 7,
+            pc: 0x0042,
+            instruction: "wait",
+            state: ThreadStatus::WaitingUntil(now + RATE / 4),
+            set: &[
+                ("v1", 5),
+                ("v2", 420),
+                ("v3", 1),
+                ("patch", 14),
+                ("vol", 900),
+                ("source", 12),
+                ("isplaying", 1),
+            ],
+        }),
+    ];
+    let fault = TraceRecord {
+        time: 18 * RATE,
+        kind: TraceKind::Error,
+        event: Some(Arc::from("walk")),
+        track: Some(Arc::from("footsteps_run")),
+        object: Some(12),
+        voice: Some(4),
+        note: None,
+        message: format!(
+            "event `walk`, track `footsteps_run`, address 0x0056 ({PEOPLE}:9): divide by zero; the track is stopped"
+        ),
+    };
+    let mut history = VoiceHistory::default();
+    history.push(&[fault], now);
+    LiveSnapshot {
+        now,
+        threads,
+        history: Arc::new(history),
+        ..LiveSnapshot::default()
+    }
+}
+
+fn harness(source: Option<SourceText>) -> Harness<'static, State> {
+    let state = State {
+        panel: ThreadsPanel::default(),
+        project: Project::default(),
+        live: snapshot(),
+        source,
+        trace: VecDeque::new(),
+        hitlists: HitListData::default(),
+        commands: Vec::new(),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(900.0, 880.0))
+        .build_ui_state(
+            |ui, s: &mut State| {
+                let ctx = PanelContext {
+                    project: &s.project,
+                    source: s.source.as_ref(),
+                    console: &[],
+                    live: &s.live,
+                    trace: &s.trace,
+                    trace_dropped: 0,
+                    hitlists: &s.hitlists,
+                    selection: None,
+                };
+                s.panel.ui(ui, &ctx, &mut s.commands);
+            },
+            state,
+        )
+}
+
+fn people_source() -> SourceText {
+    SourceText {
+        path: PathBuf::from(PEOPLE),
+        text: PEOPLE_TEXT.to_string(),
+        line: 7,
+    }
+}
+
+#[test]
+fn the_list_shows_pc_and_file_line() {
+    let mut harness = harness(None);
+    harness.run();
+    harness.get_by_label("2 live thread(s)");
+    harness.get_by_label("0x0042");
+    harness.get_by_label("0x0120");
+    harness.get_by_label("people.src:7");
+    harness.get_by_label("music.src:31");
+    harness.get_by_label("looping note");
+    harness.get_by_label("wait 0.25 s");
+}
+
+#[test]
+fn selecting_a_thread_shows_its_registers_and_asks_for_its_source() {
+    let mut harness = harness(None);
+    harness.run();
+    harness.get_by_label("#3").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [
+            Command::Select(Selection::Voice(6)),
+            Command::OpenSource {
+                path: PathBuf::from(PEOPLE),
+                line: 7,
+            },
+        ]
+    );
+    harness.get_by_label("Thread #3: event `walk`, track `footsteps`, voice 6");
+    harness.get_by_label("0x0042 wait");
+    harness.get_by_label("v2");
+    harness.get_by_label("420");
+    harness.get_by_label("isplaying");
+    harness.get_by_label_contains("Source not open");
+    // With the file open, the lines around its line show and nothing more is asked.
+    harness.state_mut().source = Some(people_source());
+    harness.state_mut().commands.clear();
+    harness.run();
+    harness.get_by_label_contains("7  \twait v2");
+    harness.get_by_label_contains("4  \tloadl v2 #420");
+    assert!(harness.query_by_label_contains("1  ; people.src").is_none());
+    harness.get_by_label("#0").click();
+    harness.run();
+    harness.get_by_label("#3").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands.last(),
+        Some(&Command::Select(Selection::Voice(6))),
+        "the open file is not asked for again"
+    );
+    // Only non-zero registers.
+    harness.get_by_label("Only non-zero").click();
+    harness.run();
+    assert!(harness.query_by_label("h1").is_none());
+    harness.get_by_label("v2");
+}
+
+#[test]
+fn a_fault_opens_its_source_line() {
+    let mut harness = harness(None);
+    harness.run();
+    harness.get_by_label("Faults (1)");
+    harness.get_by_label_contains("divide by zero");
+    harness.get_by_label("people.src:9").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::OpenSource {
+            path: PathBuf::from(PEOPLE),
+            line: 9,
+        }]
+    );
+}
+
+#[test]
+fn snapshot_of_the_panel() {
+    let mut harness = harness(Some(people_source()));
+    harness.run();
+    harness.get_by_label("#3").click();
+    harness.run();
+    harness.remove_cursor();
+    harness.run();
+    harness.snapshot("threads");
+}

@@ -1,0 +1,432 @@
+//! The Voices panel under egui_kittest, on a hand-built snapshot of an eight-voice engine
+//! twenty seconds in: slots show their track, event, priority and owners; a steal and a
+//! refusal show with their reasons; Quiet quiets the slot's owners; the instance map lists
+//! the objects saying each track.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use engine_core::inspect::{InstanceCopy, InstanceView, VoiceHistory, VoiceOccupant, VoiceView};
+use engine_core::live::LiveSnapshot;
+use engine_core::project::Project;
+use engine_core::runtime::sink::ControlGroup;
+use engine_core::runtime::{TraceKind, TraceRecord};
+use panels::{Command, HitListData, Panel, PanelContext, Selection, VoicesPanel};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+const RATE: u64 = 48_000;
+
+fn at(seconds: f64) -> u64 {
+    (seconds * RATE as f64) as u64
+}
+
+struct State {
+    panel: VoicesPanel,
+    project: Project,
+    live: LiveSnapshot,
+    trace: VecDeque<TraceRecord>,
+    hitlists: HitListData,
+    selection: Option<Selection>,
+    commands: Vec<Command>,
+}
+
+/// A slot's occupant.
+struct Occ {
+    slot: usize,
+    track: u32,
+    name: &'static str,
+    event: &'static str,
+    owners: &'static [i32],
+    priority: i32,
+    group: ControlGroup,
+    gain: f32,
+    pan: f32,
+    started: f64,
+    finished: bool,
+}
+
+const NOW: f64 = 20.0;
+
+const OCCUPANTS: &[Occ] = &[
+    Occ {
+        slot: 0,
+        track: 0x2001,
+        name: "music_livingroom",
+        event: "music_mode_live",
+        owners: &[3],
+        priority: 40,
+        group: ControlGroup::Music,
+        gain: 0.7,
+        pan: -0.3,
+        started: 2.0,
+        finished: false,
+    },
+    Occ {
+        slot: 1,
+        track: 0x3010,
+        name: "vox_greet",
+        event: "vox_greet",
+        owners: &[12, 14],
+        priority: 60,
+        group: ControlGroup::Vox,
+        gain: 1.0,
+        pan: 0.4,
+        started: 17.5,
+        finished: false,
+    },
+    Occ {
+        slot: 2,
+        track: 0x1042,
+        name: "piano_skill2",
+        event: "piano_play",
+        owners: &[5],
+        priority: 30,
+        group: ControlGroup::Fx,
+        gain: 0.55,
+        pan: 0.0,
+        started: 12.0,
+        finished: false,
+    },
+    Occ {
+        slot: 4,
+        track: 0x1100,
+        name: "tv_news",
+        event: "tv_on",
+        owners: &[8],
+        priority: 20,
+        group: ControlGroup::Fx,
+        gain: 0.32,
+        pan: 0.75,
+        started: 6.0,
+        finished: false,
+    },
+    Occ {
+        slot: 5,
+        track: 0x0001,
+        name: "ui_click",
+        event: "ui_click",
+        owners: &[],
+        priority: 90,
+        group: ControlGroup::Fx,
+        gain: 1.0,
+        pan: 0.0,
+        started: 19.8,
+        finished: true,
+    },
+    Occ {
+        slot: 7,
+        track: 0x3200,
+        name: "baby_cry",
+        event: "baby_cry",
+        owners: &[21],
+        priority: 50,
+        group: ControlGroup::Vox,
+        gain: 0.85,
+        pan: -0.6,
+        started: 15.0,
+        finished: false,
+    },
+];
+
+const STEAL: &str = "steal voice 7 from `fridge_hum` (priority 10) for `baby_cry` (priority 50): 50 > 10, all 8 voices busy, lowest priority and oldest loses";
+const REFUSE: &str = "refuse `phone_ring` (priority 5): all 8 voices busy and the lowest priority playing is `tv_news` on voice 4 with priority 20 (5 <= 20)";
+
+fn record(
+    time: f64,
+    kind: TraceKind,
+    voice: Option<usize>,
+    event: &str,
+    track: &str,
+    object: Option<i32>,
+    message: String,
+) -> TraceRecord {
+    TraceRecord {
+        time: at(time),
+        kind,
+        event: Some(Arc::from(event)),
+        track: Some(Arc::from(track)),
+        object,
+        voice,
+        note: None,
+        message,
+    }
+}
+
+fn start(time: f64, voice: usize, event: &str, track: &str, object: Option<i32>) -> TraceRecord {
+    record(
+        time,
+        TraceKind::Voice,
+        Some(voice),
+        event,
+        track,
+        object,
+        format!("start `{track}` on voice {voice} (priority 30; 6 of 8 voices in use)"),
+    )
+}
+
+fn ends(time: f64, voice: usize, event: &str, track: &str, why: &str) -> TraceRecord {
+    record(
+        time,
+        TraceKind::Track,
+        Some(voice),
+        event,
+        track,
+        None,
+        format!("track ends ({why})"),
+    )
+}
+
+/// Eight voices twenty seconds in: six playing, a steal on voice 7 at 15 s, a refusal at
+/// 16 s, a fault on voice 6 at 18 s, and lanes that finished or were quieted before.
+pub fn snapshot() -> LiveSnapshot {
+    let mut records = vec![
+        start(2.0, 0, "music_mode_live", "music_livingroom", Some(3)),
+        start(4.0, 7, "fridge_run", "fridge_hum", Some(30)),
+        start(6.0, 4, "tv_on", "tv_news", Some(8)),
+        start(9.0, 6, "walk", "footsteps", Some(12)),
+        start(11.0, 1, "vox_idle", "vox_hum", Some(12)),
+        start(12.0, 2, "piano_play", "piano_skill2", Some(5)),
+        start(13.0, 3, "door_open", "door_creak", Some(17)),
+        start(14.0, 5, "ui_hover", "ui_hover", None),
+        record(
+            15.0,
+            TraceKind::Voice,
+            Some(7),
+            "baby_cry",
+            "baby_cry",
+            Some(21),
+            STEAL.to_string(),
+        ),
+        start(15.0, 7, "baby_cry", "baby_cry", Some(21)),
+        ends(15.5, 5, "ui_hover", "ui_hover", "ended"),
+        record(
+            16.0,
+            TraceKind::Voice,
+            None,
+            "sfx_phone_ring",
+            "phone_ring",
+            Some(9),
+            REFUSE.to_string(),
+        ),
+        ends(16.5, 3, "door_open", "door_creak", "ended"),
+        ends(17.0, 1, "vox_idle", "vox_hum", "ended"),
+        start(17.5, 1, "vox_greet", "vox_greet", Some(12)),
+        record(
+            18.0,
+            TraceKind::Error,
+            Some(6),
+            "walk",
+            "footsteps",
+            Some(12),
+            "event `walk`, track `footsteps`, address 0x0042 (/demo/src/people.src:57): divide by zero; the track is stopped".to_string(),
+        ),
+        start(19.8, 5, "ui_click", "ui_click", None),
+    ];
+    records.sort_by_key(|r| r.time);
+    let voice_slots: Vec<VoiceView> = (0..8)
+        .map(|slot| VoiceView {
+            slot,
+            occupant: OCCUPANTS
+                .iter()
+                .find(|o| o.slot == slot)
+                .map(|o| VoiceOccupant {
+                    thread: o.slot,
+                    track: o.track,
+                    track_name: Arc::from(o.name),
+                    event: Arc::from(o.event),
+                    source: o.owners.first().copied(),
+                    owners: o.owners.to_vec(),
+                    priority: o.priority,
+                    group: o.group,
+                    gain: o.gain,
+                    pan: o.pan,
+                    elapsed: at(NOW) - at(o.started),
+                    started_at: at(o.started),
+                    live_notes: 1,
+                    finished: o.finished,
+                }),
+        })
+        .collect();
+    let mut history = VoiceHistory::default();
+    history.push(&records, at(NOW));
+    history.observe(&voice_slots, at(NOW));
+    let instances = OCCUPANTS
+        .iter()
+        .map(|o| InstanceView {
+            track: o.track,
+            track_name: Arc::from(o.name),
+            copies: vec![InstanceCopy {
+                thread: o.slot,
+                voice: o.slot,
+                event: Arc::from(o.event),
+                owners: o.owners.to_vec(),
+            }],
+            owners: o.owners.to_vec(),
+        })
+        .collect();
+    LiveSnapshot {
+        now: at(NOW),
+        voices: (6, 8),
+        voice_slots,
+        instances,
+        history: Arc::new(history),
+        ..LiveSnapshot::default()
+    }
+}
+
+fn harness() -> Harness<'static, State> {
+    let state = State {
+        panel: VoicesPanel::default(),
+        project: Project::default(),
+        live: snapshot(),
+        trace: VecDeque::new(),
+        hitlists: HitListData::default(),
+        selection: None,
+        commands: Vec::new(),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(980.0, 900.0))
+        .build_ui_state(
+            |ui, s: &mut State| {
+                ui.style_mut().interaction.tooltip_delay = 0.0;
+                let ctx = PanelContext {
+                    project: &s.project,
+                    source: None,
+                    console: &[],
+                    live: &s.live,
+                    trace: &s.trace,
+                    trace_dropped: 0,
+                    hitlists: &s.hitlists,
+                    selection: s.selection.as_ref(),
+                };
+                s.panel.ui(ui, &ctx, &mut s.commands);
+            },
+            state,
+        )
+}
+
+#[test]
+fn slots_show_track_event_priority_and_owners() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_role_and_label(Role::Link, "music_livingroom");
+    harness.get_by_label("music_mode_live");
+    harness.get_by_label("piano_play");
+    harness.get_by_role_and_label(Role::Link, "ui_click (notes ending)");
+    for priority in ["40", "60", "30", "20", "90", "50"] {
+        assert!(
+            harness.query_all_by_label(priority).count() >= 1,
+            "priority {priority} is shown"
+        );
+    }
+    harness.get_by_label("6 of 8 voices in use");
+    assert_eq!(harness.query_all_by_label("free").count(), 2);
+    assert_eq!(harness.query_all_by_label("VOX").count(), 2);
+    assert!(
+        harness.query_all_by_label("@14").count() >= 1,
+        "second owner"
+    );
+    // An owner's link selects the object.
+    harness.get_all_by_label("@21").next().unwrap().click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::Select(Selection::Object(21))]
+    );
+}
+
+fn image_with(harness: &Harness<'_, State>, text: &str) -> usize {
+    harness
+        .query_all_by(|n| n.role() == Role::Image && n.label().is_some_and(|l| l.contains(text)))
+        .count()
+}
+
+#[test]
+fn a_steal_and_a_refusal_show_with_their_reasons() {
+    let mut harness = harness();
+    harness.run();
+    // The lanes mark them, and say why.
+    assert_eq!(
+        image_with(&harness, "`fridge_hum` stolen by `baby_cry` (50 > 10"),
+        1
+    );
+    assert_eq!(image_with(&harness, "refused `phone_ring`"), 1);
+    assert_eq!(image_with(&harness, "(5 <= 20)"), 1);
+    assert_eq!(image_with(&harness, "faulted"), 1);
+    // The list below says it too.
+    let listed = harness
+        .query_all_by_label_contains("voice 7: `fridge_hum` stolen by `baby_cry` (50 > 10")
+        .filter(|n| n.accesskit_node().role() == Role::Label)
+        .count();
+    assert_eq!(listed, 1);
+    harness.get_by_label_contains("`phone_ring` (event `sfx_phone_ring`): all 8 voices busy");
+    // Hovering the refusal mark shows its reason.
+    let before = harness.query_all_by_label_contains("(5 <= 20)").count();
+    harness
+        .get_by(|n| n.role() == Role::Image && n.label().is_some_and(|l| l.contains("refused")))
+        .hover();
+    harness.run();
+    let after = harness.query_all_by_label_contains("(5 <= 20)").count();
+    assert_eq!(after, before + 1, "the tooltip adds the reason");
+}
+
+#[test]
+fn quiet_quiets_the_slots_owners() {
+    let mut harness = harness();
+    harness.run();
+    // Slots 0, 1, 2, 4, 5 (UI, disabled), 7: the second button is vox_greet on voice 1.
+    let buttons: Vec<_> = harness.get_all_by_label("Quiet").collect();
+    assert_eq!(buttons.len(), 6);
+    buttons[1].click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [
+            Command::RunLine("quiet 12".into()),
+            Command::RunLine("quiet 14".into()),
+        ]
+    );
+    harness.state_mut().commands.clear();
+    // A UI sound has no owner to quiet.
+    let buttons: Vec<_> = harness.get_all_by_label("Quiet").collect();
+    buttons[4].click();
+    harness.run();
+    assert!(harness.state().commands.is_empty());
+}
+
+#[test]
+fn the_instance_map_lists_owners() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_label("Objects saying it");
+    // Owners appear in the slots table and in the instance map.
+    assert_eq!(harness.query_all_by_label("@12").count(), 2);
+    assert_eq!(harness.query_all_by_label("@14").count(), 2);
+    harness.get_by_label("voice 1 (`vox_greet`)");
+    // The map's track selects the track.
+    harness
+        .get_by_role_and_label(Role::Button, "tv_news")
+        .click();
+    harness.run();
+    assert!(
+        harness
+            .state()
+            .commands
+            .contains(&Command::Select(Selection::Track("tv_news".into()))),
+        "{:?}",
+        harness.state().commands
+    );
+}
+
+#[test]
+fn snapshot_of_the_panel() {
+    let mut harness = harness();
+    harness.state_mut().selection = Some(Selection::Voice(1));
+    harness.run();
+    harness.remove_cursor();
+    harness.run();
+    harness.snapshot("voices");
+}
