@@ -9,6 +9,8 @@
 pub mod cache;
 pub mod console;
 pub mod hitlists;
+pub mod lot;
+pub mod mixer;
 pub mod problems;
 pub mod source_view;
 pub mod sources;
@@ -25,6 +27,8 @@ use std::path::PathBuf;
 pub use cache::CachePanel;
 pub use console::{ConsoleEntry, ConsolePanel};
 pub use hitlists::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
+pub use lot::LotPanel;
+pub use mixer::MixerPanel;
 pub use problems::ProblemsPanel;
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;

@@ -2,8 +2,8 @@
 //! dragging; the tree is saved with the settings so the layout survives a restart.
 
 use panels::{
-    CachePanel, Command, ConsolePanel, HitListsPanel, Panel, PanelContext, ProblemsPanel,
-    SourceViewPanel, SourcesPanel, ThreadsPanel, TracesPanel, VoicesPanel,
+    CachePanel, Command, ConsolePanel, HitListsPanel, LotPanel, MixerPanel, Panel, PanelContext,
+    ProblemsPanel, SourceViewPanel, SourcesPanel, ThreadsPanel, TracesPanel, VoicesPanel,
 };
 use serde::{Deserialize, Serialize};
 
@@ -28,11 +28,16 @@ pub enum Pane {
     HitLists,
     /// The resource cache as a heatmap: budget, hits and misses, evictions, preload.
     Cache,
+    /// The lot from above: objects, the screen, the full-volume area and the fade band;
+    /// volume and pan with their reasons and curves.
+    Lot,
+    /// FX / Music / VOX and master volumes, peak meters, the output.
+    Mixer,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 9] = [
+    pub const ALL: [Pane; 11] = [
         Pane::Sources,
         Pane::Source,
         Pane::Console,
@@ -42,6 +47,8 @@ impl Pane {
         Pane::Threads,
         Pane::HitLists,
         Pane::Cache,
+        Pane::Lot,
+        Pane::Mixer,
     ];
 }
 
@@ -66,6 +73,10 @@ pub struct Panels {
     pub hitlists: HitListsPanel,
     /// Resource-cache heatmap.
     pub cache: CachePanel,
+    /// Lot view.
+    pub lot: LotPanel,
+    /// Mixer.
+    pub mixer: MixerPanel,
 }
 
 impl Panels {
@@ -81,6 +92,8 @@ impl Panels {
             Pane::Threads => &mut self.threads,
             Pane::HitLists => &mut self.hitlists,
             Pane::Cache => &mut self.cache,
+            Pane::Lot => &mut self.lot,
+            Pane::Mixer => &mut self.mixer,
         }
     }
 }
@@ -93,13 +106,15 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let source = tiles.insert_pane(Pane::Source);
     let voices = tiles.insert_pane(Pane::Voices);
     let threads = tiles.insert_pane(Pane::Threads);
-    let top = tiles.insert_tab_tile(vec![source, voices, threads]);
+    let lot = tiles.insert_pane(Pane::Lot);
+    let top = tiles.insert_tab_tile(vec![source, voices, threads, lot]);
     let console = tiles.insert_pane(Pane::Console);
     let problems = tiles.insert_pane(Pane::Problems);
     let hitlists = tiles.insert_pane(Pane::HitLists);
     let cache = tiles.insert_pane(Pane::Cache);
     let traces = tiles.insert_pane(Pane::Traces);
-    let bottom = tiles.insert_tab_tile(vec![console, traces, problems, hitlists, cache]);
+    let mixer = tiles.insert_pane(Pane::Mixer);
+    let bottom = tiles.insert_tab_tile(vec![console, traces, problems, hitlists, cache, mixer]);
     let right = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Vertical,
         [top, bottom],

@@ -114,6 +114,8 @@ impl Workbench {
                 let kind = &live.output.kind;
                 self.audio = (format!("audio: {}", kind.short()), kind.describe());
                 self.panels.traces.sample_rate = live.output.sample_rate;
+                self.panels.lot.sample_rate = live.output.sample_rate;
+                self.panels.mixer.sample_rate = live.output.sample_rate;
                 self.live = Some(live);
             }
             Err(e) => {
@@ -123,6 +125,7 @@ impl Workbench {
                 );
             }
         }
+        self.panels.mixer.output = self.audio.1.clone();
         eprintln!("hitbench: audio: {}", self.audio.1);
         self.settings.opened(dir);
         self.source = None;

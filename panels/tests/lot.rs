@@ -1,0 +1,378 @@
+//! The Lot view under egui_kittest, on the demo project's lot as the world director sees
+//! it (a session on a mixer, no engine thread): objects are drawn with their names,
+//! selecting one shows its area, volume, pan and factors, dragging an object or the
+//! ground sends `move` / `view`, the buttons send `zoom` / `rotate` / `floor`, and the
+//! plots' history grows as engine time advances.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::live::LiveSnapshot;
+use engine_core::mixer::{Mixer, MixerConfig, MixerSnapshot, mixer};
+use engine_core::project::Project;
+use engine_core::server::ServerConfig;
+use engine_core::session::{Session, SessionConfig};
+use panels::{Command, HitListData, LotPanel, Panel, PanelContext, Selection};
+use std::collections::VecDeque;
+use std::path::Path;
+
+const RATE: u64 = 48_000;
+
+struct State {
+    panel: LotPanel,
+    project: Project,
+    live: LiveSnapshot,
+    trace: VecDeque<engine_core::runtime::TraceRecord>,
+    hitlists: HitListData,
+    commands: Vec<Command>,
+}
+
+/// Runs `seconds` of ticks, rendering as the live engine would.
+fn run(session: &mut Session, mixer: &mut Mixer, seconds: f64) {
+    let end = session.now() + (seconds * RATE as f64) as u64;
+    let mut buffer = vec![0.0f32; 4096];
+    while session.now() < end {
+        let start = session.now();
+        session.tick();
+        let mut frames = (session.now() - start) as usize;
+        while frames > 0 {
+            let n = frames.min(buffer.len() / 2);
+            mixer.render(&mut buffer[..n * 2]);
+            frames -= n;
+        }
+    }
+}
+
+/// A session on the demo project (a mixer, no engine thread) after `lines`.
+fn demo_session(lines: &[&str]) -> (Project, Session, Mixer) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo");
+    let project = Project::load(&dir);
+    let (handle, mixer) = mixer(MixerConfig::default());
+    let config = SessionConfig {
+        server: ServerConfig {
+            blocking: true,
+            ..ServerConfig::default()
+        },
+        ..SessionConfig::default()
+    };
+    let mut session = Session::new(project.clone(), handle, config);
+    for line in lines {
+        session
+            .run_line(line)
+            .unwrap_or_else(|e| panic!("`{line}`: {e}"));
+    }
+    (project, session, mixer)
+}
+
+/// What the live engine would publish about `session`.
+fn live(session: &Session) -> LiveSnapshot {
+    LiveSnapshot {
+        now: session.now(),
+        tracks: session.engine.active_tracks(),
+        mixer: MixerSnapshot {
+            master: 1.0,
+            groups: [1.0, 0.8, 0.9],
+            ..MixerSnapshot::default()
+        },
+        world: session.world.view(&session.engine),
+        ..LiveSnapshot::default()
+    }
+}
+
+/// Both TVs on the action channel and Betty greeting.
+const START: [&str; 3] = ["turnon 4 28", "turnon 5 28", "sev vox greet @2"];
+
+/// The demo lot with both TVs on and Betty greeting, the camera moved so that the
+/// living-room TV and Little Newbie are fading out at the left.
+fn demo_snapshot() -> (Project, LiveSnapshot) {
+    let mut lines = START.to_vec();
+    lines.push("view 12 8");
+    let (project, mut session, mut mixer) = demo_session(&lines);
+    run(&mut session, &mut mixer, 0.5);
+    (project, live(&session))
+}
+
+fn harness() -> Harness<'static, State> {
+    let (project, live) = demo_snapshot();
+    harness_on(project, live)
+}
+
+fn harness_on(project: Project, live: LiveSnapshot) -> Harness<'static, State> {
+    let state = State {
+        panel: LotPanel::default(),
+        project,
+        live,
+        trace: VecDeque::new(),
+        hitlists: HitListData::default(),
+        commands: Vec::new(),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(1000.0, 720.0))
+        .build_ui_state(
+            |ui, s: &mut State| {
+                let ctx = PanelContext {
+                    project: &s.project,
+                    source: None,
+                    console: &[],
+                    live: &s.live,
+                    trace: &s.trace,
+                    trace_dropped: 0,
+                    selection: None,
+                    hitlists: &s.hitlists,
+                };
+                s.panel.ui(ui, &ctx, &mut s.commands);
+            },
+            state,
+        )
+}
+
+fn lines(harness: &Harness<'_, State>) -> Vec<String> {
+    harness
+        .state()
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::RunLine(line) => Some(line.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Drags with the primary button from `from` to `to` in a few steps.
+fn drag(harness: &mut Harness<'_, State>, from: egui::Pos2, to: egui::Pos2) {
+    harness.hover_at(from);
+    harness.run();
+    harness.drag_at(from);
+    harness.run();
+    for step in 1..=5 {
+        harness.hover_at(from.lerp(to, step as f32 / 5.0));
+        harness.run();
+    }
+    harness.drop_at(to);
+    harness.run();
+}
+
+const NAMES: [&str; 9] = [
+    "Bob Newbie",
+    "Betty Newbie",
+    "Little Newbie",
+    "Living room TV",
+    "Bedroom TV",
+    "Kitchen radio",
+    "Neighbour's stereo",
+    "Upright piano",
+    "Baby Newbie",
+];
+
+#[test]
+fn the_demo_lot_is_drawn_with_names() {
+    let mut harness = harness();
+    harness.run();
+    for name in NAMES {
+        harness.get_by_role_and_label(Role::Button, name);
+    }
+    harness.get_by_label_contains("camera (12.00, 8.00)");
+    // Both TVs on one station: it is listed with its receivers.
+    harness.get_by_label_contains("receivers: Living room TV, Bedroom TV");
+    assert!(lines(&harness).is_empty(), "nothing sent by just looking");
+}
+
+/// The picture: the view walks from the living room towards the bedroom over three
+/// seconds, so the living-room TV fades out and the curves show it.
+#[test]
+fn snapshot_of_the_view_moving() {
+    let (project, mut session, mut mixer) = demo_session(&START);
+    run(&mut session, &mut mixer, 0.25);
+    let mut harness = harness_on(project, live(&session));
+    harness.state_mut().panel.select(Some(4));
+    harness.run();
+    harness.get_by_label("All sounding").click();
+    harness.run();
+    for step in 1..=12 {
+        let t = step as f32 / 12.0;
+        let line = format!("view {:.2} {:.2}", 10.0 + 2.0 * t, 10.0 - 2.0 * t);
+        session.run_line(&line).unwrap();
+        run(&mut session, &mut mixer, 0.25);
+        harness.state_mut().live = live(&session);
+        harness.run();
+    }
+    let history = harness.state().panel.history(4);
+    assert_eq!(history.len(), 13);
+    assert!(history.last().unwrap().volume < history[0].volume);
+    harness.get_by_label("area: fading");
+    harness.remove_cursor();
+    harness.run();
+    harness.snapshot("lot");
+}
+
+#[test]
+fn selecting_an_object_shows_where_its_volume_and_pan_come_from() {
+    let mut harness = harness();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::Button, "Living room TV")
+        .click();
+    harness.run();
+    harness.remove_cursor();
+    harness.run();
+    assert_eq!(harness.state().panel.selected(), Some(4));
+    assert!(
+        harness
+            .state()
+            .commands
+            .contains(&Command::Select(Selection::Object(4)))
+    );
+    harness.get_by_label("#4 Living room TV (tv)");
+    harness.get_by_label("area: fading");
+    let (tv, p) = harness
+        .state()
+        .live
+        .world
+        .objects
+        .iter()
+        .find(|(o, _)| o.id == 4)
+        .cloned()
+        .unwrap();
+    assert_eq!(tv.name, "Living room TV");
+    assert!(p.volume > 0 && p.volume < 1024, "{}", p.volume);
+    harness.get_by_label_contains(&format!("volume {} · pan {}", p.volume, p.pan));
+    harness.get_by_label_contains("tuned to");
+
+    harness
+        .get_by_role_and_label(Role::Button, "Neighbour's stereo")
+        .click();
+    harness.run();
+    harness.remove_cursor();
+    harness.run();
+    harness.get_by_label("area: exempt (stereo)");
+
+    harness
+        .get_by_role_and_label(Role::Button, "Betty Newbie")
+        .click();
+    harness.run();
+    harness.remove_cursor();
+    harness.run();
+    harness.get_by_label("area: inside");
+    harness.get_by_label_contains("saying");
+    // Betty speaks on the VOX bus, at 0.9 in the fixture's mixer.
+    harness.get_by_label_contains("(VOX option)");
+}
+
+#[test]
+fn dragging_an_object_sends_move_with_its_new_tile() {
+    let mut harness = harness();
+    harness.run();
+    let bob = harness
+        .get_by_role_and_label(Role::Button, "Bob Newbie")
+        .rect()
+        .center();
+    let betty = harness
+        .get_by_role_and_label(Role::Button, "Betty Newbie")
+        .rect()
+        .center();
+    drag(&mut harness, bob, betty);
+    // Bob lands where Betty stands: tile (11, 9).
+    assert_eq!(lines(&harness), ["move 1 11.00 9.00"]);
+}
+
+#[test]
+fn dragging_the_ground_moves_the_camera() {
+    let mut harness = harness();
+    harness.run();
+    // Start on empty ground between the radio (14, 10) and the stereo (20, 4) and
+    // drag to the right.
+    let radio = harness
+        .get_by_role_and_label(Role::Button, "Kitchen radio")
+        .rect()
+        .center();
+    let stereo = harness
+        .get_by_role_and_label(Role::Button, "Neighbour's stereo")
+        .rect()
+        .center();
+    let from = radio.lerp(stereo, 0.5);
+    drag(&mut harness, from, from + egui::vec2(120.0, 0.0));
+    let sent = lines(&harness);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let words: Vec<f32> = sent[0]
+        .strip_prefix("view ")
+        .unwrap()
+        .split(' ')
+        .map(|w| w.parse().unwrap())
+        .collect();
+    // The camera's screen follows the pointer: to the right is +x on the lot.
+    assert!(words[0] > 12.5, "{sent:?}");
+    assert!((words[1] - 8.0).abs() < 0.01, "{sent:?}");
+}
+
+#[test]
+fn buttons_zoom_rotate_and_change_floor() {
+    let mut harness = harness();
+    harness.run();
+    // Already at the nearest zoom: zooming in is disabled.
+    harness.get_by_label("Zoom in").click();
+    harness.run();
+    for button in ["Zoom out", "Rotate left", "Rotate right", "Floor up"] {
+        harness.get_by_label(button).click();
+        harness.run();
+    }
+    assert_eq!(
+        lines(&harness),
+        ["zoom out", "rotate left", "rotate right", "floor 1"]
+    );
+}
+
+#[test]
+fn history_grows_as_engine_time_advances() {
+    let mut harness = harness();
+    harness.run();
+    harness.run();
+    // Same engine time, several frames: one point.
+    assert_eq!(harness.state().panel.history(2).len(), 1);
+    let start = harness.state().live.now;
+    for step in 1..=5u64 {
+        let s = harness.state_mut();
+        s.live.now = start + step * RATE / 10;
+        // Betty's volume falls step by step (as if the view moved away).
+        for (o, p) in &mut s.live.world.objects {
+            if o.id == 2 {
+                p.volume = 1024 - step as i32 * 100;
+            }
+        }
+        harness.run();
+    }
+    let history = harness.state().panel.history(2);
+    assert_eq!(history.len(), 6);
+    assert_eq!(history.last().unwrap().volume, 524);
+    let span = history.last().unwrap().time - history[0].time;
+    assert!((span - 0.5).abs() < 1e-6, "{span}");
+    // Ten seconds later the old points are gone.
+    harness.state_mut().live.now = start + 20 * RATE;
+    harness.run();
+    assert_eq!(harness.state().panel.history(2).len(), 1);
+}
+
+#[test]
+fn keys_over_the_map_and_the_music_mode_box() {
+    let mut harness = harness();
+    harness.run();
+    let piano = harness
+        .get_by_role_and_label(Role::Button, "Upright piano")
+        .rect()
+        .center();
+    // Keys work while the pointer is over the map.
+    harness.hover_at(piano + egui::vec2(40.0, -60.0));
+    harness.run();
+    harness.key_press(egui::Key::E);
+    harness.run();
+    harness.key_press(egui::Key::Minus);
+    harness.run();
+    assert_eq!(lines(&harness), ["rotate right", "zoom out"]);
+    harness.state_mut().commands.clear();
+    harness.get_by_label("Music mode").click();
+    harness.run();
+    harness.get_by_label("buy").click();
+    harness.run();
+    assert_eq!(lines(&harness), ["mode buy"]);
+}

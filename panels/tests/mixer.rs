@@ -1,0 +1,179 @@
+//! The Mixer panel under egui_kittest: sliders send `volume …` lines only when a change
+//! is finished (not while dragging), the asked-for value stays until the engine shows
+//! it, and the meters, output and load are shown.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::live::LiveSnapshot;
+use engine_core::mixer::MixerSnapshot;
+use engine_core::project::Project;
+use panels::{Command, HitListData, MixerPanel, Panel, PanelContext};
+use std::collections::VecDeque;
+
+struct State {
+    panel: MixerPanel,
+    project: Project,
+    live: LiveSnapshot,
+    trace: VecDeque<engine_core::runtime::TraceRecord>,
+    hitlists: HitListData,
+    commands: Vec<Command>,
+}
+
+fn mixer() -> MixerSnapshot {
+    MixerSnapshot {
+        master: 0.9,
+        groups: [1.0, 0.8, 0.6],
+        reverb: 0.35,
+        peaks: [0.5, 0.25, 0.9, 0.71],
+        position: 48_000 * 75,
+        render_ns: 180_000,
+        load: 0.018,
+        voices: 6,
+        underruns: 2,
+        dropped: 0,
+        clipped: 17,
+    }
+}
+
+fn harness() -> Harness<'static, State> {
+    let mut panel = MixerPanel::default();
+    panel.output = "null output (no sound card)".into();
+    let state = State {
+        panel,
+        project: Project::default(),
+        live: LiveSnapshot {
+            now: 48_000 * 75,
+            mixer: mixer(),
+            ..LiveSnapshot::default()
+        },
+        trace: VecDeque::new(),
+        hitlists: HitListData::default(),
+        commands: Vec::new(),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(460.0, 420.0))
+        .build_ui_state(
+            |ui, s: &mut State| {
+                let ctx = PanelContext {
+                    project: &s.project,
+                    source: None,
+                    console: &[],
+                    live: &s.live,
+                    trace: &s.trace,
+                    trace_dropped: 0,
+                    selection: None,
+                    hitlists: &s.hitlists,
+                };
+                s.panel.ui(ui, &ctx, &mut s.commands);
+            },
+            state,
+        )
+}
+
+fn lines(harness: &Harness<'_, State>) -> Vec<String> {
+    harness
+        .state()
+        .commands
+        .iter()
+        .map(|c| match c {
+            Command::RunLine(line) => line.clone(),
+            other => panic!("unexpected command {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn meters_output_and_load_are_shown() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_label("null output (no sound card)");
+    harness.get_by_label("48000 Hz");
+    // Peaks on a dB scale: FX 0.5 → −6 dB, Music 0.25 → −12 dB, master 0.71 → −3 dB.
+    harness.get_by_label("peak -6.0 dB");
+    harness.get_by_label("peak -12.0 dB");
+    harness.get_by_label("peak -0.9 dB");
+    harness.get_by_label("peak -3.0 dB");
+    // Volumes with their gain in dB.
+    harness.get_by_label("0.80 (-1.9 dB)");
+    harness.get_by_label("0.90 (-0.9 dB)");
+    harness.get_by_label("1.8 % (180 µs per block)");
+    harness.get_by_label("17");
+    harness.get_by_label("1:15.0");
+    for name in ["FX volume", "Music volume", "VOX volume", "Master volume"] {
+        harness.get_by_role_and_label(Role::Slider, name);
+    }
+    assert!(lines(&harness).is_empty(), "nothing sent by just looking");
+    harness.remove_cursor();
+    harness.run();
+    harness.snapshot("mixer");
+}
+
+#[test]
+fn setting_a_slider_sends_one_volume_line() {
+    let mut harness = harness();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::Slider, "Music volume")
+        .set_value_accesskit(0.5);
+    harness.run();
+    assert_eq!(lines(&harness), ["volume music 0.50"]);
+    // A few more frames send nothing more, and the slider keeps the value asked for
+    // while the engine has not applied it yet.
+    harness.run();
+    harness.run();
+    assert_eq!(lines(&harness), ["volume music 0.50"]);
+    harness.get_by_label("0.50 (-6.0 dB)");
+    // The engine applies it: the snapshot now says 0.5.
+    harness.state_mut().live.mixer.groups[1] = 0.5;
+    harness.run();
+    harness.get_by_label("0.50 (-6.0 dB)");
+    // A change made elsewhere (the console) shows at once.
+    harness.state_mut().live.mixer.groups[1] = 0.25;
+    harness.run();
+    harness.get_by_label("0.25 (-12.0 dB)");
+    assert_eq!(lines(&harness).len(), 1);
+}
+
+#[test]
+fn dragging_a_slider_sends_only_when_let_go() {
+    let mut harness = harness();
+    harness.run();
+    let rect = harness
+        .get_by_role_and_label(Role::Slider, "Master volume")
+        .rect();
+    let start = rect.center();
+    let end = egui::pos2(start.x, rect.bottom() - 2.0);
+    harness.hover_at(start);
+    harness.run();
+    harness.drag_at(start);
+    harness.run();
+    for step in 1..=4 {
+        let t = step as f32 / 4.0;
+        harness.hover_at(start.lerp(end, t));
+        harness.run();
+    }
+    assert!(lines(&harness).is_empty(), "nothing sent while dragging");
+    harness.drop_at(end);
+    harness.run();
+    let sent = lines(&harness);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let value: f32 = sent[0]
+        .strip_prefix("volume master ")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(value < 0.2, "dragged to the bottom: {value}");
+}
+
+#[test]
+fn decibels_and_meter_heights() {
+    assert_eq!(panels::mixer::db_text(1.0), "0.0 dB");
+    assert_eq!(panels::mixer::db_text(0.0), "-inf dB");
+    assert_eq!(panels::mixer::meter_fraction(0.0), 0.0);
+    assert_eq!(panels::mixer::meter_fraction(4.0), 1.0);
+    let half = panels::mixer::meter_fraction(0.5);
+    assert!(half > 0.8 && half < 0.85, "{half}");
+}
