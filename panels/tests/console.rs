@@ -20,9 +20,13 @@ struct State {
 }
 
 fn harness(console: Vec<ConsoleEntry>) -> Harness<'static, State> {
+    harness_with(console, Project::default())
+}
+
+fn harness_with(console: Vec<ConsoleEntry>, project: Project) -> Harness<'static, State> {
     let state = State {
         panel: ConsolePanel::default(),
-        project: Project::default(),
+        project,
         console,
         live: LiveSnapshot::default(),
         trace: VecDeque::new(),
@@ -82,4 +86,62 @@ fn replies_and_errors_are_shown() {
     harness.run();
     harness.get_by_label_contains("camera (10.00, 10.00) zoom 1");
     harness.get_by_label_contains("unknown event `nothing`");
+}
+
+fn demo() -> Project {
+    Project::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo"))
+}
+
+#[test]
+fn event_names_complete_with_fuzzy_matching_and_tab() {
+    let mut harness = harness_with(Vec::new(), demo());
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .click();
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("sev ui mnyb @2");
+    harness.run();
+    // The suggestion is shown as the event's name…
+    harness.get_by_label("ui_moneyback");
+    // …and Tab takes it, keeping the object.
+    harness.key_press(egui::Key::Tab);
+    harness.run();
+    assert_eq!(harness.state().panel.input, "sev ui_moneyback @2");
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::RunLine("sev ui_moneyback @2".into())]
+    );
+}
+
+#[test]
+fn command_words_complete_and_clicking_a_suggestion_takes_it() {
+    let mut harness = harness_with(Vec::new(), demo());
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .click();
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("quie");
+    harness.run();
+    harness.get_by_label("quietall").click();
+    harness.run();
+    assert_eq!(harness.state().panel.input, "quietall ");
+}
+
+#[test]
+fn completions_follow_the_grammar() {
+    let project = demo();
+    let c = panels::console::completions("sev vox gre", &project);
+    assert_eq!(c.first().map(String::as_str), Some("sev vox_greet"));
+    assert!(panels::console::completions("volume fx", &project).is_empty());
+    assert!(panels::console::completions("", &project).is_empty());
+    let words = panels::console::completions("tur", &project);
+    assert!(words.contains(&"turnon ".to_string()), "{words:?}");
 }

@@ -160,6 +160,13 @@ impl Workbench {
         let mut actions = Vec::new();
         let live = self.poll_live();
         ui.ctx().request_repaint_after(LIVE_REFRESH);
+        // Ctrl+Alt+C: the seed's shortcut to the cheat console.
+        let console_key =
+            egui::KeyboardShortcut::new(egui::Modifiers::CTRL | egui::Modifiers::ALT, egui::Key::C);
+        if ui.input_mut(|i| i.consume_shortcut(&console_key)) {
+            dock::show_pane(&mut self.tree, Pane::Console);
+            self.panels.console.focus_requested = true;
+        }
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
                 ui.menu_button("File", |ui| {
