@@ -15,7 +15,7 @@ use crate::mixer::{MixerConfig, MixerSnapshot};
 use crate::output::{self, Output, OutputChoice};
 use crate::project::Project;
 use crate::reload::{Reload, ReloadConfig, ReloadStatus, Reloader};
-use crate::runtime::{ActiveTrack, TraceKind, TraceRecord};
+use crate::runtime::{ActiveTrack, TraceKind, TraceRecord, TraceSwitches};
 use crate::session::{Session, SessionConfig};
 use crate::world::director::WorldView;
 use std::sync::atomic::AtomicBool;
@@ -81,6 +81,8 @@ pub struct LiveSnapshot {
     pub history: Arc<VoiceHistory>,
     /// The world: camera, objects with their volume and pan, stations, music, ambience.
     pub world: WorldView,
+    /// Which optional traces (events, samples, tracks) the engine records now.
+    pub trace_switches: TraceSwitches,
     /// Every resource the cache knows of (size, hits, loads, evictions, last use),
     /// sorted by name; refreshed when the cache statistics change.
     pub cache_resources: Vec<ResourceStats>,
@@ -379,6 +381,7 @@ fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
         snapshot.voice_slots = voice_slots;
         snapshot.instances = instances;
         snapshot.world = world;
+        snapshot.trace_switches = session.engine.trace_switches();
         if snapshot.history.version() != history.version() {
             snapshot.history = Arc::new(history.clone());
         }

@@ -238,6 +238,8 @@ impl Index {
 /// UI state of the Traces panel.
 #[derive(Debug)]
 pub struct TracesPanel {
+    /// The engine's switches as the live snapshot last reported them.
+    live_switches: Option<engine_core::runtime::TraceSwitches>,
     /// The engine's event trace, as last switched from here.
     pub events: bool,
     /// The engine's sample trace, as last switched from here.
@@ -272,6 +274,7 @@ pub struct TracesPanel {
 impl Default for TracesPanel {
     fn default() -> Self {
         Self {
+            live_switches: None,
             events: false,
             samples: false,
             tracks: false,
@@ -328,9 +331,7 @@ impl TracesPanel {
                 let state = if *on { "on" } else { "off" };
                 if ui
                     .checkbox(on, label)
-                    .on_hover_text(format!(
-                        "Record {what} (trace {name} on|off; now {state} as last set here)"
-                    ))
+                    .on_hover_text(format!("Record {what} (trace {name} on|off; now {state})"))
                     .changed()
                 {
                     let state = if *on { "on" } else { "off" };
@@ -442,6 +443,15 @@ impl Panel for TracesPanel {
         let trace = ctx.trace;
         let dropped = ctx.trace_dropped;
         let end = dropped + trace.len() as u64;
+        let live = ctx.live.trace_switches;
+        if self.live_switches != Some(live) {
+            // The engine's switches changed (here, from the console or a script):
+            // show them as they are.
+            self.live_switches = Some(live);
+            self.events = live.events;
+            self.samples = live.samples;
+            self.tracks = live.tracks;
+        }
         self.switches(ui, commands);
         self.kinds(ui);
         self.filters(ui, end);

@@ -275,6 +275,23 @@ fn the_engine_trace_toggles_emit_console_lines() {
 }
 
 #[test]
+fn the_toggles_show_switches_changed_elsewhere() {
+    let mut harness = harness();
+    harness.run();
+    // `trace all on` typed in the console: the next snapshot reports it.
+    harness.state_mut().live.trace_switches = engine_core::runtime::TraceSwitches::ALL;
+    harness.run();
+    assert!(harness.state().panel.events && harness.state().panel.tracks);
+    // Clicking now switches it off.
+    harness.get_by_label("Tracks").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::RunLine("trace tracks off".into())]
+    );
+}
+
+#[test]
 fn kinds_are_counted_and_filter_the_rows() {
     let mut harness = harness();
     harness.run();
