@@ -35,6 +35,8 @@ pub struct Workbench {
     console_log: Vec<ConsoleEntry>,
     /// The engine's latest state (its trace and replies moved out to the logs).
     live_state: LiveSnapshot,
+    /// Runtime errors traced since the project was opened.
+    runtime_errors: u64,
     /// Every trace record received, at most `panels::TRACE_LIMIT`.
     trace: VecDeque<TraceRecord>,
     /// How many trace records were dropped from the front of `trace` so far.
@@ -87,6 +89,7 @@ impl Workbench {
             audio: ("audio: off".into(), "the engine is not running".into()),
             console_log: Vec::new(),
             live_state: LiveSnapshot::default(),
+            runtime_errors: 0,
             trace: VecDeque::new(),
             trace_dropped: 0,
             selection: None,
@@ -109,6 +112,10 @@ impl Workbench {
     fn open_project(&mut self, dir: &Path) {
         let project = Project::load(dir);
         self.live = None;
+        self.runtime_errors = 0;
+        // The old project's records leave the log as if dropped from its front.
+        self.trace_dropped += self.trace.len() as u64;
+        self.trace.clear();
         match LiveEngine::start(project.clone(), self.output, SessionConfig::default()) {
             Ok(live) => {
                 let kind = &live.output.kind;
@@ -277,15 +284,39 @@ impl Workbench {
                 .into_iter()
                 .map(|(input, reply)| ConsoleEntry { input, reply }),
         );
-        self.trace.extend(std::mem::take(&mut snapshot.trace));
+        let new = std::mem::take(&mut snapshot.trace);
+        self.runtime_errors += new
+            .iter()
+            .filter(|r| r.kind == engine_core::runtime::TraceKind::Error)
+            .count() as u64;
+        self.trace.extend(new);
         let excess = self.trace.len().saturating_sub(panels::TRACE_LIMIT);
         self.trace.drain(..excess);
         self.trace_dropped += excess as u64;
         self.live_state = snapshot;
         let s = &self.live_state;
+        let rate = live.output.sample_rate;
+        let cache = s.cache.as_ref().map_or_else(String::new, |c| {
+            format!(
+                " · cache {} / {}",
+                human_bytes(c.bytes_held),
+                human_bytes(c.budget)
+            )
+        });
+        let load_errors = self
+            .project
+            .all_diagnostics()
+            .filter(|d| d.is_error())
+            .count();
         format!(
-            "{} · voices {}/{} · underruns {}",
-            self.audio.0, s.voices.0, s.voices.1, s.mixer.underruns
+            "{} · {:.1} kHz · voices {}/{} · audio load {:.0}% · underruns {}{cache} · errors {}",
+            self.audio.0,
+            f64::from(rate) / 1000.0,
+            s.voices.0,
+            s.voices.1,
+            s.mixer.load * 100.0,
+            s.mixer.underruns,
+            load_errors as u64 + self.runtime_errors
         )
     }
 
@@ -365,6 +396,20 @@ impl eframe::App for Workbench {
         if let Err(e) = self.save_settings() {
             eprintln!("hitbench: cannot save the workbench settings: {e}");
         }
+    }
+}
+
+/// `1536000` as `1.5 MB`.
+fn human_bytes(bytes: usize) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.0} kB", b / 1e3)
+    } else {
+        format!("{bytes} B")
     }
 }
 
