@@ -110,6 +110,7 @@ impl Workbench {
 
     /// Loads the project in `dir` and (re)starts the live engine on it.
     fn open_project(&mut self, dir: &Path) {
+        let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let project = Project::load(dir);
         self.live = None;
         self.runtime_errors = 0;
@@ -147,6 +148,21 @@ impl Workbench {
     /// The open project.
     pub fn project(&self) -> &Project {
         &self.project
+    }
+
+    /// The live engine's latest state.
+    pub fn live(&self) -> &LiveSnapshot {
+        &self.live_state
+    }
+
+    /// The trace log.
+    pub fn trace(&self) -> &VecDeque<TraceRecord> {
+        &self.trace
+    }
+
+    /// Shows `pane` (adding it back if it was closed) as the visible tab of its group.
+    pub fn show(&mut self, pane: Pane) {
+        dock::show_pane(&mut self.tree, pane);
     }
 
     /// Writes the settings (project, recent projects, layout) to the configuration

@@ -1,0 +1,172 @@
+//! The whole workbench under egui_kittest on `projects/demo`, with the live engine on the
+//! null output: a tester types `sev` and an event in the console, the voice appears in
+//! the Voices panel and its records in Traces; every panel draws with live demo data.
+//!
+//! With `HITBENCH_SCREENSHOTS=1` the test also writes `screenshots/*.png` (the window
+//! with each panel in front) for the README.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::output::OutputChoice;
+use hitbench::workbench::Workbench;
+use hitbench::workbench::dock::Pane;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const SIZE: egui::Vec2 = egui::vec2(1280.0, 800.0);
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn open_demo(tag: &str) -> (Harness<'static, Workbench>, PathBuf) {
+    let config = std::env::temp_dir().join(format!("hitbench-app-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&config);
+    let demo = workspace().join("projects/demo");
+    let workbench = Workbench::new(Some(&demo), OutputChoice::Null, Some(config.clone()));
+    let harness = Harness::builder()
+        .with_size(SIZE)
+        .with_render_cursor(false)
+        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench);
+    (harness, config)
+}
+
+/// Runs frames until `done` holds (the engine thread answers asynchronously).
+fn until(harness: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
+    let start = Instant::now();
+    while !done(harness.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "not within 15 s: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        harness.run();
+    }
+}
+
+fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
+    harness.state_mut().show(Pane::Console);
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .click();
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text(line);
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+}
+
+#[test]
+fn sev_in_the_console_shows_up_in_voices_and_traces() {
+    let (mut harness, config) = open_demo("e2e");
+    harness.run();
+    type_line(&mut harness, "sev piano play @2");
+    until(&mut harness, "the piano takes a voice", |wb| {
+        wb.live().voice_slots.iter().any(|v| {
+            v.occupant
+                .as_ref()
+                .is_some_and(|o| o.event.as_ref() == "piano_play")
+        })
+    });
+    harness.state_mut().show(Pane::Voices);
+    harness.run();
+    assert!(
+        harness.query_all_by_label("piano_play").count() >= 1,
+        "the Voices panel lists the piano's track"
+    );
+    assert!(
+        harness.query_all_by_label("@2").count() >= 1,
+        "owned by Betty"
+    );
+    until(
+        &mut harness,
+        "the trace has the piano's voice decision",
+        |wb| {
+            wb.trace()
+                .iter()
+                .any(|r| r.event.as_deref() == Some("piano_play"))
+        },
+    );
+    harness.state_mut().show(Pane::Traces);
+    harness.run();
+    assert!(
+        harness
+            .query_all_by_label_contains("event=piano_play")
+            .count()
+            >= 1,
+        "the record is listed in Traces"
+    );
+    // A mistake in the console is answered, not ignored.
+    type_line(&mut harness, "sev no such event");
+    harness.state_mut().show(Pane::Console);
+    let start = Instant::now();
+    while harness
+        .query_all_by_label_contains("unknown event `no_such_event`")
+        .count()
+        == 0
+    {
+        assert!(start.elapsed() < Duration::from_secs(15), "no error reply");
+        std::thread::sleep(Duration::from_millis(20));
+        harness.run();
+    }
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
+
+#[test]
+fn every_panel_draws_the_demo_and_screenshots_are_made_on_request() {
+    let (mut harness, config) = open_demo("shots");
+    harness.run();
+    for line in [
+        "sev tv on action @4",
+        "sev tv on action @5",
+        "sev vox greet @2",
+        "sev piano play @2",
+        "sev baby cry @9",
+        "trace all on",
+    ] {
+        type_line(&mut harness, line);
+    }
+    until(&mut harness, "three voices play", |wb| {
+        wb.live().voices.0 >= 2
+    });
+    until(&mut harness, "the station is on air", |wb| {
+        wb.live().world.stations.iter().any(|s| s.on_air.is_some())
+    });
+    // Let the meters and curves fill.
+    for _ in 0..40 {
+        std::thread::sleep(Duration::from_millis(25));
+        harness.run();
+    }
+    let write = std::env::var_os("HITBENCH_SCREENSHOTS").is_some();
+    let out = workspace().join("screenshots");
+    for pane in Pane::ALL {
+        harness.state_mut().show(pane);
+        harness.run();
+        harness.run();
+        if write {
+            std::fs::create_dir_all(&out).unwrap();
+            let image = harness.render().unwrap();
+            let name = format!("{pane:?}").to_lowercase();
+            image.save(out.join(format!("{name}.png"))).unwrap();
+        }
+    }
+    harness.state_mut().show(Pane::Lot);
+    harness.state_mut().show(Pane::Traces);
+    harness.run();
+    harness.run();
+    if write {
+        harness
+            .render()
+            .unwrap()
+            .save(out.join("workbench.png"))
+            .unwrap();
+    }
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
