@@ -203,9 +203,38 @@ impl Panel for ConsolePanel {
             });
         }
         let tab = ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab));
+        let id = ui.id().with("console-input");
+        // The text field stops reading a frame's events at Enter: what was typed after
+        // it in the same frame (fast typing, a slow frame) is kept for the next line.
+        let typed_after_enter = if ui.memory(|m| m.has_focus(id)) {
+            ui.input_mut(|i| {
+                let enter = i.events.iter().position(|e| {
+                    matches!(
+                        e,
+                        egui::Event::Key {
+                            key: egui::Key::Enter,
+                            pressed: true,
+                            ..
+                        }
+                    )
+                })?;
+                let after: Vec<egui::Event> = i.events.drain(enter + 1..).collect();
+                Some(
+                    after
+                        .into_iter()
+                        .filter_map(|e| match e {
+                            egui::Event::Text(t) => Some(t),
+                            _ => None,
+                        })
+                        .collect::<String>(),
+                )
+            })
+        } else {
+            None
+        };
         let response = ui.add(
             egui::TextEdit::singleline(&mut self.input)
-                .id_salt("console-input")
+                .id(id)
                 .font(egui::TextStyle::Monospace)
                 .hint_text("sev ui_click")
                 .desired_width(f32::INFINITY),
@@ -237,6 +266,10 @@ impl Panel for ConsolePanel {
         if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
             if let Some(line) = self.submit() {
                 commands.push(Command::RunLine(line));
+            }
+            if let Some(rest) = typed_after_enter {
+                self.input = rest;
+                move_cursor_to_end(ui, response.id, &self.input);
             }
             response.request_focus();
         }

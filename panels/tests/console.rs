@@ -145,3 +145,24 @@ fn completions_follow_the_grammar() {
     let words = panels::console::completions("tur", &project);
     assert!(words.contains(&"turnon ".to_string()), "{words:?}");
 }
+
+#[test]
+fn keys_typed_after_enter_in_the_same_frame_are_kept() {
+    let mut harness = harness(Vec::new());
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .click();
+    harness.run();
+    // One slow frame: a line, Enter and the start of the next line arrive together.
+    harness.event(egui::Event::Text("quietall".into()));
+    harness.key_press(egui::Key::Enter);
+    harness.event(egui::Event::Text("help".into()));
+    harness.run();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [Command::RunLine("quietall".into())]
+    );
+    assert_eq!(harness.state().panel.input, "help");
+}
