@@ -203,7 +203,7 @@ impl Panel for ConsolePanel {
             });
         }
         let tab = ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab));
-        let id = ui.id().with("console-input");
+        let id = ui.scope_id().with("console-input");
         // The text field stops reading a frame's events at Enter: what was typed after
         // it in the same frame (fast typing, a slow frame) is kept for the next line.
         let typed_after_enter = if ui.memory(|m| m.has_focus(id)) {
