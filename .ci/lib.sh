@@ -3,6 +3,8 @@
 # The Debian packages each step needs (see ARCHITECTURE.md, "Build and CI").
 #   build: cpal's ALSA backend needs the ALSA headers through pkg-config.
 #   gui:   what a window (Xvfb) and wgpu's software renderers (lavapipe, llvmpipe) need.
+#   (rfd's file dialogs, `xdg-portal` only, need no -dev package: at run time they
+#   dlopen libdbus-1.so.3 and fall back to zenity; without either they choose nothing.)
 HITBENCH_BUILD_PACKAGES="pkg-config libasound2-dev"
 HITBENCH_GUI_PACKAGES="libegl1 libegl-mesa0 libgl1-mesa-dri mesa-vulkan-drivers libvulkan1 \
 libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon0 libxkbcommon-x11-0"

@@ -1,8 +1,9 @@
 //! The workbench window: eframe, the panels docked in an egui_tiles tree (`dock`), the
-//! settings that survive a restart (`settings`), and the one place where panel commands
-//! are applied.
+//! settings that survive a restart (`settings`), file dialogs, dropped folders, plug-in
+//! directories and renders (`files`), and the one place where panel commands are applied.
 
 pub mod dock;
+pub mod files;
 pub mod hitlists;
 pub mod settings;
 
@@ -52,6 +53,8 @@ pub struct Workbench {
     status: String,
     /// The hit-list files being edited, and what the hit-list panel reads.
     hitlists: hitlists::HitListSessions,
+    /// The open file dialog and the render under way.
+    files: files::FileJobs,
 }
 
 /// Something the menu asks for.
@@ -59,6 +62,7 @@ enum MenuAction {
     Open(PathBuf),
     Show(Pane),
     ResetLayout,
+    Files(files::FileAction),
 }
 
 /// How often the window refreshes live state while nothing else happens.
@@ -100,6 +104,7 @@ impl Workbench {
             config_dir,
             status: String::new(),
             hitlists: hitlists::HitListSessions::default(),
+            files: files::FileJobs::default(),
         };
         workbench.open_project(&dir);
         if let Some(problem) = problem {
@@ -108,10 +113,11 @@ impl Workbench {
         workbench
     }
 
-    /// Loads the project in `dir` and (re)starts the live engine on it.
+    /// Loads the project in `dir` (with its plug-in directories) and (re)starts the live
+    /// engine on it.
     fn open_project(&mut self, dir: &Path) {
         let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-        let project = Project::load(dir);
+        let project = Project::load_dirs(&self.settings.project_dirs(dir));
         self.live = None;
         self.runtime_errors = 0;
         // The old project's records leave the log as if dropped from its front.
@@ -182,6 +188,7 @@ impl Workbench {
         let mut commands = Vec::new();
         let mut actions = Vec::new();
         let live = self.poll_live();
+        self.poll_files(ui.ctx());
         ui.ctx().request_repaint_after(LIVE_REFRESH);
         // Ctrl+Alt+C: the seed's shortcut to the cheat console.
         let console_key =
@@ -193,6 +200,9 @@ impl Workbench {
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
                 ui.menu_button("File", |ui| {
+                    let mut files = Vec::new();
+                    self.file_menu(ui, &mut files);
+                    actions.extend(files.into_iter().map(MenuAction::Files));
                     if ui.button("Reload project").clicked() {
                         commands.push(Command::ReloadProject);
                     }
@@ -255,6 +265,7 @@ impl Workbench {
                 MenuAction::Open(path) => self.open_project(&path),
                 MenuAction::Show(pane) => dock::show_pane(&mut self.tree, pane),
                 MenuAction::ResetLayout => self.tree = dock::default_layout(),
+                MenuAction::Files(action) => self.file_action(action),
             }
         }
     }
@@ -272,7 +283,7 @@ impl Workbench {
 
     /// Loads the project again and hands it to the live engine.
     fn reload(&mut self) {
-        let project = Project::load(self.project.root());
+        let project = Project::load_dirs(&self.project.dirs);
         if let Some(live) = &self.live {
             live.send(LiveCommand::Project(Box::new(project.clone())));
         }

@@ -1,5 +1,5 @@
-//! What the workbench remembers between runs: the open project, recent projects and the
-//! panel layout, as one JSON file in the configuration directory
+//! What the workbench remembers between runs: the open project, recent projects, each
+//! project's plug-in directories and the panel layout, as one JSON file in the configuration directory
 //! (`$HITBENCH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/hitbench`, else
 //! `~/.config/hitbench`).
 //!
@@ -9,6 +9,7 @@
 
 use super::dock::Pane;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The settings file's name in the configuration directory.
@@ -29,6 +30,10 @@ pub struct Settings {
     /// The panel layout.
     #[serde(default)]
     pub layout: Option<egui_tiles::Tree<Pane>>,
+    /// Each project's plug-in directories (by the project's folder), loaded after it in
+    /// this order: later ones override earlier ones.
+    #[serde(default)]
+    pub plugins: BTreeMap<PathBuf, Vec<PathBuf>>,
 }
 
 impl Settings {
@@ -96,6 +101,40 @@ impl Settings {
         self.recent.truncate(RECENT_LIMIT);
         self.project = Some(project);
     }
+
+    /// The data directories of the project in `root`: `root`, then its plug-in
+    /// directories.
+    pub fn project_dirs(&self, root: &Path) -> Vec<PathBuf> {
+        std::iter::once(root.to_path_buf())
+            .chain(self.plugins.get(root).into_iter().flatten().cloned())
+            .collect()
+    }
+
+    /// Adds `dir` as the last plug-in directory of the project in `root`; false if it
+    /// already is one.
+    pub fn add_plugin(&mut self, root: &Path, dir: &Path) -> bool {
+        let list = self.plugins.entry(root.to_path_buf()).or_default();
+        if list.iter().any(|d| d == dir) {
+            return false;
+        }
+        list.push(dir.to_path_buf());
+        true
+    }
+
+    /// Removes `dir` from the plug-in directories of the project in `root`; false if it
+    /// was not one.
+    pub fn remove_plugin(&mut self, root: &Path, dir: &Path) -> bool {
+        let Some(list) = self.plugins.get_mut(root) else {
+            return false;
+        };
+        let before = list.len();
+        list.retain(|d| d != dir);
+        let removed = list.len() != before;
+        if list.is_empty() {
+            self.plugins.remove(root);
+        }
+        removed
+    }
 }
 
 /// The configuration directory: `$HITBENCH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/hitbench`,
@@ -127,6 +166,8 @@ mod tests {
         settings.opened(Path::new("/another"));
         settings.opened(Path::new("/no/such/project"));
         settings.layout = Some(super::super::dock::default_layout());
+        assert!(settings.add_plugin(Path::new("/p"), Path::new("/p-extra")));
+        assert!(!settings.add_plugin(Path::new("/p"), Path::new("/p-extra")));
         settings.save(&dir).unwrap();
         let (back, problem) = Settings::load(&dir);
         assert!(problem.is_none(), "{problem:?}");
@@ -135,6 +176,13 @@ mod tests {
             back.recent,
             [PathBuf::from("/no/such/project"), PathBuf::from("/another")]
         );
+        assert_eq!(
+            back.project_dirs(Path::new("/p")),
+            [PathBuf::from("/p"), PathBuf::from("/p-extra")]
+        );
+        let mut back = back;
+        assert!(back.remove_plugin(Path::new("/p"), Path::new("/p-extra")));
+        assert!(back.plugins.is_empty());
         let panes = |tree: &egui_tiles::Tree<Pane>| {
             let mut panes: Vec<Pane> = tree
                 .tiles

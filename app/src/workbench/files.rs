@@ -1,0 +1,689 @@
+//! Files the workbench opens and writes for the user: the native file dialogs (rfd), folders
+//! and files dropped on the window, plug-in directories, and rendering a script to a WAV
+//! file in the background.
+//!
+//! **Dialogs never block the window.** A menu click starts a blocking `rfd::FileDialog` on
+//! a helper thread (`hitbench-dialog`); what it chose comes back through a channel that
+//! [`Workbench::poll_files`] reads every frame, so the window keeps drawing while the
+//! dialog is open (and the engine, on its own thread, keeps playing anyway). This was
+//! chosen over `rfd::AsyncFileDialog` because on Linux rfd's xdg-portal backend blocks on
+//! its own future with pollster in any case, and a plain thread keeps futures out of the
+//! UI loop. One dialog is open at a time. With no portal and no `zenity` (CI, a machine
+//! without a desktop) rfd answers "nothing chosen" within milliseconds.
+//!
+//! **Tests never open a dialog**: dialogs are only opened from menu clicks in the real
+//! window, and every action is a function taking the chosen paths —
+//! [`open_project_dir`](Workbench::open_project_dir),
+//! [`add_plugin_dir`](Workbench::add_plugin_dir),
+//! [`remove_plugin_dir`](Workbench::remove_plugin_dir),
+//! [`export_render`](Workbench::export_render), [`dropped`](Workbench::dropped).
+//!
+//! **Renders run on a background thread** (`hitbench-render`) with a copy of the open
+//! project; the status bar says how long it has been running and then what it wrote, or
+//! the script's problems with their `file:line`.
+
+use super::Workbench;
+use engine_core::command::parse_script;
+use engine_core::offline::{self, RenderOptions};
+use engine_core::project::{PROJECT_EXTENSIONS, Project};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::{Duration, Instant};
+
+/// A dialog that answers "nothing chosen" sooner than this was never shown.
+const NO_DIALOG: Duration = Duration::from_millis(150);
+
+/// A file dialog the File menu opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialog {
+    /// Choose a project folder and open it.
+    OpenProject,
+    /// Choose a folder and add it as a plug-in directory of the open project.
+    AddPluginDir,
+    /// Choose a script (`*.txt`), then the WAV file to render it to.
+    ExportRender,
+    /// Choose the text file the trace (with the Traces panel's filter) is written to.
+    SaveTrace,
+}
+
+/// What a file menu entry asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileAction {
+    /// Open a dialog.
+    Dialog(Dialog),
+    /// Stop loading this plug-in directory with the open project.
+    RemovePlugin(PathBuf),
+}
+
+/// What a dialog chose.
+#[derive(Debug)]
+enum Picked {
+    OpenProject(PathBuf),
+    AddPluginDir(PathBuf),
+    ExportRender { script: PathBuf, out: PathBuf },
+    SaveTrace(PathBuf),
+}
+
+/// A render running on its thread.
+#[derive(Debug)]
+struct RenderJob {
+    /// What the status bar says while it runs.
+    label: String,
+    started: Instant,
+    /// The sentence for the status bar when it ends.
+    done: Receiver<String>,
+}
+
+/// The dialog and the render under way, if any.
+#[derive(Debug, Default)]
+pub struct FileJobs {
+    /// The open dialog's answer (`None` inside: nothing chosen), and when it opened.
+    dialog: Option<(Receiver<Option<Picked>>, Instant)>,
+    render: Option<RenderJob>,
+}
+
+impl Workbench {
+    /// The status bar's message.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// The open project's plug-in directories, in load order.
+    pub fn plugin_dirs(&self) -> &[PathBuf] {
+        self.settings
+            .plugins
+            .get(self.project.root())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// True while a render started by [`export_render`](Self::export_render) runs.
+    pub fn rendering(&self) -> bool {
+        self.files.render.is_some()
+    }
+
+    /// Opens the project in `dir` (with its plug-in directories) and restarts the live
+    /// engine on it.
+    pub fn open_project_dir(&mut self, dir: &Path) {
+        if !dir.is_dir() {
+            self.status = format!("cannot open {}: not a folder", dir.display());
+            return;
+        }
+        self.open_project(dir);
+    }
+
+    /// Adds `dir` as the open project's last plug-in directory (it overrides the project
+    /// and the plug-ins before it), loads the project again with it and restarts the live
+    /// engine. Remembered for this project in the settings.
+    pub fn add_plugin_dir(&mut self, dir: &Path) {
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let root = self.project.root().to_path_buf();
+        if !dir.is_dir() {
+            self.status = format!("cannot add {}: not a folder", dir.display());
+        } else if dir == root {
+            self.status = format!("{} is the project itself", dir.display());
+        } else if !self.settings.add_plugin(&root, &dir) {
+            self.status = format!("{} is already a plug-in directory", dir.display());
+        } else {
+            self.open_project(&root);
+            self.status = format!(
+                "added plug-in directory {}: {} definition(s) overridden, {} problem(s)",
+                dir.display(),
+                self.project.overrides.len(),
+                self.project.all_diagnostics().count()
+            );
+            self.save_settings_quietly();
+        }
+    }
+
+    /// Stops loading `dir` with the open project: loads it again without it and restarts
+    /// the live engine.
+    pub fn remove_plugin_dir(&mut self, dir: &Path) {
+        let root = self.project.root().to_path_buf();
+        if self.settings.remove_plugin(&root, dir) {
+            self.open_project(&root);
+            self.status = format!("removed plug-in directory {}", dir.display());
+            self.save_settings_quietly();
+        } else {
+            self.status = format!("{} is not a plug-in directory", dir.display());
+        }
+    }
+
+    /// Renders the timed script `script` (the `hitbench render` format) against the open
+    /// project into the WAV file `out`, on a background thread; the status bar follows it.
+    /// One render at a time.
+    pub fn export_render(&mut self, script: &Path, out: &Path) {
+        if self.files.render.is_some() {
+            self.status = "a render is already running; wait for it to finish".into();
+            return;
+        }
+        let label = format!("rendering {} to {}", script.display(), out.display());
+        let (send, done) = channel();
+        let project = self.project.clone();
+        let (script, out) = (script.to_path_buf(), out.to_path_buf());
+        let spawned = std::thread::Builder::new()
+            .name("hitbench-render".into())
+            .spawn(move || {
+                // The receiver may be gone (the window closed): nobody to tell then.
+                let _ = send.send(render(project, &script, &out));
+            });
+        match spawned {
+            Ok(_) => {
+                self.status = format!("{label}…");
+                self.files.render = Some(RenderJob {
+                    label,
+                    started: Instant::now(),
+                    done,
+                });
+            }
+            Err(e) => self.status = format!("cannot start the render thread: {e}"),
+        }
+    }
+
+    /// Opens what was dropped on the window: a folder as the project; a file, the project
+    /// folder it is in (the nearest folder above it holding project files). Anything else
+    /// is said in the status bar.
+    pub fn dropped(&mut self, paths: &[PathBuf]) {
+        let Some(path) = paths
+            .iter()
+            .find(|p| p.is_dir())
+            .or_else(|| paths.iter().find(|p| p.is_file()))
+        else {
+            self.status = match paths.first() {
+                Some(p) => format!(
+                    "cannot open {}: not a folder or a file on this machine",
+                    p.display()
+                ),
+                None => "nothing to open in what was dropped (drop a project folder)".into(),
+            };
+            return;
+        };
+        if path.is_dir() {
+            self.open_project(path);
+        } else if let Some(folder) = project_folder_of(path) {
+            self.open_project(&folder);
+        } else {
+            self.status = format!(
+                "{} is not inside a project folder (drop the folder itself)",
+                path.display()
+            );
+        }
+    }
+
+    /// Takes what the open dialog chose and the end of a render, and the files dropped on
+    /// the window this frame. Called at the start of every frame.
+    pub fn poll_files(&mut self, ctx: &egui::Context) {
+        let dropped: Option<Vec<PathBuf>> = ctx.input(|i| {
+            let files = &i.raw.dropped_files;
+            (!files.is_empty()).then(|| {
+                files
+                    .iter()
+                    .map(|f| f.path().to_path_buf())
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .collect()
+            })
+        });
+        if let Some(paths) = dropped {
+            self.dropped(&paths);
+        }
+        self.poll_background();
+    }
+
+    /// Takes what the open dialog chose and the end of a render (without a window: tests
+    /// call this while waiting).
+    pub fn poll_background(&mut self) {
+        if let Some((answer, opened)) = &self.files.dialog {
+            match answer.try_recv() {
+                Ok(Some(picked)) => {
+                    self.files.dialog = None;
+                    self.chosen(picked);
+                }
+                Ok(None) => {
+                    // Nobody cancels a dialog this fast: rfd found no portal and no zenity.
+                    self.status = if opened.elapsed() < NO_DIALOG {
+                        "no file dialog could be shown (it needs a desktop portal or zenity); \
+                         drop a folder on the window, or use `hitbench open <folder>`"
+                            .into()
+                    } else {
+                        "nothing chosen".into()
+                    };
+                    self.files.dialog = None;
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => self.files.dialog = None,
+            }
+        }
+        if let Some(job) = &self.files.render {
+            match job.done.try_recv() {
+                Ok(message) => {
+                    self.status = message;
+                    self.files.render = None;
+                }
+                Err(TryRecvError::Empty) => {
+                    self.status = format!(
+                        "{}… {:.0} s",
+                        job.label,
+                        job.started.elapsed().as_secs_f64()
+                    );
+                }
+                Err(TryRecvError::Disconnected) => {
+                    self.status = format!("{}: the render thread stopped", job.label);
+                    self.files.render = None;
+                }
+            }
+        }
+    }
+
+    /// Does what a file menu entry asked for.
+    pub(super) fn file_action(&mut self, action: FileAction) {
+        match action {
+            FileAction::Dialog(dialog) => self.open_dialog(dialog),
+            FileAction::RemovePlugin(dir) => self.remove_plugin_dir(&dir),
+        }
+    }
+
+    /// The File menu's entries for projects, plug-ins, renders and traces.
+    pub(super) fn file_menu(&self, ui: &mut egui::Ui, actions: &mut Vec<FileAction>) {
+        let idle = self.files.dialog.is_none();
+        let mut item = |ui: &mut egui::Ui, enabled: bool, label: &str, tip: &str, dialog| {
+            if ui
+                .add_enabled(enabled, egui::Button::new(label))
+                .on_hover_text(tip)
+                .clicked()
+            {
+                actions.push(FileAction::Dialog(dialog));
+            }
+        };
+        item(
+            ui,
+            idle,
+            "Open project…",
+            "Choose a project folder (you can also drop one on the window)",
+            Dialog::OpenProject,
+        );
+        item(
+            ui,
+            idle,
+            "Add plug-in directory…",
+            "Load a folder after the project: what it defines overrides the project's",
+            Dialog::AddPluginDir,
+        );
+        let mut remove = None;
+        ui.menu_button("Plug-in directories", |ui| {
+            let plugins = self.plugin_dirs();
+            if plugins.is_empty() {
+                ui.label("none for this project");
+            }
+            for dir in plugins {
+                ui.horizontal(|ui| {
+                    ui.label(dir.display().to_string());
+                    if ui
+                        .small_button("Remove")
+                        .on_hover_text("Load the project without this folder")
+                        .clicked()
+                    {
+                        remove = Some(dir.clone());
+                    }
+                });
+            }
+        });
+        ui.separator();
+        item(
+            ui,
+            idle && self.files.render.is_none(),
+            "Export render…",
+            "Choose a script (*.txt) and a WAV file: the script is rendered offline",
+            Dialog::ExportRender,
+        );
+        item(
+            ui,
+            idle,
+            "Save trace…",
+            "Write the trace records that pass the Traces panel's filter to a text file",
+            Dialog::SaveTrace,
+        );
+        ui.separator();
+        actions.extend(remove.map(FileAction::RemovePlugin));
+    }
+
+    /// Opens `dialog` on the helper thread (one at a time).
+    fn open_dialog(&mut self, dialog: Dialog) {
+        if self.files.dialog.is_some() {
+            self.status = "a file dialog is already open".into();
+            return;
+        }
+        let root = self.project.root().to_path_buf();
+        let (send, answer) = channel();
+        let spawned = std::thread::Builder::new()
+            .name("hitbench-dialog".into())
+            .spawn(move || {
+                // The receiver may be gone (the window closed): nobody to tell then.
+                let _ = send.send(run_dialog(dialog, &root));
+            });
+        match spawned {
+            Ok(_) => self.files.dialog = Some((answer, Instant::now())),
+            Err(e) => self.status = format!("cannot open a file dialog: {e}"),
+        }
+    }
+
+    /// Acts on what a dialog chose.
+    fn chosen(&mut self, picked: Picked) {
+        match picked {
+            Picked::OpenProject(dir) => self.open_project_dir(&dir),
+            Picked::AddPluginDir(dir) => self.add_plugin_dir(&dir),
+            Picked::ExportRender { script, out } => self.export_render(&script, &out),
+            Picked::SaveTrace(path) => {
+                let filter = self.panels.traces.filter.clone();
+                self.export_trace(&path, &filter);
+            }
+        }
+    }
+
+    fn save_settings_quietly(&mut self) {
+        if let Err(e) = self.save_settings() {
+            eprintln!("hitbench: cannot save the workbench settings: {e}");
+        }
+    }
+}
+
+/// Shows `dialog` (blocking this thread) starting in the project folder `root`.
+fn run_dialog(dialog: Dialog, root: &Path) -> Option<Picked> {
+    let start = |title: &str| {
+        let d = rfd::FileDialog::new().set_title(title);
+        if root.is_dir() {
+            d.set_directory(root)
+        } else {
+            d
+        }
+    };
+    match dialog {
+        Dialog::OpenProject => start("Open project folder")
+            .pick_folder()
+            .map(Picked::OpenProject),
+        Dialog::AddPluginDir => start("Add plug-in directory")
+            .pick_folder()
+            .map(Picked::AddPluginDir),
+        Dialog::ExportRender => {
+            let script = start("Script to render")
+                .add_filter("Scripts", &["txt"])
+                .pick_file()?;
+            let name = script
+                .file_stem()
+                .map_or_else(|| "render".into(), |s| s.to_string_lossy().into_owned());
+            let out = start("Render to WAV file")
+                .add_filter("WAV audio", &["wav"])
+                .set_file_name(format!("{name}.wav"))
+                .save_file()?;
+            Some(Picked::ExportRender { script, out })
+        }
+        Dialog::SaveTrace => start("Save trace")
+            .add_filter("Text", &["txt"])
+            .set_file_name("trace.txt")
+            .save_file()
+            .map(Picked::SaveTrace),
+    }
+}
+
+/// Reads, checks and renders a script; the sentence for the status bar.
+fn render(project: Project, script: &Path, out: &Path) -> String {
+    let text = match std::fs::read(script) {
+        Ok(text) => text,
+        Err(e) => return format!("cannot read {}: {e}", script.display()),
+    };
+    let (commands, problems) = parse_script(&String::from_utf8_lossy(&text), script);
+    let errors: Vec<String> = problems
+        .iter()
+        .filter(|d| d.is_error())
+        .map(ToString::to_string)
+        .collect();
+    if let Some(first) = errors.first() {
+        let more = match errors.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        return format!("nothing rendered: {first}{more}");
+    }
+    let options = RenderOptions::default();
+    match offline::render(project, &commands, out, options) {
+        Ok(report) => format!(
+            "rendered {} to {}: {:.2} s, {} note(s) played, {} dropped",
+            script.display(),
+            out.display(),
+            report.seconds,
+            report.started,
+            report.dropped
+        ),
+        Err(e) => format!("cannot render {}: {e}", script.display()),
+    }
+}
+
+/// The project folder `file` is in: the nearest folder above it that holds project files
+/// (sources, tables, built sets) itself.
+fn project_folder_of(file: &Path) -> Option<PathBuf> {
+    let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    file.ancestors()
+        .skip(1)
+        .filter(|dir| dir.parent().is_some())
+        .find(|dir| holds_project_files(dir))
+        .map(Path::to_path_buf)
+}
+
+fn holds_project_files(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let path = entry.path();
+        path.is_file()
+            && path.extension().is_some_and(|e| {
+                let e = e.to_string_lossy().to_ascii_lowercase();
+                PROJECT_EXTENSIONS.contains(&e.as_str())
+            })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine_core::output::OutputChoice;
+
+    fn workspace() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
+
+    fn demo() -> PathBuf {
+        workspace()
+            .join("projects/demo")
+            .canonicalize()
+            .unwrap_or_default()
+    }
+
+    /// A fresh temporary folder for `tag`.
+    fn temp(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("hitbench-files-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.canonicalize().unwrap()
+    }
+
+    fn click_track(workbench: &Workbench) -> u32 {
+        workbench.project().events["ui_click"].track_id
+    }
+
+    #[test]
+    fn a_plugin_directory_overrides_until_removed_and_persists() {
+        let config = temp("plugin-config");
+        let plugin = temp("plugin-dir");
+        // The plug-in maps the demo's ui_click event to the money sound's track.
+        std::fs::write(
+            plugin.join("override.hot"),
+            "[EventMapping]\nui_click=kSndobPlay,0x2001,0,0,0,0\n",
+        )
+        .unwrap();
+
+        let mut first = Workbench::new(Some(&demo()), OutputChoice::Null, Some(config.clone()));
+        assert_eq!(click_track(&first), 0x2000);
+        assert!(first.plugin_dirs().is_empty());
+        first.add_plugin_dir(&plugin);
+        assert_eq!(click_track(&first), 0x2001, "{}", first.status());
+        assert_eq!(first.project().dirs, [demo(), plugin.clone()]);
+        assert_eq!(first.plugin_dirs(), std::slice::from_ref(&plugin));
+        assert!(first.status().contains("added plug-in directory"));
+        assert!(first.live.is_some(), "the engine was restarted on it");
+        first.add_plugin_dir(&plugin);
+        assert!(first.status().contains("already"), "{}", first.status());
+        first.save_settings().unwrap();
+        drop(first);
+
+        // After a restart the plug-in is loaded with the project again.
+        let mut second = Workbench::new(None, OutputChoice::Null, Some(config.clone()));
+        assert_eq!(second.project().root(), demo());
+        assert_eq!(click_track(&second), 0x2001);
+        assert_eq!(second.plugin_dirs(), std::slice::from_ref(&plugin));
+        // A reload keeps the plug-in too.
+        second.reload();
+        assert_eq!(click_track(&second), 0x2001);
+
+        second.remove_plugin_dir(&plugin);
+        assert_eq!(
+            click_track(&second),
+            0x2000,
+            "removal restores the project's own"
+        );
+        assert!(second.plugin_dirs().is_empty());
+        assert_eq!(second.project().dirs, [demo()]);
+        second.remove_plugin_dir(&plugin);
+        assert!(second.status().contains("is not a plug-in directory"));
+        drop(second);
+        let third = Workbench::new(None, OutputChoice::Null, Some(config.clone()));
+        assert_eq!(click_track(&third), 0x2000, "the removal was remembered");
+        drop(third);
+        let _ = std::fs::remove_dir_all(&config);
+        let _ = std::fs::remove_dir_all(&plugin);
+    }
+
+    /// Polls until the render started last has finished (the deadline only stops a hung
+    /// test; nothing is timed).
+    fn wait_for_render(workbench: &mut Workbench) {
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while workbench.rendering() {
+            assert!(Instant::now() < deadline, "the render never finished");
+            std::thread::sleep(Duration::from_millis(20));
+            workbench.poll_background();
+        }
+    }
+
+    #[test]
+    fn export_render_writes_a_wav_in_the_background_and_reports_script_errors() {
+        let config = temp("render-config");
+        let dir = temp("render-out");
+        let script = dir.join("click.txt");
+        std::fs::write(&script, "0.0  ui ui click\n").unwrap();
+        let out = dir.join("click.wav");
+        let mut workbench = Workbench::new(Some(&demo()), OutputChoice::Null, Some(config.clone()));
+
+        workbench.export_render(&script, &out);
+        assert!(workbench.rendering());
+        assert!(
+            workbench.status().starts_with("rendering"),
+            "{}",
+            workbench.status()
+        );
+        workbench.export_render(&script, &out);
+        assert!(workbench.status().contains("already running"));
+        wait_for_render(&mut workbench);
+        assert!(
+            workbench.status().starts_with("rendered"),
+            "{}",
+            workbench.status()
+        );
+        let wav = std::fs::read(&out).unwrap();
+        assert_eq!(&wav[..4], b"RIFF");
+        assert_eq!(&wav[8..12], b"WAVE");
+        assert!(
+            wav.len() > 48_000,
+            "about three seconds of sound: {}",
+            wav.len()
+        );
+
+        let broken = dir.join("broken.txt");
+        std::fs::write(
+            &broken,
+            "# a comment\n0.0  ui ui click\n1.0  frobnicate now\n",
+        )
+        .unwrap();
+        let not_written = dir.join("broken.wav");
+        workbench.export_render(&broken, &not_written);
+        wait_for_render(&mut workbench);
+        let status = workbench.status();
+        assert!(status.contains("nothing rendered"), "{status}");
+        assert!(status.contains("broken.txt:3"), "file:line in {status}");
+        assert!(!not_written.exists());
+
+        workbench.export_render(&dir.join("missing.txt"), &not_written);
+        wait_for_render(&mut workbench);
+        assert!(
+            workbench.status().contains("cannot read"),
+            "{}",
+            workbench.status()
+        );
+        drop(workbench);
+        let _ = std::fs::remove_dir_all(&config);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn dropping_a_folder_or_a_file_opens_its_project() {
+        let config = temp("drop-config");
+        let seed = workspace()
+            .join("projects/seed-examples")
+            .canonicalize()
+            .unwrap();
+        let mut workbench = Workbench::new(Some(&seed), OutputChoice::Null, Some(config.clone()));
+        assert_eq!(workbench.project().root(), seed);
+
+        workbench.dropped(&[demo()]);
+        assert_eq!(workbench.project().root(), demo(), "a folder opens");
+
+        workbench.open_project_dir(&seed);
+        workbench.dropped(&[demo().join("ui.src")]);
+        assert_eq!(
+            workbench.project().root(),
+            demo(),
+            "a file opens its folder"
+        );
+
+        workbench.open_project_dir(&seed);
+        let sample = demo().join("sounds/ui/click_knock.wav");
+        assert!(sample.is_file());
+        workbench.dropped(&[sample]);
+        assert_eq!(
+            workbench.project().root(),
+            demo(),
+            "a file deeper in a project opens the project folder"
+        );
+
+        workbench.open_project_dir(&seed);
+        workbench.dropped(&[]);
+        assert!(
+            workbench.status().contains("nothing to open"),
+            "{}",
+            workbench.status()
+        );
+        workbench.dropped(&[PathBuf::from("/no/such/thing.src")]);
+        assert!(
+            workbench.status().contains("cannot open"),
+            "{}",
+            workbench.status()
+        );
+        assert_eq!(
+            workbench.project().root(),
+            seed,
+            "nothing useful opens nothing"
+        );
+        workbench.open_project_dir(Path::new("/no/such/project"));
+        assert!(workbench.status().contains("not a folder"));
+        assert_eq!(workbench.project().root(), seed);
+        drop(workbench);
+        let _ = std::fs::remove_dir_all(&config);
+    }
+}
