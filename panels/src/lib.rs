@@ -6,6 +6,7 @@
 //! applies the commands at the end of the frame. That keeps every panel testable from
 //! fixture data with no engine running.
 
+pub mod browser;
 pub mod cache;
 pub mod console;
 pub mod hitlists;
@@ -24,6 +25,7 @@ use engine_core::runtime::TraceRecord;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
+pub use browser::BrowserPanel;
 pub use cache::CachePanel;
 pub use console::{ConsoleEntry, ConsolePanel};
 pub use hitlists::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};

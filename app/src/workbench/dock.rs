@@ -2,8 +2,9 @@
 //! dragging; the tree is saved with the settings so the layout survives a restart.
 
 use panels::{
-    CachePanel, Command, ConsolePanel, HitListsPanel, LotPanel, MixerPanel, Panel, PanelContext,
-    ProblemsPanel, SourceViewPanel, SourcesPanel, ThreadsPanel, TracesPanel, VoicesPanel,
+    BrowserPanel, CachePanel, Command, ConsolePanel, HitListsPanel, LotPanel, MixerPanel, Panel,
+    PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel, ThreadsPanel, TracesPanel,
+    VoicesPanel,
 };
 use serde::{Deserialize, Serialize};
 
@@ -33,11 +34,14 @@ pub enum Pane {
     Lot,
     /// FX / Music / VOX and master volumes, peak meters, the output.
     Mixer,
+    /// The project browser: events, tracks, patches, hit lists, samples, stations;
+    /// search, audition, jump to source.
+    Browser,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 11] = [
+    pub const ALL: [Pane; 12] = [
         Pane::Sources,
         Pane::Source,
         Pane::Console,
@@ -49,6 +53,7 @@ impl Pane {
         Pane::Cache,
         Pane::Lot,
         Pane::Mixer,
+        Pane::Browser,
     ];
 }
 
@@ -77,6 +82,8 @@ pub struct Panels {
     pub lot: LotPanel,
     /// Mixer.
     pub mixer: MixerPanel,
+    /// Project browser.
+    pub browser: BrowserPanel,
 }
 
 impl Panels {
@@ -94,15 +101,19 @@ impl Panels {
             Pane::Cache => &mut self.cache,
             Pane::Lot => &mut self.lot,
             Pane::Mixer => &mut self.mixer,
+            Pane::Browser => &mut self.browser,
         }
     }
 }
 
-/// The layout of a first run: sources on the left; the source view (with the voices and
-/// track threads as tabs beside it) above the console and problems on the right.
+/// The layout of a first run: sources (with the project browser as a tab beside them) on
+/// the left; the source view (with the voices and track threads as tabs beside it) above
+/// the console and problems on the right.
 pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let mut tiles = egui_tiles::Tiles::default();
     let sources = tiles.insert_pane(Pane::Sources);
+    let browser = tiles.insert_pane(Pane::Browser);
+    let sources = tiles.insert_tab_tile(vec![sources, browser]);
     let source = tiles.insert_pane(Pane::Source);
     let voices = tiles.insert_pane(Pane::Voices);
     let threads = tiles.insert_pane(Pane::Threads);

@@ -1,0 +1,228 @@
+//! The Problems panel under egui_kittest, on a temporary project whose source has an
+//! error (an unknown instruction) and a warning (an event pointing at no track): both
+//! are listed with their `file:line:col`, the Errors / Warnings checkboxes and the
+//! filter narrow the list, and clicking a place opens the source at its line.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::live::LiveSnapshot;
+use engine_core::project::Project;
+use panels::{Command, HitListData, Panel, PanelContext, ProblemsPanel};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+/// A temporary project folder, removed when dropped.
+struct TempProject(PathBuf);
+
+impl Drop for TempProject {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Line 6 maps an event to a track nobody defines (a warning); line 11 holds an
+/// instruction that does not exist (an error).
+const SOURCE: &str = "; broken.src — a source with one error and one warning\n\
+LAYOUT ts1\n\
+\n\
+LIST [EventMapping] step=kSndobPlay,0x500,0,0,0,0\n\
+LIST [Track] 0x500=0,step,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60\n\
+LIST [EventMapping] ghost=kSndobPlay,0x777,0,0,0,0\n\
+\n\
+BINARY [\n\
+step\n\
+\tloadb v1 0\n\
+\tfrobnicate v1\n\
+\tend\n\
+]\n";
+
+const WARNING_LINE: u32 = 6;
+const ERROR_LINE: u32 = 11;
+
+struct State {
+    panel: ProblemsPanel,
+    project: Project,
+    data: HitListData,
+    live: LiveSnapshot,
+    trace: VecDeque<engine_core::runtime::TraceRecord>,
+    commands: Vec<Command>,
+    dir: TempProject,
+}
+
+fn harness(tag: &str) -> Harness<'static, State> {
+    let dir = std::env::temp_dir().join(format!(
+        "hitbench-panel-problems-{tag}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("broken.src"), SOURCE).unwrap();
+    let project = Project::load(&dir);
+    let state = State {
+        panel: ProblemsPanel::default(),
+        project,
+        data: HitListData::default(),
+        live: LiveSnapshot::default(),
+        trace: VecDeque::new(),
+        commands: Vec::new(),
+        dir: TempProject(dir),
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(760.0, 220.0))
+        .build_ui_state(
+            |ui, s: &mut State| {
+                let ctx = PanelContext {
+                    project: &s.project,
+                    source: None,
+                    console: &[],
+                    live: &s.live,
+                    trace: &s.trace,
+                    trace_dropped: 0,
+                    selection: None,
+                    hitlists: &s.data,
+                };
+                s.panel.ui(ui, &ctx, &mut s.commands);
+            },
+            state,
+        );
+    harness.run();
+    harness
+}
+
+/// The diagnostics of the fixture: (line, column, is error), checked once so the tests
+/// below say what they mean.
+fn problems(state: &State) -> Vec<(u32, u32, bool)> {
+    let file = state.dir.0.join("broken.src");
+    state
+        .project
+        .all_diagnostics()
+        .map(|d| {
+            assert_eq!(d.file, file, "{d:?}");
+            (d.line, d.column, d.is_error())
+        })
+        .collect()
+}
+
+fn column(harness: &Harness<'_, State>, line: u32) -> u32 {
+    problems(harness.state())
+        .into_iter()
+        .find(|(l, _, _)| *l == line)
+        .map(|(_, c, _)| c)
+        .unwrap()
+}
+
+#[test]
+fn the_fixture_has_one_error_and_one_warning() {
+    let harness = harness("fixture");
+    let found = problems(harness.state());
+    assert_eq!(found.len(), 2, "{:?}", harness.state().project.diagnostics);
+    assert!(found.iter().any(|&(l, _, e)| l == ERROR_LINE && e));
+    assert!(found.iter().any(|&(l, _, e)| l == WARNING_LINE && !e));
+}
+
+#[test]
+fn both_are_listed_with_their_place() {
+    let harness = harness("listed");
+    harness.get_by_role_and_label(Role::CheckBox, "Errors (1)");
+    harness.get_by_role_and_label(Role::CheckBox, "Warnings (1)");
+    let error = format!("broken.src:{ERROR_LINE}:{}", column(&harness, ERROR_LINE));
+    let warning = format!(
+        "broken.src:{WARNING_LINE}:{}",
+        column(&harness, WARNING_LINE)
+    );
+    harness.get_by_label(&error);
+    harness.get_by_label(&warning);
+    harness.get_by_label("error");
+    harness.get_by_label("warning");
+    harness.get_by_label_contains("frobnicate");
+    harness.get_by_label_contains("event `ghost` refers to track");
+}
+
+#[test]
+fn the_checkboxes_and_the_filter_narrow_the_list() {
+    let mut harness = harness("narrow");
+    // Errors off: only the warning.
+    harness
+        .get_by_role_and_label(Role::CheckBox, "Errors (1)")
+        .click();
+    harness.run();
+    assert!(!harness.state().panel.show_errors);
+    assert!(harness.query_by_label_contains("frobnicate").is_none());
+    harness.get_by_label_contains("event `ghost`");
+    // Warnings off too: nothing left.
+    harness
+        .get_by_role_and_label(Role::CheckBox, "Warnings (1)")
+        .click();
+    harness.run();
+    harness.get_by_label("No problems match the filter.");
+    // Both on again, and a filter that only the error's message holds.
+    harness
+        .get_by_role_and_label(Role::CheckBox, "Errors (1)")
+        .click();
+    harness
+        .get_by_role_and_label(Role::CheckBox, "Warnings (1)")
+        .click();
+    harness.run();
+    harness.get_by_label_contains("event `ghost`");
+    let filter = harness.get_by_role(Role::TextInput);
+    filter.click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).type_text("FROBNIC");
+    harness.run();
+    harness.get_by_label_contains("frobnicate");
+    assert!(harness.query_by_label_contains("event `ghost`").is_none());
+    // The file name matches both.
+    harness.state_mut().panel.filter = "broken.src".into();
+    harness.run();
+    harness.get_by_label_contains("frobnicate");
+    harness.get_by_label_contains("event `ghost`");
+    assert!(harness.state().commands.is_empty(), "nothing opened");
+}
+
+#[test]
+fn clicking_a_place_opens_the_source_at_its_line() {
+    let mut harness = harness("open");
+    let file = harness.state().dir.0.join("broken.src");
+    let error = format!("broken.src:{ERROR_LINE}:{}", column(&harness, ERROR_LINE));
+    let warning = format!(
+        "broken.src:{WARNING_LINE}:{}",
+        column(&harness, WARNING_LINE)
+    );
+    harness.get_by_label(&error).click();
+    harness.run();
+    harness.get_by_label(&warning).click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands,
+        [
+            Command::OpenSource {
+                path: file.clone(),
+                line: ERROR_LINE,
+            },
+            Command::OpenSource {
+                path: file,
+                line: WARNING_LINE,
+            },
+        ]
+    );
+}
+
+#[test]
+fn a_project_without_problems_says_so() {
+    let mut harness = harness("none");
+    harness.state_mut().project = Project::default();
+    harness.run();
+    harness.get_by_label("No problems.");
+    harness.get_by_role_and_label(Role::CheckBox, "Errors (0)");
+}
+
+#[test]
+fn snapshot() {
+    let mut harness = harness("snapshot");
+    harness.remove_cursor();
+    harness.run();
+    harness.snapshot("problems");
+}
