@@ -834,12 +834,12 @@ impl Panel for BrowserPanel {
         let samples = sample_rows(&project.patches);
         let stations = &ctx.live.world.stations;
 
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label("Search");
             ui.add(
                 egui::TextEdit::singleline(&mut self.search)
                     .hint_text("name, ID, type, file…")
-                    .desired_width(220.0),
+                    .desired_width((ui.available_width() - 50.0).clamp(80.0, 220.0)),
             )
             .labelled_by(label.id)
             .on_hover_text(
@@ -924,8 +924,8 @@ impl Panel for BrowserPanel {
         let height = ui.spacing().interact_size.y + 2.0;
         let width = ui.available_width();
         let cols = Columns {
-            name: (width * 0.28).clamp(140.0, 280.0),
-            place: (width * 0.18).clamp(100.0, 170.0),
+            name: (width * 0.28).clamp(110.0, 280.0),
+            place: (width * 0.18).clamp(80.0, 170.0),
             height,
         };
         let mut toggled = None;
