@@ -150,30 +150,25 @@ impl Lookup<'_> {
         self.objects.iter().copied().find(|o| o.id == id)
     }
 
-    /// A TV, radio or stereo of the lot tuned to `code` (on or off), else any receiver.
+    /// The lot's TVs, radios and stereos.
+    fn receivers(&self) -> impl Iterator<Item = &WorldObject> {
+        self.objects.iter().copied().filter(|o| {
+            matches!(
+                o.kind,
+                ObjectKind::Tv | ObjectKind::Radio | ObjectKind::Stereo
+            )
+        })
+    }
+
+    /// A TV, radio or stereo of the lot tuned to `code` (switched on or off).
     fn receiver_for(&self, code: u32) -> Option<&WorldObject> {
-        let receivers = || {
-            self.objects.iter().copied().filter(|o| {
-                matches!(
-                    o.kind,
-                    ObjectKind::Tv | ObjectKind::Radio | ObjectKind::Stereo
-                )
-            })
-        };
-        receivers().find(|o| o.station == Some(code))
+        self.receivers().find(|o| o.station == Some(code))
     }
 
     /// A receiver to use for a kTurnOnTV / kTurnOffTV event: one tuned to its station,
     /// else any TV, radio or stereo.
     fn receiver_for_event(&self, code: u32) -> Option<&WorldObject> {
-        self.receiver_for(code).or_else(|| {
-            self.objects.iter().copied().find(|o| {
-                matches!(
-                    o.kind,
-                    ObjectKind::Tv | ObjectKind::Radio | ObjectKind::Stereo
-                )
-            })
-        })
+        self.receiver_for(code).or_else(|| self.receivers().next())
     }
 }
 
