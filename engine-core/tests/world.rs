@@ -397,3 +397,26 @@ fn mistakes_in_world_ini_and_the_lot_are_reported_and_the_rest_works() {
     let e = session.run_line("turnon 5 99").unwrap_err();
     assert!(e.contains("no station 99"), "{e}");
 }
+
+#[test]
+fn sev_without_a_controlled_character_says_what_to_do() {
+    let demo = Demo::new("no-control");
+    let (mut session, _mixer) = demo.session();
+    session.controlled = None;
+    let e = session.run_line("sev vox hello").unwrap_err();
+    assert!(e.contains("no controlled character"), "{e}");
+    assert!(
+        e.contains("control <object>") && e.contains("ui vox_hello"),
+        "{e}"
+    );
+    // Naming the source, or choosing one, works.
+    line(&mut session, "sev vox hello @2");
+    line(&mut session, "control 2");
+    line(&mut session, "sev vox hello");
+    assert!(
+        session
+            .run_line("control 99")
+            .unwrap_err()
+            .contains("no object 99")
+    );
+}
