@@ -131,6 +131,45 @@ pub struct PanelContext<'a> {
     pub hitlists: &'a HitListData,
 }
 
+/// Everything a [`PanelContext`] borrows, owned in one place: what a panel test, a
+/// benchmark or any tool that draws panels without the app fills in. Add a context
+/// field here and in [`ContextData::context`], and every such user gets it.
+#[derive(Default)]
+pub struct ContextData {
+    /// The loaded project.
+    pub project: Project,
+    /// The source file open for viewing.
+    pub source: Option<SourceText>,
+    /// Console lines and replies.
+    pub console: Vec<ConsoleEntry>,
+    /// The live engine's state.
+    pub live: LiveSnapshot,
+    /// The trace log.
+    pub trace: VecDeque<TraceRecord>,
+    /// Records dropped from the front of `trace`.
+    pub trace_dropped: u64,
+    /// The selection.
+    pub selection: Option<Selection>,
+    /// The hit lists and the last save's outcome.
+    pub hitlists: HitListData,
+}
+
+impl ContextData {
+    /// The context that borrows all of it.
+    pub fn context(&self) -> PanelContext<'_> {
+        PanelContext {
+            project: &self.project,
+            source: self.source.as_ref(),
+            console: &self.console,
+            live: &self.live,
+            trace: &self.trace,
+            trace_dropped: self.trace_dropped,
+            selection: self.selection.as_ref(),
+            hitlists: &self.hitlists,
+        }
+    }
+}
+
 /// How many trace records the workbench keeps (older ones are dropped).
 pub const TRACE_LIMIT: usize = 1_000_000;
 

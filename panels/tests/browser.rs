@@ -15,18 +15,11 @@ use engine_core::project::Project;
 use engine_core::world::director::{StationView, WorldView};
 use engine_core::world::view::{Camera, ViewSettings, place};
 use engine_core::world::{ObjectKind, WorldObject};
-use panels::{BrowserPanel, Command, HitListData, Panel, PanelContext};
-use std::collections::VecDeque;
+use panels::{BrowserPanel, Command, ContextData, HitListData};
 use std::path::{Path, PathBuf};
 
-struct State {
-    panel: BrowserPanel,
-    project: Project,
-    data: HitListData,
-    live: LiveSnapshot,
-    trace: VecDeque<engine_core::runtime::TraceRecord>,
-    commands: Vec<Command>,
-}
+mod common;
+type State = common::State<BrowserPanel>;
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo")
@@ -95,35 +88,16 @@ fn harness() -> Harness<'static, State> {
         views: hit_lists(&project),
         ..HitListData::default()
     };
-    let state = State {
-        panel: BrowserPanel::default(),
+    let cx = ContextData {
         project,
-        data,
+        hitlists: data,
         live: LiveSnapshot {
             world: world(),
             ..LiveSnapshot::default()
         },
-        trace: VecDeque::new(),
-        commands: Vec::new(),
+        ..ContextData::default()
     };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(900.0, 640.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: None,
-                    console: &[],
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    selection: None,
-                    hitlists: &s.data,
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        );
+    let mut harness = common::harness(BrowserPanel::default(), cx, egui::vec2(900.0, 640.0));
     harness.run();
     harness
 }
@@ -162,7 +136,7 @@ fn line_of(file: &Path, text: &str) -> u32 {
 #[test]
 fn every_category_is_listed_with_its_count() {
     let mut harness = harness();
-    let p = &harness.state().project;
+    let p = &harness.state().cx.project;
     let samples: std::collections::BTreeSet<_> = p
         .patches
         .values()
@@ -194,7 +168,7 @@ fn every_category_is_listed_with_its_count() {
 #[test]
 fn search_narrows_every_category() {
     let mut harness = harness();
-    let events = harness.state().project.events.len();
+    let events = harness.state().cx.project.events.len();
     search(&mut harness, "greet");
     harness.get_by_label_contains(&format!("Events (1 of {events})"));
     harness.get_by_label_contains("Tracks (1 of");

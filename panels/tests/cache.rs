@@ -8,18 +8,10 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::cache::{CacheStats, MissKind, Residency, ResourceStats};
 use engine_core::live::{LiveSnapshot, PreloadStatus};
-use engine_core::project::Project;
-use panels::{CachePanel, Command, HitListData, Panel, PanelContext};
-use std::collections::VecDeque;
+use panels::{CachePanel, Command, ContextData};
 
-struct State {
-    panel: CachePanel,
-    project: Project,
-    live: LiveSnapshot,
-    trace: VecDeque<engine_core::runtime::TraceRecord>,
-    hitlists: HitListData,
-    commands: Vec<Command>,
-}
+mod common;
+type State = common::State<CachePanel>;
 
 fn resource(name: &str, size: usize, last_use: u64, residency: Residency) -> ResourceStats {
     ResourceStats {
@@ -93,32 +85,11 @@ fn harness(thrashed: bool) -> Harness<'static, State> {
         cache_resources: resources(),
         ..LiveSnapshot::default()
     };
-    let state = State {
-        panel: CachePanel::default(),
-        project: Project::default(),
+    let cx = ContextData {
         live,
-        trace: VecDeque::new(),
-        hitlists: HitListData::default(),
-        commands: Vec::new(),
+        ..ContextData::default()
     };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(900.0, 640.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: None,
-                    console: &[],
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    selection: None,
-                    hitlists: &s.hitlists,
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        );
+    let mut harness = common::harness(CachePanel::default(), cx, egui::vec2(900.0, 640.0));
     harness.run();
     harness
 }
@@ -157,7 +128,7 @@ fn thrashing_is_warned_about() {
 fn the_history_keeps_a_point_per_change() {
     let mut harness = harness(false);
     for step in 1..=5u64 {
-        harness.state_mut().live.cache = Some(stats(60 + step * 60, 100 + step * 40, false));
+        harness.state_mut().cx.live.cache = Some(stats(60 + step * 60, 100 + step * 40, false));
         harness.run();
     }
     // Unchanged counters add no point.
@@ -182,7 +153,7 @@ fn preload_emits_its_command_shows_progress_and_cancels() {
     );
     assert!(harness.query_by_label("Cancel").is_none());
 
-    harness.state_mut().live.preload = Some(PreloadStatus {
+    harness.state_mut().cx.live.preload = Some(PreloadStatus {
         pattern: "vox/*.wav".into(),
         done: 3,
         total: 8,
@@ -200,7 +171,7 @@ fn preload_emits_its_command_shows_progress_and_cancels() {
         Some(&Command::CancelPreload)
     );
 
-    harness.state_mut().live.preload = Some(PreloadStatus {
+    harness.state_mut().cx.live.preload = Some(PreloadStatus {
         pattern: "vox/*.wav".into(),
         done: 4,
         total: 8,
@@ -220,10 +191,10 @@ fn snapshot() {
         let hits = 100 + step * 9 + step * (step % 4);
         let mut s = stats(60 + step * 6, hits, true);
         s.compulsory_misses = 13 + step / 3;
-        harness.state_mut().live.cache = Some(s);
+        harness.state_mut().cx.live.cache = Some(s);
         harness.run();
     }
-    harness.state_mut().live.preload = Some(PreloadStatus {
+    harness.state_mut().cx.live.preload = Some(PreloadStatus {
         pattern: "vox/*.wav".into(),
         done: 5,
         total: 8,

@@ -5,51 +5,23 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::live::LiveSnapshot;
 use engine_core::project::Project;
-use panels::{Command, ConsoleEntry, ConsolePanel, Panel, PanelContext};
-use std::collections::VecDeque;
+use panels::{Command, ConsoleEntry, ConsolePanel, ContextData};
 
-struct State {
-    panel: ConsolePanel,
-    project: Project,
-    console: Vec<ConsoleEntry>,
-    live: LiveSnapshot,
-    trace: VecDeque<engine_core::runtime::TraceRecord>,
-    commands: Vec<Command>,
-}
+mod common;
+type State = common::State<ConsolePanel>;
 
 fn harness(console: Vec<ConsoleEntry>) -> Harness<'static, State> {
     harness_with(console, Project::default())
 }
 
 fn harness_with(console: Vec<ConsoleEntry>, project: Project) -> Harness<'static, State> {
-    let state = State {
-        panel: ConsolePanel::default(),
+    let cx = ContextData {
         project,
         console,
-        live: LiveSnapshot::default(),
-        trace: VecDeque::new(),
-        commands: Vec::new(),
+        ..ContextData::default()
     };
-    Harness::builder()
-        .with_size(egui::vec2(600.0, 300.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: None,
-                    console: &s.console,
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    selection: None,
-                    hitlists: &panels::HitListData::default(),
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        )
+    common::harness(ConsolePanel::default(), cx, egui::vec2(600.0, 300.0))
 }
 
 #[test]

@@ -9,10 +9,8 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::hitlists::hit_lists;
-use engine_core::live::LiveSnapshot;
 use engine_core::project::Project;
-use panels::{Command, HitListData, HitListEdit, HitListsPanel, Panel, PanelContext, SaveOutcome};
-use std::collections::VecDeque;
+use panels::{Command, ContextData, HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 use std::path::PathBuf;
 
 /// A temporary project folder, removed when dropped.
@@ -55,15 +53,8 @@ fn project(tag: &str) -> (TempProject, Project) {
     (TempProject(dir), project)
 }
 
-struct State {
-    panel: HitListsPanel,
-    project: Project,
-    data: HitListData,
-    live: LiveSnapshot,
-    trace: VecDeque<engine_core::runtime::TraceRecord>,
-    commands: Vec<Command>,
-    _dir: TempProject,
-}
+mod common;
+type State = common::State<HitListsPanel>;
 
 fn harness(tag: &str) -> Harness<'static, State> {
     let (dir, project) = project(tag);
@@ -71,39 +62,19 @@ fn harness(tag: &str) -> Harness<'static, State> {
         views: hit_lists(&project),
         ..HitListData::default()
     };
-    let state = State {
-        panel: HitListsPanel::default(),
+    let cx = ContextData {
         project,
-        data,
-        live: LiveSnapshot::default(),
-        trace: VecDeque::new(),
-        commands: Vec::new(),
-        _dir: dir,
+        hitlists: data,
+        ..ContextData::default()
     };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1000.0, 720.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: None,
-                    console: &[],
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    selection: None,
-                    hitlists: &s.data,
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        );
+    let mut harness = common::harness(HitListsPanel::default(), cx, egui::vec2(1000.0, 720.0));
+    harness.state_mut().keep = Some(Box::new(dir));
     harness.run();
     harness
 }
 
 fn hot(state: &State) -> PathBuf {
-    state._dir.0.join("lot.hot")
+    state.cx.project.root().join("lot.hot")
 }
 
 /// The entries of list 92 the panel would save now.
@@ -202,8 +173,8 @@ fn add_remove_reorder_then_save_emits_the_entries() {
     assert_eq!(opens, 1);
 
     // The app reports the save: the edits are done with.
-    harness.state_mut().data.saves = 1;
-    harness.state_mut().data.outcome = Some(SaveOutcome::Saved {
+    harness.state_mut().cx.hitlists.saves = 1;
+    harness.state_mut().cx.hitlists.outcome = Some(SaveOutcome::Saved {
         files: vec![hot(harness.state())],
         lines: 1,
     });
@@ -253,8 +224,8 @@ fn a_file_changed_on_disk_warns_with_save_anyway_and_reload() {
     harness.run();
     harness.get_by_label("Save 1 list(s)").click();
     harness.run();
-    harness.state_mut().data.saves = 1;
-    harness.state_mut().data.outcome = Some(SaveOutcome::ChangedOnDisk {
+    harness.state_mut().cx.hitlists.saves = 1;
+    harness.state_mut().cx.hitlists.outcome = Some(SaveOutcome::ChangedOnDisk {
         file: file.clone(),
         detail: "512 bytes when opened, 530 now; first difference on line 14".into(),
     });

@@ -14,20 +14,13 @@ use engine_core::mixer::{Mixer, MixerConfig, MixerSnapshot, mixer};
 use engine_core::project::Project;
 use engine_core::server::ServerConfig;
 use engine_core::session::{Session, SessionConfig};
-use panels::{Command, HitListData, LotPanel, Panel, PanelContext, Selection};
-use std::collections::VecDeque;
+use panels::{Command, ContextData, LotPanel, Selection};
 use std::path::Path;
 
 const RATE: u64 = 48_000;
 
-struct State {
-    panel: LotPanel,
-    project: Project,
-    live: LiveSnapshot,
-    trace: VecDeque<engine_core::runtime::TraceRecord>,
-    hitlists: HitListData,
-    commands: Vec<Command>,
-}
+mod common;
+type State = common::State<LotPanel>;
 
 /// Runs `seconds` of ticks, rendering as the live engine would.
 fn run(session: &mut Session, mixer: &mut Mixer, seconds: f64) {
@@ -100,32 +93,12 @@ fn harness() -> Harness<'static, State> {
 }
 
 fn harness_on(project: Project, live: LiveSnapshot) -> Harness<'static, State> {
-    let state = State {
-        panel: LotPanel::default(),
+    let cx = ContextData {
         project,
         live,
-        trace: VecDeque::new(),
-        hitlists: HitListData::default(),
-        commands: Vec::new(),
+        ..ContextData::default()
     };
-    Harness::builder()
-        .with_size(egui::vec2(1000.0, 720.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: None,
-                    console: &[],
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    selection: None,
-                    hitlists: &s.hitlists,
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        )
+    common::harness(LotPanel::default(), cx, egui::vec2(1000.0, 720.0))
 }
 
 fn lines(harness: &Harness<'_, State>) -> Vec<String> {
@@ -195,7 +168,7 @@ fn snapshot_of_the_view_moving() {
         let line = format!("view {:.2} {:.2}", 10.0 + 2.0 * t, 10.0 - 2.0 * t);
         session.run_line(&line).unwrap();
         run(&mut session, &mut mixer, 0.25);
-        harness.state_mut().live = live(&session);
+        harness.state_mut().cx.live = live(&session);
         harness.run();
     }
     let history = harness.state().panel.history(4);
@@ -228,6 +201,7 @@ fn selecting_an_object_shows_where_its_volume_and_pan_come_from() {
     harness.get_by_label("area: fading");
     let (tv, p) = harness
         .state()
+        .cx
         .live
         .world
         .objects
@@ -330,12 +304,12 @@ fn history_grows_as_engine_time_advances() {
     harness.run();
     // Same engine time, several frames: one point.
     assert_eq!(harness.state().panel.history(2).len(), 1);
-    let start = harness.state().live.now;
+    let start = harness.state().cx.live.now;
     for step in 1..=5u64 {
         let s = harness.state_mut();
-        s.live.now = start + step * RATE / 10;
+        s.cx.live.now = start + step * RATE / 10;
         // Betty's volume falls step by step (as if the view moved away).
-        for (o, p) in &mut s.live.world.objects {
+        for (o, p) in &mut s.cx.live.world.objects {
             if o.id == 2 {
                 p.volume = 1024 - step as i32 * 100;
             }
@@ -348,7 +322,7 @@ fn history_grows_as_engine_time_advances() {
     let span = history.last().unwrap().time - history[0].time;
     assert!((span - 0.5).abs() < 1e-6, "{span}");
     // Ten seconds later the old points are gone.
-    harness.state_mut().live.now = start + 20 * RATE;
+    harness.state_mut().cx.live.now = start + 20 * RATE;
     harness.run();
     assert_eq!(harness.state().panel.history(2).len(), 1);
 }

@@ -9,18 +9,10 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::live::LiveSnapshot;
 use engine_core::mixer::MixerSnapshot;
-use engine_core::project::Project;
-use panels::{Command, HitListData, MixerPanel, Panel, PanelContext};
-use std::collections::VecDeque;
+use panels::{Command, ContextData, MixerPanel};
 
-struct State {
-    panel: MixerPanel,
-    project: Project,
-    live: LiveSnapshot,
-    trace: VecDeque<engine_core::runtime::TraceRecord>,
-    hitlists: HitListData,
-    commands: Vec<Command>,
-}
+mod common;
+type State = common::State<MixerPanel>;
 
 fn mixer() -> MixerSnapshot {
     MixerSnapshot {
@@ -41,36 +33,15 @@ fn mixer() -> MixerSnapshot {
 fn harness() -> Harness<'static, State> {
     let mut panel = MixerPanel::default();
     panel.output = "null output (no sound card)".into();
-    let state = State {
-        panel,
-        project: Project::default(),
+    let cx = ContextData {
         live: LiveSnapshot {
             now: 48_000 * 75,
             mixer: mixer(),
             ..LiveSnapshot::default()
         },
-        trace: VecDeque::new(),
-        hitlists: HitListData::default(),
-        commands: Vec::new(),
+        ..ContextData::default()
     };
-    Harness::builder()
-        .with_size(egui::vec2(460.0, 420.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: None,
-                    console: &[],
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    selection: None,
-                    hitlists: &s.hitlists,
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        )
+    common::harness(panel, cx, egui::vec2(460.0, 420.0))
 }
 
 fn lines(harness: &Harness<'_, State>) -> Vec<String> {
@@ -127,11 +98,11 @@ fn setting_a_slider_sends_one_volume_line() {
     assert_eq!(lines(&harness), ["volume music 0.50"]);
     harness.get_by_label("0.50 (-6.0 dB)");
     // The engine applies it: the snapshot now says 0.5.
-    harness.state_mut().live.mixer.groups[1] = 0.5;
+    harness.state_mut().cx.live.mixer.groups[1] = 0.5;
     harness.run();
     harness.get_by_label("0.50 (-6.0 dB)");
     // A change made elsewhere (the console) shows at once.
-    harness.state_mut().live.mixer.groups[1] = 0.25;
+    harness.state_mut().cx.live.mixer.groups[1] = 0.25;
     harness.run();
     harness.get_by_label("0.25 (-12.0 dB)");
     assert_eq!(lines(&harness).len(), 1);

@@ -8,10 +8,8 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::live::LiveSnapshot;
 use engine_core::project::Project;
-use panels::{Command, HitListData, Panel, PanelContext, ProblemsPanel};
-use std::collections::VecDeque;
+use panels::{Command, ContextData, ProblemsPanel};
 use std::path::PathBuf;
 
 /// A temporary project folder, removed when dropped.
@@ -42,15 +40,8 @@ step\n\
 const WARNING_LINE: u32 = 6;
 const ERROR_LINE: u32 = 11;
 
-struct State {
-    panel: ProblemsPanel,
-    project: Project,
-    data: HitListData,
-    live: LiveSnapshot,
-    trace: VecDeque<engine_core::runtime::TraceRecord>,
-    commands: Vec<Command>,
-    dir: TempProject,
-}
+mod common;
+type State = common::State<ProblemsPanel>;
 
 fn harness(tag: &str) -> Harness<'static, State> {
     let dir = std::env::temp_dir().join(format!(
@@ -61,33 +52,12 @@ fn harness(tag: &str) -> Harness<'static, State> {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("broken.src"), SOURCE).unwrap();
     let project = Project::load(&dir);
-    let state = State {
-        panel: ProblemsPanel::default(),
+    let cx = ContextData {
         project,
-        data: HitListData::default(),
-        live: LiveSnapshot::default(),
-        trace: VecDeque::new(),
-        commands: Vec::new(),
-        dir: TempProject(dir),
+        ..ContextData::default()
     };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(760.0, 220.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: None,
-                    console: &[],
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    selection: None,
-                    hitlists: &s.data,
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        );
+    let mut harness = common::harness(ProblemsPanel::default(), cx, egui::vec2(760.0, 220.0));
+    harness.state_mut().keep = Some(Box::new(TempProject(dir)));
     harness.run();
     harness
 }
@@ -95,8 +65,9 @@ fn harness(tag: &str) -> Harness<'static, State> {
 /// The diagnostics of the fixture: (line, column, is error), checked once so the tests
 /// below say what they mean.
 fn problems(state: &State) -> Vec<(u32, u32, bool)> {
-    let file = state.dir.0.join("broken.src");
+    let file = state.cx.project.root().join("broken.src");
     state
+        .cx
         .project
         .all_diagnostics()
         .map(|d| {
@@ -118,7 +89,12 @@ fn column(harness: &Harness<'_, State>, line: u32) -> u32 {
 fn the_fixture_has_one_error_and_one_warning() {
     let harness = harness("fixture");
     let found = problems(harness.state());
-    assert_eq!(found.len(), 2, "{:?}", harness.state().project.diagnostics);
+    assert_eq!(
+        found.len(),
+        2,
+        "{:?}",
+        harness.state().cx.project.diagnostics
+    );
     assert!(found.iter().any(|&(l, _, e)| l == ERROR_LINE && e));
     assert!(found.iter().any(|&(l, _, e)| l == WARNING_LINE && !e));
 }
@@ -185,7 +161,7 @@ fn the_checkboxes_and_the_filter_narrow_the_list() {
 #[test]
 fn clicking_a_place_opens_the_source_at_its_line() {
     let mut harness = harness("open");
-    let file = harness.state().dir.0.join("broken.src");
+    let file = harness.state().cx.project.root().join("broken.src");
     let error = format!("broken.src:{ERROR_LINE}:{}", column(&harness, ERROR_LINE));
     let warning = format!(
         "broken.src:{WARNING_LINE}:{}",
@@ -213,7 +189,7 @@ fn clicking_a_place_opens_the_source_at_its_line() {
 #[test]
 fn a_project_without_problems_says_so() {
     let mut harness = harness("none");
-    harness.state_mut().project = Project::default();
+    harness.state_mut().cx.project = Project::default();
     harness.run();
     harness.get_by_label("No problems.");
     harness.get_by_role_and_label(Role::CheckBox, "Errors (0)");

@@ -9,11 +9,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::inspect::{ThreadStatus, ThreadView, VoiceHistory};
 use engine_core::live::LiveSnapshot;
-use engine_core::project::Project;
 use engine_core::registers::{self, Layout};
 use engine_core::runtime::{TraceKind, TraceRecord};
-use panels::{Command, HitListData, Panel, PanelContext, Selection, SourceText, ThreadsPanel};
-use std::collections::VecDeque;
+use panels::{Command, ContextData, Selection, SourceText, ThreadsPanel};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -21,15 +19,8 @@ const RATE: u64 = 48_000;
 const PEOPLE: &str = "/demo/src/people.src";
 const MUSIC: &str = "/demo/src/music.src";
 
-struct State {
-    panel: ThreadsPanel,
-    project: Project,
-    live: LiveSnapshot,
-    source: Option<SourceText>,
-    trace: VecDeque<TraceRecord>,
-    hitlists: HitListData,
-    commands: Vec<Command>,
-}
+mod common;
+type State = common::State<ThreadsPanel>;
 
 /// Where a fixture thread is and what it holds.
 struct Spec<'a> {
@@ -169,33 +160,12 @@ fn snapshot() -> LiveSnapshot {
 }
 
 fn harness(source: Option<SourceText>) -> Harness<'static, State> {
-    let state = State {
-        panel: ThreadsPanel::default(),
-        project: Project::default(),
+    let cx = ContextData {
         live: snapshot(),
         source,
-        trace: VecDeque::new(),
-        hitlists: HitListData::default(),
-        commands: Vec::new(),
+        ..ContextData::default()
     };
-    Harness::builder()
-        .with_size(egui::vec2(900.0, 880.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: s.source.as_ref(),
-                    console: &[],
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    hitlists: &s.hitlists,
-                    selection: None,
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        )
+    common::harness(ThreadsPanel::default(), cx, egui::vec2(900.0, 880.0))
 }
 
 fn people_source() -> SourceText {
@@ -242,7 +212,7 @@ fn selecting_a_thread_shows_its_registers_and_asks_for_its_source() {
     harness.get_by_label("isplaying");
     harness.get_by_label_contains("Source not open");
     // With the file open, the lines around its line show and nothing more is asked.
-    harness.state_mut().source = Some(people_source());
+    harness.state_mut().cx.source = Some(people_source());
     harness.state_mut().commands.clear();
     harness.run();
     harness.get_by_label_contains("7  \twait v2");

@@ -7,23 +7,14 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::live::LiveSnapshot;
 use engine_core::project::Project;
 use engine_core::runtime::{TraceKind, TraceRecord};
-use panels::{Command, HitListData, Panel, PanelContext, Selection, TraceFilter, TracesPanel};
+use panels::{Command, ContextData, Selection, TraceFilter, TracesPanel};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-struct State {
-    panel: TracesPanel,
-    project: Project,
-    live: LiveSnapshot,
-    trace: VecDeque<TraceRecord>,
-    dropped: u64,
-    selection: Option<Selection>,
-    hitlists: HitListData,
-    commands: Vec<Command>,
-}
+mod common;
+type State = common::State<TracesPanel>;
 
 fn rec(
     time: f64,
@@ -216,34 +207,11 @@ fn demo_trace() -> VecDeque<TraceRecord> {
 }
 
 fn harness_with(trace: VecDeque<TraceRecord>, size: egui::Vec2) -> Harness<'static, State> {
-    let state = State {
-        panel: TracesPanel::default(),
-        project: Project::default(),
-        live: LiveSnapshot::default(),
+    let cx = ContextData {
         trace,
-        dropped: 0,
-        selection: None,
-        hitlists: HitListData::default(),
-        commands: Vec::new(),
+        ..ContextData::default()
     };
-    Harness::builder().with_size(size).build_ui_state(
-        |ui, s: &mut State| {
-            let ctx = PanelContext {
-                project: &s.project,
-                source: None,
-                console: &[],
-                live: &s.live,
-                trace: &s.trace,
-                trace_dropped: s.dropped,
-                selection: s.selection.as_ref(),
-                hitlists: &s.hitlists,
-            };
-            egui::CentralPanel::default().show(ui, |ui| {
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            });
-        },
-        state,
-    )
+    common::harness_in_panel(TracesPanel::default(), cx, size)
 }
 
 fn harness() -> Harness<'static, State> {
@@ -279,7 +247,7 @@ fn the_toggles_show_switches_changed_elsewhere() {
     let mut harness = harness();
     harness.run();
     // `trace all on` typed in the console: the next snapshot reports it.
-    harness.state_mut().live.trace_switches = engine_core::runtime::TraceSwitches::ALL;
+    harness.state_mut().cx.live.trace_switches = engine_core::runtime::TraceSwitches::ALL;
     harness.run();
     assert!(harness.state().panel.events && harness.state().panel.tracks);
     // Clicking now switches it off.
@@ -401,13 +369,21 @@ fn follow_shows_the_newest_and_pause_freezes_the_list() {
     assert!(shows(&harness, "record number 0000199"));
     assert!(!shows(&harness, "record number 0000000"));
     // Following: new records come into view.
-    harness.state_mut().trace.extend((200..210).map(numbered));
+    harness
+        .state_mut()
+        .cx
+        .trace
+        .extend((200..210).map(numbered));
     harness.run();
     assert!(shows(&harness, "record number 0000209"));
     // Paused: new records are counted, not shown.
     harness.get_by_label("Pause").click();
     harness.run();
-    harness.state_mut().trace.extend((210..215).map(numbered));
+    harness
+        .state_mut()
+        .cx
+        .trace
+        .extend((210..215).map(numbered));
     harness.run();
     assert!(shows(&harness, "paused: 5 new record(s), 5 matching"));
     assert!(shows(&harness, "Showing 210 of 215 record(s)"));
@@ -424,9 +400,9 @@ fn records_dropped_from_the_front_leave_the_list() {
     let mut harness = harness_with((0..100).map(numbered).collect(), egui::vec2(900.0, 400.0));
     harness.run();
     let state = harness.state_mut();
-    state.trace.drain(..40);
-    state.dropped = 40;
-    state.trace.extend((100..120).map(numbered));
+    state.cx.trace.drain(..40);
+    state.cx.trace_dropped = 40;
+    state.cx.trace.extend((100..120).map(numbered));
     harness.run();
     assert!(shows(&harness, "Showing 80 of 80 record(s)"));
     assert!(shows(&harness, "error (8)"), "errors 40, 50, … 110");
@@ -448,7 +424,7 @@ fn a_200_000_record_trace_still_draws_and_filters() {
     assert!(shows(&harness, "record number 0123499"));
     let mut late = numbered(200_000);
     late.message = "late: record number 01234 again".into();
-    harness.state_mut().trace.push_back(late);
+    harness.state_mut().cx.trace.push_back(late);
     harness.run();
     assert!(shows(&harness, "Showing 101 of 200,001 record(s)"));
     assert!(shows(&harness, "late: record number 01234 again"));
@@ -462,7 +438,7 @@ fn snapshot() {
     harness.run();
     harness.get_by_label_contains("stole voice 0").click();
     harness.run();
-    harness.state_mut().selection = Some(Selection::Voice(0));
+    harness.state_mut().cx.selection = Some(Selection::Voice(0));
     harness.run();
     harness.remove_cursor();
     harness.run();

@@ -10,11 +10,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use engine_core::inspect::{InstanceCopy, InstanceView, VoiceHistory, VoiceOccupant, VoiceView};
 use engine_core::live::LiveSnapshot;
-use engine_core::project::Project;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::runtime::{TraceKind, TraceRecord};
-use panels::{Command, HitListData, Panel, PanelContext, Selection, VoicesPanel};
-use std::collections::VecDeque;
+use panels::{Command, ContextData, Selection, VoicesPanel};
 use std::sync::Arc;
 
 const RATE: u64 = 48_000;
@@ -23,15 +21,8 @@ fn at(seconds: f64) -> u64 {
     (seconds * RATE as f64) as u64
 }
 
-struct State {
-    panel: VoicesPanel,
-    project: Project,
-    live: LiveSnapshot,
-    trace: VecDeque<TraceRecord>,
-    hitlists: HitListData,
-    selection: Option<Selection>,
-    commands: Vec<Command>,
-}
+mod common;
+type State = common::State<VoicesPanel>;
 
 /// A slot's occupant.
 struct Occ {
@@ -278,34 +269,11 @@ pub fn snapshot() -> LiveSnapshot {
 }
 
 fn harness() -> Harness<'static, State> {
-    let state = State {
-        panel: VoicesPanel::default(),
-        project: Project::default(),
+    let cx = ContextData {
         live: snapshot(),
-        trace: VecDeque::new(),
-        hitlists: HitListData::default(),
-        selection: None,
-        commands: Vec::new(),
+        ..ContextData::default()
     };
-    Harness::builder()
-        .with_size(egui::vec2(980.0, 900.0))
-        .build_ui_state(
-            |ui, s: &mut State| {
-                ui.style_mut().interaction.tooltip_delay = 0.0;
-                let ctx = PanelContext {
-                    project: &s.project,
-                    source: None,
-                    console: &[],
-                    live: &s.live,
-                    trace: &s.trace,
-                    trace_dropped: 0,
-                    hitlists: &s.hitlists,
-                    selection: s.selection.as_ref(),
-                };
-                s.panel.ui(ui, &ctx, &mut s.commands);
-            },
-            state,
-        )
+    common::harness(VoicesPanel::default(), cx, egui::vec2(980.0, 900.0))
 }
 
 #[test]
@@ -424,7 +392,7 @@ fn the_instance_map_lists_owners() {
 #[test]
 fn snapshot_of_the_panel() {
     let mut harness = harness();
-    harness.state_mut().selection = Some(Selection::Voice(1));
+    harness.state_mut().cx.selection = Some(Selection::Voice(1));
     harness.run();
     harness.remove_cursor();
     harness.run();

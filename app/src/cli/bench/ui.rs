@@ -12,7 +12,7 @@ use engine_core::inspect::{VoiceOccupant, VoiceView};
 use engine_core::live::LiveSnapshot;
 use engine_core::project::Project;
 use engine_core::runtime::{ControlGroup, TraceKind, TraceRecord};
-use panels::{Command, HitListData, PanelContext, TRACE_LIMIT};
+use panels::{Command, ContextData, TRACE_LIMIT};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
@@ -129,15 +129,12 @@ fn busy_voices(names: &Names) -> LiveSnapshot {
 /// The workbench's panels and dock, drawn headless.
 struct Rig {
     ctx: egui::Context,
-    project: Project,
-    live: LiveSnapshot,
+    /// What the panels read (project, live snapshot, trace log).
+    data: ContextData,
     names: Names,
-    trace: VecDeque<TraceRecord>,
-    dropped: u64,
     /// How many records the trace keeps (older ones are dropped, as in the workbench).
     cap: usize,
     next: usize,
-    hitlists: HitListData,
     panels: Panels,
     tree: egui_tiles::Tree<Pane>,
     time: f64,
@@ -146,13 +143,14 @@ struct Rig {
 impl Rig {
     /// Appends this frame's records, then draws a frame; returns how long drawing took.
     fn frame(&mut self, appended: usize) -> Duration {
+        let trace = &mut self.data.trace;
         for _ in 0..appended {
-            self.trace.push_back(self.names.record(self.next));
+            trace.push_back(self.names.record(self.next));
             self.next += 1;
         }
-        let excess = self.trace.len().saturating_sub(self.cap);
-        self.trace.drain(..excess);
-        self.dropped += excess as u64;
+        let excess = trace.len().saturating_sub(self.cap);
+        trace.drain(..excess);
+        self.data.trace_dropped += excess as u64;
         self.time += 1.0 / 60.0;
         let input = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, SCREEN)),
@@ -162,16 +160,7 @@ impl Rig {
         let mut commands: Vec<Command> = Vec::new();
         let start = Instant::now();
         let output = self.ctx.run_ui(input, |ui| {
-            let context = PanelContext {
-                project: &self.project,
-                source: None,
-                console: &[],
-                live: &self.live,
-                trace: &self.trace,
-                trace_dropped: self.dropped,
-                selection: None,
-                hitlists: &self.hitlists,
-            };
+            let context = self.data.context();
             egui::CentralPanel::default().show(ui, |ui| {
                 let mut behavior = Behavior {
                     panels: &mut self.panels,
@@ -242,14 +231,15 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     dock::show_pane(&mut tree, Pane::Traces);
     let mut rig = Rig {
         ctx: egui::Context::default(),
-        project,
-        live,
+        data: ContextData {
+            project,
+            live,
+            trace,
+            ..ContextData::default()
+        },
         names,
-        trace,
-        dropped: 0,
         cap: records,
         next: records,
-        hitlists: HitListData::default(),
         panels: Panels::default(),
         tree,
         time: 0.0,
