@@ -10,7 +10,7 @@ use super::queue::TimedQueue;
 use super::rng::Rng;
 use super::samples::SampleLibrary;
 use super::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
-use super::thread::{AttrRegs, ListRef, Thread, ThreadNote, ThreadState};
+use super::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, ThreadState};
 use super::trace::{TraceKind, TraceLog, TraceRecord, TraceSwitches};
 use super::vm::{self, Exit, FaultKind};
 use super::voices::{Allocation, Voices};
@@ -31,6 +31,13 @@ pub struct EngineConfig {
     pub max_voices: usize,
     /// Instructions a thread may run per tick without yielding.
     pub fuel_per_tick: u32,
+    /// Instructions a chain of tracks that start one another with `play_trk` may run
+    /// together in one tick (each start costs [`START_FUEL`] of it). A chain that uses
+    /// it up (tracks starting each other without waiting) is stopped with a fault.
+    pub chain_fuel_per_tick: u32,
+    /// Instructions all threads together may run in one tick. Threads still due when it
+    /// is used up run at the next tick instead, so no tick takes unbounded time.
+    pub tick_fuel: u64,
     /// Seed of the random generator.
     pub seed: u64,
     /// Trace records kept between two takes.
@@ -44,11 +51,18 @@ impl Default for EngineConfig {
             tick_rate: 60,
             max_voices: 16,
             fuel_per_tick: 100_000,
+            chain_fuel_per_tick: 400_000,
+            tick_fuel: 4_000_000,
             seed: 0,
             trace_capacity: 1 << 20,
         }
     }
 }
+
+/// Chain fuel a `play_trk` start costs (on top of the instructions the started track
+/// runs), so a cycle of tracks that run almost no code is stopped after a bounded
+/// number of starts.
+pub const START_FUEL: u32 = 64;
 
 /// Arguments of an event (how they fill arg1–arg4 depends on the track's kArgs type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,8 +258,32 @@ pub struct Engine {
     pub(super) samples: Box<dyn SampleLibrary>,
     pub(super) hooks: Vec<HookEvent>,
     instructions: u64,
+    /// Fuel used by each `play_trk` chain in the current tick (index: `ChainRef::index`).
+    chains: Vec<ChainFuel>,
+    /// Instructions run in the current tick by all threads together.
+    tick_used: u64,
+    /// While a thread runs: its chain in this tick (a `play_trk` puts the
+    /// track it starts into the same chain, creating the chain on the first start).
+    running: Option<Running>,
     /// Threads ducking right now (ducking is recomputed only when there are any).
     duckers: usize,
+}
+
+/// The thread running right now, as the engine sees it while the thread is out of the
+/// thread table.
+#[derive(Debug, Clone, Copy)]
+struct Running {
+    /// Its chain in this tick, if it started a track or was started by one.
+    chain: Option<u32>,
+}
+
+/// What one `play_trk` chain used in the current tick.
+#[derive(Debug, Clone, Copy, Default)]
+struct ChainFuel {
+    /// Instructions, starts counted at [`START_FUEL`] each.
+    used: u32,
+    /// `play_trk` starts.
+    starts: u32,
 }
 
 /// Time of a gain or pan ramp, in milliseconds (no zipper noise, still immediate).
@@ -282,6 +320,9 @@ impl Engine {
             samples,
             hooks: Vec::new(),
             instructions: 0,
+            chains: Vec::new(),
+            tick_used: 0,
+            running: None,
             duckers: 0,
             project: Arc::new(project),
             program: Arc::new(program),
@@ -619,8 +660,8 @@ impl Engine {
             self.record_event(TraceKind::Event, event, None, source, None, message);
         }
         match event.event_type {
-            EventType::Play => self.play(event, source, args, false),
-            EventType::PlayPiano => self.play(event, source, args, true),
+            EventType::Play => self.play(event, source, args, false, None),
+            EventType::PlayPiano => self.play(event, source, args, true, None),
             EventType::Stop => Ok(Outcome::Stopped(self.stop_track_id(event.track_id, false))),
             EventType::Kill => Ok(Outcome::Stopped(self.stop_track_id(event.track_id, true))),
             EventType::KillAll => Ok(Outcome::Stopped(self.quiet_all())),
@@ -710,7 +751,58 @@ impl Engine {
             implicit: true,
             origin: crate::project::Origin::default(),
         };
-        self.play(&event, source, args, false)
+        self.play(&event, source, args, false, None)
+    }
+
+    /// `play_trk` from the running thread `caller` (out of the thread table while it
+    /// runs): its own track is already playing — it is the running copy — unless the
+    /// track allows several copies.
+    pub(super) fn play_track_from(
+        &mut self,
+        track_id: u32,
+        caller: &Thread,
+        args: EventArgs,
+    ) -> Result<Outcome, TriggerError> {
+        let event = EventDef {
+            name: format!("play_trk {track_id}"),
+            type_number: 1,
+            event_type: EventType::Play,
+            track_id,
+            implicit: true,
+            origin: crate::project::Origin::default(),
+        };
+        self.play(&event, caller.source, args, false, Some(caller))
+    }
+
+    /// Charges a `play_trk` start to the running thread's chain (creating the chain on
+    /// its first start), or fails when the chain has used up its fuel for the tick.
+    pub(super) fn charge_start(&mut self) -> Result<(), FaultKind> {
+        let Some(mut running) = self.running else {
+            return Ok(());
+        };
+        let index = match running.chain {
+            Some(index) => index,
+            None => {
+                let index = u32::try_from(self.chains.len()).unwrap_or(u32::MAX);
+                self.chains.push(ChainFuel::default());
+                running.chain = Some(index);
+                self.running = Some(running);
+                index
+            }
+        };
+        let budget = self.config.chain_fuel_per_tick;
+        let Some(chain) = self.chains.get_mut(index as usize) else {
+            return Ok(());
+        };
+        if chain.used.saturating_add(START_FUEL) > budget {
+            return Err(FaultKind::ChainOutOfFuel {
+                used: chain.used,
+                starts: chain.starts,
+            });
+        }
+        chain.used += START_FUEL;
+        chain.starts += 1;
+        Ok(())
     }
 
     fn play(
@@ -719,6 +811,7 @@ impl Engine {
         source: Option<ObjectId>,
         args: EventArgs,
         piano: bool,
+        caller: Option<&Thread>,
     ) -> Result<Outcome, TriggerError> {
         let project = Arc::clone(&self.project);
         let Some(track) = project.track(event.track_id) else {
@@ -732,6 +825,26 @@ impl Engine {
                 track: event.track_id,
             });
         };
+        // A track starting its own track: the running copy is the one copy.
+        if let Some(caller) = caller
+            && caller.track == track.id
+            && !caller.allows_multiple()
+        {
+            let voice = caller.voice;
+            let message = format!(
+                "`{}` starts its own track with play_trk: it is already playing on voice {voice} (one copy of a track at a time)",
+                track.name
+            );
+            self.record_event(
+                TraceKind::Voice,
+                event,
+                Some(track),
+                source,
+                Some(voice),
+                message,
+            );
+            return Ok(Outcome::AlreadyPlaying { voice });
+        }
         // One copy of a track at a time (unless it allows more), owners join it.
         let mut handoff_from = None;
         if let Some(&existing) = self.voices.instances(track.id).first()
@@ -1030,6 +1143,11 @@ impl Engine {
             interrupted: false,
             started_seq: self.seq,
             started_at: now,
+            // Started by a running thread (play_trk): it joins that thread's chain.
+            chain: self.running.and_then(|r| r.chain).map(|index| ChainRef {
+                tick: self.clock.tick(),
+                index,
+            }),
         };
         let index = match self.free.pop() {
             Some(i) => i,
@@ -1173,8 +1291,16 @@ impl Engine {
     pub fn tick(&mut self) {
         let end = self.clock.tick_end();
         self.queue.begin_tick(self.clock.tick(), &self.clock);
+        self.chains.clear();
+        self.tick_used = 0;
+        let mut deferred = 0usize;
         while let Some((at, wake)) = self.queue.pop_before(end) {
             match wake {
+                Wake::Run { thread, generation } if self.tick_used >= self.config.tick_fuel => {
+                    // The tick's fuel is used up: the thread runs at the next tick.
+                    deferred += 1;
+                    self.schedule(end, Wake::Run { thread, generation });
+                }
                 Wake::Run { thread, generation } => self.run_thread(thread, generation, at, end),
                 Wake::NoteEnd {
                     thread,
@@ -1182,6 +1308,13 @@ impl Engine {
                     note,
                 } => self.note_ended(thread, generation, note),
             }
+        }
+        if deferred > 0 {
+            let message = format!(
+                "overloaded: all tracks together ran {} instructions in one tick (the limit); {deferred} track run(s) wait for the next tick",
+                self.tick_used
+            );
+            self.record(TraceKind::Error, message);
         }
         self.queue.end_tick(&self.clock);
         self.clock.advance();
@@ -1219,7 +1352,16 @@ impl Engine {
             th.fuel_tick = tick;
             th.fuel_used = 0;
         }
-        let budget = self.config.fuel_per_tick.saturating_sub(th.fuel_used);
+        let own_left = self.config.fuel_per_tick.saturating_sub(th.fuel_used);
+        let chain = th.chain.filter(|c| c.tick == tick).map(|c| c.index);
+        let chain_left = chain
+            .and_then(|c| self.chains.get(c as usize))
+            .map_or(u32::MAX, |c| {
+                self.config.chain_fuel_per_tick.saturating_sub(c.used)
+            });
+        let tick_left =
+            u32::try_from(self.config.tick_fuel.saturating_sub(self.tick_used)).unwrap_or(u32::MAX);
+        let budget = own_left.min(chain_left).min(tick_left);
         let levels_before = levels(&th);
         let first = usize::from(FIRST_GLOBAL);
         let globals = self.program.uses_globals;
@@ -1234,9 +1376,37 @@ impl Engine {
             )
         } else {
             let program = Arc::clone(&self.program);
+            self.running = Some(Running { chain });
             let mut host = super::host::HostCtx::new(self, index);
             let (exit, used) = vm::run(&mut th, &program, &mut host, budget);
             (exit, used, host.finish())
+        };
+        // The chain (if the run made or joined one) pays for the run too.
+        let chain = self.running.take().and_then(|r| r.chain);
+        if let Some(c) = chain {
+            th.chain = Some(ChainRef { tick, index: c });
+            if let Some(fuel) = self.chains.get_mut(c as usize) {
+                fuel.used = fuel.used.saturating_add(used);
+            }
+        }
+        self.tick_used = self.tick_used.saturating_add(u64::from(used));
+        // Out of fuel because of a shared budget, not the thread's own: the chain's
+        // budget stops the chain; the tick's makes the thread go on at the next tick.
+        let exit = match exit {
+            Exit::Fault {
+                kind: FaultKind::OutOfFuel(_),
+                op,
+            } if used < own_left => match chain.and_then(|c| self.chains.get(c as usize)) {
+                Some(fuel) if used >= chain_left => Exit::Fault {
+                    kind: FaultKind::ChainOutOfFuel {
+                        used: fuel.used,
+                        starts: fuel.starts,
+                    },
+                    op,
+                },
+                _ => Exit::NextTick,
+            },
+            other => other,
         };
         self.globals
             .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
@@ -1322,10 +1492,26 @@ impl Engine {
         } else {
             self.where_is(op)
         };
-        let message =
-            format!("event `{event}`, track `{track}`, {place}: {kind}; the track is stopped");
+        let stopped = if matches!(kind, FaultKind::ChainOutOfFuel { .. }) {
+            "the chain is stopped"
+        } else {
+            "the track is stopped"
+        };
+        let message = format!("event `{event}`, track `{track}`, {place}: {kind}; {stopped}");
         self.record_thread(TraceKind::Error, index, message);
+        let chain = self
+            .threads
+            .get(index)
+            .and_then(Option::as_ref)
+            .and_then(|t| t.chain)
+            .filter(|c| c.tick == self.clock.tick());
         self.kill(index, "fault");
+        if let (FaultKind::ChainOutOfFuel { .. }, Some(chain)) = (kind, chain) {
+            let members = self.threads_where(index, |t| t.chain == Some(chain));
+            for member in members {
+                self.kill(member, "its play_trk chain was stopped");
+            }
+        }
     }
 
     fn note_ended(&mut self, index: usize, generation: u32, note: usize) {

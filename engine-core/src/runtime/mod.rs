@@ -27,6 +27,7 @@ pub mod voices;
 
 pub use clock::{Clock, SampleTime};
 pub use engine::{ActiveTrack, Engine, EngineConfig, EventArgs, HookEvent, Outcome, TriggerError};
+pub use host::MAX_LIST_DEPTH;
 pub use samples::{FixedSamples, SampleInfo, SampleLibrary, UniformSamples};
 pub use sink::{
     ControlGroup, NoteId, NullSink, RecordingSink, SampleRef, SharedSink, SoundCommand, SoundSink,

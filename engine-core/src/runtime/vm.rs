@@ -33,6 +33,13 @@ pub enum FaultKind {
     MissingHitList(i64),
     /// A patch that does not exist (and is no hit list either).
     MissingPatch(i64),
+    /// Picks went round hit lists that contain themselves, deeper than
+    /// [`MAX_LIST_DEPTH`](super::MAX_LIST_DEPTH), without reaching a sample; the list
+    /// that came back.
+    HitListCycle(u32),
+    /// Hit lists inside hit lists deeper than [`MAX_LIST_DEPTH`](super::MAX_LIST_DEPTH);
+    /// the list reached at that depth.
+    HitListsTooDeep(u32),
     /// `smart_setlist 0` on a track without a hit list.
     NoOwnHitList,
     /// `pop` on an empty stack.
@@ -49,6 +56,14 @@ pub enum FaultKind {
     Thrown,
     /// Ran this many instructions in one tick without yielding.
     OutOfFuel(u32),
+    /// The tracks started from one another with `play_trk` in this tick (this one among
+    /// them) used up their shared budget: `used` instructions and `starts` starts.
+    ChainOutOfFuel {
+        /// Instructions the chain ran (starts included at their cost).
+        used: u32,
+        /// `play_trk` starts made by the chain.
+        starts: u32,
+    },
 }
 
 impl fmt::Display for FaultKind {
@@ -71,6 +86,18 @@ impl fmt::Display for FaultKind {
             FaultKind::MissingPatch(id) => {
                 write!(f, "patch {id} does not exist (nor a hit list with that ID)")
             }
+            FaultKind::HitListCycle(id) => write!(
+                f,
+                "hit list {id} contains itself (directly or through lists inside it): the picks \
+                 went round it {} lists deep without reaching a sample",
+                super::MAX_LIST_DEPTH
+            ),
+            FaultKind::HitListsTooDeep(id) => write!(
+                f,
+                "hit lists nested more than {} deep (still a list at hit list {id}) without \
+                 reaching a sample",
+                super::MAX_LIST_DEPTH
+            ),
             FaultKind::NoOwnHitList => write!(f, "smart_setlist 0 on a track that has no hit list"),
             FaultKind::StackUnderflow => write!(f, "pop on an empty stack"),
             FaultKind::StackOverflow => write!(f, "push beyond {MAX_STACK_DEPTH} values"),
@@ -81,6 +108,11 @@ impl fmt::Display for FaultKind {
             FaultKind::OutOfFuel(n) => write!(
                 f,
                 "ran {n} instructions in one tick without yielding (an endless loop without wait?)"
+            ),
+            FaultKind::ChainOutOfFuel { used, starts } => write!(
+                f,
+                "tracks that start one another with play_trk made {starts} starts and used \
+                 {used} instructions in one tick without waiting (a play_trk cycle?)"
             ),
         }
     }
@@ -128,8 +160,9 @@ pub trait Host {
     fn field(&mut self, th: &Thread, object: i32, field: i32) -> i32;
     /// Writes a data field of an object.
     fn set_field(&mut self, th: &Thread, object: i32, field: i32, value: i32);
-    /// Starts the track with this ID from this thread's source.
-    fn play_track(&mut self, th: &Thread, track: i32);
+    /// Starts the track with this ID from this thread's source. Fails when the chain of
+    /// tracks this thread belongs to has used up its fuel for the tick.
+    fn play_track(&mut self, th: &Thread, track: i32) -> Result<(), FaultKind>;
     /// Kills the track with this ID.
     fn kill_track(&mut self, th: &Thread, track: i32);
     /// Stops the track with this ID, letting its notes end.
@@ -453,7 +486,11 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
             Err(kind) => fault!(kind),
         },
         0x31 => host.print(th, op.a, th.regs[a], op),
-        0x32 => host.play_track(th, th.regs[a]),
+        0x32 => {
+            if let Err(kind) = host.play_track(th, th.regs[a]) {
+                fault!(kind);
+            }
+        }
         0x33 => host.kill_track(th, th.regs[a]),
         0x34 => {
             if th.stack.len() >= MAX_STACK_DEPTH {
