@@ -18,7 +18,7 @@
 //! group) stays quiet whenever the project gives it a reason to doubt.
 
 use crate::audio::decode::{DecodeLimits, StreamDecoder};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity, printable};
 use crate::formats::hit::HEADER_LEN;
 use crate::isa::{self, JumpTarget, OperandKind};
 use crate::project::{CodeRef, EventType, IMPLICIT_TRACK_BASE, Origin, Project, TrackDef};
@@ -26,6 +26,8 @@ use crate::runtime::sink::ControlGroup;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+mod cycles;
 
 /// A rule of the linter. Its [`name`](Lint::name) is what `hitbench check` prints in
 /// brackets after each diagnostic.
@@ -61,11 +63,16 @@ pub enum Lint {
     /// A problem in the world around the sounds: a `world.ini` value, the lot file it
     /// names, a station, music or ambience file.
     World,
+    /// Tracks that start one another with `play_trk` without waiting in between (or a
+    /// track that allows several copies and starts itself).
+    PlayCycle,
+    /// A hit list that contains itself, directly or through lists inside it.
+    HitListCycle,
 }
 
 impl Lint {
     /// Every rule, in the order `docs/check.md` lists them.
-    pub const ALL: [Lint; 13] = [
+    pub const ALL: [Lint; 15] = [
         Lint::Load,
         Lint::UnboundSymbol,
         Lint::MissingSample,
@@ -79,6 +86,8 @@ impl Lint {
         Lint::DanglingReference,
         Lint::DuplicateDefinition,
         Lint::World,
+        Lint::PlayCycle,
+        Lint::HitListCycle,
     ];
 
     /// The rule's name as printed: `unbound-symbol`, `wrong-group`, …
@@ -97,6 +106,8 @@ impl Lint {
             Lint::DanglingReference => "dangling-reference",
             Lint::DuplicateDefinition => "duplicate-definition",
             Lint::World => "world",
+            Lint::PlayCycle => "play-cycle",
+            Lint::HitListCycle => "hit-list-cycle",
         }
     }
 
@@ -155,14 +166,20 @@ impl fmt::Display for Finding {
     /// jump to it), leaving out an unknown line or column.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = &self.diagnostic;
-        write!(f, "{}", d.file.display())?;
+        write!(f, "{}", printable(&d.file.display().to_string()))?;
         if d.line > 0 {
             write!(f, ":{}", d.line)?;
             if d.column > 0 {
                 write!(f, ":{}", d.column)?;
             }
         }
-        write!(f, ": {}[{}]: {}", d.severity, self.lint, d.message)
+        write!(
+            f,
+            ": {}[{}]: {}",
+            d.severity,
+            self.lint,
+            printable(&d.message)
+        )
     }
 }
 
@@ -189,6 +206,8 @@ fn own_lints(project: &Project, facts: &CodeFacts) -> Vec<Finding> {
     wrong_groups(project, facts, &mut found);
     dangling_references(project, &mut found);
     duplicate_definitions(project, &mut found);
+    cycles::play_cycles(project, facts, &mut found);
+    cycles::hit_list_cycles(project, &mut found);
     found
 }
 

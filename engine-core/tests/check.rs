@@ -85,6 +85,7 @@ LIST [Patch] 15=0,spare_patch,"sounds\ok.wav",0,0,0,0,0 ; <- unused-patch
 LIST [GlobalHitList] 50=10
 LIST [GlobalHitList] 51=10 ; <- unused-hit-list
 LIST [GlobalHitList] 52=10,9999 ; <- dangling-reference (hit list entry)
+LIST [GlobalHitList] 53=53 ; <- hit-list-cycle
 
 LIST [EventMapping] play_ok=kSndobPlay,0x3000,0,0,0,0
 LIST [EventMapping] play_gone=kSndobPlay,0x3001,0,0,0,0
@@ -106,6 +107,11 @@ LIST [Track] 0x3006=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,
 LIST [Track] 0x3007=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@52,0,60
 LIST [Track] 0x3008=0,greeting,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60 ; <- wrong-group (voice folder)
 LIST [Track] 0x3009=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,8888,60 ; <- dangling-reference (track patch)
+LIST [EventMapping] play_ping=kSndobPlay,0x300A,0,0,0,0
+LIST [EventMapping] play_list_cycle=kSndobPlay,0x300C,0,0,0,0
+LIST [Track] 0x300A=0,ping,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60
+LIST [Track] 0x300B=0,pong,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60
+LIST [Track] 0x300C=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@53,0,60
 
 BINARY [
 play_ok
@@ -144,6 +150,14 @@ greeting
 	loadl patch #14
 	note_on v1
 	wait_samp
+	end
+ping
+	loadl v1 #0x300B
+	play_trk v1 ; <- play-cycle
+	end
+pong
+	loadl v1 #0x300A
+	play_trk v1
 	end
 _helper_routines
 	end
@@ -230,6 +244,8 @@ fn every_planted_mistake_is_reported_once_at_its_line() {
         (WrongGroup, "main.src", src("0x3008=0,greeting"), Warning),
         (DanglingReference, "main.src", src("52=10,9999"), Error),
         (DanglingReference, "main.src", src("0x3009="), Error),
+        (HitListCycle, "main.src", src("53=53"), Error),
+        (PlayCycle, "main.src", src("<- play-cycle"), Warning),
         (
             DuplicateDefinition,
             "main.src",
@@ -302,6 +318,17 @@ fn messages_say_what_to_do() {
     assert!(m.contains("unknown kind"), "{m}");
     let m = message(Lint::MissingSample, "gone_patch");
     assert!(m.contains("did you mean `sounds\\ok.wav`"), "{m}");
+    let m = message(Lint::HitListCycle, "53");
+    assert!(
+        m.contains("hit list 53 contains itself, and nothing else"),
+        "{m}"
+    );
+    let m = message(Lint::PlayCycle, "ping");
+    assert!(
+        m.contains("play_trk cycle without a wait")
+            && m.contains("`ping` → track 12299 (0x300b) `pong` → track 12298 (0x300a) `ping`"),
+        "{m}"
+    );
 
     // The printed form: `file:line[:col]: severity[rule]: message`.
     let f = findings
@@ -336,6 +363,9 @@ LIST [Track] 0x3002=0,vox_greet,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_no
 LIST [Track] 0x3003=0,music_theme,1024,kArgsNormal,duckpri_normal,kGroupMusic,spl_normal,@0,10,60
 LIST [Track] 0x3007=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@52,0,60
 LIST [Track] 0x3008=0,greeting,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_normal,@0,0,60
+LIST [EventMapping] play_ping=kSndobPlay,0x300A,0,0,0,0
+LIST [Track] 0x300A=0,ping,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60
+LIST [Track] 0x300B=0,pong,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60
 
 BINARY [
 play_ok
@@ -359,6 +389,20 @@ greeting
 	loadl patch #14
 	note_on v1
 	wait_samp
+	end
+ping
+	loadl patch #10
+	note_on v1
+	wait_samp
+	loadl v1 #0x300B
+	play_trk v1
+	end
+pong
+	loadl patch #10
+	note_on v1
+	wait_samp
+	loadl v1 #0x300A
+	play_trk v1
 	end
 _helper_routine
 	end
@@ -416,4 +460,79 @@ fn a_later_directory_overriding_an_earlier_one_is_no_duplicate() {
     assert!(!project.overrides.is_empty());
     let findings = check::findings(&project);
     assert!(findings.is_empty(), "{}", listing(&findings));
+}
+
+/// A project of one source (and the `ok.wav` sample), checked.
+fn check_source(tag: &str, source: &str) -> (TempDir, Vec<Finding>) {
+    let dir = TempDir::new(tag);
+    dir.write("main.src", source.as_bytes());
+    dir.write("ok.wav", &wav());
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    (dir, findings)
+}
+
+#[test]
+fn a_track_that_allows_copies_and_starts_itself_is_a_play_cycle() {
+    let source = |wait: &str| {
+        format!(
+            "LAYOUT tso\n\
+             LIST [EventMapping] breed=kSndobPlay,0x500,0,0,0,0\n\
+             LIST [EventMapping] selfish=kSndobPlay,0x501,0,0,0,0\n\
+             LIST [Track] 0x500=0,breeder,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0\n\
+             LIST [Track] 0x501=0,selfish,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0\n\
+             BINARY [\n\
+             breeder\n\tloadb MultipleInstances 1\n{wait}\tloadl v1 #0x500\n\tplay_trk v1\n\tplay_trk v1\n\tend\n\
+             selfish\n\tloadl v1 #0x501\n\tplay_trk v1\n\tend\n]\n"
+        )
+    };
+    let (_dir, findings) = check_source("breeder", &source(""));
+    let cycles: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.lint == Lint::PlayCycle)
+        .collect();
+    // `breeder` multiplies; `selfish` (one copy at a time) only finds itself playing.
+    assert_eq!(cycles.len(), 1, "{}", listing(&findings));
+    let m = &cycles[0].diagnostic.message;
+    assert!(
+        m.contains("`breeder` allows several copies") && m.contains("starts itself"),
+        "{m}"
+    );
+    assert_eq!(cycles[0].diagnostic.line, 10, "the first play_trk line");
+    let (_dir, findings) = check_source("breeder-waits", &source("\twait_samp\n"));
+    assert!(
+        !findings.iter().any(|f| f.lint == Lint::PlayCycle),
+        "waiting first breaks the cycle:\n{}",
+        listing(&findings)
+    );
+}
+
+#[test]
+fn a_hit_list_round_itself_with_a_way_out_is_a_warning() {
+    let source = "LAYOUT ts1\n\
+         LIST [Patch] 10=0,ok_patch,\"ok.wav\",0,0,0,0,0\n\
+         LIST [GlobalHitList] 60=61,10\n\
+         LIST [GlobalHitList] 61=60\n\
+         LIST [EventMapping] play_list=kSndobPlay,0x600,0,0,0,0\n\
+         LIST [Track] 0x600=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@60,0\n";
+    let (_dir, findings) = check_source("listcycle", source);
+    let cycles: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.lint == Lint::HitListCycle)
+        .collect();
+    assert_eq!(
+        cycles.len(),
+        1,
+        "one report for the cycle:\n{}",
+        listing(&findings)
+    );
+    assert_eq!(cycles[0].diagnostic.severity, Severity::Warning);
+    assert!(
+        cycles[0]
+            .diagnostic
+            .message
+            .contains("hit lists contain one another in a cycle: 60 → 61 → 60"),
+        "{}",
+        cycles[0]
+    );
 }
