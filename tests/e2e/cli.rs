@@ -418,3 +418,29 @@ fn check_usage() {
     assert_eq!(run.code, ExitCode::from(1));
     assert!(run.err.contains("no such project folder"), "{}", run.err);
 }
+
+#[test]
+fn names_in_data_files_cannot_forge_lines_or_drive_the_terminal() {
+    let dir = TempDir::new("check-controls");
+    // A patch whose name holds a carriage return and a forged diagnostic, and an event
+    // whose name holds an ESC sequence (clear the screen).
+    std::fs::write(
+        dir.join("tables.hot"),
+        "[Patch]\n15=0,spare\rforged.src:1: error: fake,\"gone.wav\",0,0,0,0,0\n\
+         [EventMapping]\nevil\x1b[2J=kSndobPlay,0x3999,0,0,0,0\n",
+    )
+    .unwrap();
+    let project = dir.path().display().to_string();
+    let run = hitbench(&["check", &project]);
+    let all = format!("{}{}", run.out, run.err);
+    assert!(!all.contains('\r') && !all.contains('\x1b'), "{all:?}");
+    assert!(all.contains("spare\\rforged.src:1: error: fake"), "{all}");
+    assert!(all.contains("evil\\x1b[2J"), "{all}");
+    // Every diagnostic line names a file of the project: nothing forged a line.
+    for line in all
+        .lines()
+        .filter(|l| l.contains(": error") || l.contains(": warning"))
+    {
+        assert!(line.starts_with(&project), "forged line: {line:?}");
+    }
+}

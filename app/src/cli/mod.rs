@@ -11,6 +11,7 @@ mod paths;
 mod play;
 mod probe;
 mod render;
+mod terminal;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -126,8 +127,15 @@ pub fn main(args: &[String]) -> ExitCode {
     )
 }
 
-/// Runs the command line, writing through `io`.
+/// Runs the command line, writing through `io` (control characters escaped, see
+/// [`terminal`]).
 pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
+    let mut out = terminal::TerminalSafe::new(&mut *io.out);
+    let mut err = terminal::TerminalSafe::new(&mut *io.err);
+    let io = &mut Io {
+        out: &mut out,
+        err: &mut err,
+    };
     let mut args = Args::new(args);
     let command = args.next_positional();
     let result = match command.as_deref() {
