@@ -779,6 +779,13 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, String
                      as a UI sound with `ui {name}`"
                 ));
             };
+            // With a lot, the source must stand on it: a sound from nowhere is a mistake.
+            let world = cx.engine.world();
+            if !world.is_empty() && world.get(source).is_none() {
+                return Err(format!(
+                    "there is no object {source} on the lot; `sev {name}` was not played (`world` lists the objects)"
+                ));
+            }
             cx.engine
                 .trigger(name, Some(source), cx.args)
                 .map(|outcome| format!("{name} from object {source}: {outcome}"))

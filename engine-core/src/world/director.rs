@@ -520,8 +520,18 @@ impl WorldDirector {
         out: &mut dyn SoundSink,
         why: &str,
     ) -> Result<String, String> {
-        if engine.world().get(object).is_none() {
-            let message = format!("{why}: there is no object {object} on the lot");
+        let kind = match engine.world().get(object) {
+            Some(o) => o.kind,
+            None => {
+                let message = format!("{why}: there is no object {object} on the lot");
+                self.fail(Some(object), message.clone());
+                return Err(message);
+            }
+        };
+        if !kind.can_receive() {
+            let message = format!(
+                "{why}: object {object} is a {kind}, not a receiver (a TV, radio, stereo or generic object); nothing was tuned"
+            );
             self.fail(Some(object), message.clone());
             return Err(message);
         }

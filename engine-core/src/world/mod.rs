@@ -128,6 +128,15 @@ impl ObjectKind {
         }
     }
 
+    /// True for objects that can be tuned to a station (TVs, radios, stereos, and
+    /// generic objects such as a jukebox); people, babies and pianos cannot.
+    pub fn can_receive(self) -> bool {
+        matches!(
+            self,
+            ObjectKind::Tv | ObjectKind::Radio | ObjectKind::Stereo | ObjectKind::Generic
+        )
+    }
+
     /// The kind with this name (case-insensitive).
     pub fn by_name(name: &str) -> Option<Self> {
         Self::ALL
