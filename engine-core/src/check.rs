@@ -20,7 +20,7 @@
 use crate::audio::decode::{DecodeLimits, StreamDecoder};
 use crate::diag::{Diagnostic, Severity, printable};
 use crate::formats::hit::HEADER_LEN;
-use crate::isa::{self, JumpTarget, OperandKind};
+use crate::isa::{self, JumpTarget, Opcode, OperandKind};
 use crate::project::{CodeRef, EventType, IMPLICIT_TRACK_BASE, Origin, Project, TrackDef};
 use crate::runtime::sink::ControlGroup;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -505,12 +505,12 @@ impl CodeFacts {
                     continue;
                 };
                 let [a, b, _] = instr.operands;
-                match instr.info.mnemonic {
-                    "loadl" | "loadb" => {
+                match instr.info.op {
+                    Opcode::Loadl | Opcode::Loadb => {
                         facts.constants.insert(b);
                         regs.insert(a, b);
                     }
-                    "set" => match regs.get(&b).copied() {
+                    Opcode::Set => match regs.get(&b).copied() {
                         Some(value) => {
                             regs.insert(a, value);
                         }
@@ -518,7 +518,7 @@ impl CodeFacts {
                             regs.remove(&a);
                         }
                     },
-                    "add" | "sub" | "mul" | "div" => {
+                    Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div => {
                         for var in [a, b] {
                             if let Some(value) = regs.get(&var) {
                                 facts.computed.insert(*value);
@@ -526,12 +526,12 @@ impl CodeFacts {
                         }
                         regs.remove(&a);
                     }
-                    "inc" | "dec" => {
+                    Opcode::Inc | Opcode::Dec => {
                         if let Some(value) = regs.remove(&a) {
                             facts.computed.insert(value);
                         }
                     }
-                    "play_trk" | "kill_trk" | "stop_trk" => facts.track_ops = true,
+                    Opcode::PlayTrk | Opcode::KillTrk | Opcode::StopTrk => facts.track_ops = true,
                     _ => {}
                 }
                 pc += instr.len;
@@ -571,15 +571,15 @@ impl CodeFacts {
                 unit: at.unit,
                 address: at.address.saturating_add(instr.len as u32),
             };
-            match instr.info.mnemonic {
-                "end" | "return" | "loop" => continue,
-                "jump" => {
+            match instr.info.op {
+                Opcode::End | Opcode::Return | Opcode::Loop => continue,
+                Opcode::Jump => {
                     if let Some(JumpTarget::Address(address)) = instr.jump {
                         todo.push(target(address));
                     }
                     continue;
                 }
-                "loadl" => {
+                Opcode::Loadl => {
                     constants.insert(instr.operands[1]);
                 }
                 _ => {}

@@ -2,7 +2,7 @@
 //! (the engine stops such a chain with a fault), and hit lists that contain themselves.
 
 use super::{CodeFacts, Finding, Lint, track_title};
-use crate::isa::{self, JumpTarget, OperandKind};
+use crate::isa::{self, JumpTarget, Opcode, OperandKind};
 use crate::project::{CodeRef, Origin, Project};
 use crate::registers::Layout;
 use crate::runtime::thread::AttrRegs;
@@ -31,23 +31,6 @@ struct Path {
     at: CodeRef,
     regs: HashMap<u32, i64>,
     depth: usize,
-}
-
-/// Instructions after which a thread does not go on in the same tick.
-fn yields(mnemonic: &str) -> bool {
-    matches!(
-        mnemonic,
-        "wait"
-            | "wait_samp"
-            | "note_on_loop"
-            | "waiteq"
-            | "waitne"
-            | "waitgt"
-            | "waitlt"
-            | "waitge"
-            | "waitle"
-            | "seqgroup_wait"
-    )
 }
 
 fn reach(project: &Project, facts: &CodeFacts, entry: CodeRef) -> Reach {
@@ -90,18 +73,18 @@ fn reach(project: &Project, facts: &CodeFacts, entry: CodeRef) -> Reach {
                 address: path.at.address.saturating_add(instr.len as u32),
             };
             let [a, b, _] = instr.operands;
-            let mnemonic = instr.info.mnemonic;
-            if yields(mnemonic) {
+            let opcode = instr.info.op;
+            if opcode.may_yield() {
                 break;
             }
-            match mnemonic {
-                "loadl" => {
+            match opcode {
+                Opcode::Loadl => {
                     path.regs.insert(a, i64::from(b as i32));
                 }
-                "loadb" => {
+                Opcode::Loadb => {
                     path.regs.insert(a, i64::from(b as u8 as i8));
                 }
-                "set" | "setll" => match path.regs.get(&b).copied() {
+                Opcode::Set | Opcode::Setll => match path.regs.get(&b).copied() {
                     Some(value) => {
                         path.regs.insert(a, value);
                     }
@@ -109,7 +92,7 @@ fn reach(project: &Project, facts: &CodeFacts, entry: CodeRef) -> Reach {
                         path.regs.remove(&a);
                     }
                 },
-                "play_trk" => {
+                Opcode::PlayTrk => {
                     if let Some(track) = path.regs.get(&a).and_then(|v| u32::try_from(*v).ok()) {
                         reach
                             .starts
@@ -117,7 +100,7 @@ fn reach(project: &Project, facts: &CodeFacts, entry: CodeRef) -> Reach {
                             .or_insert_with(|| project.locate(path.at));
                     }
                 }
-                "end" | "return" => {
+                Opcode::End | Opcode::Return => {
                     if path.depth == 0 {
                         reach.ends = true;
                         break;
@@ -125,15 +108,15 @@ fn reach(project: &Project, facts: &CodeFacts, entry: CodeRef) -> Reach {
                     // Returning from a call: the walk of the caller goes on after it.
                     break;
                 }
-                "loop" => break,
-                "jump" => {
+                Opcode::Loop => break,
+                Opcode::Jump => {
                     match instr.jump {
                         Some(JumpTarget::Address(address)) => path.at = target(address),
                         _ => break,
                     }
                     continue;
                 }
-                "call" => {
+                Opcode::Call => {
                     todo.push(Path {
                         at: next,
                         regs: path.regs.clone(),
@@ -146,7 +129,10 @@ fn reach(project: &Project, facts: &CodeFacts, entry: CodeRef) -> Reach {
                 _ => {
                     // Any other write to a variable makes its value unknown.
                     if let Some(OperandKind::Var) = instr.info.operands.first()
-                        && !matches!(mnemonic, "test" | "cmp" | "note_off" | "kill_trk")
+                        && !matches!(
+                            opcode,
+                            Opcode::Test | Opcode::Cmp | Opcode::NoteOff | Opcode::KillTrk
+                        )
                     {
                         path.regs.remove(&a);
                     }

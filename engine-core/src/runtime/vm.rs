@@ -6,8 +6,9 @@
 //! `docs/vm.md` gives the meaning of every opcode; this file is its implementation.
 
 use super::clock::SampleTime;
-use super::program::{INVALID, NONE, Op, Program};
+use super::program::{NONE, Op, Program};
 use super::thread::Thread;
+use crate::isa::Opcode;
 use crate::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use std::fmt;
 
@@ -256,17 +257,19 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
                 let a = usize::from(op.a);
                 let b = usize::from(op.b);
                 match op.code {
-                    0x04 => set!(op.a, i32::from(op.b as i8)),
-                    0x05 => set!(op.a, op.imm),
-                    0x06 | 0x4A | 0x4B | 0x4C => set!(op.a, regs[b]),
-                    0x0D if op.through_var == 0 => {
+                    Opcode::Loadb => set!(op.a, i32::from(op.b as i8)),
+                    Opcode::Loadl => set!(op.a, op.imm),
+                    Opcode::Set | Opcode::Setll | Opcode::Setlt | Opcode::Settl => {
+                        set!(op.a, regs[b])
+                    }
+                    Opcode::Jump if op.through_var == 0 => {
                         branch!(true, op);
                         continue;
                     }
-                    0x0E => set!(op.a, regs[a]),
-                    0x10 => set!(op.a, regs[a].wrapping_add(regs[b])),
-                    0x11 => set!(op.a, regs[a].wrapping_sub(regs[b])),
-                    0x12 => {
+                    Opcode::Test => set!(op.a, regs[a]),
+                    Opcode::Add => set!(op.a, regs[a].wrapping_add(regs[b])),
+                    Opcode::Sub => set!(op.a, regs[a].wrapping_sub(regs[b])),
+                    Opcode::Div => {
                         let divisor = regs[b];
                         if divisor == 0 {
                             leave!(Exit::Fault {
@@ -276,17 +279,17 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
                         }
                         set!(op.a, regs[a].wrapping_div(divisor));
                     }
-                    0x13 => set!(op.a, regs[a].wrapping_mul(regs[b])),
-                    0x14 => {
+                    Opcode::Mul => set!(op.a, regs[a].wrapping_mul(regs[b])),
+                    Opcode::Cmp => {
                         let difference = i64::from(regs[a]) - i64::from(regs[b]);
                         zero = difference == 0;
                         sign = difference < 0;
                     }
-                    0x15 => set!(op.a, i32::from(regs[a] < regs[b])),
-                    0x16 => set!(op.a, i32::from(regs[a] > regs[b])),
-                    0x17 => set!(op.a, i32::from(regs[a] == 0)),
-                    0x19 => set!(op.a, regs[a].wrapping_abs()),
-                    0x1A => {
+                    Opcode::Less => set!(op.a, i32::from(regs[a] < regs[b])),
+                    Opcode::Greater => set!(op.a, i32::from(regs[a] > regs[b])),
+                    Opcode::Not => set!(op.a, i32::from(regs[a] == 0)),
+                    Opcode::Abs => set!(op.a, regs[a].wrapping_abs()),
+                    Opcode::Limit => {
                         let (lo, hi) = if op.imm <= op.imm2 {
                             (op.imm, op.imm2)
                         } else {
@@ -294,54 +297,63 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
                         };
                         set!(op.a, regs[a].clamp(lo, hi));
                     }
-                    0x28 => set!(op.a, regs[a] & regs[b]),
-                    0x29 => set!(op.a, !(regs[a] & regs[b])),
-                    0x2A => set!(op.a, regs[a] | regs[b]),
-                    0x2B => set!(op.a, !(regs[a] | regs[b])),
-                    0x2C => set!(op.a, regs[a] ^ regs[b]),
-                    0x2D => set!(op.a, regs[a].max(op.imm)),
-                    0x2E => set!(op.a, regs[a].min(op.imm)),
-                    0x2F => set!(op.a, regs[a].wrapping_add(1)),
-                    0x30 => set!(op.a, regs[a].wrapping_sub(1)),
-                    0x3E => {
+                    Opcode::And => set!(op.a, regs[a] & regs[b]),
+                    Opcode::Nand => set!(op.a, !(regs[a] & regs[b])),
+                    Opcode::Or => set!(op.a, regs[a] | regs[b]),
+                    Opcode::Nor => set!(op.a, !(regs[a] | regs[b])),
+                    Opcode::Xor => set!(op.a, regs[a] ^ regs[b]),
+                    Opcode::Max => set!(op.a, regs[a].max(op.imm)),
+                    Opcode::Min => set!(op.a, regs[a].min(op.imm)),
+                    Opcode::Inc => set!(op.a, regs[a].wrapping_add(1)),
+                    Opcode::Dec => set!(op.a, regs[a].wrapping_sub(1)),
+                    Opcode::Ifeq => {
                         branch!(zero, op);
                         continue;
                     }
-                    0x3F => {
+                    Opcode::Ifne => {
                         branch!(!zero, op);
                         continue;
                     }
-                    0x40 => {
+                    Opcode::Ifgt => {
                         branch!(!sign && !zero, op);
                         continue;
                     }
-                    0x41 => {
+                    Opcode::Iflt => {
                         branch!(sign, op);
                         continue;
                     }
-                    0x42 => {
+                    Opcode::Ifge => {
                         branch!(!sign, op);
                         continue;
                     }
-                    0x43 => {
+                    Opcode::Ifle => {
                         branch!(sign || zero, op);
                         continue;
                     }
                     // No-ops: note, callentrypoint, nop, groups, get_var, callback,
                     // smart_setcrit, push_mask…call_push, test1–test4, testx,
                     // setchanreg…kill_note.
-                    0x01
-                    | 0x0A
-                    | 0x0F
-                    | 0x1D
-                    | 0x1E
-                    | 0x1F
-                    | 0x22
-                    | 0x26
-                    | 0x35..=0x38
-                    | 0x3A..=0x3D
-                    | 0x55
-                    | 0x5B..=0x5E => {}
+                    Opcode::Note
+                    | Opcode::Callentrypoint
+                    | Opcode::Nop
+                    | Opcode::AddToGroup
+                    | Opcode::RemoveFromGroup
+                    | Opcode::GetVar
+                    | Opcode::Callback
+                    | Opcode::SmartSetcrit
+                    | Opcode::PushMask
+                    | Opcode::PushVars
+                    | Opcode::CallMask
+                    | Opcode::CallPush
+                    | Opcode::Test1
+                    | Opcode::Test2
+                    | Opcode::Test3
+                    | Opcode::Test4
+                    | Opcode::Testx
+                    | Opcode::Setchanreg
+                    | Opcode::PlayNote
+                    | Opcode::StopNote
+                    | Opcode::KillNote => {}
                     _ => {
                         // Everything else runs in the outer loop, already counted.
                         th.zero = zero;
@@ -405,7 +417,7 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
         }};
     }
     match op.code {
-        0x07 => {
+        Opcode::Call => {
             if th.calls.len() >= MAX_CALL_DEPTH {
                 fault!(FaultKind::CallStackOverflow);
             }
@@ -415,7 +427,7 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
             th.calls.push(next);
             return Step::Goto(op.target);
         }
-        0x08 => {
+        Opcode::Return => {
             return match th.calls.pop() {
                 Some(ret) => Step::Goto(ret),
                 None => {
@@ -424,7 +436,7 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
                 }
             };
         }
-        0x09 => {
+        Opcode::Wait => {
             let ms = th.regs[a];
             if ms > 0 {
                 let wake = th.time.saturating_add(host.ms_to_samples(ms));
@@ -433,7 +445,7 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
                 return Step::Leave(Exit::Sleep(wake));
             }
         }
-        0x0B => {
+        Opcode::WaitSamp => {
             th.pc = next;
             let exit = match th.notes.last() {
                 Some(note) if note.live => match note.end {
@@ -448,7 +460,7 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
             };
             return Step::Leave(exit);
         }
-        0x0C => {
+        Opcode::End => {
             if let Some(ret) = th.calls.pop() {
                 return Step::Goto(ret);
             }
@@ -458,7 +470,7 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
             th.pc = next;
             return Step::Leave(Exit::Finished);
         }
-        0x0D => {
+        Opcode::Jump => {
             // Through a variable (the literal form runs in the fast path).
             let address = th.regs[a];
             return match program.op_at_address(op.unit, address) {
@@ -466,72 +478,77 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
                 None => fault!(FaultKind::BadAddress(i64::from(address))),
             };
         }
-        0x18 => {
+        Opcode::Rand => {
             let value = host.random(th.regs[b], th.regs[c]);
             set!(op.a, value);
         }
-        0x1B => fault!(FaultKind::Raised(op.imm)),
-        0x1C => {
+        Opcode::Error => fault!(FaultKind::Raised(op.imm)),
+        Opcode::Assert => {
             if th.regs[a] == 0 {
                 fault!(FaultKind::AssertFailed(op.a));
             }
         }
-        0x20 => return Step::Goto(th.loop_point),
-        0x21 => th.loop_point = next,
-        0x23 => host.list_add(th, th.regs[a]),
-        0x24 => host.list_remove(th, th.regs[a]),
-        0x25 => host.list_clear(th),
-        0x27 => match host.choose(th) {
+        Opcode::Loop => return Step::Goto(th.loop_point),
+        Opcode::SetLoop => th.loop_point = next,
+        Opcode::SmartAdd => host.list_add(th, th.regs[a]),
+        Opcode::SmartRemove => host.list_remove(th, th.regs[a]),
+        Opcode::SmartRemoveall => host.list_clear(th),
+        Opcode::SmartChoose => match host.choose(th) {
             Ok(value) => th.regs[a] = value,
             Err(kind) => fault!(kind),
         },
-        0x31 => host.print(th, op.a, th.regs[a], op),
-        0x32 => {
+        Opcode::Printreg => host.print(th, op.a, th.regs[a], op),
+        Opcode::PlayTrk => {
             if let Err(kind) = host.play_track(th, th.regs[a]) {
                 fault!(kind);
             }
         }
-        0x33 => host.kill_track(th, th.regs[a]),
-        0x34 => {
+        Opcode::KillTrk => host.kill_track(th, th.regs[a]),
+        Opcode::Push => {
             if th.stack.len() >= MAX_STACK_DEPTH {
                 fault!(FaultKind::StackOverflow);
             }
             th.stack.push(th.regs[a]);
         }
-        0x39 => match th.stack.pop() {
+        Opcode::Pop => match th.stack.pop() {
             Some(value) => set!(op.a, value),
             None => fault!(FaultKind::StackUnderflow),
         },
-        0x44 => {
+        Opcode::SmartSetlist => {
             if let Err(kind) = host.set_list(th, th.regs[a]) {
                 fault!(kind);
             }
         }
-        0x45 => host.seqgroup_kill(th, op.a),
-        0x46 => {
+        Opcode::SeqgroupKill => host.seqgroup_kill(th, op.a),
+        Opcode::SeqgroupWait => {
             if host.seqgroup_busy(th, op.a) {
                 th.pc = pc;
                 return Step::Leave(Exit::NextTick);
             }
         }
-        0x47 => {
+        Opcode::SeqgroupReturn => {
             th.groups.remove(&op.a);
         }
-        0x48 => {
+        Opcode::Getsrcdatafield => {
             let value = host.field(th, th.regs[b], th.regs[c]);
             set!(op.a, value);
         }
-        0x49 => {
+        Opcode::SeqgroupTrkid => {
             th.groups.insert(op.a);
         }
-        0x4D..=0x52 => {
+        Opcode::Waiteq
+        | Opcode::Waitne
+        | Opcode::Waitgt
+        | Opcode::Waitlt
+        | Opcode::Waitge
+        | Opcode::Waitle => {
             let (x, y) = (th.regs[a], th.regs[b]);
             let done = match op.code {
-                0x4D => x == y,
-                0x4E => x != y,
-                0x4F => x > y,
-                0x50 => x < y,
-                0x51 => x >= y,
+                Opcode::Waiteq => x == y,
+                Opcode::Waitne => x != y,
+                Opcode::Waitgt => x > y,
+                Opcode::Waitlt => x < y,
+                Opcode::Waitge => x >= y,
                 _ => x <= y,
             };
             if !done {
@@ -539,20 +556,20 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
                 return Step::Leave(Exit::NextTick);
             }
         }
-        0x53 => host.duck(th, true),
-        0x54 => host.duck(th, false),
-        0x56 => match global_index(op.imm) {
+        Opcode::Duck => host.duck(th, true),
+        Opcode::Unduck => host.duck(th, false),
+        Opcode::Setlg => match global_index(op.imm) {
             Some(g) => th.regs[usize::from(FIRST_GLOBAL) + g] = th.regs[a],
             None => fault!(FaultKind::BadGlobal(op.imm)),
         },
-        0x57 => match global_index(op.imm) {
+        Opcode::Setgl => match global_index(op.imm) {
             Some(g) => th.regs[a] = th.regs[usize::from(FIRST_GLOBAL) + g],
             None => fault!(FaultKind::BadGlobal(op.imm)),
         },
-        0x58 => fault!(FaultKind::Thrown),
-        0x59 => host.set_field(th, th.regs[b], th.regs[c], th.regs[a]),
-        0x5A => host.stop_track(th, th.regs[a]),
-        0x5F => match host.list_index(th, th.regs[b]) {
+        Opcode::Throw => fault!(FaultKind::Thrown),
+        Opcode::Setsrcdatafield => host.set_field(th, th.regs[b], th.regs[c], th.regs[a]),
+        Opcode::StopTrk => host.stop_track(th, th.regs[a]),
+        Opcode::SmartIndex => match host.list_index(th, th.regs[b]) {
             Ok(value) => {
                 th.regs[a] = value;
                 let patch = th.attrs.patch;
@@ -560,12 +577,12 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
             }
             Err(kind) => fault!(kind),
         },
-        0x02 => match host.note_on(th, false) {
+        Opcode::NoteOn => match host.note_on(th, false) {
             Ok(handle) => th.regs[a] = handle,
             Err(kind) => fault!(kind),
         },
-        0x03 => host.note_off(th, th.regs[a]),
-        0x60 => match host.note_on(th, true) {
+        Opcode::NoteOff => host.note_off(th, th.regs[a]),
+        Opcode::NoteOnLoop => match host.note_on(th, true) {
             Ok(handle) => {
                 th.regs[a] = handle;
                 th.pc = next;
@@ -573,8 +590,9 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
             }
             Err(kind) => fault!(kind),
         },
-        INVALID => fault!(FaultKind::UnknownOpcode(op.a)),
-        other => fault!(FaultKind::UnknownOpcode(other)),
+        Opcode::Invalid => fault!(FaultKind::UnknownOpcode(op.a)),
+        // The register-only opcodes run in `run`'s fast path and never get here.
+        other => fault!(FaultKind::UnknownOpcode(other.byte())),
     }
     Step::Next
 }
