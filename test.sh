@@ -15,6 +15,8 @@ say "cargo fmt --check"
 cargo fmt --all --check
 say "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+say "cargo clippy -D warnings (with the kira/rodio benchmark peers)"
+cargo clippy -p hitbench --all-targets --locked --features bench-peers -- -D warnings
 say "cargo test"
 cargo test --workspace --locked
 say "all checks passed"

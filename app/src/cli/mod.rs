@@ -96,9 +96,6 @@ Commands:
   help  Show this text.
 ";
 
-/// The project the workbench opens when none is given.
-pub const DEFAULT_PROJECT: &str = "projects/demo";
-
 fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let choice = play::audio_choice(args);
     let dir = args.next_positional();

@@ -24,6 +24,9 @@ use std::time::Duration;
 /// Window title prefix.
 pub const APP_NAME: &str = "HitBench";
 
+/// The project the workbench opens when none is given and none was open last time.
+pub const DEFAULT_PROJECT: &str = "projects/demo";
+
 /// The workbench's state: the project, the live engine, the panels and their layout.
 pub struct Workbench {
     project: Project,
@@ -84,7 +87,7 @@ impl Workbench {
         let dir = dir
             .map(Path::to_path_buf)
             .or_else(|| settings.project.clone().filter(|p| p.is_dir()))
-            .unwrap_or_else(|| PathBuf::from(crate::cli::DEFAULT_PROJECT));
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_PROJECT));
         let tree = settings.layout.take().unwrap_or_else(dock::default_layout);
         let mut workbench = Self {
             project: Project::default(),
