@@ -14,7 +14,6 @@
 pub mod clock;
 pub mod engine;
 pub mod hitlists;
-mod host;
 pub mod program;
 mod queue;
 pub mod rng;
@@ -26,8 +25,8 @@ pub mod vm;
 pub mod voices;
 
 pub use clock::{Clock, SampleTime};
+pub use engine::MAX_LIST_DEPTH;
 pub use engine::{ActiveTrack, Engine, EngineConfig, EventArgs, HookEvent, Outcome, TriggerError};
-pub use host::MAX_LIST_DEPTH;
 pub use samples::{FixedSamples, SampleInfo, SampleLibrary, UniformSamples};
 pub use sink::{
     ControlGroup, NoteId, NullSink, RecordingSink, SampleRef, SharedSink, SoundCommand, SoundSink,

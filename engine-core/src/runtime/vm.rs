@@ -196,173 +196,17 @@ fn global_index(number: i32) -> Option<usize> {
 /// Runs `th` from its `pc` for at most `fuel` instructions. Returns how the run ended
 /// and how many instructions ran. `th.pc` is left where the thread resumes.
 ///
-/// The inner loop runs the instructions that only touch registers and flags, with the
-/// registers and flags held locally; the others (notes, hit lists, waits, the world,
-/// calls…) leave it for the outer loop, which has the whole thread and the host.
+/// The inner loop ([`run_registers`]) runs the instructions that only touch registers
+/// and flags, with the registers and flags held locally; the others (notes, hit lists,
+/// waits, the world, calls…) leave it for [`step`], which has the whole thread and the
+/// host.
 pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32) -> (Exit, u32) {
     let ops = program.ops.as_slice();
     let mut pc = th.pc;
     let mut used = 0u32;
     loop {
-        // Fast path: registers, flags and branches.
-        {
-            let regs: &mut [i32; 256] = &mut th.regs;
-            let mut zero = th.zero;
-            let mut sign = th.sign;
-            macro_rules! leave {
-                ($exit:expr) => {{
-                    th.zero = zero;
-                    th.sign = sign;
-                    th.pc = pc;
-                    return ($exit, used);
-                }};
-            }
-            macro_rules! set {
-                ($var:expr, $value:expr) => {{
-                    let v: i32 = $value;
-                    regs[usize::from($var)] = v;
-                    zero = v == 0;
-                    sign = v < 0;
-                }};
-            }
-            macro_rules! branch {
-                ($cond:expr, $op:expr) => {{
-                    if $cond {
-                        if $op.target == NONE {
-                            leave!(Exit::Fault {
-                                kind: FaultKind::BadAddress(i64::from($op.imm)),
-                                op: pc,
-                            });
-                        }
-                        pc = $op.target;
-                    } else {
-                        pc = $op.next;
-                    }
-                }};
-            }
-            loop {
-                if used >= fuel {
-                    leave!(Exit::Fault {
-                        kind: FaultKind::OutOfFuel(used),
-                        op: pc,
-                    });
-                }
-                let Some(op) = ops.get(pc as usize) else {
-                    leave!(Exit::Fault {
-                        kind: FaultKind::RanOffEnd,
-                        op: pc,
-                    });
-                };
-                used += 1;
-                let a = usize::from(op.a);
-                let b = usize::from(op.b);
-                match op.code {
-                    Opcode::Loadb => set!(op.a, i32::from(op.b as i8)),
-                    Opcode::Loadl => set!(op.a, op.imm),
-                    Opcode::Set | Opcode::Setll | Opcode::Setlt | Opcode::Settl => {
-                        set!(op.a, regs[b])
-                    }
-                    Opcode::Jump if op.through_var == 0 => {
-                        branch!(true, op);
-                        continue;
-                    }
-                    Opcode::Test => set!(op.a, regs[a]),
-                    Opcode::Add => set!(op.a, regs[a].wrapping_add(regs[b])),
-                    Opcode::Sub => set!(op.a, regs[a].wrapping_sub(regs[b])),
-                    Opcode::Div => {
-                        let divisor = regs[b];
-                        if divisor == 0 {
-                            leave!(Exit::Fault {
-                                kind: FaultKind::DivideByZero,
-                                op: pc,
-                            });
-                        }
-                        set!(op.a, regs[a].wrapping_div(divisor));
-                    }
-                    Opcode::Mul => set!(op.a, regs[a].wrapping_mul(regs[b])),
-                    Opcode::Cmp => {
-                        let difference = i64::from(regs[a]) - i64::from(regs[b]);
-                        zero = difference == 0;
-                        sign = difference < 0;
-                    }
-                    Opcode::Less => set!(op.a, i32::from(regs[a] < regs[b])),
-                    Opcode::Greater => set!(op.a, i32::from(regs[a] > regs[b])),
-                    Opcode::Not => set!(op.a, i32::from(regs[a] == 0)),
-                    Opcode::Abs => set!(op.a, regs[a].wrapping_abs()),
-                    Opcode::Limit => {
-                        let (lo, hi) = if op.imm <= op.imm2 {
-                            (op.imm, op.imm2)
-                        } else {
-                            (op.imm2, op.imm)
-                        };
-                        set!(op.a, regs[a].clamp(lo, hi));
-                    }
-                    Opcode::And => set!(op.a, regs[a] & regs[b]),
-                    Opcode::Nand => set!(op.a, !(regs[a] & regs[b])),
-                    Opcode::Or => set!(op.a, regs[a] | regs[b]),
-                    Opcode::Nor => set!(op.a, !(regs[a] | regs[b])),
-                    Opcode::Xor => set!(op.a, regs[a] ^ regs[b]),
-                    Opcode::Max => set!(op.a, regs[a].max(op.imm)),
-                    Opcode::Min => set!(op.a, regs[a].min(op.imm)),
-                    Opcode::Inc => set!(op.a, regs[a].wrapping_add(1)),
-                    Opcode::Dec => set!(op.a, regs[a].wrapping_sub(1)),
-                    Opcode::Ifeq => {
-                        branch!(zero, op);
-                        continue;
-                    }
-                    Opcode::Ifne => {
-                        branch!(!zero, op);
-                        continue;
-                    }
-                    Opcode::Ifgt => {
-                        branch!(!sign && !zero, op);
-                        continue;
-                    }
-                    Opcode::Iflt => {
-                        branch!(sign, op);
-                        continue;
-                    }
-                    Opcode::Ifge => {
-                        branch!(!sign, op);
-                        continue;
-                    }
-                    Opcode::Ifle => {
-                        branch!(sign || zero, op);
-                        continue;
-                    }
-                    // No-ops: note, callentrypoint, nop, groups, get_var, callback,
-                    // smart_setcrit, push_mask…call_push, test1–test4, testx,
-                    // setchanreg…kill_note.
-                    Opcode::Note
-                    | Opcode::Callentrypoint
-                    | Opcode::Nop
-                    | Opcode::AddToGroup
-                    | Opcode::RemoveFromGroup
-                    | Opcode::GetVar
-                    | Opcode::Callback
-                    | Opcode::SmartSetcrit
-                    | Opcode::PushMask
-                    | Opcode::PushVars
-                    | Opcode::CallMask
-                    | Opcode::CallPush
-                    | Opcode::Test1
-                    | Opcode::Test2
-                    | Opcode::Test3
-                    | Opcode::Test4
-                    | Opcode::Testx
-                    | Opcode::Setchanreg
-                    | Opcode::PlayNote
-                    | Opcode::StopNote
-                    | Opcode::KillNote => {}
-                    _ => {
-                        // Everything else runs in the outer loop, already counted.
-                        th.zero = zero;
-                        th.sign = sign;
-                        break;
-                    }
-                }
-                pc = op.next;
-            }
+        if let Some(exit) = run_registers(th, ops, &mut pc, &mut used, fuel) {
+            return (exit, used);
         }
         // Slow path: the instruction at `pc`, with the whole thread and the host.
         let Some(&op) = ops.get(pc as usize) else {
@@ -383,6 +227,157 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
     }
 }
 
+/// What a register-only instruction did.
+enum Flow {
+    /// Go on with the next instruction.
+    Next,
+    /// Go on at this op (a branch taken).
+    Goto(u32),
+    /// Stop the thread.
+    Fault(FaultKind),
+    /// Not a register-only instruction: leave it to [`step`].
+    Slow,
+}
+
+/// The fast path: runs register-only instructions from `*pc` until one needs the
+/// thread or the host (returns `None`, `*pc` at it, flags written back) or the run ends
+/// (returns the exit, `th.pc` set). Counts every instruction into `*used`, the one left
+/// to [`step`] included.
+#[inline(always)]
+fn run_registers(
+    th: &mut Thread,
+    ops: &[Op],
+    pc_out: &mut u32,
+    used_out: &mut u32,
+    fuel: u32,
+) -> Option<Exit> {
+    let mut pc = *pc_out;
+    let mut used = *used_out;
+    let regs: &mut [i32; 256] = &mut th.regs;
+    let mut zero = th.zero;
+    let mut sign = th.sign;
+    let exit = loop {
+        if used >= fuel {
+            break Exit::Fault {
+                kind: FaultKind::OutOfFuel(used),
+                op: pc,
+            };
+        }
+        let Some(op) = ops.get(pc as usize) else {
+            break Exit::Fault {
+                kind: FaultKind::RanOffEnd,
+                op: pc,
+            };
+        };
+        used += 1;
+        match register_op(op, regs, &mut zero, &mut sign) {
+            Flow::Next => pc = op.next,
+            Flow::Goto(target) => pc = target,
+            Flow::Fault(kind) => break Exit::Fault { kind, op: pc },
+            Flow::Slow => {
+                th.zero = zero;
+                th.sign = sign;
+                *pc_out = pc;
+                *used_out = used;
+                return None;
+            }
+        }
+    };
+    th.zero = zero;
+    th.sign = sign;
+    th.pc = pc;
+    *pc_out = pc;
+    *used_out = used;
+    Some(exit)
+}
+
+/// One register-only instruction: arithmetic, moves, compares, branches and no-ops.
+#[inline(always)]
+fn register_op(op: &Op, regs: &mut [i32; 256], zero: &mut bool, sign: &mut bool) -> Flow {
+    let a = usize::from(op.a);
+    let b = usize::from(op.b);
+    macro_rules! set {
+        ($value:expr) => {{
+            let v: i32 = $value;
+            regs[a] = v;
+            *zero = v == 0;
+            *sign = v < 0;
+            Flow::Next
+        }};
+    }
+    let branch = |taken: bool| {
+        if !taken {
+            Flow::Next
+        } else if op.target == NONE {
+            Flow::Fault(FaultKind::BadAddress(i64::from(op.imm)))
+        } else {
+            Flow::Goto(op.target)
+        }
+    };
+    match op.code {
+        Opcode::Loadb => set!(i32::from(op.b as i8)),
+        Opcode::Loadl => set!(op.imm),
+        Opcode::Set | Opcode::Setll | Opcode::Setlt | Opcode::Settl => set!(regs[b]),
+        Opcode::Jump if op.through_var == 0 => branch(true),
+        Opcode::Test => set!(regs[a]),
+        Opcode::Add => set!(regs[a].wrapping_add(regs[b])),
+        Opcode::Sub => set!(regs[a].wrapping_sub(regs[b])),
+        Opcode::Div if regs[b] == 0 => Flow::Fault(FaultKind::DivideByZero),
+        Opcode::Div => set!(regs[a].wrapping_div(regs[b])),
+        Opcode::Mul => set!(regs[a].wrapping_mul(regs[b])),
+        Opcode::Cmp => {
+            let difference = i64::from(regs[a]) - i64::from(regs[b]);
+            *zero = difference == 0;
+            *sign = difference < 0;
+            Flow::Next
+        }
+        Opcode::Less => set!(i32::from(regs[a] < regs[b])),
+        Opcode::Greater => set!(i32::from(regs[a] > regs[b])),
+        Opcode::Not => set!(i32::from(regs[a] == 0)),
+        Opcode::Abs => set!(regs[a].wrapping_abs()),
+        Opcode::Limit => set!(regs[a].clamp(op.imm.min(op.imm2), op.imm.max(op.imm2))),
+        Opcode::And => set!(regs[a] & regs[b]),
+        Opcode::Nand => set!(!(regs[a] & regs[b])),
+        Opcode::Or => set!(regs[a] | regs[b]),
+        Opcode::Nor => set!(!(regs[a] | regs[b])),
+        Opcode::Xor => set!(regs[a] ^ regs[b]),
+        Opcode::Max => set!(regs[a].max(op.imm)),
+        Opcode::Min => set!(regs[a].min(op.imm)),
+        Opcode::Inc => set!(regs[a].wrapping_add(1)),
+        Opcode::Dec => set!(regs[a].wrapping_sub(1)),
+        Opcode::Ifeq => branch(*zero),
+        Opcode::Ifne => branch(!*zero),
+        Opcode::Ifgt => branch(!*sign && !*zero),
+        Opcode::Iflt => branch(*sign),
+        Opcode::Ifge => branch(!*sign),
+        Opcode::Ifle => branch(*sign || *zero),
+        // No-ops: note, callentrypoint, nop, groups, get_var, callback, smart_setcrit,
+        // push_mask…call_push, test1–test4, testx, setchanreg…kill_note.
+        Opcode::Note
+        | Opcode::Callentrypoint
+        | Opcode::Nop
+        | Opcode::AddToGroup
+        | Opcode::RemoveFromGroup
+        | Opcode::GetVar
+        | Opcode::Callback
+        | Opcode::SmartSetcrit
+        | Opcode::PushMask
+        | Opcode::PushVars
+        | Opcode::CallMask
+        | Opcode::CallPush
+        | Opcode::Test1
+        | Opcode::Test2
+        | Opcode::Test3
+        | Opcode::Test4
+        | Opcode::Testx
+        | Opcode::Setchanreg
+        | Opcode::PlayNote
+        | Opcode::StopNote
+        | Opcode::KillNote => Flow::Next,
+        _ => Flow::Slow,
+    }
+}
+
 /// What a slow-path instruction did.
 enum Step {
     /// Go on with the next instruction.
@@ -393,60 +388,81 @@ enum Step {
     Leave(Exit),
 }
 
+/// Stops the thread at `pc` with a fault.
+fn fault(th: &mut Thread, pc: u32, kind: FaultKind) -> Step {
+    th.pc = pc;
+    Step::Leave(Exit::Fault { kind, op: pc })
+}
+
+/// Leaves the run: the thread resumes at `resume` with this exit.
+fn leave(th: &mut Thread, resume: u32, exit: Exit) -> Step {
+    th.pc = resume;
+    Step::Leave(exit)
+}
+
+/// Writes a register and sets the flags from it.
+fn set_flagged(th: &mut Thread, var: u8, value: i32) {
+    th.regs[usize::from(var)] = value;
+    th.zero = value == 0;
+    th.sign = value < 0;
+}
+
 /// Runs one instruction that needs the whole thread or the host.
 fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: u32) -> Step {
-    let a = usize::from(op.a);
-    let b = usize::from(op.b);
-    let c = usize::from(op.c);
-    let next = op.next;
-    macro_rules! fault {
-        ($kind:expr) => {{
-            th.pc = pc;
-            return Step::Leave(Exit::Fault {
-                kind: $kind,
-                op: pc,
-            });
-        }};
-    }
-    macro_rules! set {
-        ($var:expr, $value:expr) => {{
-            let v: i32 = $value;
-            th.regs[usize::from($var)] = v;
-            th.zero = v == 0;
-            th.sign = v < 0;
-        }};
-    }
     match op.code {
+        Opcode::Call
+        | Opcode::Return
+        | Opcode::Wait
+        | Opcode::WaitSamp
+        | Opcode::End
+        | Opcode::Jump
+        | Opcode::Loop
+        | Opcode::SetLoop
+        | Opcode::SeqgroupWait
+        | Opcode::Waiteq
+        | Opcode::Waitne
+        | Opcode::Waitgt
+        | Opcode::Waitlt
+        | Opcode::Waitge
+        | Opcode::Waitle => step_flow(th, program, host, op, pc),
+        Opcode::NoteOn
+        | Opcode::NoteOff
+        | Opcode::NoteOnLoop
+        | Opcode::SmartAdd
+        | Opcode::SmartRemove
+        | Opcode::SmartRemoveall
+        | Opcode::SmartChoose
+        | Opcode::SmartSetlist
+        | Opcode::SmartIndex => step_sound(th, host, op, pc),
+        _ => step_other(th, host, op, pc),
+    }
+}
+
+/// Calls, returns, jumps through a variable, loops and every kind of wait.
+fn step_flow<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: u32) -> Step {
+    let a = usize::from(op.a);
+    let next = op.next;
+    match op.code {
+        Opcode::Call if th.calls.len() >= MAX_CALL_DEPTH => {
+            fault(th, pc, FaultKind::CallStackOverflow)
+        }
+        Opcode::Call if op.target == NONE => {
+            fault(th, pc, FaultKind::BadAddress(i64::from(op.imm)))
+        }
         Opcode::Call => {
-            if th.calls.len() >= MAX_CALL_DEPTH {
-                fault!(FaultKind::CallStackOverflow);
-            }
-            if op.target == NONE {
-                fault!(FaultKind::BadAddress(i64::from(op.imm)));
-            }
             th.calls.push(next);
-            return Step::Goto(op.target);
+            Step::Goto(op.target)
         }
-        Opcode::Return => {
-            return match th.calls.pop() {
-                Some(ret) => Step::Goto(ret),
-                None => {
-                    th.pc = next;
-                    Step::Leave(Exit::Finished)
-                }
-            };
-        }
-        Opcode::Wait => {
-            let ms = th.regs[a];
-            if ms > 0 {
-                let wake = th.time.saturating_add(host.ms_to_samples(ms));
-                th.time = wake;
-                th.pc = next;
-                return Step::Leave(Exit::Sleep(wake));
-            }
+        Opcode::Return => match th.calls.pop() {
+            Some(ret) => Step::Goto(ret),
+            None => leave(th, next, Exit::Finished),
+        },
+        Opcode::Wait if th.regs[a] > 0 => {
+            let wake = th.time.saturating_add(host.ms_to_samples(th.regs[a]));
+            th.time = wake;
+            leave(th, next, Exit::Sleep(wake))
         }
         Opcode::WaitSamp => {
-            th.pc = next;
             let exit = match th.notes.last() {
                 Some(note) if note.live => match note.end {
                     Some(end) if end > th.time => {
@@ -458,91 +474,35 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
                 },
                 _ => Exit::NextTick,
             };
-            return Step::Leave(exit);
+            leave(th, next, exit)
         }
         Opcode::End => {
             if let Some(ret) = th.calls.pop() {
-                return Step::Goto(ret);
-            }
-            if th.reg(th.attrs.looped) != 0 {
-                return Step::Goto(th.loop_point);
-            }
-            th.pc = next;
-            return Step::Leave(Exit::Finished);
-        }
-        Opcode::Jump => {
-            // Through a variable (the literal form runs in the fast path).
-            let address = th.regs[a];
-            return match program.op_at_address(op.unit, address) {
-                Some(target) => Step::Goto(target),
-                None => fault!(FaultKind::BadAddress(i64::from(address))),
-            };
-        }
-        Opcode::Rand => {
-            let value = host.random(th.regs[b], th.regs[c]);
-            set!(op.a, value);
-        }
-        Opcode::Error => fault!(FaultKind::Raised(op.imm)),
-        Opcode::Assert => {
-            if th.regs[a] == 0 {
-                fault!(FaultKind::AssertFailed(op.a));
+                Step::Goto(ret)
+            } else if th.reg(th.attrs.looped) != 0 {
+                Step::Goto(th.loop_point)
+            } else {
+                leave(th, next, Exit::Finished)
             }
         }
-        Opcode::Loop => return Step::Goto(th.loop_point),
-        Opcode::SetLoop => th.loop_point = next,
-        Opcode::SmartAdd => host.list_add(th, th.regs[a]),
-        Opcode::SmartRemove => host.list_remove(th, th.regs[a]),
-        Opcode::SmartRemoveall => host.list_clear(th),
-        Opcode::SmartChoose => match host.choose(th) {
-            Ok(value) => th.regs[a] = value,
-            Err(kind) => fault!(kind),
+        // Through a variable (the literal form runs in the fast path).
+        Opcode::Jump => match program.op_at_address(op.unit, th.regs[a]) {
+            Some(target) => Step::Goto(target),
+            None => fault(th, pc, FaultKind::BadAddress(i64::from(th.regs[a]))),
         },
-        Opcode::Printreg => host.print(th, op.a, th.regs[a], op),
-        Opcode::PlayTrk => {
-            if let Err(kind) = host.play_track(th, th.regs[a]) {
-                fault!(kind);
-            }
+        Opcode::Loop => Step::Goto(th.loop_point),
+        Opcode::SetLoop => {
+            th.loop_point = next;
+            Step::Next
         }
-        Opcode::KillTrk => host.kill_track(th, th.regs[a]),
-        Opcode::Push => {
-            if th.stack.len() >= MAX_STACK_DEPTH {
-                fault!(FaultKind::StackOverflow);
-            }
-            th.stack.push(th.regs[a]);
-        }
-        Opcode::Pop => match th.stack.pop() {
-            Some(value) => set!(op.a, value),
-            None => fault!(FaultKind::StackUnderflow),
-        },
-        Opcode::SmartSetlist => {
-            if let Err(kind) = host.set_list(th, th.regs[a]) {
-                fault!(kind);
-            }
-        }
-        Opcode::SeqgroupKill => host.seqgroup_kill(th, op.a),
-        Opcode::SeqgroupWait => {
-            if host.seqgroup_busy(th, op.a) {
-                th.pc = pc;
-                return Step::Leave(Exit::NextTick);
-            }
-        }
-        Opcode::SeqgroupReturn => {
-            th.groups.remove(&op.a);
-        }
-        Opcode::Getsrcdatafield => {
-            let value = host.field(th, th.regs[b], th.regs[c]);
-            set!(op.a, value);
-        }
-        Opcode::SeqgroupTrkid => {
-            th.groups.insert(op.a);
-        }
+        Opcode::SeqgroupWait if host.seqgroup_busy(th, op.a) => leave(th, pc, Exit::NextTick),
         Opcode::Waiteq
         | Opcode::Waitne
         | Opcode::Waitgt
         | Opcode::Waitlt
         | Opcode::Waitge
         | Opcode::Waitle => {
-            let (x, y) = (th.regs[a], th.regs[b]);
+            let (x, y) = (th.regs[a], th.regs[usize::from(op.b)]);
             let done = match op.code {
                 Opcode::Waiteq => x == y,
                 Opcode::Waitne => x != y,
@@ -551,48 +511,115 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
                 Opcode::Waitge => x >= y,
                 _ => x <= y,
             };
-            if !done {
-                th.pc = pc;
-                return Step::Leave(Exit::NextTick);
+            if done {
+                Step::Next
+            } else {
+                leave(th, pc, Exit::NextTick)
             }
         }
-        Opcode::Duck => host.duck(th, true),
-        Opcode::Unduck => host.duck(th, false),
-        Opcode::Setlg => match global_index(op.imm) {
-            Some(g) => th.regs[usize::from(FIRST_GLOBAL) + g] = th.regs[a],
-            None => fault!(FaultKind::BadGlobal(op.imm)),
-        },
-        Opcode::Setgl => match global_index(op.imm) {
-            Some(g) => th.regs[a] = th.regs[usize::from(FIRST_GLOBAL) + g],
-            None => fault!(FaultKind::BadGlobal(op.imm)),
-        },
-        Opcode::Throw => fault!(FaultKind::Thrown),
-        Opcode::Setsrcdatafield => host.set_field(th, th.regs[b], th.regs[c], th.regs[a]),
-        Opcode::StopTrk => host.stop_track(th, th.regs[a]),
-        Opcode::SmartIndex => match host.list_index(th, th.regs[b]) {
-            Ok(value) => {
+        _ => Step::Next,
+    }
+}
+
+/// Notes and hit lists.
+fn step_sound<H: Host>(th: &mut Thread, host: &mut H, op: &Op, pc: u32) -> Step {
+    let a = usize::from(op.a);
+    let result = match op.code {
+        Opcode::NoteOn => host.note_on(th, false).map(|handle| th.regs[a] = handle),
+        Opcode::NoteOnLoop => {
+            return match host.note_on(th, true) {
+                Ok(handle) => {
+                    th.regs[a] = handle;
+                    leave(th, op.next, Exit::NextTick)
+                }
+                Err(kind) => fault(th, pc, kind),
+            };
+        }
+        Opcode::NoteOff => {
+            host.note_off(th, th.regs[a]);
+            Ok(())
+        }
+        Opcode::SmartAdd => {
+            host.list_add(th, th.regs[a]);
+            Ok(())
+        }
+        Opcode::SmartRemove => {
+            host.list_remove(th, th.regs[a]);
+            Ok(())
+        }
+        Opcode::SmartRemoveall => {
+            host.list_clear(th);
+            Ok(())
+        }
+        Opcode::SmartChoose => host.choose(th).map(|value| th.regs[a] = value),
+        Opcode::SmartSetlist => host.set_list(th, th.regs[a]),
+        Opcode::SmartIndex => host
+            .list_index(th, th.regs[usize::from(op.b)])
+            .map(|value| {
                 th.regs[a] = value;
                 let patch = th.attrs.patch;
                 th.set_reg(patch, value);
+            }),
+        _ => Ok(()),
+    };
+    match result {
+        Ok(()) => Step::Next,
+        Err(kind) => fault(th, pc, kind),
+    }
+}
+
+/// Everything else: random numbers, errors and assertions, the stack, other tracks,
+/// sequence groups, object fields, ducking and globals.
+fn step_other<H: Host>(th: &mut Thread, host: &mut H, op: &Op, pc: u32) -> Step {
+    let a = usize::from(op.a);
+    let b = usize::from(op.b);
+    let c = usize::from(op.c);
+    match op.code {
+        Opcode::Rand => set_flagged(th, op.a, host.random(th.regs[b], th.regs[c])),
+        Opcode::Error => return fault(th, pc, FaultKind::Raised(op.imm)),
+        Opcode::Assert if th.regs[a] == 0 => {
+            return fault(th, pc, FaultKind::AssertFailed(op.a));
+        }
+        Opcode::Printreg => host.print(th, op.a, th.regs[a], op),
+        Opcode::PlayTrk => {
+            if let Err(kind) = host.play_track(th, th.regs[a]) {
+                return fault(th, pc, kind);
             }
-            Err(kind) => fault!(kind),
+        }
+        Opcode::KillTrk => host.kill_track(th, th.regs[a]),
+        Opcode::StopTrk => host.stop_track(th, th.regs[a]),
+        Opcode::Push if th.stack.len() >= MAX_STACK_DEPTH => {
+            return fault(th, pc, FaultKind::StackOverflow);
+        }
+        Opcode::Push => th.stack.push(th.regs[a]),
+        Opcode::Pop => match th.stack.pop() {
+            Some(value) => set_flagged(th, op.a, value),
+            None => return fault(th, pc, FaultKind::StackUnderflow),
         },
-        Opcode::NoteOn => match host.note_on(th, false) {
-            Ok(handle) => th.regs[a] = handle,
-            Err(kind) => fault!(kind),
-        },
-        Opcode::NoteOff => host.note_off(th, th.regs[a]),
-        Opcode::NoteOnLoop => match host.note_on(th, true) {
-            Ok(handle) => {
-                th.regs[a] = handle;
-                th.pc = next;
-                return Step::Leave(Exit::NextTick);
+        Opcode::SeqgroupKill => host.seqgroup_kill(th, op.a),
+        Opcode::SeqgroupReturn => {
+            th.groups.remove(&op.a);
+        }
+        Opcode::SeqgroupTrkid => {
+            th.groups.insert(op.a);
+        }
+        Opcode::Getsrcdatafield => {
+            let value = host.field(th, th.regs[b], th.regs[c]);
+            set_flagged(th, op.a, value);
+        }
+        Opcode::Setsrcdatafield => host.set_field(th, th.regs[b], th.regs[c], th.regs[a]),
+        Opcode::Duck => host.duck(th, true),
+        Opcode::Unduck => host.duck(th, false),
+        Opcode::Setlg | Opcode::Setgl => match global_index(op.imm) {
+            Some(g) if op.code == Opcode::Setlg => {
+                th.regs[usize::from(FIRST_GLOBAL) + g] = th.regs[a];
             }
-            Err(kind) => fault!(kind),
+            Some(g) => th.regs[a] = th.regs[usize::from(FIRST_GLOBAL) + g],
+            None => return fault(th, pc, FaultKind::BadGlobal(op.imm)),
         },
-        Opcode::Invalid => fault!(FaultKind::UnknownOpcode(op.a)),
-        // The register-only opcodes run in `run`'s fast path and never get here.
-        other => fault!(FaultKind::UnknownOpcode(other.byte())),
+        Opcode::Throw => return fault(th, pc, FaultKind::Thrown),
+        Opcode::Invalid => return fault(th, pc, FaultKind::UnknownOpcode(op.a)),
+        _ => {}
     }
     Step::Next
 }

@@ -3,14 +3,14 @@
 //! running thread is taken out of the engine while it runs, so the host may change
 //! every other thread freely.
 
-use super::clock::SampleTime;
-use super::engine::{Engine, EventArgs, note_gain, note_pan};
-use super::hitlists;
-use super::program::Op;
-use super::sink::{ControlGroup, SampleRef, SoundCommand};
-use super::thread::{ListRef, Thread};
-use super::trace::TraceKind;
-use super::vm::{FaultKind, Host};
+use super::{Engine, EventArgs, note_gain, note_pan};
+use crate::runtime::clock::SampleTime;
+use crate::runtime::hitlists;
+use crate::runtime::program::Op;
+use crate::runtime::sink::{ControlGroup, SampleRef, SoundCommand};
+use crate::runtime::thread::{ListRef, Thread};
+use crate::runtime::trace::TraceKind;
+use crate::runtime::vm::{FaultKind, Host};
 use std::sync::Arc;
 
 /// Deepest nesting of hit lists inside hit lists followed when choosing a sample.
