@@ -330,3 +330,91 @@ impl LotDocument {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::path::Path;
+
+    /// Lines a lot file may hold: statements, overridden ones, comments, mistakes.
+    const PIECES: &[&str] = &[
+        "# a note",
+        "",
+        "  ",
+        "hour 14",
+        "hour 30",
+        "hour 9.5   # later",
+        "mode Live",
+        "mode disco",
+        "camera 1 2 zoom 2",
+        "camera 1.50 -2 rotation 3 floor 1 # view",
+        "camera 1",
+        "screen 800 600",
+        "controlled 1",
+        "controlled x",
+        "room 3",
+        "object 1 person \"A\" at 1 2 gender=female",
+        "object 1 tv at 3 4",
+        "object 2 radio \"R \\\"x\\\"\" at 16777217 0.1 on station=28 # c",
+        "object 3 spaceship",
+        "object 4 baby at 1",
+        "\"quoted\"",
+        "nonsense here",
+        "object 5 person \"open",
+        "\tobject 6 piano at -0 1e3 floor 2 creativity=5",
+        "object 7 generic",
+    ];
+
+    fn lot_text(lines: &[(usize, usize)], last_newline: bool) -> String {
+        let endings = ["\n", "\r\n", "\n"];
+        let mut text = String::new();
+        for &(piece, ending) in lines {
+            text.push_str(PIECES[piece % PIECES.len()]);
+            text.push_str(endings[ending % endings.len()]);
+        }
+        if !last_newline {
+            let trimmed = text.trim_end_matches(['\r', '\n']).len();
+            text.truncate(trimmed);
+        }
+        text
+    }
+
+    proptest! {
+        #[test]
+        fn an_unchanged_lot_saves_to_the_same_bytes(
+            lines in proptest::collection::vec((0..PIECES.len(), 0..3usize), 0..24),
+            last_newline: bool,
+        ) {
+            let text = lot_text(&lines, last_newline);
+            let (lot, document, _) = Lot::parse_document(&text, Path::new("p.lot"));
+            prop_assert_eq!(document.text_for(&lot), text);
+        }
+
+        #[test]
+        fn a_changed_lot_saves_to_what_reads_back_as_it(
+            lines in proptest::collection::vec((0..PIECES.len(), 0..3usize), 0..24),
+            last_newline: bool,
+        ) {
+            let text = lot_text(&lines, last_newline);
+            let (mut lot, document, _) = Lot::parse_document(&text, Path::new("p.lot"));
+            lot.hour = 7.25;
+            lot.controlled = Some(2);
+            lot.camera.centre[0] += 1.0;
+            let ids: Vec<ObjectId> = lot.objects.objects().map(|o| o.id).collect();
+            for id in ids {
+                if let Some(o) = lot.objects.get_mut(id) {
+                    o.position[0] += 1.5;
+                    o.fields[20] = id;
+                }
+            }
+            lot.objects.insert(WorldObject::new(99, "new", ObjectKind::Tv).at(2.0, 3.0));
+            let saved = document.text_for(&lot);
+            let (back, _) = Lot::parse(&saved, Path::new("p.lot"));
+            prop_assert_eq!(back.hour, lot.hour);
+            prop_assert_eq!(back.controlled, lot.controlled);
+            prop_assert_eq!(back.camera.centre, lot.camera.centre);
+            prop_assert_eq!(back.objects, lot.objects);
+        }
+    }
+}
