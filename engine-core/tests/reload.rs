@@ -16,7 +16,7 @@ use engine_core::project::Project;
 use engine_core::reload::{Reload, ReloadConfig, ReloadStatus, Reloader, SampleOutcome};
 use engine_core::runtime::{EventArgs, TraceKind, TraceRecord, TraceSwitches};
 use engine_core::server::ServerConfig;
-use engine_core::session::{Session, SessionConfig};
+use engine_core::session::{SaveLotPolicy, Session, SessionConfig};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
@@ -140,6 +140,8 @@ impl Rig {
                 blocking: true,
                 ..ServerConfig::default()
             },
+            // The test saves the lot as the workbench's console would.
+            save_lot: SaveLotPolicy::InsideProject,
             ..SessionConfig::default()
         };
         let mut session = Session::new(project, handle, config);

@@ -11,7 +11,7 @@ use engine_core::offline::{RenderOptions, render};
 use engine_core::project::Project;
 use engine_core::runtime::TraceKind;
 use engine_core::server::ServerConfig;
-use engine_core::session::{Session, SessionConfig};
+use engine_core::session::{SaveLotPolicy, Session, SessionConfig};
 use engine_core::world::lot::Lot;
 use engine_core::world::music::MusicMode;
 use std::path::{Path, PathBuf};
@@ -119,6 +119,8 @@ impl Demo {
                 blocking: true,
                 ..ServerConfig::default()
             },
+            // `savelot` as the workbench's console may: inside the project.
+            save_lot: SaveLotPolicy::InsideProject,
             ..SessionConfig::default()
         };
         (Session::new(self.project(), handle, config), mixer)

@@ -58,14 +58,24 @@ Commands:
         option group (a vox_* track under FX), world.ini and lot mistakes. Prints
         file:line: error|warning[rule]: message, then a summary. Exit status 1 on
         errors (--strict: on warnings too). docs/check.md lists every rule.
-  render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S] [--trace]
+  render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S]
+         [--trace] [--allow-savelot]
         Play a timed script of console commands (`0.0 ui ui_click`, `1.5 quietall`)
         against a project, offline, into a WAV file. The same project, script and
-        seed give the same bytes.
-  play <project> --script <file> [--seed N] [--tail S] [--null-audio]
+        seed (a whole number) give the same bytes. Script times go up to 86400 s
+        (24 h); the file holds 3 s more than the last command, or --duration S
+        seconds. A WAV file holds at most 4 GiB (6.2 h at 48000 Hz): a longer
+        render is refused before it starts. Runtime faults and errors in the lot
+        or world.ini go to standard error; --trace prints every trace record.
+        A `savelot` line is an error unless --allow-savelot (which saves only
+        inside the project's folders).
+  play <project> --script <file> [--seed N] [--tail S] [--null-audio] [--trace]
+       [--allow-savelot]
         Play the same kind of script live, in real time, through the sound card
         (or the null output, which it says in one line), then print how many
-        notes played and how many output underruns there were.
+        notes played and how many output underruns there were. Faults, --trace
+        and --allow-savelot as for render; --tail (default 3, at most 86400) is
+        how long it plays after the last command.
   probe <file>...
         Decode audio files and print one tab-separated line each: path, format,
         rate, channels, bits, frames, seconds — or path, `error`, the message.

@@ -13,7 +13,7 @@ use engine_core::live::{LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::output::OutputChoice;
 use engine_core::project::Project;
 use engine_core::runtime::TraceRecord;
-use engine_core::session::SessionConfig;
+use engine_core::session::{SaveLotPolicy, SessionConfig};
 use panels::{Command, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter};
 use settings::Settings;
 use std::collections::VecDeque;
@@ -126,7 +126,12 @@ impl Workbench {
         // The old project's records leave the log as if dropped from its front.
         self.trace_dropped += self.trace.len() as u64;
         self.trace.clear();
-        match LiveEngine::start(project.clone(), self.output, SessionConfig::default()) {
+        // The console is typed by hand: it may save the lot, inside the project.
+        let config = SessionConfig {
+            save_lot: SaveLotPolicy::InsideProject,
+            ..SessionConfig::default()
+        };
+        match LiveEngine::start(project.clone(), self.output, config) {
             Ok(live) => {
                 let kind = &live.output.kind;
                 self.audio = (format!("audio: {}", kind.short()), kind.describe());
