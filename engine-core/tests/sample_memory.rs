@@ -8,7 +8,7 @@
 
 use engine_core::audio::decode::{self, DecodeError};
 use engine_core::cache::Handle;
-use engine_core::mixer::{MixerConfig, mixer};
+use engine_core::mixer::{Mixer, MixerConfig, mixer};
 use engine_core::runtime::sink::{ControlGroup, SampleRef, SoundCommand, SoundSink};
 use engine_core::server::{ServerConfig, SoundServer, project_cache};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -366,4 +366,138 @@ fn a_flac_at_an_absurd_sample_rate_is_refused() {
         );
     }
     assert!(decode::probe("ok.flac", &constant_flac(8000, 1, BLOCK, 1)).is_ok());
+}
+
+/// A server on `dir` with the sample loaders limited to `max_bytes` decoded, and every
+/// sound small enough by its headers to be cached (so only the cache can send one to the
+/// streaming path).
+fn server_refusing_above(dir: &Path, max_bytes: usize, blocking: bool) -> (SoundServer, Mixer) {
+    use engine_core::audio::decode::DecodeLimits;
+    use engine_core::cache::ResourceCache;
+    use engine_core::server::SampleLoader;
+    let cache = Arc::new(ResourceCache::with_budget(256 * MIB));
+    let limits = DecodeLimits {
+        max_bytes,
+        ..DecodeLimits::default()
+    };
+    for loader in SampleLoader::all(limits) {
+        cache.register_loader(loader);
+    }
+    cache.add_directory(dir).unwrap();
+    let config = ServerConfig {
+        blocking,
+        stream_bytes: u64::MAX,
+        ..ServerConfig::default()
+    };
+    let (handle, mixer) = mixer(MixerConfig::default());
+    (SoundServer::new(handle, cache, config, 1), mixer)
+}
+
+fn start(server: &mut SoundServer, dir: &Path, name: &str) {
+    let path = dir.join(name).display().to_string();
+    server.send(SoundCommand::Start {
+        note: 1,
+        voice: 0,
+        at: 0,
+        sample: SampleRef {
+            patch: 1,
+            name: Arc::from(name),
+            path: Arc::from(path.as_str()),
+        },
+        gain: 1.0,
+        pan: 0.0,
+        pitch: 1.0,
+        looping: false,
+        group: ControlGroup::Fx,
+        reverb: false,
+    });
+}
+
+#[test]
+fn a_sound_the_cache_refuses_as_too_large_is_streamed_live_and_offline() {
+    let dir = TempDir::new("fallback");
+    dir.file("long.flac", &constant_flac(48_000, 1, 4 * BLOCK, 500));
+    for blocking in [true, false] {
+        let (mut server, _mixer) = server_refusing_above(dir.path(), 64 * 1024, blocking);
+        start(&mut server, dir.path(), "long.flac");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while server.pending() > 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            server.update(0);
+        }
+        assert_eq!(
+            server.counts(),
+            (1, u64::from(!blocking), 0),
+            "blocking {blocking}"
+        );
+        let trace: Vec<String> = server.take_trace().into_iter().map(|r| r.message).collect();
+        assert!(
+            trace
+                .iter()
+                .any(|m| m.contains("streaming `long.flac` from disk")),
+            "blocking {blocking}: {trace:?}"
+        );
+    }
+}
+
+#[test]
+fn streamed_sounds_render_the_same_every_time_offline() {
+    let dir = TempDir::new("determinism");
+    let names: Vec<String> = (0..3).map(|i| format!("long{i}.flac")).collect();
+    for (i, name) in names.iter().enumerate() {
+        dir.file(
+            name,
+            &constant_flac(
+                44_100 + 1000 * i as u32,
+                2,
+                10 * BLOCK,
+                3000 * (i as i16 + 1),
+            ),
+        );
+    }
+    let render = || {
+        let (handle, mut mixer) = mixer(MixerConfig::default());
+        let (cache, _) = project_cache(&[dir.path().to_path_buf()], 256 * MIB);
+        let config = ServerConfig {
+            blocking: true,
+            stream_bytes: 1 << 20,
+            ..ServerConfig::default()
+        };
+        let mut server = SoundServer::new(handle, cache, config, 1);
+        for (i, name) in names.iter().enumerate() {
+            let path = dir.path().join(name).display().to_string();
+            server.send(SoundCommand::Start {
+                note: i as u64 + 1,
+                voice: 0,
+                at: 100 * i as u64,
+                sample: SampleRef {
+                    patch: i as u32,
+                    name: Arc::from(name.as_str()),
+                    path: Arc::from(path.as_str()),
+                },
+                gain: 0.3,
+                pan: 0.0,
+                pitch: 1.5,
+                looping: false,
+                group: ControlGroup::Fx,
+                reverb: false,
+            });
+        }
+        let mut all = Vec::new();
+        let mut out = vec![0.0f32; 800 * 2];
+        for tick in 1..=300u64 {
+            server.update(tick * 800);
+            mixer.render(&mut out);
+            all.extend_from_slice(&out);
+        }
+        all
+    };
+    let first = render();
+    assert!(first.iter().any(|&s| s != 0.0));
+    // Nothing ran dry: after the starts, every frame has all three constants.
+    let expected = 0.3 * (3000.0 + 6000.0 + 9000.0) / 32768.0;
+    let steady = &first[2 * 1000..];
+    let off = steady.iter().position(|&s| (s - expected).abs() > 1e-3);
+    assert_eq!(off, None, "a stream ran dry (expected {expected})");
+    assert_eq!(first, render());
 }

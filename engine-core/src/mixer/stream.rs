@@ -89,6 +89,14 @@ struct Job {
     error: Option<String>,
 }
 
+impl Drop for Job {
+    fn drop(&mut self) {
+        // Nobody fills the ring any more (its streamer is gone): the voice ends where the
+        // ring ends instead of waiting for more forever.
+        self.shared.finished.store(true, Ordering::Release);
+    }
+}
+
 impl Job {
     /// Decodes as much as the ring has room for. Returns false when the job is over.
     fn fill(&mut self) -> bool {
@@ -266,11 +274,9 @@ fn run(receive: mpsc::Receiver<Job>) {
         match receive.recv_timeout(timeout) {
             Ok(job) => jobs.push(job),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                if jobs.is_empty() {
-                    return;
-                }
-            }
+            // The streamer is gone (its server was dropped): the streams end where their
+            // rings end, and dropping the streamer does not wait for a looping one.
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
         }
         while let Ok(job) = receive.try_recv() {
             jobs.push(job);
@@ -388,5 +394,24 @@ mod tests {
             0,
             "a stream nobody reads is forgotten"
         );
+    }
+
+    #[test]
+    fn dropping_the_streamer_ends_its_streams_without_waiting_for_them() {
+        for threaded in [true, false] {
+            let mut streamer = if threaded {
+                Streamer::start().expect("thread")
+            } else {
+                Streamer::inline()
+            };
+            let mut reader = streamer
+                .open(Box::new(Counter { next: 0, len: 100 }), true)
+                .expect("opens");
+            // A looping stream never ends by itself; the join must not wait for it.
+            drop(streamer);
+            let mut frame = [0.0; 2];
+            while reader.next_frame(&mut frame) {}
+            assert!(reader.drained(), "threaded {threaded}");
+        }
     }
 }
