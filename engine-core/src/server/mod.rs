@@ -221,9 +221,9 @@ pub const WARM_UP_BYTES: u64 = 1 << 20;
 /// from the cache never meets that limit.
 pub const STREAM_BYTES: u64 = 16 << 20;
 
-/// Music of unknown length (no length in its headers) in a file larger than this many bytes
-/// streams.
-const MUSIC_STREAM_FILE_BYTES: u64 = 1_000_000;
+/// Music of unknown length (no length in its headers) streams when its file is larger than
+/// this many bytes (1 MB, about a minute of 128 kbit/s MP3).
+pub const MUSIC_STREAM_FILE_BYTES: u64 = 1_000_000;
 
 /// The first note ID of seed-000 requests (runtime notes count up from 1).
 pub const SERVER_NOTES: NoteId = 1 << 62;
