@@ -417,3 +417,32 @@ fn a_later_directory_overriding_an_earlier_one_is_no_duplicate() {
     let findings = check::findings(&project);
     assert!(findings.is_empty(), "{}", listing(&findings));
 }
+
+// ---------------------------------------------------------------------------------------
+// Large projects (issue 10 R10)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn forty_thousand_unused_patches_check_in_linear_time() {
+    const PATCHES: u32 = 40_000;
+    let dir = TempDir::new("many-patches");
+    dir.write("ok.wav", &wav());
+    let mut table = String::from("[Patch]\n");
+    for id in 1_000..1_000 + PATCHES {
+        table.push_str(&format!("{id}=0,p{id},\"ok.wav\",0,0,0,0,0\n"));
+    }
+    dir.write("patches.hot", table.as_bytes());
+    let project = Project::load(&dir.0);
+    assert_eq!(project.patches.len(), PATCHES as usize);
+    // The quadratic rule took minutes here in a debug build; the linear one well under
+    // a second. The bound is generous for a loaded machine.
+    let started = std::time::Instant::now();
+    let findings = check::findings(&project);
+    let elapsed = started.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(20), "{elapsed:?}");
+    let unused = findings
+        .iter()
+        .filter(|f| f.lint == Lint::UnusedPatch)
+        .count();
+    assert_eq!(unused, PATCHES as usize);
+}

@@ -198,15 +198,14 @@ impl Assembly {
         (HotDocument::parse(text.as_bytes()), origins)
     }
 
-    /// The `.hot` options table holding [`Self::hot_lines`].
+    /// The `.hot` options table holding [`Self::hot_lines`], one section after another
+    /// (built in one pass: a source may write tens of thousands of `LIST` lines).
     pub fn hot(&self) -> HotDocument {
-        let mut doc = HotDocument::default();
-        for line in &self.hot_lines {
-            // The reader only accepts single-line sections, keys and values, so insert
-            // cannot fail here; a failure would only drop that line.
-            let _ = doc.insert(&line.section, &line.key, &line.value);
-        }
-        doc
+        HotDocument::from_entries(
+            self.hot_lines
+                .iter()
+                .map(|l| (l.section.as_str(), l.key.as_str(), l.value.as_str())),
+        )
     }
 }
 
