@@ -32,7 +32,9 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         layout,
         include_dirs,
     };
-    let assembly = asm::assemble(&source, &options, &DiskFiles);
+    // Reads only inside the source's folder and the include folders.
+    let files = DiskFiles::for_source(&source, &options);
+    let assembly = asm::assemble(&source, &options, &files);
     for diagnostic in &assembly.diagnostics {
         writeln!(io.err, "{diagnostic}")?;
     }

@@ -5,6 +5,7 @@
 use super::inputs::{Piece, PieceKind};
 use super::tables::{self, TableSource};
 use super::unit;
+use crate::asm::DiskFiles;
 use crate::diag::Diagnostic;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -93,10 +94,16 @@ pub struct DirFiles {
     pub samples: Vec<PathBuf>,
 }
 
-/// Reads data directory number `index` into pieces. Problems that belong to no piece (a
-/// missing directory, an unreadable folder) go to `diagnostics`; `None` if the directory
-/// is not there.
-pub fn read_dir(index: usize, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<DirFiles> {
+/// Reads data directory number `index` into pieces; sources and what they include are
+/// read through `files` (the project's data folders). Problems that belong to no piece
+/// (a missing directory, an unreadable folder) go to `diagnostics`; `None` if the
+/// directory is not there.
+pub fn read_dir(
+    index: usize,
+    dir: &Path,
+    files: &DiskFiles,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<DirFiles> {
     if !dir.is_dir() {
         diagnostics.push(Diagnostic::error(
             dir,
@@ -123,7 +130,7 @@ pub fn read_dir(index: usize, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> 
     let assembled: Vec<(unit::CodeUnit, crate::asm::Assembly)> = found
         .sources
         .iter()
-        .map(|source| unit::assemble(index, source))
+        .map(|source| unit::assemble(index, source, files))
         .collect();
     let included: HashSet<PathBuf> = assembled
         .iter()

@@ -135,9 +135,10 @@ impl CodeUnit {
     }
 }
 
-/// Assembles a source file as a unit.
-pub fn assemble(dir: usize, source: &Path) -> (CodeUnit, Assembly) {
-    let assembly = asm::assemble(source, &AsmOptions::default(), &DiskFiles);
+/// Assembles a source file as a unit, reading it and its includes through `files` (the
+/// project's data folders).
+pub fn assemble(dir: usize, source: &Path, files: &DiskFiles) -> (CodeUnit, Assembly) {
+    let assembly = asm::assemble(source, &AsmOptions::default(), files);
     (
         CodeUnit::from_assembly(dir, source.to_path_buf(), &assembly),
         assembly,
