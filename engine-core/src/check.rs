@@ -18,8 +18,10 @@
 //! group) stays quiet whenever the project gives it a reason to doubt.
 
 use crate::audio::decode::{DecodeLimits, StreamDecoder};
+use crate::cache::MAX_RESOURCE_BYTES;
 use crate::diag::{Diagnostic, Severity};
 use crate::formats::hit::HEADER_LEN;
+use crate::fsrules::ReadRules;
 use crate::isa::{self, JumpTarget, OperandKind};
 use crate::project::{
     CodeRef, EventDef, EventType, IMPLICIT_TRACK_BASE, Origin, Project, TrackDef,
@@ -317,6 +319,7 @@ pub fn classify(diagnostic: &Diagnostic) -> Lint {
     {
         Lint::UnboundSymbol
     } else if (m.contains("sample file `") && m.ends_with("not found"))
+        || (m.contains("sample file `") && m.contains("` is refused ("))
         || m.contains("is outside the data directories")
     {
         Lint::MissingSample
@@ -697,6 +700,8 @@ fn decode_whole(file: &Path) -> Result<(), String> {
 }
 
 fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
+    // The cache's rule: a sample is only opened if the cache would serve it.
+    let rules = ReadRules::within(&project.dirs).with_max_bytes(MAX_RESOURCE_BYTES);
     let mut by_file: BTreeMap<&Path, Vec<&crate::project::PatchDef>> = BTreeMap::new();
     for patch in project.patches.values() {
         if let Some(file) = &patch.file {
@@ -709,6 +714,17 @@ fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
         let Some(first) = patches.first() else {
             continue;
         };
+        if let Err(refusal) = rules.check(file) {
+            found.push(Finding::error(
+                Lint::MissingSample,
+                &first.origin,
+                format!(
+                    "patch {} ({}): sample file `{}` is refused ({refusal}); it is not used",
+                    first.id, first.name, first.path_text
+                ),
+            ));
+            continue;
+        }
         let Err(why) = decode_whole(file) else {
             continue;
         };
