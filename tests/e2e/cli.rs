@@ -256,6 +256,12 @@ fn bench_asm_prints_throughput() {
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
     assert!(run.out.contains("M lines/s"), "{}", run.out);
     assert!(run.out.contains("x the target"), "{}", run.out);
+    assert!(
+        run.out
+            .contains("asm: 80000 LIST lines written as a .hot of "),
+        "{}",
+        run.out
+    );
 }
 
 #[test]

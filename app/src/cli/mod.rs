@@ -74,7 +74,7 @@ Commands:
         --quick does a hundredth of the work (same code paths, rough figures).
   bench asm
         Measure assembler throughput (source lines per second) on a generated
-        100,000-line source.
+        100,000-line source, and the time to write 80,000 LIST lines as a .hot.
   bench vm
         Measure the runtime: HIT instructions per second in a compute-heavy track,
         the share of one core 10,000 live tracks take at 60 Hz, and events
