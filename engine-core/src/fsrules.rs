@@ -417,9 +417,11 @@ fn kind_of(meta: &Metadata) -> &'static str {
 // Reading one file
 // ---------------------------------------------------------------------------------------
 
-/// An allowed folder: as given (made absolute, lexically) and canonical.
+/// An allowed folder: as given (for messages), made absolute by name (for containment
+/// by name) and canonical.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Root {
+    shown: PathBuf,
     given: PathBuf,
     canonical: PathBuf,
 }
@@ -449,6 +451,7 @@ impl ReadRules {
             .iter()
             .filter_map(|root| {
                 Some(Root {
+                    shown: root.clone(),
                     given: lexical_absolute(root),
                     canonical: fs::canonicalize(root).ok()?,
                 })
@@ -508,7 +511,7 @@ impl ReadRules {
         Err(match holders.first() {
             Some(root) => Refusal::LinkOutside {
                 path: path.to_owned(),
-                root: root.given.clone(),
+                root: root.shown.clone(),
             },
             None => Refusal::Outside {
                 path: path.to_owned(),
@@ -524,7 +527,7 @@ impl ReadRules {
         let shown: Vec<String> = self
             .roots
             .iter()
-            .map(|r| r.given.display().to_string())
+            .map(|r| r.shown.display().to_string())
             .collect();
         shown.join(", ")
     }

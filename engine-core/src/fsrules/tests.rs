@@ -448,3 +448,29 @@ fn normalize_resolves_dots_by_name() {
     assert_eq!(normalize(Path::new("/../x")), PathBuf::from("/x"));
     assert!(lexical_absolute(Path::new("x")).is_absolute());
 }
+
+#[cfg(unix)]
+#[test]
+fn the_walk_and_the_reader_refuse_a_link_in_the_same_words() {
+    use std::os::unix::fs::symlink;
+    let outside = Temp::new("same-outside");
+    let secret = outside.file("secret.wav", b"secret");
+    let t = Temp::new("same");
+    symlink(&secret, t.0.join("leak.wav")).unwrap();
+    // The folder as a user may give it: relative to the working folder.
+    let up = std::env::current_dir().unwrap().components().count() - 1;
+    let relative = PathBuf::from("../".repeat(up)).join(t.0.strip_prefix("/").unwrap());
+    let walked = walk(&relative, &WalkOptions::default()).unwrap();
+    let read = ReadRules::within(std::slice::from_ref(&relative))
+        .read(&relative.join("leak.wav"))
+        .unwrap_err();
+    assert_eq!(walked.refused, [read.clone()]);
+    assert_eq!(
+        read.to_string(),
+        format!(
+            "{} is a link leading outside {}",
+            relative.join("leak.wav").display(),
+            relative.display()
+        )
+    );
+}
