@@ -23,6 +23,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::formats::hit::HEADER_LEN;
 use crate::fsrules::ReadRules;
 use crate::isa::{self, JumpTarget, OperandKind};
+use crate::project::refused_sample;
 use crate::project::{
     CodeRef, EventDef, EventType, IMPLICIT_TRACK_BASE, Origin, Project, TrackDef,
 };
@@ -718,10 +719,7 @@ fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
             found.push(Finding::error(
                 Lint::MissingSample,
                 &first.origin,
-                format!(
-                    "patch {} ({}): sample file `{}` is refused ({refusal}); it is not used",
-                    first.id, first.name, first.path_text
-                ),
+                refused_sample(first.id, &first.name, &first.path_text, &refusal),
             ));
             continue;
         }

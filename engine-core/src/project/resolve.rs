@@ -326,6 +326,12 @@ pub fn resource_name(file: &Path, dirs: &[PathBuf]) -> Option<String> {
     })
 }
 
+/// What is said of a patch whose sample file the file rules refuse (the loader and
+/// `check` say it alike, and `check` classifies it by these words).
+pub(crate) fn refused_sample(id: u32, name: &str, path: &str, refusal: &Refusal) -> String {
+    format!("patch {id} ({name}): sample file `{path}` is refused ({refusal}); it is not used")
+}
+
 /// Looks a name up as a number: the document's equates, then the project's names,
 /// then the built-in constants.
 fn number_of(name: &str, raw: Option<&RawTables>, project: &Project) -> Result<i64, String> {
@@ -380,34 +386,24 @@ fn resolve_tables(
         // A sample must live in a data directory: its name there is what the resource
         // cache serves (and what a later directory can override).
         let resource = file.as_ref().and_then(|f| resource_name(f, &project.dirs));
-        if let Some(refusal) = refused {
-            diagnostics.push(source.warning(
-                patch.line,
-                column(&patch.field_columns, 2),
-                format!(
-                    "patch {id} ({}): sample file `{}` is refused ({refusal}); it is not used",
-                    patch.name, patch.path
-                ),
-            ));
+        let problem = if let Some(refusal) = refused {
+            Some(refused_sample(id, &patch.name, &patch.path, &refusal))
         } else if file.is_some() && resource.is_none() {
-            diagnostics.push(source.warning(
-                patch.line,
-                column(&patch.field_columns, 2),
-                format!(
-                    "patch {id} ({}): `{}` is outside the data directories; it is not used",
-                    patch.name, patch.path
-                ),
-            ));
             file = None;
+            Some(format!(
+                "patch {id} ({}): `{}` is outside the data directories; it is not used",
+                patch.name, patch.path
+            ))
         } else if file.is_none() {
-            diagnostics.push(source.warning(
-                patch.line,
-                column(&patch.field_columns, 2),
-                format!(
-                    "patch {id} ({}): sample file `{}` not found",
-                    patch.name, patch.path
-                ),
-            ));
+            Some(format!(
+                "patch {id} ({}): sample file `{}` not found",
+                patch.name, patch.path
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            diagnostics.push(source.warning(patch.line, column(&patch.field_columns, 2), message));
         }
         let def = PatchDef {
             id,
