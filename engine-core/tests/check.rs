@@ -536,3 +536,137 @@ fn a_hit_list_round_itself_with_a_way_out_is_a_warning() {
         cycles[0]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Files outside the project (issue 10 R6, R9)
+// ---------------------------------------------------------------------------------------
+
+/// A table with one event, one track and one patch playing `sample`.
+fn one_patch_table(sample: &str) -> String {
+    format!(
+        "[EventMapping]\nplay_it=kSndobPlay,0x3000,0,0,0,0\n\
+         [Track]\n0x3000=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,10\n\
+         [Patch]\n10=0,the_patch,\"{sample}\",0,0,0,0,0\n"
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_sample_link_leaving_the_project_is_refused_alike_by_check_and_the_cache() {
+    let elsewhere = TempDir::new("elsewhere");
+    let target = elsewhere.write("private.wav", b"PRIVATEBYTES of a file outside the project");
+    let dir = TempDir::new("leak");
+    dir.write("main.hot", one_patch_table("leak.wav").as_bytes());
+    std::os::unix::fs::symlink(&target, dir.0.join("leak.wav")).unwrap();
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    assert!(
+        !text.contains("PRIVATE"),
+        "check printed the target's bytes:\n{text}"
+    );
+
+    let reason = format!(
+        "{} is a link leading outside {}",
+        dir.0.join("leak.wav").display(),
+        dir.0.display()
+    );
+    let (cache, problems) = engine_core::server::project_cache(&project.dirs, 1 << 20);
+    assert!(problems.is_empty(), "{problems:?}");
+    let refused = cache.get("leak.wav").unwrap_err().to_string();
+    assert!(refused.contains(&reason), "the cache said: {refused}");
+    let finding = findings
+        .iter()
+        .find(|f| f.diagnostic.message.contains(&reason))
+        .unwrap_or_else(|| panic!("check does not say `{reason}`:\n{text}"));
+    assert_eq!(finding.lint, Lint::MissingSample, "{text}");
+    assert!(finding.is_error(), "the patch is used: {text}");
+}
+
+#[test]
+fn a_source_including_a_file_outside_the_project_is_refused_and_never_shown() {
+    let elsewhere = TempDir::new("elsewhere");
+    let target = elsewhere.write(
+        "passwd",
+        b"root:x:0:0:PRIVATELINE:/root:/bin/sh\n\tPRIVATEOP one two\n",
+    );
+    let dir = TempDir::new("include-out");
+    let source = format!(
+        "INCLUDE {}\nINIFILE {}\nBINARY [\nbeep\n\tend\n]\n",
+        target.display(),
+        target.display()
+    );
+    dir.write("main.src", source.as_bytes());
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    assert!(!text.contains("PRIVATE"), "{text}");
+    let refusals = findings
+        .iter()
+        .filter(|f| f.is_error() && f.diagnostic.message.contains("is outside the folders"))
+        .count();
+    assert_eq!(refusals, 2, "{text}");
+}
+
+#[test]
+fn station_and_music_folders_outside_the_project_are_reported() {
+    let elsewhere = TempDir::new("elsewhere");
+    elsewhere.write("radio/song.wav", &wav());
+    let name = elsewhere
+        .0
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let dir = TempDir::new("outside-folders");
+    dir.write(
+        "world.ini",
+        format!("[Stations]\n28 = ../{name}/radio, music\n[Music]\nBuy = ../{name}/radio\n")
+            .as_bytes(),
+    );
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    let outside: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.lint == Lint::World && f.diagnostic.message.contains("is outside"))
+        .collect();
+    assert_eq!(outside.len(), 2, "{text}");
+    assert_eq!(
+        outside
+            .iter()
+            .map(|f| f.diagnostic.line)
+            .collect::<Vec<_>>(),
+        [2, 4],
+        "{text}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Large projects (issue 10 R10)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn forty_thousand_unused_patches_check_in_linear_time() {
+    const PATCHES: u32 = 40_000;
+    let dir = TempDir::new("many-patches");
+    dir.write("ok.wav", &wav());
+    let mut table = String::from("[Patch]\n");
+    for id in 1_000..1_000 + PATCHES {
+        table.push_str(&format!("{id}=0,p{id},\"ok.wav\",0,0,0,0,0\n"));
+    }
+    dir.write("patches.hot", table.as_bytes());
+    let project = Project::load(&dir.0);
+    assert_eq!(project.patches.len(), PATCHES as usize);
+    // The quadratic rule took minutes here in a debug build; the linear one well under
+    // a second. The bound is generous for a loaded machine.
+    let started = std::time::Instant::now();
+    let findings = check::findings(&project);
+    let elapsed = started.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(20), "{elapsed:?}");
+    let unused = findings
+        .iter()
+        .filter(|f| f.lint == Lint::UnusedPatch)
+        .count();
+    assert_eq!(unused, PATCHES as usize);
+}

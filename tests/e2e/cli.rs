@@ -88,6 +88,40 @@ fn asm_of_a_missing_file_is_a_clear_error() {
 }
 
 #[test]
+fn asm_reads_includes_only_in_its_folder_and_the_include_folders() {
+    let dir = TempDir::new("asm-include");
+    std::fs::create_dir_all(dir.join("shared")).unwrap();
+    std::fs::create_dir_all(dir.join("proj")).unwrap();
+    std::fs::write(dir.join("shared/common.inc"), "DEFINE shared_value 7\n").unwrap();
+    let source = dir.join("proj/a.src");
+    std::fs::write(
+        &source,
+        "INCLUDE ../shared/common.inc\nBINARY [\nbeep\n\tend\n]\n",
+    )
+    .unwrap();
+    let source = source.to_str().unwrap();
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let refused = hitbench(&["asm", source, "-o", out]);
+    assert_eq!(refused.code, ExitCode::from(1), "{}", refused.err);
+    assert!(
+        refused
+            .err
+            .contains("error: INCLUDE `../shared/common.inc`: ")
+            && refused
+                .err
+                .contains("is outside the folders HitBench may read here"),
+        "{}",
+        refused.err
+    );
+    let shared = dir.join("shared");
+    for flag in ["--include", "-I"] {
+        let run = hitbench(&["asm", source, "-o", out, flag, shared.to_str().unwrap()]);
+        assert_eq!(run.code, ExitCode::SUCCESS, "{flag}: {}", run.err);
+    }
+}
+
+#[test]
 fn disasm_round_trips_through_files() {
     let dir = TempDir::new("disasm");
     let out = dir.path().display().to_string();
@@ -222,6 +256,12 @@ fn bench_asm_prints_throughput() {
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
     assert!(run.out.contains("M lines/s"), "{}", run.out);
     assert!(run.out.contains("x the target"), "{}", run.out);
+    assert!(
+        run.out
+            .contains("asm: 80000 LIST lines written as a .hot of "),
+        "{}",
+        run.out
+    );
 }
 
 #[test]

@@ -33,7 +33,7 @@ struct Path {
     depth: usize,
 }
 
-fn reach(project: &Project, facts: &CodeFacts, entry: CodeRef) -> Reach {
+fn reach(project: &Project, facts: &CodeFacts<'_>, entry: CodeRef) -> Reach {
     let mut reach = Reach::default();
     let layout = project
         .units
@@ -156,7 +156,7 @@ fn reach(project: &Project, facts: &CodeFacts, entry: CodeRef) -> Reach {
 
 /// `play-cycle`: tracks that start one another (or a track that allows several copies
 /// and starts itself) with `play_trk`, none of them waiting before the next start.
-pub(super) fn play_cycles(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) {
+pub(super) fn play_cycles(project: &Project, facts: &CodeFacts<'_>, found: &mut Vec<Finding>) {
     if !facts.track_ops {
         return;
     }

@@ -162,7 +162,7 @@ impl WorldDirector {
         };
         let (stations, station_diagnostics) = Stations::new(&ini, &project.dirs, seed, sample_rate);
         diagnostics.extend(station_diagnostics);
-        let (music_settings, music_diagnostics) = MusicSettings::from_ini(&ini);
+        let (music_settings, music_diagnostics) = MusicSettings::from_ini(&ini, &project.dirs);
         diagnostics.extend(music_diagnostics);
         let music = Music::new(music_settings, &project.dirs, seed, sample_rate);
         let (ambience_settings, ambience_diagnostics) = AmbienceSettings::from_ini(&ini);
