@@ -464,6 +464,17 @@ impl ReadRules {
         }
     }
 
+    /// Rules for one file someone chose (a lot, a table being edited): its own folder is
+    /// the root, so it must be a regular file of a sane size there, not a pipe, a device
+    /// or a link leading elsewhere.
+    pub fn for_file(path: &Path) -> Self {
+        let folder = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Self::within(&[folder])
+    }
+
     /// The same rules with another size limit.
     pub fn with_max_bytes(mut self, max_bytes: u64) -> Self {
         self.max_bytes = max_bytes;
@@ -591,6 +602,29 @@ impl ReadRules {
         }
         Ok(bytes)
     }
+}
+
+/// Opens a file someone named directly (a command-line argument, a sample the loader
+/// already found): it must be a regular file, and a named pipe or device is refused
+/// without blocking on it. Links are followed and no folder rule applies; data-folder
+/// reads use [`ReadRules`].
+pub fn open_regular(path: &Path) -> Result<File, Refusal> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| Refusal::io(path, &e))?;
+    let meta = file.metadata().map_err(|e| Refusal::io(path, &e))?;
+    if !meta.is_file() {
+        return Err(Refusal::NotRegular {
+            path: path.to_owned(),
+            kind: kind_of(&meta),
+        });
+    }
+    Ok(file)
 }
 
 /// Opens for reading without following a final link and, on Unix, without waiting for a

@@ -613,7 +613,7 @@ impl Doc {
     }
 
     fn read(path: &Path) -> Result<Self, String> {
-        std::fs::read(path)
+        read_file(path)
             .map(|bytes| Self::parse(path, &bytes))
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))
     }
@@ -1124,6 +1124,14 @@ pub struct HitListEditor {
     redo: Vec<Doc>,
 }
 
+/// Reads a table or source file the editor works on: a regular file of a sane size
+/// (never a pipe or device swapped in for it), under the data folders' rule.
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    crate::fsrules::ReadRules::for_file(path)
+        .read(path)
+        .map_err(crate::fsrules::Refusal::into_io)
+}
+
 impl HitListEditor {
     /// Opens `path` for editing and remembers its content, hash and modification time.
     ///
@@ -1131,7 +1139,7 @@ impl HitListEditor {
     /// [`EditError::Read`] when the file cannot be read.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, EditError> {
         let path = path.as_ref().to_path_buf();
-        let bytes = std::fs::read(&path).map_err(|e| EditError::Read {
+        let bytes = read_file(&path).map_err(|e| EditError::Read {
             path: path.clone(),
             message: e.to_string(),
         })?;
@@ -1399,7 +1407,7 @@ impl HitListEditor {
     /// Compares the file on disk with what was opened (or last saved), so a panel can
     /// warn before saving.
     pub fn disk_status(&self) -> DiskStatus {
-        match std::fs::read(&self.path) {
+        match read_file(&self.path) {
             Ok(bytes) if bytes == self.base_bytes => {
                 if modified(&self.path) == self.base_mtime {
                     DiskStatus::Unchanged
@@ -1447,7 +1455,7 @@ impl HitListEditor {
         match self.disk_status() {
             DiskStatus::Unchanged | DiskStatus::Touched => {}
             DiskStatus::Changed { detail } => {
-                let disk_hash = std::fs::read(&self.path).ok().map(|b| fnv1a(&b));
+                let disk_hash = read_file(&self.path).ok().map(|b| fnv1a(&b));
                 return Err(self.changed_on_disk(detail, disk_hash));
             }
             DiskStatus::Missing => {
@@ -1478,7 +1486,7 @@ impl HitListEditor {
     /// # Errors
     /// [`SaveError::Io`] when writing fails; the file is untouched then.
     pub fn save_anyway(&mut self) -> Result<SaveReport, SaveError> {
-        let on_disk = std::fs::read(&self.path).ok();
+        let on_disk = read_file(&self.path).ok();
         if on_disk.as_deref() != Some(self.base_bytes.as_slice()) {
             // Write even an unedited document: the user chose this version.
             return self.write_bytes(self.pending_changes());

@@ -8,6 +8,7 @@ use super::{FileErrors, Reload, ReloadConfig, SampleChange, SampleOutcome};
 use crate::audio::decode::{self, DecodeLimits};
 use crate::cache::{Handle, ResourceCache};
 use crate::diag::Diagnostic;
+use crate::fsrules::ReadRules;
 use crate::project::{
     PROJECT_EXTENSIONS, Piece, Project, ReloadReport, SAMPLE_EXTENSIONS, resource_name,
 };
@@ -452,13 +453,18 @@ fn check(path: &Path, name: &str) -> Result<(), String> {
     if !DECODED.contains(&extension(path).as_str()) {
         return Ok(());
     }
-    let size = std::fs::metadata(path)
-        .map(|m| m.len())
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if size > FULL_CHECK_BYTES {
+    // The cache's own rule for sample files (regular, at most its size limit), so a pipe
+    // or device dropped into a data folder never blocks the reload thread.
+    let rules = ReadRules::for_file(path).with_max_bytes(crate::cache::MAX_RESOURCE_BYTES);
+    let checked = rules
+        .check(path)
+        .map_err(|r| format!("cannot read: it {}", r.reason()))?;
+    if checked.len > FULL_CHECK_BYTES {
         use std::io::Read;
         let mut head = vec![0u8; 64 * 1024];
-        let n = std::fs::File::open(path)
+        let n = rules
+            .open(path)
+            .map_err(crate::fsrules::Refusal::into_io)
             .and_then(|mut f| f.read(&mut head))
             .map_err(|e| format!("cannot read: {e}"))?;
         head.truncate(n);
@@ -466,7 +472,9 @@ fn check(path: &Path, name: &str) -> Result<(), String> {
             .map(|_| ())
             .map_err(|e| format!("does not decode: {e}"));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let bytes = rules
+        .read(path)
+        .map_err(|r| format!("cannot read: it {}", r.reason()))?;
     match decode::decode(name, &bytes, &DecodeLimits::default()) {
         // Too large to hold in memory is no damage: such a sound is streamed.
         Ok(_) | Err(decode::DecodeError::TooLarge { .. }) => Ok(()),

@@ -756,7 +756,7 @@ impl SoundSink for SoundServer {
 
 fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
+    let mut file = crate::fsrules::open_regular(path).map_err(crate::fsrules::Refusal::into_io)?;
     let mut head = vec![0u8; 64 * 1024];
     let n = file.read(&mut head)?;
     head.truncate(n);

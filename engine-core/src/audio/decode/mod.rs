@@ -29,7 +29,6 @@ mod output;
 mod source;
 mod wav;
 
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -355,7 +354,12 @@ pub fn decode_within(
 
 /// Reads and decodes a whole file; see [`decode`].
 pub fn decode_file(path: &Path, limits: &DecodeLimits) -> Result<Decoded, DecodeError> {
-    let bytes = std::fs::read(path).map_err(|source| io_error(path, source))?;
+    use std::io::Read as _;
+    let file = crate::fsrules::open_regular(path).map_err(|r| io_error(path, r.into_io()))?;
+    let mut bytes = Vec::new();
+    file.take(crate::cache::MAX_RESOURCE_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(|source| io_error(path, source))?;
     decode(&path.to_string_lossy(), &bytes, limits)
 }
 
@@ -401,7 +405,7 @@ impl StreamDecoder {
     }
 
     fn open_inner(path: &Path) -> Result<(AudioInfo, StreamInner), DecodeError> {
-        let file = File::open(path).map_err(|e| io_error(path, e))?;
+        let file = crate::fsrules::open_regular(path).map_err(|r| io_error(path, r.into_io()))?;
         let mut src = FileSource::new(file).map_err(|e| io_error(path, e))?;
         let kind =
             detect::detect(&mut src, &path.to_string_lossy()).map_err(|e| with_path(e, path))?;
