@@ -17,7 +17,7 @@
 //! The heuristics are deliberately conservative: a rule that guesses (unused code, wrong
 //! group) stays quiet whenever the project gives it a reason to doubt.
 
-use crate::audio::decode::{DecodeLimits, StreamDecoder};
+use crate::audio::decode::{DecodeError, DecodeLimits, scan_file};
 use crate::cache::MAX_RESOURCE_BYTES;
 use crate::diag::{Diagnostic, Severity, printable};
 use crate::formats::hit::HEADER_LEN;
@@ -691,31 +691,19 @@ fn group_name(group: ControlGroup) -> &'static str {
 // The rules
 // ---------------------------------------------------------------------------
 
-/// Frames read from a sample at a time while checking that it decodes.
-const CHUNK_FRAMES: usize = 16_384;
-
 /// Decodes a sample file from end to end (through the engine's own decoder, one chunk at
 /// a time, up to the decoder's length ceiling): `Err(why)` if it cannot be opened, if
 /// not a frame decodes, or if it is damaged somewhere along the way.
 fn decode_whole(file: &Path) -> Result<(), String> {
-    let ceiling = DecodeLimits::default().max_frames;
-    let mut stream = StreamDecoder::open(file).map_err(|e| e.to_string())?;
-    let mut buffer = Vec::new();
-    let mut frames: u64 = 0;
-    while frames < ceiling {
-        buffer.clear();
-        let read = stream
-            .read(&mut buffer, CHUNK_FRAMES)
-            .map_err(|e| e.to_string())?;
-        if read == 0 {
-            break;
-        }
-        frames += read as u64;
-    }
-    match stream.partial() {
-        Some(why) => Err(format!("it is damaged ({why})")),
-        None if frames == 0 => Err("it holds no audio".to_string()),
-        None => Ok(()),
+    match scan_file(file, DecodeLimits::default().max_frames) {
+        Ok(scanned) => match scanned.partial {
+            Some(why) => Err(format!("it is damaged ({why})")),
+            None if scanned.frames == 0 => Err("it holds no audio".to_string()),
+            None => Ok(()),
+        },
+        // Longer than a sample may be held: it streams, and what was read decoded.
+        Err(DecodeError::TooLong { .. }) => Ok(()),
+        Err(e) => Err(e.to_string()),
     }
 }
 
