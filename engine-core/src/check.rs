@@ -34,6 +34,10 @@ use std::path::{Path, PathBuf};
 
 mod cycles;
 
+/// Instructions the `play-cycle` rule follows from one track's entry before it gives up
+/// (generated code can be large; a cycle further in is not seen).
+pub const CYCLE_WALK_LIMIT: usize = 20_000;
+
 /// A rule of the linter. Its [`name`](Lint::name) is what `hitbench check` prints in
 /// brackets after each diagnostic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

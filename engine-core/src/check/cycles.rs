@@ -8,10 +8,6 @@ use crate::registers::Layout;
 use crate::runtime::thread::AttrRegs;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-/// Instructions followed from one track's entry before the walk gives up (generated
-/// code can be large; a cycle further in is not seen).
-const WALK_LIMIT: usize = 20_000;
-
 /// What the code reachable from a track's entry *without yielding* does.
 #[derive(Debug, Default)]
 struct Reach {
@@ -48,7 +44,7 @@ fn reach(project: &Project, facts: &CodeFacts<'_>, entry: CodeRef) -> Reach {
     }];
     while let Some(mut path) = todo.pop() {
         loop {
-            if seen.len() >= WALK_LIMIT || !seen.insert(path.at) {
+            if seen.len() >= super::CYCLE_WALK_LIMIT || !seen.insert(path.at) {
                 break;
             }
             let Some(unit) = project.units.get(path.at.unit) else {
