@@ -18,10 +18,9 @@
 //! group) stays quiet whenever the project gives it a reason to doubt.
 
 use crate::audio::decode::{DecodeError, DecodeLimits, scan_file};
-use crate::cache::MAX_RESOURCE_BYTES;
 use crate::diag::{Diagnostic, Severity, printable};
 use crate::formats::hit::HEADER_LEN;
-use crate::fsrules::ReadRules;
+use crate::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
 use crate::isa::{self, JumpTarget, Opcode, OperandKind};
 use crate::project::refused_sample;
 use crate::project::{

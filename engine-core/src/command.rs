@@ -16,7 +16,7 @@ use crate::diag::Diagnostic;
 use crate::mixer::MixerControls;
 use crate::runtime::sink::{ControlGroup, SampleRef};
 use crate::runtime::{Engine, EventArgs, TraceSwitches};
-use crate::world::director::{Turn, ZoomStep};
+pub use crate::world::commands::{Turn, WorldCommand, ZoomStep};
 use crate::world::music::MusicMode;
 use crate::world::{ObjectId, field};
 use std::fmt;
@@ -95,64 +95,6 @@ pub enum Command {
     /// Play one patch (by ID or name) or sample file (a path inside a data directory,
     /// or a resource name) once as a UI sound: for auditioning.
     Play(String),
-}
-
-/// A command for the world director.
-#[derive(Debug, Clone, PartialEq)]
-pub enum WorldCommand {
-    /// Centre the camera on a lot tile.
-    View {
-        /// Tile x.
-        x: f32,
-        /// Tile y.
-        y: f32,
-    },
-    /// Scroll the view by pixels (x right, y down).
-    Scroll {
-        /// Pixels right.
-        dx: f32,
-        /// Pixels down.
-        dy: f32,
-    },
-    /// Zoom in, out or to a level.
-    Zoom(ZoomStep),
-    /// Rotate the view.
-    Rotate(Turn),
-    /// Show another floor.
-    Floor(i32),
-    /// Set the hour of day (0–24).
-    Hour(f32),
-    /// Set the music mode.
-    Mode(MusicMode),
-    /// Move an object.
-    Move {
-        /// The object.
-        object: ObjectId,
-        /// Tile x.
-        x: f32,
-        /// Tile y.
-        y: f32,
-        /// A new floor.
-        floor: Option<i32>,
-    },
-    /// Set the size of the room around the active character, in tiles.
-    Room(f32),
-    /// Turn a radio or TV on, tuned to a station.
-    TurnOn {
-        /// The receiver.
-        object: ObjectId,
-        /// The station code.
-        station: u32,
-    },
-    /// Turn a radio or TV off.
-    TurnOff {
-        /// The receiver.
-        object: ObjectId,
-    },
-    /// Describe the world: camera, music, ambience, stations, objects' volume and pan.
-    Describe,
-    /// Save the lot (to the project's lot file, or the given file).
-    SaveLot(Option<PathBuf>),
 }
 
 /// A command line that could not be understood.

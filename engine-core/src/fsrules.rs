@@ -35,6 +35,10 @@ pub const MAX_WALK_DEPTH: usize = 32;
 /// ones are a few hundred kilobytes.
 pub const MAX_TEXT_FILE_BYTES: u64 = 16 << 20;
 
+/// Largest sample or other resource file read, in bytes. Far beyond any sound; stops a
+/// damaged or hostile zip entry or file from claiming the whole memory.
+pub const MAX_RESOURCE_BYTES: u64 = 1 << 30;
+
 /// What a walk does with symbolic links.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LinkPolicy {

@@ -342,7 +342,7 @@ fn run(live: Live, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
                             project.diagnostics.len()
                         ),
                     );
-                    crate::reload::swap_project(
+                    crate::session::swap_project(
                         &mut session,
                         *project,
                         reload_config.restart_tracks,

@@ -21,6 +21,9 @@ use crate::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
 use crate::world::ObjectId;
 use crate::world::director::WorldDirector;
 pub use crate::world::lot_save::SaveLotPolicy;
+pub use apply_reload::swap_project;
+
+mod apply_reload;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -151,7 +154,7 @@ impl Session {
     /// lets changed samples be measured again, and traces what it did. `None` if the
     /// reload only carried the watcher's state.
     pub fn apply_reload(&mut self, reload: Reload, config: &ReloadConfig) -> Option<ReloadSummary> {
-        crate::reload::apply::apply(self, reload, config)
+        apply_reload::apply(self, reload, config)
     }
 
     /// Reads the world again (`world.ini`, ambience scores; the lot file too when

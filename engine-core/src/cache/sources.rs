@@ -37,9 +37,7 @@ fn servable_name(relative: &Path) -> Option<String> {
         .map(|n| n.into_owned())
 }
 
-/// Largest resource read, in bytes. Far beyond any sound; stops a damaged or hostile
-/// zip entry or file from claiming the whole memory.
-pub const MAX_RESOURCE_BYTES: u64 = 1 << 30;
+pub use crate::fsrules::MAX_RESOURCE_BYTES;
 
 /// What kind of resource file a source is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,6 @@
 //! What a loaded project knows: events, tracks, patches, hit lists and names, each with
 //! the file and line that defined it.
 
-use crate::runtime::sink::ControlGroup;
 use std::path::PathBuf;
 
 /// Where a definition came from.
@@ -219,4 +218,48 @@ pub struct NameDef {
     pub value: NameValue,
     /// Where it was defined.
     pub origin: Origin,
+}
+
+/// The option group a sound belongs to: each group has its own volume in the options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub enum ControlGroup {
+    /// Sound effects, including TVs (`kGroupSfx` = 1).
+    #[default]
+    Fx,
+    /// Music, radios and stings (`kGroupMusic` = 2).
+    Music,
+    /// Voices (`kGroupVox` = 3).
+    Vox,
+}
+
+impl ControlGroup {
+    /// The group for a `kGroup…` number (1 FX, 2 Music, 3 VOX; anything else FX).
+    pub fn from_number(n: i64) -> Self {
+        match n {
+            2 => ControlGroup::Music,
+            3 => ControlGroup::Vox,
+            _ => ControlGroup::Fx,
+        }
+    }
+
+    /// The `kGroup…` number.
+    pub fn number(self) -> i32 {
+        match self {
+            ControlGroup::Fx => 1,
+            ControlGroup::Music => 2,
+            ControlGroup::Vox => 3,
+        }
+    }
+
+    /// "FX", "Music" or "VOX".
+    pub fn name(self) -> &'static str {
+        match self {
+            ControlGroup::Fx => "FX",
+            ControlGroup::Music => "Music",
+            ControlGroup::Vox => "VOX",
+        }
+    }
+
+    /// All groups, in option order.
+    pub const ALL: [ControlGroup; 3] = [ControlGroup::Fx, ControlGroup::Music, ControlGroup::Vox];
 }

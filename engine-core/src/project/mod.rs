@@ -27,8 +27,8 @@ pub mod tables;
 pub mod unit;
 
 pub use defs::{
-    CodeRef, DEFAULT_PRIORITY, DebugTrace, EventDef, EventType, FULL_VOLUME, HitListDef, NameDef,
-    NameValue, Origin, PatchDef, TrackDef,
+    CodeRef, ControlGroup, DEFAULT_PRIORITY, DebugTrace, EventDef, EventType, FULL_VOLUME,
+    HitListDef, NameDef, NameValue, Origin, PatchDef, TrackDef,
 };
 pub use inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 pub use reload::{Changes, KeptFile, ReloadReport};

@@ -2,6 +2,7 @@
 //! directories winning), then tracks, patches, hit lists and events, then events and
 //! tracks for labels nobody mapped.
 
+use super::defs::ControlGroup;
 use super::defs::{
     CodeRef, DEFAULT_PRIORITY, EventDef, EventType, FULL_VOLUME, HitListDef, NameDef, NameValue,
     Origin, PatchDef, TrackDef,
@@ -10,12 +11,10 @@ use super::inputs::{Piece, PieceKind};
 use super::tables::{self, RawEvents, RawTables, resolve_id};
 use super::unit::CodeUnit;
 use super::{IMPLICIT_TRACK_BASE, Override, Project};
-use crate::cache::MAX_RESOURCE_BYTES;
 use crate::diag::Diagnostic;
 use crate::formats::hitlist::HitList;
 use crate::formats::hot::{self, IdRef};
-use crate::fsrules::{ReadRules, Refusal};
-use crate::runtime::sink::ControlGroup;
+use crate::fsrules::{MAX_RESOURCE_BYTES, ReadRules, Refusal};
 use crate::symbols;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

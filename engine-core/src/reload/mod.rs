@@ -8,28 +8,25 @@
 //!   longer parses keeps its last good version) and puts changed samples into the cache
 //!   (`ResourceCache::reload`; one that no longer decodes keeps its last good version).
 //!   The result is a [`Reload`], handed to a callback.
-//! - `apply` — on the engine thread: [`Session::apply_reload`] swaps the new project in,
-//!   restarts the tracks whose code was running (or drops them, if the new version no
-//!   longer defines them), lets the runtime measure reloaded samples again, and traces
-//!   all of it; [`ReloadStatus`] keeps what the workbench shows.
+//! - applying is the session's (`crate::session`, on the engine thread): it swaps the
+//!   new project in, restarts the tracks whose code was running (or drops them, if the
+//!   new version no longer defines them), lets the runtime measure reloaded samples
+//!   again, and traces all of it; [`ReloadStatus`] keeps what the workbench shows.
 //!
 //! Threads: notify's callback only forwards events into a channel; loading and decoding
 //! happen on the reload thread; the engine thread only swaps. The audio thread is never
 //! involved: voices already playing keep the sample data they hold. The offline renderer
 //! never watches, so its output stays deterministic.
 
-pub(crate) mod apply;
 pub mod watch;
 mod worker;
 
-pub use apply::swap_project;
 pub use watch::WatchStatus;
 
 use crate::cache::ResourceCache;
 use crate::diag::Diagnostic;
 use crate::project::{Project, ReloadReport};
 use crate::runtime::clock::SampleTime;
-use crate::session::Session;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -236,22 +233,6 @@ pub struct ReloadStatus {
     pub errors: Vec<FileErrors>,
     /// The project now live, after a reload swapped one in (for the workbench's panels).
     pub project: Option<Arc<Project>>,
-}
-
-impl ReloadStatus {
-    /// Applies `reload` to `session` and records what it did.
-    pub fn apply(&mut self, session: &mut Session, reload: Reload, config: &ReloadConfig) {
-        self.watch = reload.watch.clone();
-        self.errors = reload.errors.clone();
-        let project = reload.project.is_some();
-        if let Some(summary) = session.apply_reload(reload, config) {
-            self.applied += 1;
-            self.last = Some(summary);
-            if project {
-                self.project = Some(Arc::new(session.engine.project().clone()));
-            }
-        }
-    }
 }
 
 /// Watches a project's data directories and loads what changes, on its own thread.

@@ -455,7 +455,7 @@ fn check(path: &Path, name: &str) -> Result<(), String> {
     }
     // The cache's own rule for sample files (regular, at most its size limit), so a pipe
     // or device dropped into a data folder never blocks the reload thread.
-    let rules = ReadRules::for_file(path).with_max_bytes(crate::cache::MAX_RESOURCE_BYTES);
+    let rules = ReadRules::for_file(path).with_max_bytes(crate::fsrules::MAX_RESOURCE_BYTES);
     let checked = rules
         .check(path)
         .map_err(|r| format!("cannot read: it {}", r.reason()))?;

@@ -4,7 +4,7 @@
 use super::clock::SampleTime;
 use super::sink::{ControlGroup, NoteId};
 use crate::registers::{self, Layout};
-use crate::world::ObjectId;
+use crate::runtime::objects::ObjectId;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

@@ -19,6 +19,7 @@
 //! same seed and script gives the same file.
 
 use super::ambience::{Ambience, AmbienceSettings, AmbienceState};
+use super::commands::{Turn, WorldCommand, ZoomStep};
 use super::lot::Lot;
 use super::lot_doc::LotDocument;
 use super::lot_save::{SaveLotError, SaveLotPolicy, resolve_target, write_atomically};
@@ -28,7 +29,6 @@ use super::sound::NoteIds;
 use super::stations::Stations;
 use super::view::{Camera, Placement, ViewSettings, ZOOM_FAR, ZOOM_NEAR, place, station_mix};
 use super::{ObjectId, ObjectKind, WorldObject};
-use crate::command::WorldCommand;
 use crate::diag::{Diagnostic, Severity};
 use crate::project::Project;
 use crate::runtime::clock::SampleTime;
@@ -885,28 +885,6 @@ impl WorldDirector {
         }
         s.trim_end().to_string()
     }
-}
-
-/// A zoom request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ZoomStep {
-    /// One level nearer.
-    In,
-    /// One level farther.
-    Out,
-    /// A level, 1 near … 3 far.
-    Level(u8),
-}
-
-/// A rotation request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Turn {
-    /// A quarter turn to the left.
-    Left,
-    /// A quarter turn to the right.
-    Right,
-    /// To a rotation, 0–3.
-    To(u8),
 }
 
 /// `14.5` as `14:30`.

@@ -357,7 +357,7 @@ pub fn decode_file(path: &Path, limits: &DecodeLimits) -> Result<Decoded, Decode
     use std::io::Read as _;
     let file = crate::fsrules::open_regular(path).map_err(|r| io_error(path, r.into_io()))?;
     let mut bytes = Vec::new();
-    file.take(crate::cache::MAX_RESOURCE_BYTES)
+    file.take(crate::fsrules::MAX_RESOURCE_BYTES)
         .read_to_end(&mut bytes)
         .map_err(|source| io_error(path, source))?;
     decode(&path.to_string_lossy(), &bytes, limits)

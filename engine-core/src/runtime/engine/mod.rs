@@ -7,6 +7,7 @@ use crate::project::{DebugTrace, EventDef, EventType, Project, TrackDef};
 use crate::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use crate::runtime::clock::{Clock, SampleTime};
 use crate::runtime::hitlists::HitListState;
+use crate::runtime::objects::{ObjectId, World};
 use crate::runtime::program::{NONE, Program};
 use crate::runtime::queue::TimedQueue;
 use crate::runtime::rng::Rng;
@@ -16,7 +17,6 @@ use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, Th
 use crate::runtime::trace::{TraceKind, TraceLog, TraceRecord, TraceSwitches};
 use crate::runtime::vm::{self, Exit, FaultKind};
 use crate::runtime::voices::{Allocation, Voices};
-use crate::world::{ObjectId, World};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -505,7 +505,7 @@ impl Engine {
     }
 
     /// Every live thread with its index, in index order (read-only, for inspectors:
-    /// [`crate::inspect`]).
+    /// the inspector (`inspect`)).
     pub fn live_threads(&self) -> impl Iterator<Item = (usize, &Thread)> {
         self.threads
             .iter()

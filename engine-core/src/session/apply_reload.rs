@@ -2,13 +2,14 @@
 //! drop the tracks whose code was running, let the runtime measure reloaded samples
 //! again, and trace every step (kind `reload`; file problems as `error`).
 
-use super::{Reload, ReloadConfig, ReloadSummary};
+use super::Session;
 use crate::project::Project;
+use crate::reload::{Reload, ReloadConfig, ReloadStatus, ReloadSummary};
 use crate::runtime::{EventArgs, TraceKind};
-use crate::session::Session;
 use crate::world::ObjectId;
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Swaps `project` into `session`'s engine. Voices already sounding keep the sample data
@@ -191,12 +192,18 @@ pub(crate) fn apply(
             );
         }
     }
-    if reload.samples.iter().any(super::SampleChange::changed_data) {
+    if reload
+        .samples
+        .iter()
+        .any(crate::reload::SampleChange::changed_data)
+    {
         session.forget_sample_lengths();
     }
     for change in &reload.samples {
         let kind = match change.outcome {
-            super::SampleOutcome::Kept(_) | super::SampleOutcome::Failed(_) => TraceKind::Error,
+            crate::reload::SampleOutcome::Kept(_) | crate::reload::SampleOutcome::Failed(_) => {
+                TraceKind::Error
+            }
             _ => TraceKind::Reload,
         };
         say(session, &mut lines, kind, change.describe());
@@ -263,5 +270,21 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
+    }
+}
+
+impl ReloadStatus {
+    /// Applies `reload` to `session` and records what it did.
+    pub fn apply(&mut self, session: &mut Session, reload: Reload, config: &ReloadConfig) {
+        self.watch = reload.watch.clone();
+        self.errors = reload.errors.clone();
+        let project = reload.project.is_some();
+        if let Some(summary) = session.apply_reload(reload, config) {
+            self.applied += 1;
+            self.last = Some(summary);
+            if project {
+                self.project = Some(Arc::new(session.engine.project().clone()));
+            }
+        }
     }
 }
