@@ -6,9 +6,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg(unix)]
 
-use engine_core::audio::decode::{DecodeLimits, StreamDecoder, decode_file};
-use engine_core::hitlists::HitListEditor;
-use engine_core::project::Project;
+use engine_core::sound::audio::decode::{DecodeLimits, StreamDecoder, decode_file};
+use engine_core::toolchain::project::Project;
+use engine_core::tools::hitlist_editor::HitListEditor;
 use engine_core::world::director::WorldDirector;
 use engine_core::world::lot::Lot;
 use engine_core::world::settings::WorldIni;

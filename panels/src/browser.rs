@@ -9,7 +9,9 @@
 //! `play <sample>`, `turnon <receiver> <station>`.
 
 use crate::{Command, Panel, PanelContext, Selection, display_path};
-use engine_core::project::{EventDef, EventType, HitListDef, Origin, PatchDef, TrackDef};
+use engine_core::toolchain::project::{
+    EventDef, EventType, HitListDef, Origin, PatchDef, TrackDef,
+};
 use engine_core::world::director::StationView;
 use engine_core::world::music::MusicMode;
 use engine_core::world::{ObjectId, ObjectKind, WorldObject};

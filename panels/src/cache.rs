@@ -10,7 +10,7 @@
 //! [`Command::CancelPreload`]; its progress comes back in `ctx.live.preload`.
 
 use crate::{Command, Panel, PanelContext};
-use engine_core::cache::{CacheStats, MissKind, Residency, ResourceStats};
+use engine_core::sound::cache::{CacheStats, MissKind, Residency, ResourceStats};
 use std::collections::VecDeque;
 
 /// Points of history kept.

@@ -6,15 +6,15 @@
 //! The panel keeps the *edits* (each changed list's new entries) as UI state. Saving,
 //! and noticing that a file changed on disk since editing began, is the app's work
 //! ([`Command::EditHitLists`], [`Command::SaveHitLists`], [`Command::ReloadHitLists`],
-//! done with `engine_core::hitlists::HitListEditor`); the app reports back through
+//! done with `engine_core::tools::hitlist_editor::HitListEditor`); the app reports back through
 //! [`HitListData`] in the context. See `docs/hitlists.md`.
 
 use crate::{Command, Panel, PanelContext, display_path};
-use engine_core::formats::hitlist::{HitEntry, MAX_RANGE_LEN};
-use engine_core::hitlists::{
+use engine_core::toolchain::formats::hitlist::{HitEntry, MAX_RANGE_LEN};
+use engine_core::toolchain::project::{NameValue, Project};
+use engine_core::tools::hitlist_editor::{
     EntryTarget, HitListView, ListOwner, PickStats, Plays, SampleView, parse_entry_text, simulate,
 };
-use engine_core::project::{NameValue, Project};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
@@ -55,7 +55,7 @@ pub enum SaveOutcome {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HitListData {
     /// Every hit list of the project as loaded, read from its defining file
-    /// (`engine_core::hitlists::hit_lists`).
+    /// (`engine_core::tools::hitlist_editor::hit_lists`).
     pub views: Vec<HitListView>,
     /// Counts the saves the app has carried out; the panel acts once on each outcome.
     pub saves: u64,

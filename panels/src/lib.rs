@@ -19,9 +19,9 @@ pub mod threads;
 pub mod traces;
 pub mod voices;
 
-use engine_core::live::LiveSnapshot;
-use engine_core::project::Project;
+use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::TraceRecord;
+use engine_core::toolchain::project::Project;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 

@@ -19,9 +19,9 @@ use egui::{
     vec2,
 };
 use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
-use engine_core::mixer::MixerSnapshot;
-use engine_core::mixer::controls::group_index;
 use engine_core::runtime::sink::ControlGroup;
+use engine_core::sound::mixer::MixerSnapshot;
+use engine_core::sound::mixer::controls::group_index;
 use engine_core::world::director::WorldView;
 use engine_core::world::music::MusicMode;
 use engine_core::world::view::{Area, Camera, Placement, ViewSettings, ZOOM_FAR, ZOOM_NEAR, place};

@@ -8,7 +8,7 @@
 
 use crate::{Command, Panel, PanelContext};
 use egui::{Color32, Rect, Sense, Stroke, StrokeKind, Vec2, pos2, vec2};
-use engine_core::mixer::MixerSnapshot;
+use engine_core::sound::mixer::MixerSnapshot;
 
 /// The sample rate assumed until the app says which one the output runs at.
 pub const DEFAULT_RATE: u32 = 48_000;

@@ -6,8 +6,8 @@
 //! on a slot, a track or an owner selects it for the other panels.
 
 use crate::{Command, Panel, PanelContext, Selection};
-use engine_core::inspect::{Lane, LaneEnd, VoiceOccupant};
 use engine_core::runtime::clock::SampleTime;
+use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant};
 use engine_core::world::ObjectId;
 
 /// The engine's sample rate when the snapshot does not say (it does not today).
@@ -419,8 +419,8 @@ impl VoicesPanel {
         let history = &ctx.live.history;
         enum Entry<'a> {
             Steal(&'a Lane),
-            Refusal(&'a engine_core::inspect::Refusal),
-            Fault(&'a engine_core::inspect::FaultView),
+            Refusal(&'a engine_core::tools::inspect::Refusal),
+            Fault(&'a engine_core::tools::inspect::FaultView),
         }
         let mut entries: Vec<(SampleTime, Entry<'_>)> = Vec::new();
         for lane in history.lanes() {

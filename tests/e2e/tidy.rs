@@ -118,12 +118,12 @@ fn numbers(cell: &str) -> Vec<u64> {
 
 #[test]
 fn limits_table_matches_the_code() {
-    use engine_core::audio::decode::{
+    use engine_core::runtime::EngineConfig;
+    use engine_core::sound::audio::decode::{
         DecodeLimits, MAX_SAMPLE_BYTES, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE,
     };
-    use engine_core::runtime::EngineConfig;
     let engine = EngineConfig::default();
-    let session = engine_core::session::SessionConfig::default();
+    let session = engine_core::host::session::SessionConfig::default();
     let code: Vec<(&str, u64)> = vec![
         (
             "EngineConfig::fuel_per_tick",
@@ -152,27 +152,27 @@ fn limits_table_matches_the_code() {
         ),
         (
             "formats::hitlist::MAX_RANGE_LEN",
-            engine_core::formats::hitlist::MAX_RANGE_LEN,
+            engine_core::toolchain::formats::hitlist::MAX_RANGE_LEN,
         ),
         (
             "asm::MAX_INCLUDE_DEPTH",
-            engine_core::asm::MAX_INCLUDE_DEPTH as u64,
+            engine_core::toolchain::asm::MAX_INCLUDE_DEPTH as u64,
         ),
         (
             "asm::MAX_EXPANDED_LINES",
-            engine_core::asm::MAX_EXPANDED_LINES as u64,
+            engine_core::toolchain::asm::MAX_EXPANDED_LINES as u64,
         ),
         (
             "fsrules::MAX_TEXT_FILE_BYTES",
-            engine_core::fsrules::MAX_TEXT_FILE_BYTES,
+            engine_core::toolchain::fsrules::MAX_TEXT_FILE_BYTES,
         ),
         (
             "fsrules::MAX_WALK_DEPTH",
-            engine_core::fsrules::MAX_WALK_DEPTH as u64,
+            engine_core::toolchain::fsrules::MAX_WALK_DEPTH as u64,
         ),
         (
             "cache::MAX_RESOURCE_BYTES",
-            engine_core::cache::MAX_RESOURCE_BYTES,
+            engine_core::sound::cache::MAX_RESOURCE_BYTES,
         ),
         ("audio::decode::MAX_SAMPLE_BYTES", MAX_SAMPLE_BYTES as u64),
         (
@@ -181,14 +181,17 @@ fn limits_table_matches_the_code() {
         ),
         ("audio::decode::MIN_SAMPLE_RATE", u64::from(MIN_SAMPLE_RATE)),
         ("MAX_SAMPLE_RATE", u64::from(MAX_SAMPLE_RATE)),
-        ("server::STREAM_BYTES", engine_core::server::STREAM_BYTES),
+        (
+            "server::STREAM_BYTES",
+            engine_core::sound::server::STREAM_BYTES,
+        ),
         (
             "server::MUSIC_STREAM_FILE_BYTES",
-            engine_core::server::MUSIC_STREAM_FILE_BYTES,
+            engine_core::sound::server::MUSIC_STREAM_FILE_BYTES,
         ),
         (
             "cache::DEFAULT_BUDGET",
-            engine_core::cache::DEFAULT_BUDGET as u64,
+            engine_core::sound::cache::DEFAULT_BUDGET as u64,
         ),
         (
             "SessionConfig::cache_budget",
@@ -196,20 +199,20 @@ fn limits_table_matches_the_code() {
         ),
         (
             "cache::MAX_NAME_LEN",
-            engine_core::cache::MAX_NAME_LEN as u64,
+            engine_core::sound::cache::MAX_NAME_LEN as u64,
         ),
         (
             "command::MAX_SCRIPT_SECONDS",
-            engine_core::command::MAX_SCRIPT_SECONDS as u64,
+            engine_core::host::command::MAX_SCRIPT_SECONDS as u64,
         ),
         (
             "output::WAV_MAX_FRAMES",
-            engine_core::output::WAV_MAX_FRAMES,
+            engine_core::sound::output::WAV_MAX_FRAMES,
         ),
         ("EngineConfig::trace_capacity", engine.trace_capacity as u64),
         (
             "check::CYCLE_WALK_LIMIT",
-            engine_core::check::CYCLE_WALK_LIMIT as u64,
+            engine_core::tools::check::CYCLE_WALK_LIMIT as u64,
         ),
     ];
     let table = limits_table();

@@ -9,7 +9,7 @@ use std::sync::Arc;
 /// Identifies one playing note (one mixer voice) for its whole life.
 pub type NoteId = u64;
 
-pub use crate::project::ControlGroup;
+pub use crate::toolchain::project::ControlGroup;
 
 /// What to play: a sample file, named as the resource cache knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

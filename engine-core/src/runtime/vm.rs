@@ -8,8 +8,8 @@
 use super::clock::SampleTime;
 use super::program::{NONE, Op, Program};
 use super::thread::Thread;
-use crate::isa::Opcode;
-use crate::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
+use crate::toolchain::isa::Opcode;
+use crate::toolchain::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use std::fmt;
 
 /// Deepest call nesting before a thread is stopped.

@@ -54,11 +54,11 @@
 use super::playlist::{audio_files, is_audio};
 use super::settings::{Setting, WorldIni, read_section};
 use super::sound::{NoteIds, sample_ref};
-use crate::diag::{Diagnostic, Severity};
-use crate::formats::fsc::{FULL_SCALE, FscHeader, FscScore};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::toolchain::diag::{Diagnostic, Severity};
+use crate::toolchain::formats::fsc::{FULL_SCALE, FscHeader, FscScore};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
@@ -944,7 +944,7 @@ fn load_score(
     rate: u32,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Score> {
-    let bytes = match crate::fsrules::ReadRules::within(dirs).read(file) {
+    let bytes = match crate::toolchain::fsrules::ReadRules::within(dirs).read(file) {
         Ok(bytes) => bytes,
         Err(e) => {
             diagnostics.push(Diagnostic::error(

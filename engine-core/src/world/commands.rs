@@ -1,7 +1,7 @@
 //! The commands the world director carries out: the view (centre, scroll, zoom, rotate,
 //! floor), the hour and the music mode, moving objects, the room, turning receivers on
 //! and off, describing the world and saving the lot. The command language
-//! (`crate::command`) parses them from console and script lines.
+//! (`crate::host::command`) parses them from console and script lines.
 
 use super::ObjectId;
 use super::music::MusicMode;

@@ -2,7 +2,7 @@
 //! driven together beside the runtime — the part of the seed's sound engine that is not
 //! tracks.
 //!
-//! A [`Session`](crate::session::Session) owns one. Every tick it
+//! A [`Session`](crate::host::session::Session) owns one. Every tick it
 //! 1. hands the runtime's world requests ([`HookEvent`]: kTurnOnTV, kTurnOffTV,
 //!    kSetMusicMode) to the stations and the music,
 //! 2. routes world notes that ended (the server's `take_ended`) to whoever played them,
@@ -29,11 +29,11 @@ use super::sound::NoteIds;
 use super::stations::Stations;
 use super::view::{Camera, Placement, ViewSettings, ZOOM_FAR, ZOOM_NEAR, place, station_mix};
 use super::{ObjectId, ObjectKind, WorldObject};
-use crate::diag::{Diagnostic, Severity};
-use crate::project::Project;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{NoteId, SoundSink};
 use crate::runtime::{Engine, EventArgs, HookEvent, TraceKind};
+use crate::toolchain::diag::{Diagnostic, Severity};
+use crate::toolchain::project::Project;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -24,7 +24,7 @@ use super::lot_doc::{Line, LotDocument, Said, Statement, settings};
 use super::settings::{WorldIni, read_section};
 use super::view::{Camera, DEFAULT_SCREEN, ViewSettings, ZOOM_FAR, ZOOM_NEAR};
 use super::{FIELD_COUNT, ObjectId, ObjectKind, World, WorldObject, field};
-use crate::diag::Diagnostic;
+use crate::toolchain::diag::Diagnostic;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -129,7 +129,7 @@ impl Lot {
     pub fn load_document(path: &Path) -> (Lot, Option<LotDocument>, Vec<Diagnostic>) {
         // A regular file of a sane size (never a pipe or a device), wherever world.ini
         // put it (that it is inside the project is checked where the path is chosen).
-        match crate::fsrules::ReadRules::for_file(path).read(path) {
+        match crate::toolchain::fsrules::ReadRules::for_file(path).read(path) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);
                 let (lot, mut document, diagnostics) = Lot::parse_document(&text, path);

@@ -10,8 +10,8 @@
 //! reads its own section from [`WorldIni`]; every bad value is a diagnostic naming the
 //! file and line, and the default is used instead.
 
-use crate::diag::Diagnostic;
-use crate::formats::hot::HotDocument;
+use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::formats::hot::HotDocument;
 use std::path::{Path, PathBuf};
 
 /// The settings file's name in a data directory.
@@ -108,7 +108,9 @@ impl WorldIni {
                 continue;
             }
             // The data folder's rule: a regular file inside it, of a sane size.
-            match crate::fsrules::ReadRules::within(std::slice::from_ref(dir)).read(&path) {
+            match crate::toolchain::fsrules::ReadRules::within(std::slice::from_ref(dir))
+                .read(&path)
+            {
                 Ok(bytes) => ini.add(&path, dir, &bytes),
                 Err(refusal) => diagnostics.push(Diagnostic::error(
                     &path,
