@@ -4,8 +4,12 @@
 //! and say why on hover, and listed below with their reasons. The instance map (track →
 //! objects saying it) closes the panel. A slot's Quiet button quiets its owners; a click
 //! on a slot, a track or an owner selects it for the other panels.
+//!
+//! The lanes are drawn in `lanes`; the table, the decisions and the instance map here.
 
-use crate::{Command, Panel, PanelContext, Selection};
+mod lanes;
+
+use crate::{Command, Panel, PanelContext, Selection, file_name, theme};
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant};
 use engine_core::world::ObjectId;
@@ -160,260 +164,6 @@ impl VoicesPanel {
         }
     }
 
-    /// One painted row per slot: each track's time on it as a coloured bar, how it left
-    /// marked at its end; refusals on a row of their own.
-    fn lanes(&self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
-        let history = &ctx.live.history;
-        let now = ctx.live.now;
-        let count = ctx.live.voice_slots.len();
-        let window = u64::from(self.window_seconds) * u64::from(self.sample_rate);
-        let start = now.saturating_sub(window);
-        let width = ui.available_width().max(GUTTER + 100.0);
-        let height = (count + 1) as f32 * LANE_HEIGHT + AXIS_HEIGHT;
-        let (rect, canvas) =
-            ui.allocate_exact_size(egui::vec2(width, height), egui::Sense::click());
-        canvas.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::accesskit::Role::Image, true, "Voice lanes")
-        });
-        let painter = ui.painter_at(rect);
-        let visuals = ui.visuals().clone();
-        let left = rect.left() + GUTTER;
-        let right = rect.right() - 4.0;
-        let span = (right - left).max(1.0);
-        let x_of = |t: SampleTime| -> f32 {
-            let t = t.clamp(start, now.max(start));
-            left + span * ((t - start) as f32 / window.max(1) as f32)
-        };
-        let row_rect = |row: usize| {
-            let top = rect.top() + row as f32 * LANE_HEIGHT;
-            egui::Rect::from_min_max(
-                egui::pos2(left, top + 1.0),
-                egui::pos2(right, top + LANE_HEIGHT - 1.0),
-            )
-        };
-        let small = egui::FontId::proportional(10.0);
-        // Rows and slot numbers.
-        for row in 0..=count {
-            let r = row_rect(row);
-            let selected = row < count && ctx.selection == Some(&Selection::Voice(row));
-            let fill = if selected {
-                visuals.selection.bg_fill.gamma_multiply(0.5)
-            } else if row % 2 == 0 {
-                visuals.faint_bg_color
-            } else {
-                visuals.extreme_bg_color
-            };
-            painter.rect_filled(r, 0.0, fill);
-            let label = if row < count {
-                row.to_string()
-            } else {
-                "refused".to_string()
-            };
-            painter.text(
-                egui::pos2(left - 4.0, r.center().y),
-                egui::Align2::RIGHT_CENTER,
-                label,
-                small.clone(),
-                visuals.weak_text_color(),
-            );
-        }
-        // Time grid and axis.
-        let step = match self.window_seconds {
-            0..=10 => 1,
-            11..=20 => 2,
-            _ => 5,
-        };
-        let axis_y = rect.top() + (count + 1) as f32 * LANE_HEIGHT;
-        for back in (0..=self.window_seconds).step_by(step) {
-            let x = right - span * back as f32 / self.window_seconds.max(1) as f32;
-            painter.vline(
-                x,
-                rect.top()..=axis_y,
-                egui::Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.25)),
-            );
-            let align = if back == 0 {
-                egui::Align2::RIGHT_TOP
-            } else if back == self.window_seconds {
-                egui::Align2::LEFT_TOP
-            } else {
-                egui::Align2::CENTER_TOP
-            };
-            painter.text(
-                egui::pos2(x, axis_y + 2.0),
-                align,
-                if back == 0 {
-                    "now".to_string()
-                } else {
-                    format!("-{back} s")
-                },
-                small.clone(),
-                visuals.weak_text_color(),
-            );
-        }
-        // Bars.
-        let mut bars: Vec<(egui::Rect, &Lane)> = Vec::new();
-        for lane in history.lanes() {
-            let end = lane.ended_at.unwrap_or(now);
-            if end < start || lane.slot >= count {
-                continue;
-            }
-            let r = row_rect(lane.slot);
-            let x0 = x_of(lane.started_at);
-            let x1 = x_of(end).max(x0 + 2.0);
-            let bar = egui::Rect::from_min_max(
-                egui::pos2(x0, r.top() + 1.0),
-                egui::pos2(x1, r.bottom() - 1.0),
-            );
-            let color = track_color(&lane.track_name);
-            painter.rect_filled(bar, 2.0, color);
-            let text = ui.painter().layout_no_wrap(
-                lane.track_name.to_string(),
-                small.clone(),
-                egui::Color32::BLACK,
-            );
-            if text.size().x + 6.0 < bar.width() {
-                painter.with_clip_rect(bar.intersect(rect)).galley(
-                    egui::pos2(bar.left() + 3.0, bar.center().y - text.size().y / 2.0),
-                    text,
-                    egui::Color32::BLACK,
-                );
-            }
-            bars.push((bar, lane));
-        }
-        // Marks at the ends of bars: steals, faults, quiets, kills, interrupts.
-        let mut marker_hovered = false;
-        for (bar, lane) in &bars {
-            let Some(end) = &lane.end else {
-                continue;
-            };
-            let x = bar.right();
-            let (color, notch) = match end {
-                LaneEnd::Stolen { .. } => (egui::Color32::from_rgb(230, 40, 40), true),
-                LaneEnd::Faulted { .. } => (egui::Color32::from_rgb(255, 140, 0), true),
-                LaneEnd::Quieted { .. } | LaneEnd::Killed { .. } => {
-                    (egui::Color32::from_gray(40), false)
-                }
-                LaneEnd::Interrupted { .. } => (egui::Color32::from_rgb(230, 200, 40), false),
-                LaneEnd::Finished | LaneEnd::Ended => continue,
-            };
-            painter.vline(x, bar.y_range(), egui::Stroke::new(2.0, color));
-            if !notch {
-                continue;
-            }
-            let top = bar.top() - 1.0;
-            painter.add(egui::Shape::convex_polygon(
-                vec![
-                    egui::pos2(x - 4.0, top),
-                    egui::pos2(x + 4.0, top),
-                    egui::pos2(x, top + 6.0),
-                ],
-                color,
-                egui::Stroke::NONE,
-            ));
-            let what = format!(
-                "voice {}: `{}` {} at {:.2} s",
-                lane.slot,
-                lane.track_name,
-                end,
-                self.seconds(lane.ended_at.unwrap_or(now))
-            );
-            let hit = egui::Rect::from_center_size(
-                egui::pos2(x, bar.center().y),
-                egui::vec2(8.0, LANE_HEIGHT),
-            );
-            let id = ui.scope_id().with(("lane-end", lane.slot, lane.started_at));
-            let response = ui.interact(hit, id, egui::Sense::hover());
-            response.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::accesskit::Role::Image, true, &what)
-            });
-            marker_hovered |= response.hovered();
-            response.on_hover_text(what);
-        }
-        // Refusals.
-        let refused = row_rect(count);
-        for (index, refusal) in history.refusals().iter().enumerate() {
-            if refusal.time < start {
-                continue;
-            }
-            let x = x_of(refusal.time);
-            let c = egui::pos2(x, refused.center().y);
-            let color = visuals.error_fg_color;
-            painter.add(egui::Shape::convex_polygon(
-                vec![
-                    egui::pos2(c.x - 5.0, c.y - 5.0),
-                    egui::pos2(c.x + 5.0, c.y - 5.0),
-                    egui::pos2(c.x, c.y + 5.0),
-                ],
-                color,
-                egui::Stroke::NONE,
-            ));
-            let what = format!(
-                "refused `{}` (event `{}`{}) at {:.2} s: {}",
-                refusal.track_name.as_deref().unwrap_or("?"),
-                refusal.event,
-                refusal
-                    .object
-                    .map(|o| format!(", object {o}"))
-                    .unwrap_or_default(),
-                self.seconds(refusal.time),
-                refusal.reason
-            );
-            let id = ui.scope_id().with(("refusal", index, refusal.time));
-            let hit = egui::Rect::from_center_size(c, egui::vec2(10.0, LANE_HEIGHT));
-            let response = ui.interact(hit, id, egui::Sense::hover());
-            response.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::accesskit::Role::Image, true, &what)
-            });
-            marker_hovered |= response.hovered();
-            response.on_hover_text(what);
-        }
-        // Hovering a bar tells its story; a click on a row selects the slot.
-        let pointer = canvas.hover_pos();
-        if !marker_hovered
-            && let Some(pos) = pointer
-            && let Some((_, lane)) = bars.iter().rev().find(|(bar, _)| bar.contains(pos))
-        {
-            let story = self.lane_story(lane, now);
-            canvas.clone().on_hover_ui_at_pointer(|ui| {
-                ui.label(story);
-            });
-        }
-        ui.weak(
-            "Red notch: stolen; orange notch: faulted; yellow line: interrupted; dark line: \
-             quieted or killed; red marks on the last row: refused. Hover a bar or a mark for \
-             why; click a row to select its voice.",
-        );
-        if canvas.clicked()
-            && let Some(pos) = canvas.interact_pointer_pos()
-        {
-            let row = ((pos.y - rect.top()) / LANE_HEIGHT).floor();
-            if row >= 0.0 && (row as usize) < count {
-                commands.push(Command::Select(Selection::Voice(row as usize)));
-            }
-        }
-    }
-
-    /// What a lane's tooltip says.
-    fn lane_story(&self, lane: &Lane, now: SampleTime) -> String {
-        let from = match lane.object {
-            Some(o) => format!("object {o}"),
-            None => "the UI".to_string(),
-        };
-        let end = lane.ended_at.unwrap_or(now);
-        let held = self.seconds(end.saturating_sub(lane.started_at));
-        let how = match &lane.end {
-            Some(how) => format!("{how} at {:.2} s", self.seconds(end)),
-            None => "still playing".to_string(),
-        };
-        format!(
-            "voice {}: `{}` (event `{}`, from {from})\nfrom {:.2} s, {held:.1} s\n{how}",
-            lane.slot,
-            lane.track_name,
-            lane.event,
-            self.seconds(lane.started_at)
-        )
-    }
-
     /// Steals, refusals and faults of the history, newest first, with their reasons.
     fn decisions(&self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
         let history = &ctx.live.history;
@@ -448,7 +198,7 @@ impl VoicesPanel {
                     ui.monospace(format!("{:8.2} s", self.seconds(*time)));
                     match entry {
                         Entry::Steal(lane) => {
-                            ui.colored_label(egui::Color32::from_rgb(230, 40, 40), "stolen");
+                            ui.colored_label(theme::STOLEN, "stolen");
                             if let Some(end) = &lane.end {
                                 ui.label(format!(
                                     "voice {}: `{}` {end}",
@@ -466,7 +216,7 @@ impl VoicesPanel {
                             ));
                         }
                         Entry::Fault(f) => {
-                            ui.colored_label(egui::Color32::from_rgb(255, 140, 0), "fault");
+                            ui.colored_label(theme::FAULT, "fault");
                             ui.horizontal(|ui| {
                                 if let Some(file) = &f.file {
                                     let place = match f.line {
@@ -559,18 +309,6 @@ fn owner_links(ui: &mut egui::Ui, owners: &[ObjectId], commands: &mut Vec<Comman
     });
 }
 
-/// A track's lane colour: a hue from its name, the same every run.
-fn track_color(name: &str) -> egui::Color32 {
-    // FNV-1a: stable across runs and Rust versions.
-    let mut hash: u32 = 0x811c_9dc5;
-    for byte in name.bytes() {
-        hash ^= u32::from(byte);
-        hash = hash.wrapping_mul(0x0100_0193);
-    }
-    let hue = (hash % 360) as f32 / 360.0;
-    egui::ecolor::Hsva::new(hue, 0.45, 0.85, 1.0).into()
-}
-
 fn pan_text(pan: f32) -> String {
     if pan.abs() < 0.005 {
         "C".to_string()
@@ -589,13 +327,6 @@ fn join(owners: &[ObjectId]) -> String {
         .join(" ")
 }
 
-fn file_name(path: &std::path::Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into(),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -605,11 +336,5 @@ mod tests {
         assert_eq!(pan_text(0.0), "C");
         assert_eq!(pan_text(-0.5), "L 0.50");
         assert_eq!(pan_text(0.25), "R 0.25");
-    }
-
-    #[test]
-    fn track_colours_are_stable() {
-        assert_eq!(track_color("music_a"), track_color("music_a"));
-        assert_ne!(track_color("music_a"), track_color("vox_greet"));
     }
 }

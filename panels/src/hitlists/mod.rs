@@ -8,13 +8,15 @@
 //! ([`Command::EditHitLists`], [`Command::SaveHitLists`], [`Command::ReloadHitLists`],
 //! done with `engine_core::tools::hitlist_editor::HitListEditor`); the app reports back through
 //! [`HitListData`] in the context. See `docs/hitlists.md`.
+//!
+//! This file holds the state, the edits with undo and redo, the list picker and the save
+//! bar; `entries` shows a list's entries and what they play, `simulation` the picks.
 
-use crate::{Command, Panel, PanelContext, display_path};
-use engine_core::toolchain::formats::hitlist::{HitEntry, MAX_RANGE_LEN};
-use engine_core::toolchain::project::{NameValue, Project};
-use engine_core::tools::hitlist_editor::{
-    EntryTarget, HitListView, ListOwner, PickStats, Plays, SampleView, parse_entry_text, simulate,
-};
+mod entries;
+mod simulation;
+
+use crate::{Command, Panel, PanelContext, display_path, theme};
+use engine_core::tools::hitlist_editor::{HitListView, ListOwner, PickStats};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
@@ -120,65 +122,6 @@ fn list_key(view: &HitListView) -> Option<ListKey> {
     view.definition
         .as_ref()
         .map(|d| (d.file.clone(), view.key.clone()))
-}
-
-/// What one entry text stands for: the parsed entry (or why not) and each ID resolved.
-fn resolve(
-    project: &Project,
-    view: &HitListView,
-    text: &str,
-) -> (Result<HitEntry, String>, Vec<EntryTarget>) {
-    if let Some(known) = view.entries.iter().find(|e| e.text == text) {
-        return (Ok(known.entry.clone()), known.targets.clone());
-    }
-    let entry = match parse_entry_text(text) {
-        Ok(entry) => entry,
-        Err(e) => return (Err(e), Vec::new()),
-    };
-    let ids: Vec<u32> = match &entry {
-        HitEntry::Id(id) => vec![*id],
-        HitEntry::Range { first, last } => (*first..=*last)
-            .take(usize::try_from(MAX_RANGE_LEN).unwrap_or(usize::MAX))
-            .collect(),
-        HitEntry::Name(name) => match project.value(name).map(|n| &n.value) {
-            Some(NameValue::Value(v)) => u32::try_from(*v).ok().into_iter().collect(),
-            _ => {
-                let problem = format!("`{name}` is not a known name");
-                return (Err(problem), Vec::new());
-            }
-        },
-    };
-    let targets = ids
-        .into_iter()
-        .map(|id| EntryTarget {
-            id,
-            plays: plays(project, id),
-        })
-        .collect();
-    (Ok(entry), targets)
-}
-
-/// What `id` plays, as the engine resolves it (a patch first, then a hit list).
-fn plays(project: &Project, id: u32) -> Plays {
-    if let Some(patch) = project.patches.get(&id) {
-        return Plays::Patch(SampleView {
-            patch: id,
-            name: patch.name.clone(),
-            path_text: patch.path_text.clone(),
-            file: patch.file.clone(),
-            resource: patch.resource.as_deref().map(str::to_owned),
-            // Found by the loader (the panel does not look at the disk).
-            exists: patch.file.is_some(),
-            origin: patch.origin.clone(),
-        });
-    }
-    match project.hit_lists.get(&id) {
-        Some(list) => Plays::List {
-            id,
-            len: list.entries.len(),
-        },
-        None => Plays::Missing,
-    }
 }
 
 /// A list's title: `92`, `92 hl_walk`, `track 0x500 walk -> 92`.
@@ -366,9 +309,8 @@ impl HitListsPanel {
         });
         match &ctx.hitlists.outcome {
             Some(SaveOutcome::ChangedOnDisk { file, detail }) if !self.edits.is_empty() => {
-                let warning = egui::Color32::from_rgb(0xe0, 0x9a, 0x20);
                 ui.colored_label(
-                    warning,
+                    theme::CHANGED_ON_DISK,
                     format!(
                         "Warning: {} changed on disk since it was opened ({detail}); not saved",
                         display_path(ctx.project, file)
@@ -430,287 +372,6 @@ impl HitListsPanel {
             });
         }
     }
-
-    fn list_details(
-        &mut self,
-        ui: &mut egui::Ui,
-        ctx: &PanelContext<'_>,
-        view: &HitListView,
-        commands: &mut Vec<Command>,
-    ) {
-        ui.heading(format!("Hit list {}", title(view)));
-        if let Some(def) = &view.definition {
-            ui.label(format!(
-                "defined in {}:{}",
-                display_path(ctx.project, &def.file),
-                def.line
-            ));
-        }
-        if !view.used_by.is_empty() {
-            let users: Vec<String> = view
-                .used_by
-                .iter()
-                .map(|t| format!("{:#x} {}", t.id, t.name))
-                .collect();
-            ui.label(format!("the own list of track(s) {}", users.join(", ")));
-        }
-        let read_only = match &view.definition {
-            Some(def) => def.read_only.clone(),
-            None => Some("no file defines this list".to_owned()),
-        };
-        for problem in &view.problems {
-            ui.colored_label(ui.visuals().warn_fg_color, format!("Warning: {problem}"));
-        }
-        if let Some(why) = &read_only {
-            ui.label(format!("read-only: {why}"));
-        }
-        let editable = read_only.is_none();
-        let entries = self.entries_of(view);
-        let mut change: Option<Vec<String>> = None;
-        egui::Grid::new("hitlist-entries")
-            .striped(true)
-            .num_columns(4)
-            .show(ui, |ui| {
-                ui.strong("#");
-                ui.strong("");
-                ui.strong("entry");
-                ui.strong("plays");
-                ui.end_row();
-                for (index, text) in entries.iter().enumerate() {
-                    ui.label(index.to_string());
-                    ui.horizontal(|ui| {
-                        let last = entries.len().saturating_sub(1);
-                        if ui
-                            .add_enabled(editable && index > 0, egui::Button::new("Up"))
-                            .on_hover_text("Move up")
-                            .clicked()
-                        {
-                            let mut next = entries.clone();
-                            next.swap(index, index - 1);
-                            change = Some(next);
-                        }
-                        if ui
-                            .add_enabled(editable && index < last, egui::Button::new("Down"))
-                            .on_hover_text("Move down")
-                            .clicked()
-                        {
-                            let mut next = entries.clone();
-                            next.swap(index, index + 1);
-                            change = Some(next);
-                        }
-                        if ui
-                            .add_enabled(editable, egui::Button::new("Remove"))
-                            .on_hover_text("Remove")
-                            .clicked()
-                        {
-                            let mut next = entries.clone();
-                            next.remove(index);
-                            change = Some(next);
-                        }
-                    });
-                    ui.monospace(text);
-                    let (entry, targets) = resolve(ctx.project, view, text);
-                    ui.vertical(|ui| {
-                        if let Err(problem) = &entry {
-                            ui.colored_label(ui.visuals().error_fg_color, problem);
-                        }
-                        for target in &targets {
-                            target_row(ui, target, commands);
-                        }
-                    });
-                    ui.end_row();
-                }
-            });
-        ui.horizontal(|ui| {
-            let label = ui.label("New entry");
-            let response = ui
-                .add_enabled(
-                    editable,
-                    egui::TextEdit::singleline(&mut self.new_entry)
-                        .hint_text("7, 0x10, 5-9 or a name")
-                        .desired_width(140.0),
-                )
-                .labelled_by(label.id);
-            let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if ui.add_enabled(editable, egui::Button::new("Add")).clicked() || enter {
-                let text = self.new_entry.trim().to_owned();
-                match parse_entry_text(&text) {
-                    Ok(_) => {
-                        let mut next = entries.clone();
-                        next.push(text);
-                        change = Some(next);
-                        self.new_entry.clear();
-                        self.entry_error = None;
-                    }
-                    Err(e) => self.entry_error = Some(e),
-                }
-            }
-        });
-        if let Some(e) = &self.entry_error {
-            ui.colored_label(ui.visuals().error_fg_color, e);
-        }
-        if let Some(next) = change {
-            self.set_entries(view, next, commands);
-        }
-    }
-
-    fn simulation_ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, view: &HitListView) {
-        let key = list_key(view).unwrap_or_else(|| (PathBuf::new(), view.key.clone()));
-        let ids: Vec<u32> = self
-            .entries_of(view)
-            .iter()
-            .flat_map(|text| resolve(ctx.project, view, text).1)
-            .map(|t| t.id)
-            .collect();
-        ui.horizontal(|ui| {
-            let label = ui.label("Picks");
-            ui.add(egui::TextEdit::singleline(&mut self.picks).desired_width(60.0))
-                .labelled_by(label.id);
-            let label = ui.label("Seed");
-            ui.add(egui::TextEdit::singleline(&mut self.seed).desired_width(60.0))
-                .labelled_by(label.id);
-            if ui.button("Simulate").clicked() {
-                match (
-                    self.picks.trim().parse::<usize>(),
-                    self.seed.trim().parse::<u64>(),
-                ) {
-                    (Ok(n), Ok(seed)) if n <= 10_000_000 => {
-                        self.simulation = Some((key.clone(), ids.clone(), simulate(&ids, n, seed)));
-                        self.simulation_error = None;
-                    }
-                    _ => {
-                        self.simulation_error = Some(
-                            "picks: a number up to 10,000,000; seed: a whole number".to_owned(),
-                        );
-                    }
-                }
-            }
-        });
-        if let Some(e) = &self.simulation_error {
-            ui.colored_label(ui.visuals().error_fg_color, e);
-        }
-        let Some((sim_key, sim_ids, stats)) = &self.simulation else {
-            return;
-        };
-        if sim_key != &key {
-            return;
-        }
-        if sim_ids != &ids {
-            ui.label("the list changed since this simulation: simulate again");
-        }
-        let gap = |g: Option<usize>| g.map_or_else(|| "–".to_owned(), |g| g.to_string());
-        ui.label(format!(
-            "{} picks, seed {}: back-to-back repeats {}, smallest gap {}, mean gap {}",
-            stats.picks,
-            stats.seed,
-            stats.back_to_back,
-            gap(stats.min_gap),
-            stats
-                .mean_gap
-                .map_or_else(|| "–".to_owned(), |g| format!("{g:.2}"))
-        ));
-        egui::Grid::new("hitlist-simulation")
-            .striped(true)
-            .num_columns(7)
-            .show(ui, |ui| {
-                for head in [
-                    "ID",
-                    "count",
-                    "share",
-                    "first pick",
-                    "mean gap",
-                    "min gap",
-                    "longest absence",
-                ] {
-                    ui.strong(head);
-                }
-                ui.end_row();
-                for row in &stats.entries {
-                    ui.label(row.value.to_string());
-                    ui.label(row.count.to_string());
-                    ui.label(format!("{:.1} %", row.share * 100.0));
-                    ui.label(gap(row.first_pick));
-                    ui.label(
-                        row.mean_gap
-                            .map_or_else(|| "–".to_owned(), |g| format!("{g:.2}")),
-                    );
-                    ui.label(gap(row.min_gap));
-                    ui.label(row.longest_absence.to_string());
-                    ui.end_row();
-                }
-            });
-        let bars: Vec<egui_plot::Bar> = stats
-            .entries
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                egui_plot::Bar::new(i as f64, row.count as f64)
-                    .name(row.value.to_string())
-                    .width(0.7)
-                    .fill(egui::Color32::from_rgb(0x3a, 0x78, 0xb8))
-            })
-            .collect();
-        let ids_of_bars: Vec<u32> = stats.entries.iter().map(|r| r.value).collect();
-        egui_plot::Plot::new("hitlist-simulation-plot")
-            .height(110.0)
-            .allow_zoom(false)
-            .allow_drag(false)
-            .allow_scroll(false)
-            .include_y(0.0)
-            .y_axis_label("count")
-            .x_axis_formatter(move |mark, _| {
-                // Bars stand at 0, 1, 2…: label them with their IDs.
-                let index = mark.value.round();
-                if (mark.value - index).abs() > 1e-6 || index < 0.0 {
-                    return String::new();
-                }
-                ids_of_bars
-                    .get(index as usize)
-                    .map(u32::to_string)
-                    .unwrap_or_default()
-            })
-            .show(ui, |plot| {
-                plot.bar_chart(egui_plot::BarChart::new("picks", bars));
-            });
-        let order: Vec<String> = stats.preview.iter().map(u32::to_string).collect();
-        ui.label(format!("first picks: {}", order.join(" ")));
-    }
-}
-
-/// One ID of an entry and what it plays, with an audition button for a patch.
-fn target_row(ui: &mut egui::Ui, target: &EntryTarget, commands: &mut Vec<Command>) {
-    ui.horizontal(|ui| match &target.plays {
-        Plays::Patch(sample) => {
-            if ui
-                .small_button("Play")
-                .on_hover_text(format!("Audition patch {}", sample.patch))
-                .clicked()
-            {
-                commands.push(Command::RunLine(format!("play {}", sample.patch)));
-            }
-            let file = sample.resource.as_deref().unwrap_or(&sample.path_text);
-            let text = format!("patch {} {} — {file}", sample.patch, sample.name);
-            if sample.exists {
-                ui.label(text);
-            } else {
-                ui.colored_label(
-                    ui.visuals().error_fg_color,
-                    format!("{text} (sample file missing)"),
-                );
-            }
-        }
-        Plays::List { id, len } => {
-            ui.label(format!(
-                "hit list {id} ({len} entries): picks from it in turn"
-            ));
-        }
-        Plays::Missing => {
-            ui.colored_label(
-                ui.visuals().error_fg_color,
-                format!("{}: missing — neither a patch nor a hit list", target.id),
-            );
-        }
-    });
 }
 
 impl Panel for HitListsPanel {
