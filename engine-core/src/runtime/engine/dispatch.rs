@@ -176,159 +176,30 @@ impl Engine {
                 track: event.track_id,
             });
         };
-        // A track starting its own track: the running copy is the one copy.
-        if let Some(caller) = caller
-            && caller.track == track.id
-            && !caller.allows_multiple()
-        {
-            let voice = caller.voice;
-            let message = format!(
-                "`{}` starts its own track with play_trk: it is already playing on voice {voice} (one copy of a track at a time)",
-                track.name
-            );
-            self.record_event(
-                TraceKind::Voice,
-                event,
-                Some(track),
-                source,
-                Some(voice),
-                message,
-            );
-            return Ok(Outcome::AlreadyPlaying { voice });
+        if let Some(outcome) = self.plays_itself(event, track, source, caller) {
+            return Ok(outcome);
         }
-        // One copy of a track at a time (unless it allows more), owners join it.
-        let mut handoff_from = None;
-        if let Some(&existing) = self.voices.instances(track.id).first()
-            && let Some(th) = self.threads.get(existing).and_then(Option::as_ref)
-            && !th.interrupted
-            && !th.allows_multiple()
-        {
-            let voice = th.voice;
-            if th.interruptible() {
-                handoff_from = Some(existing);
-            } else {
-                let message;
-                let outcome;
-                match source {
-                    Some(object) => {
-                        let joined = self
-                            .threads
-                            .get_mut(existing)
-                            .and_then(Option::as_mut)
-                            .is_some_and(|th| th.owners.insert(object));
-                        let owners: Vec<String> = self
-                            .threads
-                            .get(existing)
-                            .and_then(Option::as_ref)
-                            .map(|th| th.owners.iter().map(ToString::to_string).collect())
-                            .unwrap_or_default();
-                        message = if joined {
-                            format!(
-                                "join instance: object {object} now also says `{}` (already on voice {voice}); owners [{}]",
-                                track.name,
-                                owners.join(", ")
-                            )
-                        } else {
-                            format!(
-                                "object {object} already says `{}` (voice {voice})",
-                                track.name
-                            )
-                        };
-                        outcome = Outcome::Joined { voice };
-                    }
-                    None => {
-                        message = format!(
-                            "`{}` is already playing on voice {voice}: one copy of a track at a time",
-                            track.name
-                        );
-                        outcome = Outcome::AlreadyPlaying { voice };
-                    }
-                }
-                self.record_event(
-                    TraceKind::Voice,
-                    event,
-                    Some(track),
-                    source,
-                    Some(voice),
-                    message,
-                );
-                return Ok(outcome);
-            }
-        }
-        let entry = match track.entry {
-            Some(at) => match self.program.op_at(at) {
-                Some(op) => Some(op),
-                None => {
-                    let message = format!(
-                        "track `{}` has no instruction at its entry address 0x{:x}",
-                        track.name, at.address
-                    );
-                    self.record_event(TraceKind::Error, event, Some(track), source, None, message);
-                    return Err(TriggerError::NoCode(track.name.clone()));
-                }
-            },
-            None => None,
+        let handoff_from = match self.one_copy(event, track, source) {
+            Copy::None => None,
+            Copy::Handoff(old) => Some(old),
+            Copy::Playing(outcome) => return Ok(outcome),
         };
-
+        let entry = self.entry_of(event, track, source)?;
+        let start = Start {
+            event,
+            track,
+            entry,
+            source,
+            args,
+            piano,
+        };
         if let Some(old) = handoff_from {
-            return Ok(self.interrupt(old, event, track, entry, source, args, piano));
+            return Ok(self.interrupt(old, &start));
         }
-
-        // Box-X: a free voice, or steal the lowest priority, or refuse.
-        let voice = match self.voices.allocate(track.priority, &self.threads) {
-            Allocation::Free(voice) => voice,
-            Allocation::Steal {
-                voice,
-                thread,
-                priority,
-            } => {
-                let victim = self
-                    .threads
-                    .get(thread)
-                    .and_then(Option::as_ref)
-                    .map(|t| t.track_name.clone());
-                let message = format!(
-                    "steal voice {voice} from `{}` (priority {priority}) for `{}` (priority {}): {} > {priority}, all {} voices busy, lowest priority and oldest loses",
-                    victim.as_deref().unwrap_or("?"),
-                    track.name,
-                    track.priority,
-                    track.priority,
-                    self.voices.capacity()
-                );
-                self.record_event(
-                    TraceKind::Voice,
-                    event,
-                    Some(track),
-                    source,
-                    Some(voice),
-                    message,
-                );
-                self.kill(thread, "its voice was stolen");
-                voice
-            }
-            Allocation::Refuse {
-                voice,
-                thread,
-                priority,
-            } => {
-                let lowest = self
-                    .threads
-                    .get(thread)
-                    .and_then(Option::as_ref)
-                    .map(|t| t.track_name.clone());
-                let message = format!(
-                    "refuse `{}` (priority {}): all {} voices busy and the lowest priority playing is `{}` on voice {voice} with priority {priority} ({} <= {priority})",
-                    track.name,
-                    track.priority,
-                    self.voices.capacity(),
-                    lowest.as_deref().unwrap_or("?"),
-                    track.priority
-                );
-                self.record_event(TraceKind::Voice, event, Some(track), source, None, message);
-                return Ok(Outcome::Refused);
-            }
+        let Some(voice) = self.allocate_voice(&start) else {
+            return Ok(Outcome::Refused);
         };
-        let index = self.spawn(event, track, entry, source, args, piano, voice);
+        let index = self.spawn(&start, voice);
         let in_use = self.voices.in_use();
         let message = format!(
             "start `{}` on voice {voice} (priority {}; {in_use} of {} voices in use)",
@@ -348,20 +219,111 @@ impl Engine {
         Ok(Outcome::Started { voice })
     }
 
+    /// A track starting its own track (`play_trk` of itself): the running copy is the
+    /// one copy, unless the track allows several.
+    fn plays_itself(
+        &mut self,
+        event: &EventDef,
+        track: &TrackDef,
+        source: Option<ObjectId>,
+        caller: Option<&Thread>,
+    ) -> Option<Outcome> {
+        let caller = caller.filter(|c| c.track == track.id && !c.allows_multiple())?;
+        let voice = caller.voice;
+        let message = format!(
+            "`{}` starts its own track with play_trk: it is already playing on voice {voice} (one copy of a track at a time)",
+            track.name
+        );
+        self.record_event(
+            TraceKind::Voice,
+            event,
+            Some(track),
+            source,
+            Some(voice),
+            message,
+        );
+        Some(Outcome::AlreadyPlaying { voice })
+    }
+
+    /// One copy of a track at a time (unless it allows more): a playing copy is joined by
+    /// the new source as an owner, or handed over when it is interruptible.
+    fn one_copy(&mut self, event: &EventDef, track: &TrackDef, source: Option<ObjectId>) -> Copy {
+        let Some(&existing) = self.voices.instances(track.id).first() else {
+            return Copy::None;
+        };
+        let Some(th) = self.threads.get_mut(existing).and_then(Option::as_mut) else {
+            return Copy::None;
+        };
+        if th.interrupted || th.allows_multiple() {
+            return Copy::None;
+        }
+        if th.interruptible() {
+            return Copy::Handoff(existing);
+        }
+        let voice = th.voice;
+        let (message, outcome) = match source {
+            Some(object) if th.owners.insert(object) => {
+                let owners: Vec<String> = th.owners.iter().map(ToString::to_string).collect();
+                let message = format!(
+                    "join instance: object {object} now also says `{}` (already on voice {voice}); owners [{}]",
+                    track.name,
+                    owners.join(", ")
+                );
+                (message, Outcome::Joined { voice })
+            }
+            Some(object) => (
+                format!(
+                    "object {object} already says `{}` (voice {voice})",
+                    track.name
+                ),
+                Outcome::Joined { voice },
+            ),
+            None => (
+                format!(
+                    "`{}` is already playing on voice {voice}: one copy of a track at a time",
+                    track.name
+                ),
+                Outcome::AlreadyPlaying { voice },
+            ),
+        };
+        self.record_event(
+            TraceKind::Voice,
+            event,
+            Some(track),
+            source,
+            Some(voice),
+            message,
+        );
+        Copy::Playing(outcome)
+    }
+
+    /// The op a track's code starts at (`None` for a track without code, which plays its
+    /// sound once), or an error when its entry address holds no instruction.
+    fn entry_of(
+        &mut self,
+        event: &EventDef,
+        track: &TrackDef,
+        source: Option<ObjectId>,
+    ) -> Result<Option<u32>, TriggerError> {
+        let Some(at) = track.entry else {
+            return Ok(None);
+        };
+        if let Some(op) = self.program.op_at(at) {
+            return Ok(Some(op));
+        }
+        let message = format!(
+            "track `{}` has no instruction at its entry address 0x{:x}",
+            track.name, at.address
+        );
+        self.record_event(TraceKind::Error, event, Some(track), source, None, message);
+        Err(TriggerError::NoCode(track.name.clone()))
+    }
+
     /// Interrupt handoff (hit-reference §3.4): the old thread is flagged interrupted, its
     /// notes stop (those of `nc_` events finish their current loop), and the new thread
     /// starts in its voice once it is gone.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn interrupt(
-        &mut self,
-        old: usize,
-        event: &EventDef,
-        track: &TrackDef,
-        entry: Option<u32>,
-        source: Option<ObjectId>,
-        args: EventArgs,
-        piano: bool,
-    ) -> Outcome {
+    pub(super) fn interrupt(&mut self, old: usize, start: &Start<'_>) -> Outcome {
+        let (event, track, source) = (start.event, start.track, start.source);
         let now = self.clock.now();
         let (voice, old_event) = match self.threads.get_mut(old).and_then(Option::as_mut) {
             Some(th) => {
@@ -388,7 +350,7 @@ impl Engine {
             Some(voice),
             message,
         );
-        let index = self.spawn(event, track, entry, source, args, piano, voice);
+        let index = self.spawn(start, voice);
         if nightclub {
             if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
                 th.state = ThreadState::Blocked(old);
@@ -401,23 +363,22 @@ impl Engine {
         Outcome::Interrupting { voice }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn spawn(
-        &mut self,
-        event: &EventDef,
-        track: &TrackDef,
-        entry: Option<u32>,
-        source: Option<ObjectId>,
-        args: EventArgs,
-        piano: bool,
-        voice: usize,
-    ) -> usize {
-        let now = self.clock.now();
-        let unit = entry
-            .and_then(|e| self.program.ops.get(e as usize))
-            .map_or(0, |op| op.unit);
-        let layout = self.program.layout(unit);
-        let attrs = AttrRegs::of(layout);
+    /// A new thread's registers: the trigger's arguments as its track's kArgs type says,
+    /// and the track attributes from its definition.
+    fn initial_registers(
+        &self,
+        start: &Start<'_>,
+        layout: crate::toolchain::registers::Layout,
+        attrs: AttrRegs,
+    ) -> Box<[i32; 256]> {
+        let Start {
+            track,
+            entry,
+            source,
+            args,
+            piano,
+            ..
+        } = *start;
         let mut regs = Box::new([0i32; 256]);
         let object = source.unwrap_or(0);
         match track.args_type {
@@ -458,6 +419,25 @@ impl Engine {
             set(0x3F, track.hit_list.map_or(0, |h| h as i32));
             set(0x38, track.spl);
         }
+        regs
+    }
+
+    /// Starts `start` as a new thread on `voice`; returns its slot.
+    pub(super) fn spawn(&mut self, start: &Start<'_>, voice: usize) -> usize {
+        let Start {
+            event,
+            track,
+            entry,
+            source,
+            ..
+        } = *start;
+        let now = self.clock.now();
+        let unit = entry
+            .and_then(|e| self.program.ops.get(e as usize))
+            .map_or(0, |op| op.unit);
+        let layout = self.program.layout(unit);
+        let attrs = AttrRegs::of(layout);
+        let regs = self.initial_registers(start, layout, attrs);
         self.seq += 1;
         let entry_op = entry.unwrap_or(NONE);
         let thread = Thread {
@@ -532,4 +512,32 @@ impl Engine {
     pub(super) fn schedule(&mut self, at: SampleTime, wake: Wake) {
         self.queue.push(at, wake, &self.clock);
     }
+}
+
+/// A track about to start: the event that asked for it, the track, where its code
+/// starts, and the source and arguments of the trigger.
+#[derive(Clone, Copy)]
+pub(super) struct Start<'a> {
+    /// The event (or `play_trk N`).
+    pub(super) event: &'a EventDef,
+    /// The track.
+    pub(super) track: &'a TrackDef,
+    /// The op its code starts at (`None`: play its sound once).
+    pub(super) entry: Option<u32>,
+    /// The object saying it (`None` for a UI sound).
+    pub(super) source: Option<ObjectId>,
+    /// The trigger's arguments.
+    pub(super) args: EventArgs,
+    /// A piano event: the track loops.
+    pub(super) piano: bool,
+}
+
+/// What the one-copy rule says about a new trigger of a track.
+enum Copy {
+    /// No copy plays (or it may play several): start one.
+    None,
+    /// The playing copy is interruptible: the new one takes over from this thread.
+    Handoff(usize),
+    /// The track plays already: the trigger joined it, or found it playing.
+    Playing(Outcome),
 }

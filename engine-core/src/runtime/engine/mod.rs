@@ -20,6 +20,7 @@ use crate::toolchain::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+mod boxx;
 mod dispatch;
 mod host;
 mod levels;

@@ -71,6 +71,44 @@ impl Engine {
         }
         th.time = th.time.max(at);
         let ran_at = th.time;
+        let budget = self.budget(&mut th);
+        let levels_before = levels::levels_of(&th);
+        let first = usize::from(FIRST_GLOBAL);
+        if self.program.uses_globals {
+            th.regs[first..first + GLOBAL_COUNT].copy_from_slice(&self.globals);
+        }
+        let (exit, used, after) = if th.simple {
+            (
+                self.run_simple(index, &mut th),
+                1,
+                host::AfterRun::default(),
+            )
+        } else {
+            let program = Arc::clone(&self.program);
+            self.running = Some(Running {
+                chain: budget.chain,
+            });
+            let mut host = host::HostCtx::new(self, index);
+            let (exit, used) = vm::run(&mut th, &program, &mut host, budget.instructions);
+            (exit, used, host.finish())
+        };
+        let exit = self.settle(&mut th, &budget, exit, used);
+        self.globals
+            .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
+        let levels_changed = levels::levels_of(&th) != levels_before;
+        self.put_back(index, th);
+        if after.ducking_changed {
+            self.update_ducking();
+        }
+        if levels_changed {
+            // The new levels apply from when the thread ran, not from when it wakes next.
+            self.send_levels(index, ran_at);
+        }
+        self.after_run(index, generation, exit, after, tick_end);
+    }
+
+    /// What a thread may run now: its own fuel left this tick, its chain's, the tick's.
+    fn budget(&self, th: &mut Thread) -> Budget {
         let tick = self.clock.tick();
         if th.fuel_tick != tick {
             th.fuel_tick = tick;
@@ -85,43 +123,37 @@ impl Engine {
             });
         let tick_left =
             u32::try_from(self.config.tick_fuel.saturating_sub(self.tick_used)).unwrap_or(u32::MAX);
-        let budget = own_left.min(chain_left).min(tick_left);
-        let levels_before = levels::levels_of(&th);
-        let first = usize::from(FIRST_GLOBAL);
-        let globals = self.program.uses_globals;
-        if globals {
-            th.regs[first..first + GLOBAL_COUNT].copy_from_slice(&self.globals);
+        Budget {
+            own_left,
+            chain,
+            chain_left,
+            instructions: own_left.min(chain_left).min(tick_left),
         }
-        let (exit, used, after) = if th.simple {
-            (
-                self.run_simple(index, &mut th),
-                1,
-                host::AfterRun::default(),
-            )
-        } else {
-            let program = Arc::clone(&self.program);
-            self.running = Some(Running { chain });
-            let mut host = host::HostCtx::new(self, index);
-            let (exit, used) = vm::run(&mut th, &program, &mut host, budget);
-            (exit, used, host.finish())
-        };
-        // The chain (if the run made or joined one) pays for the run too.
+    }
+
+    /// Books a run's instructions to the thread, its chain (if the run made or joined
+    /// one) and the tick, and says what running out meant: the thread's own fuel is its
+    /// fault, the chain's stops the chain, the tick's makes it go on at the next tick.
+    fn settle(&mut self, th: &mut Thread, budget: &Budget, exit: Exit, used: u32) -> Exit {
         let chain = self.running.take().and_then(|r| r.chain);
         if let Some(c) = chain {
-            th.chain = Some(ChainRef { tick, index: c });
+            th.chain = Some(ChainRef {
+                tick: self.clock.tick(),
+                index: c,
+            });
             if let Some(fuel) = self.chains.get_mut(c as usize) {
                 fuel.used = fuel.used.saturating_add(used);
             }
         }
         self.tick_used = self.tick_used.saturating_add(u64::from(used));
-        // Out of fuel because of a shared budget, not the thread's own: the chain's
-        // budget stops the chain; the tick's makes the thread go on at the next tick.
-        let exit = match exit {
+        th.fuel_used = th.fuel_used.saturating_add(used);
+        self.instructions += u64::from(used);
+        match exit {
             Exit::Fault {
                 kind: FaultKind::OutOfFuel(_),
                 op,
-            } if used < own_left => match chain.and_then(|c| self.chains.get(c as usize)) {
-                Some(fuel) if used >= chain_left => Exit::Fault {
+            } if used < budget.own_left => match chain.and_then(|c| self.chains.get(c as usize)) {
+                Some(fuel) if used >= budget.chain_left => Exit::Fault {
                     kind: FaultKind::ChainOutOfFuel {
                         used: fuel.used,
                         starts: fuel.starts,
@@ -131,20 +163,19 @@ impl Engine {
                 _ => Exit::NextTick,
             },
             other => other,
-        };
-        self.globals
-            .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
-        th.fuel_used = th.fuel_used.saturating_add(used);
-        self.instructions += u64::from(used);
-        let levels_changed = levels::levels_of(&th) != levels_before;
-        self.put_back(index, th);
-        if after.ducking_changed {
-            self.update_ducking();
         }
-        if levels_changed {
-            // The new levels apply from when the thread ran, not from when it wakes next.
-            self.send_levels(index, ran_at);
-        }
+    }
+
+    /// Acts on how a run ended: a kill or stop the thread asked for, the next wake, the
+    /// end of its code, or its fault.
+    fn after_run(
+        &mut self,
+        index: usize,
+        generation: u32,
+        exit: Exit,
+        after: host::AfterRun,
+        tick_end: SampleTime,
+    ) {
         if after.kill_self {
             self.kill(index, "its own track killed it");
             return;
@@ -153,26 +184,18 @@ impl Engine {
             self.stop_gracefully(index);
             return;
         }
+        let wake = Wake::Run {
+            thread: index,
+            generation,
+        };
         match exit {
             Exit::Sleep(SampleTime::MAX) => {}
-            Exit::Sleep(wake) => self.schedule(
-                wake,
-                Wake::Run {
-                    thread: index,
-                    generation,
-                },
-            ),
+            Exit::Sleep(at) => self.schedule(at, wake),
             Exit::NextTick => {
                 if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
                     th.time = th.time.max(tick_end);
                 }
-                self.schedule(
-                    tick_end,
-                    Wake::Run {
-                        thread: index,
-                        generation,
-                    },
-                );
+                self.schedule(tick_end, wake);
             }
             Exit::Finished => {
                 if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
@@ -268,4 +291,16 @@ impl Engine {
         chain.starts += 1;
         Ok(())
     }
+}
+
+/// What one run of a thread may use (see [`Engine::budget`]).
+struct Budget {
+    /// The thread's own fuel left this tick.
+    own_left: u32,
+    /// Its chain this tick, if any.
+    chain: Option<u32>,
+    /// The chain's fuel left (`u32::MAX` without a chain).
+    chain_left: u32,
+    /// The least of the three budgets: what the VM may run.
+    instructions: u32,
 }
