@@ -1,6 +1,5 @@
 //! Hit lists at run time: random choice without immediate repetition, per list, from
-//! the engine's seeded generator (seed: "random selections without having the same
-//! sample repeated twice in a row").
+//! the engine's seeded generator, so no sample plays twice in a row.
 
 use super::rng::Rng;
 use std::collections::HashMap;

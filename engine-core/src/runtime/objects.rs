@@ -9,7 +9,7 @@ use std::fmt;
 /// Identifies a game object.
 pub type ObjectId = i32;
 
-/// Number of data fields an object has (the seed's tracks use 0–20).
+/// Number of data fields an object has (the example tracks use 0–20).
 pub const FIELD_COUNT: usize = 32;
 
 /// Data field numbers (the `kField…` constants; hit-reference §1.3).

@@ -1,7 +1,7 @@
 //! Trace records: what the runtime decided and why, with sample-accurate timestamps.
 //!
-//! Events, samples and tracks are traced only while their switch is on (the seed's
-//! kDebugEventsOn/Off, kDebugSamplesOn/Off, kDebugTracksOn/Off, event types 44–49); voice
+//! Events, samples and tracks are traced only while their switch is on (the game's
+//! debug cheats kDebugEventsOn/Off, kDebugSamplesOn/Off, kDebugTracksOn/Off, event types 44–49); voice
 //! decisions, hit-list picks, hooks, `printreg` output and errors are always recorded.
 
 use super::clock::SampleTime;

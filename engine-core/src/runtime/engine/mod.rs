@@ -432,8 +432,8 @@ impl Engine {
         self.voices.in_use()
     }
 
-    /// Adds a data directory after start-up (the seed's `AddDownloadDirectory` once the
-    /// engine runs): the project is loaded again with it last, so it overrides the
+    /// Adds a data directory after start-up (the game's `AddDownloadDirectory`, for plug-in
+    /// folders, once the engine runs): the project is loaded again with it last, so it overrides the
     /// others, and replaces the current one at once. Returns the new load's diagnostics.
     pub fn add_directory(
         &mut self,
