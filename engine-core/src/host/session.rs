@@ -20,7 +20,7 @@ use crate::sound::server::{CacheSamples, ServerConfig, SoundServer, project_cach
 use crate::toolchain::project::Project;
 use crate::world::ObjectId;
 use crate::world::director::WorldDirector;
-pub use crate::world::lot_save::SaveLotPolicy;
+pub use crate::world::lot::save::SaveLotPolicy;
 pub use apply_reload::swap_project;
 
 mod apply_reload;

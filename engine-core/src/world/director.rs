@@ -21,8 +21,8 @@
 use super::ambience::{Ambience, AmbienceSettings, AmbienceState};
 use super::commands::{Turn, WorldCommand, ZoomStep};
 use super::lot::Lot;
-use super::lot_doc::LotDocument;
-use super::lot_save::{SaveLotError, SaveLotPolicy, resolve_target, write_atomically};
+use super::lot::doc::LotDocument;
+use super::lot::save::{SaveLotError, SaveLotPolicy, resolve_target, write_atomically};
 use super::music::{Music, MusicMode, MusicSettings, MusicState};
 use super::settings::WorldIni;
 use super::sound::NoteIds;

@@ -9,8 +9,6 @@ pub mod ambience;
 pub mod commands;
 pub mod director;
 pub mod lot;
-pub mod lot_doc;
-pub mod lot_save;
 pub mod music;
 pub mod playlist;
 pub mod settings;

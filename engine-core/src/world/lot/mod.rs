@@ -20,11 +20,14 @@
 //! [`Lot::save`] writes a temporary file and renames it over the old one, so a crash
 //! never leaves half a file.
 
-use super::lot_doc::{Line, LotDocument, Said, Statement, settings};
+pub mod doc;
+pub mod save;
+
 use super::settings::{WorldIni, read_section};
 use super::view::{Camera, DEFAULT_SCREEN, ViewSettings, ZOOM_FAR, ZOOM_NEAR};
 use super::{FIELD_COUNT, ObjectId, ObjectKind, World, WorldObject, field};
 use crate::toolchain::diag::Diagnostic;
+use doc::{Line, LotDocument, Said, Statement, settings};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -151,9 +154,9 @@ impl Lot {
 
     /// Writes the lot ([`Lot::to_text`]) to `path`: first to a temporary file beside it,
     /// then renamed over it, so the old file stays whole if anything fails. It does not
-    /// ask whether `path` may be written (see [`super::lot_save::resolve_target`]).
+    /// ask whether `path` may be written (see [`save::resolve_target`]).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        super::lot_save::write_atomically(path, self.to_text().as_bytes())
+        save::write_atomically(path, self.to_text().as_bytes())
     }
 
     /// The lot as text, in the file format: parsing it gives this lot back. (To keep a

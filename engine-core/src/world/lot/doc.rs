@@ -9,9 +9,9 @@
 //! positions are 32-bit floats that hold it as 16777216. When only an object's position
 //! (or the camera's centre) changed, just those two numbers are replaced.
 
-use super::lot::{Lot, quote};
-use super::view::Camera;
-use super::{ObjectId, ObjectKind, WorldObject, field};
+use super::{Lot, quote};
+use crate::world::view::Camera;
+use crate::world::{ObjectId, ObjectKind, WorldObject, field};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -171,7 +171,7 @@ fn write_object(out: &mut String, o: &WorldObject, [x, y]: [&str; 2]) {
         }
         let gender = usize::try_from(*value)
             .ok()
-            .and_then(|v| super::lot::GENDERS.get(v))
+            .and_then(|v| super::GENDERS.get(v))
             .filter(|_| is_gender);
         match gender {
             Some(name) => out.push_str(name),
