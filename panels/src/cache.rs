@@ -6,10 +6,10 @@
 //!
 //! Reads `ctx.live.cache` (the totals) and `ctx.live.cache_resources` (one row per
 //! resource); the history of the totals is kept here, one point per new snapshot.
-//! Preloading is asked of the engine with [`Command::Preload`] and
-//! [`Command::CancelPreload`]; its progress comes back in `ctx.live.preload`.
+//! Preloading is asked of the engine with [`AppCommand::Preload`] and
+//! [`AppCommand::CancelPreload`]; its progress comes back in `ctx.live.preload`.
 
-use crate::{Command, Panel, PanelContext, theme};
+use crate::{AppCommand, Panel, PanelContext, theme};
 use engine_core::sound::cache::{CacheStats, MissKind, Residency, ResourceStats};
 use std::collections::VecDeque;
 
@@ -289,7 +289,7 @@ impl CachePanel {
         &mut self,
         ui: &mut egui::Ui,
         ctx: &PanelContext<'_>,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         let running = ctx.live.preload.as_ref().filter(|p| !p.finished);
         ui.horizontal(|ui| {
@@ -308,10 +308,10 @@ impl CachePanel {
                 .on_hover_text("Load every resource whose name matches (* and ? wildcards)")
                 .clicked();
             if (start || enter) && !pattern.is_empty() {
-                commands.push(Command::Preload(pattern));
+                commands.push(AppCommand::Preload(pattern));
             }
             if running.is_some() && ui.button("Cancel").clicked() {
-                commands.push(Command::CancelPreload);
+                commands.push(AppCommand::CancelPreload);
             }
         });
         let Some(preload) = &ctx.live.preload else {
@@ -472,7 +472,7 @@ impl Panel for CachePanel {
         "Resource cache"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let Some(stats) = &ctx.live.cache else {
             ui.label("No cache statistics: the engine is not running.");
             self.preload_ui(ui, ctx, commands);

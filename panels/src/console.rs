@@ -5,7 +5,7 @@
 //! takes the first suggestion, a click takes any. Ctrl+Alt+C (the seed's shortcut)
 //! focuses the input from anywhere in the window.
 
-use crate::{Command, Panel, PanelContext};
+use crate::{AppCommand, Panel, PanelContext};
 use engine_core::host::command::WORDS;
 use engine_core::toolchain::project::Project;
 
@@ -157,7 +157,7 @@ impl Panel for ConsolePanel {
         "Console"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let input_height = ui.spacing().interact_size.y + 8.0;
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -265,7 +265,7 @@ impl Panel for ConsolePanel {
         }
         if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
             if let Some(line) = self.submit() {
-                commands.push(Command::RunLine(line));
+                commands.push(AppCommand::RunLine(line));
             }
             if let Some(rest) = typed_after_enter {
                 self.input = rest;

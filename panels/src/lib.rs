@@ -3,7 +3,7 @@
 //! One panel is one struct in one module (a file, or a folder split by part for the
 //! larger ones), with `Default` and UI-local state only (filter text, selection, scroll
 //! lock). A panel reads a borrowed, read-only [`PanelContext`] and *emits*
-//! [`Command`]s; it never mutates the engine and never does IO. The app applies the
+//! [`AppCommand`]s; it never mutates the engine and never does IO. The app applies the
 //! commands at the end of the frame. That keeps every panel testable from fixture data
 //! with no engine running. Every colour a panel paints comes from [`theme`], named by
 //! what it means.
@@ -43,7 +43,7 @@ pub use voices::VoicesPanel;
 
 /// What a panel asks the app to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
+pub enum AppCommand {
     /// Show a source file, scrolled to a 1-based line (0 = the top).
     OpenSource {
         /// The file.
@@ -69,7 +69,7 @@ pub enum Command {
     /// a later save can tell whether someone else changed it meanwhile.
     EditHitLists(PathBuf),
     /// Write hit-list edits back into their files (only the edited lists' lines change).
-    /// A file changed on disk since [`Command::EditHitLists`] is not written unless
+    /// A file changed on disk since [`AppCommand::EditHitLists`] is not written unless
     /// `force`; the outcome comes back in [`PanelContext::hitlists`].
     SaveHitLists {
         /// Each edited list's new entries.
@@ -181,7 +181,7 @@ pub trait Panel {
     /// The title on the panel's tab.
     fn title(&self) -> &'static str;
     /// Draws the panel; requests go into `commands`.
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>);
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>);
 }
 
 /// The last part of `path` (the whole path when it has none).

@@ -6,7 +6,7 @@
 //! keyboard step), never every frame; until the engine's snapshot shows the new value
 //! the slider keeps showing the value asked for.
 
-use crate::{Command, Panel, PanelContext, theme};
+use crate::{AppCommand, Panel, PanelContext, theme};
 use egui::{Rect, Sense, Stroke, StrokeKind, Vec2, pos2, vec2};
 use engine_core::sound::mixer::MixerSnapshot;
 
@@ -120,7 +120,7 @@ impl MixerPanel {
         ui: &mut egui::Ui,
         index: usize,
         snapshot: &MixerSnapshot,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         let (label, word) = STRIPS[index];
         let actual = volume_of(snapshot, index);
@@ -163,7 +163,7 @@ impl MixerPanel {
                     response.drag_stopped() || (response.changed() && !response.dragged());
                 if finished && let Some(p) = self.pending[index].as_mut() {
                     p.sent_over = Some(actual);
-                    commands.push(Command::RunLine(format!("volume {word} {:.2}", p.value)));
+                    commands.push(AppCommand::RunLine(format!("volume {word} {:.2}", p.value)));
                 }
                 meter(ui, peak, held, response.rect.height().max(120.0));
             });
@@ -232,7 +232,7 @@ impl Panel for MixerPanel {
         "Mixer"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let snapshot = ctx.live.mixer;
         self.hold_peaks(&snapshot, ctx.live.now);
         ui.horizontal_wrapped(|ui| {

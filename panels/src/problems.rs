@@ -1,7 +1,7 @@
 //! The Problems panel: every load and assemble error and warning, filterable,
 //! each clickable to its source line.
 
-use crate::{Command, Panel, PanelContext, display_path};
+use crate::{AppCommand, Panel, PanelContext, display_path};
 use engine_core::toolchain::diag::Severity;
 
 /// UI state of the Problems panel.
@@ -30,7 +30,7 @@ impl Panel for ProblemsPanel {
         "Problems"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let all: Vec<_> = ctx.project.all_diagnostics().collect();
         let errors = all.iter().filter(|d| d.is_error()).count();
         let warnings = all.len() - errors;
@@ -89,7 +89,7 @@ impl Panel for ProblemsPanel {
                         ui.colored_label(color, icon);
                         let link = ui.link(place).on_hover_text("Open at this line");
                         if link.clicked() {
-                            commands.push(Command::OpenSource {
+                            commands.push(AppCommand::OpenSource {
                                 path: d.file.clone(),
                                 line: d.line,
                             });

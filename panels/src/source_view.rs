@@ -1,7 +1,7 @@
 //! The source view: a read-only MakeTrax source file with line numbers, scrolled to
 //! and highlighting the line a problem or label points at.
 
-use crate::{Command, Panel, PanelContext, display_path};
+use crate::{AppCommand, Panel, PanelContext, display_path};
 
 /// UI state of the source view.
 #[derive(Debug, Clone, Default)]
@@ -14,7 +14,7 @@ impl Panel for SourceViewPanel {
         "Source"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, _commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, _commands: &mut Vec<AppCommand>) {
         let Some(source) = ctx.source else {
             ui.label("Click a problem or a label to see its source here.");
             return;

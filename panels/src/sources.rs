@@ -1,7 +1,7 @@
 //! The Sources panel: the project's assembled source files with their size, labels and
 //! problem counts; the selected file's labels jump to their source lines.
 
-use crate::{Command, Panel, PanelContext, display_path};
+use crate::{AppCommand, Panel, PanelContext, display_path};
 
 /// UI state of the Sources panel.
 #[derive(Debug, Clone, Default)]
@@ -15,7 +15,7 @@ impl Panel for SourcesPanel {
         "Sources"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let project = ctx.project;
         ui.horizontal(|ui| {
             ui.label(format!("{} source file(s)", project.units.len()));
@@ -24,7 +24,7 @@ impl Panel for SourcesPanel {
                 .on_hover_text("Assemble the project again")
                 .clicked()
             {
-                commands.push(Command::ReloadProject);
+                commands.push(AppCommand::ReloadProject);
             }
         });
         ui.separator();
@@ -75,7 +75,7 @@ impl Panel for SourcesPanel {
                         if ui.link(name).clicked()
                             && let Some((file, line)) = &place
                         {
-                            commands.push(Command::OpenSource {
+                            commands.push(AppCommand::OpenSource {
                                 path: file.clone(),
                                 line: *line,
                             });

@@ -4,10 +4,10 @@
 //! their `file:line`, clickable to the source.
 //!
 //! The project keeps no source text, and a panel reads no files: selecting a thread asks
-//! the app to open its file ([`Command::OpenSource`]); once the open source is that file,
+//! the app to open its file ([`AppCommand::OpenSource`]); once the open source is that file,
 //! its lines around the thread's line show here.
 
-use crate::{Command, Panel, PanelContext, Selection, SourceText};
+use crate::{AppCommand, Panel, PanelContext, Selection, SourceText};
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{FaultView, ThreadStatus, ThreadView};
 use std::path::Path;
@@ -49,7 +49,7 @@ impl Panel for ThreadsPanel {
         "Track threads"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let threads = &ctx.live.threads;
         let faults = ctx.live.history.faults();
         self.follow_selection(ctx);
@@ -118,7 +118,7 @@ impl ThreadsPanel {
         &mut self,
         ui: &mut egui::Ui,
         ctx: &PanelContext<'_>,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         egui::Grid::new("thread-list")
             .striped(true)
@@ -165,15 +165,15 @@ impl ThreadsPanel {
     }
 
     /// Selects a thread; asks for its source file unless it is the one open.
-    fn select(&mut self, th: &ThreadView, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn select(&mut self, th: &ThreadView, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         self.selected = Some((th.thread, th.started_at));
         let selection = Selection::Voice(th.voice);
         self.seen = Some(selection.clone());
-        commands.push(Command::Select(selection));
+        commands.push(AppCommand::Select(selection));
         if let Some(file) = &th.file
             && ctx.source.is_none_or(|s| s.path != *file)
         {
-            commands.push(Command::OpenSource {
+            commands.push(AppCommand::OpenSource {
                 path: file.clone(),
                 line: th.line.unwrap_or(0),
             });
@@ -219,7 +219,7 @@ impl ThreadsPanel {
         ui: &mut egui::Ui,
         ctx: &PanelContext<'_>,
         th: &ThreadView,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         ui.heading(format!(
             "Thread #{}: event `{}`, track `{}`, voice {}",
@@ -318,7 +318,7 @@ impl ThreadsPanel {
             });
     }
 
-    fn faults(&self, ui: &mut egui::Ui, faults: &[FaultView], commands: &mut Vec<Command>) {
+    fn faults(&self, ui: &mut egui::Ui, faults: &[FaultView], commands: &mut Vec<AppCommand>) {
         if faults.is_empty() {
             ui.weak("No faults.");
             return;
@@ -349,7 +349,7 @@ fn source_excerpt(
     ui: &mut egui::Ui,
     source: Option<&SourceText>,
     th: &ThreadView,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     let (Some(file), Some(line)) = (&th.file, th.line) else {
         ui.weak("No source line for this instruction (its unit has no debug info).");
@@ -390,7 +390,7 @@ fn source_link(
     ui: &mut egui::Ui,
     file: Option<&Path>,
     line: Option<u32>,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     let Some(file) = file else {
         ui.weak("-");
@@ -409,7 +409,7 @@ fn source_link(
         .on_hover_text(format!("Open {}", file.display()))
         .clicked()
     {
-        commands.push(Command::OpenSource {
+        commands.push(AppCommand::OpenSource {
             path: file.to_path_buf(),
             line: line.unwrap_or(0),
         });

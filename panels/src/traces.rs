@@ -8,7 +8,7 @@
 //! the matching records and only looks at the records appended since the last frame; the
 //! index is rebuilt when the filter changes.
 
-use crate::{Command, Panel, PanelContext, Selection, theme};
+use crate::{AppCommand, Panel, PanelContext, Selection, theme};
 use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
@@ -315,7 +315,7 @@ impl TracesPanel {
         }
     }
 
-    fn switches(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn switches(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
         ui.horizontal_wrapped(|ui| {
             ui.label("Engine traces:");
             for (name, on, what) in [
@@ -335,7 +335,7 @@ impl TracesPanel {
                     .changed()
                 {
                     let state = if *on { "on" } else { "off" };
-                    commands.push(Command::RunLine(format!("trace {name} {state}")));
+                    commands.push(AppCommand::RunLine(format!("trace {name} {state}")));
                 }
             }
             ui.weak("Voice decisions, picks, hooks and errors are always recorded.");
@@ -403,7 +403,12 @@ impl TracesPanel {
         });
     }
 
-    fn export(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn export(
+        &mut self,
+        ui: &mut egui::Ui,
+        ctx: &PanelContext<'_>,
+        commands: &mut Vec<AppCommand>,
+    ) {
         ui.horizontal(|ui| {
             let label = ui.label("Export to:");
             ui.add(
@@ -421,7 +426,7 @@ impl TracesPanel {
                 ))
                 .clicked()
             {
-                commands.push(Command::ExportTrace {
+                commands.push(AppCommand::ExportTrace {
                     path: file,
                     filter: self.filter.clone(),
                 });
@@ -439,7 +444,7 @@ impl Panel for TracesPanel {
         "Traces"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let trace = ctx.trace;
         let dropped = ctx.trace_dropped;
         let end = dropped + trace.len() as u64;
@@ -549,7 +554,7 @@ fn row(
     record: &TraceRecord,
     rate: f64,
     selected: &mut Option<u64>,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     ui.horizontal(|ui| {
         ui.label(
@@ -569,7 +574,7 @@ fn row(
         if response.clicked() {
             *selected = Some(number);
             if let Some(first) = choices.first() {
-                commands.push(Command::Select(first.clone()));
+                commands.push(AppCommand::Select(first.clone()));
             }
         }
         if !choices.is_empty() {
@@ -580,7 +585,7 @@ fn row(
                         .clicked()
                     {
                         *selected = Some(number);
-                        commands.push(Command::Select(choice));
+                        commands.push(AppCommand::Select(choice));
                         ui.close();
                     }
                 }

@@ -15,7 +15,7 @@ use engine_core::tools::hitlist_editor::hit_lists;
 use engine_core::world::director::{StationView, WorldView};
 use engine_core::world::view::{Camera, ViewSettings, place};
 use engine_core::world::{ObjectKind, WorldObject};
-use panels::{BrowserPanel, Command, ContextData, HitListData};
+use panels::{AppCommand, BrowserPanel, ContextData, HitListData};
 use std::path::{Path, PathBuf};
 
 mod common;
@@ -120,7 +120,7 @@ fn lines(harness: &Harness<'_, State>) -> Vec<String> {
         .commands
         .iter()
         .map(|c| match c {
-            Command::RunLine(line) => line.clone(),
+            AppCommand::RunLine(line) => line.clone(),
             other => panic!("unexpected command {other:?}"),
         })
         .collect()
@@ -281,7 +281,7 @@ fn links_open_the_defining_line() {
         .commands
         .iter()
         .map(|c| match c {
-            Command::OpenSource { path, line } => (path.clone(), *line),
+            AppCommand::OpenSource { path, line } => (path.clone(), *line),
             other => panic!("unexpected command {other:?}"),
         })
         .collect();

@@ -8,7 +8,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::host::live::{LiveSnapshot, PreloadStatus};
 use engine_core::sound::cache::{CacheStats, MissKind, Residency, ResourceStats};
-use panels::{CachePanel, Command, ContextData};
+use panels::{AppCommand, CachePanel, ContextData};
 
 mod common;
 type State = common::State<CachePanel>;
@@ -149,7 +149,7 @@ fn preload_emits_its_command_shows_progress_and_cancels() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::Preload("vox/*.wav".into())]
+        [AppCommand::Preload("vox/*.wav".into())]
     );
     assert!(harness.query_by_label("Cancel").is_none());
 
@@ -168,7 +168,7 @@ fn preload_emits_its_command_shows_progress_and_cancels() {
     harness.run();
     assert_eq!(
         harness.state().commands.last(),
-        Some(&Command::CancelPreload)
+        Some(&AppCommand::CancelPreload)
     );
 
     harness.state_mut().cx.live.preload = Some(PreloadStatus {

@@ -6,7 +6,7 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::toolchain::project::Project;
-use panels::{Command, ConsoleEntry, ConsolePanel, ContextData};
+use panels::{AppCommand, ConsoleEntry, ConsolePanel, ContextData};
 
 mod common;
 type State = common::State<ConsolePanel>;
@@ -39,7 +39,7 @@ fn enter_runs_the_typed_line() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::RunLine("sev vox greet @2".into())]
+        [AppCommand::RunLine("sev vox greet @2".into())]
     );
 }
 
@@ -86,7 +86,7 @@ fn event_names_complete_with_fuzzy_matching_and_tab() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::RunLine("sev ui_moneyback @2".into())]
+        [AppCommand::RunLine("sev ui_moneyback @2".into())]
     );
 }
 
@@ -134,7 +134,7 @@ fn keys_typed_after_enter_in_the_same_frame_are_kept() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::RunLine("quietall".into())]
+        [AppCommand::RunLine("quietall".into())]
     );
     assert_eq!(harness.state().panel.input, "help");
 }

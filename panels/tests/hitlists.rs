@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::toolchain::project::Project;
 use engine_core::tools::hitlist_editor::hit_lists;
-use panels::{Command, ContextData, HitListData, HitListEdit, HitListsPanel, SaveOutcome};
+use panels::{AppCommand, ContextData, HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 use std::path::PathBuf;
 
 /// A temporary project folder, removed when dropped.
@@ -128,7 +128,7 @@ fn add_remove_reorder_then_save_emits_the_entries() {
     assert_eq!(pending_92(&harness).unwrap(), ["100", "101", "0x66", "103"]);
     assert_eq!(
         harness.state().commands,
-        [Command::EditHitLists(file.clone())]
+        [AppCommand::EditHitLists(file.clone())]
     );
     harness.get_by_label("92 · 4 entries (edited)");
 
@@ -154,7 +154,7 @@ fn add_remove_reorder_then_save_emits_the_entries() {
     harness.run();
     assert_eq!(
         harness.state().commands.last().unwrap(),
-        &Command::SaveHitLists {
+        &AppCommand::SaveHitLists {
             edits: vec![HitListEdit {
                 file,
                 key: "92".into(),
@@ -168,7 +168,7 @@ fn add_remove_reorder_then_save_emits_the_entries() {
         .state()
         .commands
         .iter()
-        .filter(|c| matches!(c, Command::EditHitLists(_)))
+        .filter(|c| matches!(c, AppCommand::EditHitLists(_)))
         .count();
     assert_eq!(opens, 1);
 
@@ -239,13 +239,13 @@ fn a_file_changed_on_disk_warns_with_save_anyway_and_reload() {
     harness.run();
     assert!(matches!(
         harness.state().commands.last(),
-        Some(Command::SaveHitLists { force: true, edits }) if edits.len() == 1
+        Some(AppCommand::SaveHitLists { force: true, edits }) if edits.len() == 1
     ));
     harness.get_by_label("Reload").click();
     harness.run();
     assert_eq!(
         harness.state().commands.last(),
-        Some(&Command::ReloadHitLists)
+        Some(&AppCommand::ReloadHitLists)
     );
     assert!(harness.state().panel.pending().is_empty());
 }
@@ -257,7 +257,7 @@ fn an_entry_can_be_auditioned() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::RunLine("play 100".into())]
+        [AppCommand::RunLine("play 100".into())]
     );
 }
 

@@ -14,7 +14,7 @@ use engine_core::host::session::{Session, SessionConfig};
 use engine_core::sound::mixer::{Mixer, MixerConfig, MixerSnapshot, mixer};
 use engine_core::sound::server::ServerConfig;
 use engine_core::toolchain::project::Project;
-use panels::{Command, ContextData, LotPanel, Selection};
+use panels::{AppCommand, ContextData, LotPanel, Selection};
 use std::path::Path;
 
 const RATE: u64 = 48_000;
@@ -107,7 +107,7 @@ fn lines(harness: &Harness<'_, State>) -> Vec<String> {
         .commands
         .iter()
         .filter_map(|c| match c {
-            Command::RunLine(line) => Some(line.clone()),
+            AppCommand::RunLine(line) => Some(line.clone()),
             _ => None,
         })
         .collect()
@@ -195,7 +195,7 @@ fn selecting_an_object_shows_where_its_volume_and_pan_come_from() {
         harness
             .state()
             .commands
-            .contains(&Command::Select(Selection::Object(4)))
+            .contains(&AppCommand::Select(Selection::Object(4)))
     );
     harness.get_by_label("#4 Living room TV (tv)");
     harness.get_by_label("area: fading");

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::host::live::LiveSnapshot;
 use engine_core::sound::mixer::MixerSnapshot;
-use panels::{Command, ContextData, MixerPanel};
+use panels::{AppCommand, ContextData, MixerPanel};
 
 mod common;
 type State = common::State<MixerPanel>;
@@ -50,7 +50,7 @@ fn lines(harness: &Harness<'_, State>) -> Vec<String> {
         .commands
         .iter()
         .map(|c| match c {
-            Command::RunLine(line) => line.clone(),
+            AppCommand::RunLine(line) => line.clone(),
             other => panic!("unexpected command {other:?}"),
         })
         .collect()

@@ -9,7 +9,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::toolchain::project::Project;
-use panels::{Command, ContextData, ProblemsPanel};
+use panels::{AppCommand, ContextData, ProblemsPanel};
 use std::path::PathBuf;
 
 /// A temporary project folder, removed when dropped.
@@ -174,11 +174,11 @@ fn clicking_a_place_opens_the_source_at_its_line() {
     assert_eq!(
         harness.state().commands,
         [
-            Command::OpenSource {
+            AppCommand::OpenSource {
                 path: file.clone(),
                 line: ERROR_LINE,
             },
-            Command::OpenSource {
+            AppCommand::OpenSource {
                 path: file,
                 line: WARNING_LINE,
             },

@@ -11,7 +11,7 @@ use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::toolchain::registers::{self, Layout};
 use engine_core::tools::inspect::{ThreadStatus, ThreadView, VoiceHistory};
-use panels::{Command, ContextData, Selection, SourceText, ThreadsPanel};
+use panels::{AppCommand, ContextData, Selection, SourceText, ThreadsPanel};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -198,8 +198,8 @@ fn selecting_a_thread_shows_its_registers_and_asks_for_its_source() {
     assert_eq!(
         harness.state().commands,
         [
-            Command::Select(Selection::Voice(6)),
-            Command::OpenSource {
+            AppCommand::Select(Selection::Voice(6)),
+            AppCommand::OpenSource {
                 path: PathBuf::from(PEOPLE),
                 line: 7,
             },
@@ -224,7 +224,7 @@ fn selecting_a_thread_shows_its_registers_and_asks_for_its_source() {
     harness.run();
     assert_eq!(
         harness.state().commands.last(),
-        Some(&Command::Select(Selection::Voice(6))),
+        Some(&AppCommand::Select(Selection::Voice(6))),
         "the open file is not asked for again"
     );
     // Only non-zero registers.
@@ -244,7 +244,7 @@ fn a_fault_opens_its_source_line() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::OpenSource {
+        [AppCommand::OpenSource {
             path: PathBuf::from(PEOPLE),
             line: 9,
         }]

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
-use panels::{Command, ContextData, Selection, TraceFilter, TracesPanel};
+use panels::{AppCommand, ContextData, Selection, TraceFilter, TracesPanel};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -235,9 +235,9 @@ fn the_engine_trace_toggles_emit_console_lines() {
     assert_eq!(
         harness.state().commands,
         [
-            Command::RunLine("trace events on".into()),
-            Command::RunLine("trace samples on".into()),
-            Command::RunLine("trace events off".into()),
+            AppCommand::RunLine("trace events on".into()),
+            AppCommand::RunLine("trace samples on".into()),
+            AppCommand::RunLine("trace events off".into()),
         ]
     );
 }
@@ -255,7 +255,7 @@ fn the_toggles_show_switches_changed_elsewhere() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::RunLine("trace tracks off".into())]
+        [AppCommand::RunLine("trace tracks off".into())]
     );
 }
 
@@ -310,7 +310,7 @@ fn clicking_a_row_selects_its_voice() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::Select(Selection::Voice(0))]
+        [AppCommand::Select(Selection::Voice(0))]
     );
     // A record with no voice selects its object.
     harness.state_mut().commands.clear();
@@ -320,7 +320,7 @@ fn clicking_a_row_selects_its_voice() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::Select(Selection::Object(8))]
+        [AppCommand::Select(Selection::Object(8))]
     );
 }
 
@@ -336,7 +336,7 @@ fn export_emits_the_file_and_the_filter() {
     filter.kinds[7] = false;
     assert_eq!(
         harness.state().commands,
-        [Command::ExportTrace {
+        [AppCommand::ExportTrace {
             path: Project::default().root().join("trace.txt"),
             filter: filter.clone(),
         }]

@@ -14,7 +14,7 @@ use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::tools::inspect::{
     InstanceCopy, InstanceView, VoiceHistory, VoiceOccupant, VoiceView,
 };
-use panels::{Command, ContextData, Selection, VoicesPanel};
+use panels::{AppCommand, ContextData, Selection, VoicesPanel};
 use std::sync::Arc;
 
 const RATE: u64 = 48_000;
@@ -304,7 +304,7 @@ fn slots_show_track_event_priority_and_owners() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [Command::Select(Selection::Object(21))]
+        [AppCommand::Select(Selection::Object(21))]
     );
 }
 
@@ -355,8 +355,8 @@ fn quiet_quiets_the_slots_owners() {
     assert_eq!(
         harness.state().commands,
         [
-            Command::RunLine("quiet 12".into()),
-            Command::RunLine("quiet 14".into()),
+            AppCommand::RunLine("quiet 12".into()),
+            AppCommand::RunLine("quiet 14".into()),
         ]
     );
     harness.state_mut().commands.clear();
@@ -385,7 +385,7 @@ fn the_instance_map_lists_owners() {
         harness
             .state()
             .commands
-            .contains(&Command::Select(Selection::Track("tv_news".into()))),
+            .contains(&AppCommand::Select(Selection::Track("tv_news".into()))),
         "{:?}",
         harness.state().commands
     );

@@ -2,7 +2,7 @@
 //! dragging; the tree is saved with the settings so the layout survives a restart.
 
 use panels::{
-    BrowserPanel, CachePanel, Command, ConsolePanel, HitListsPanel, LotPanel, MixerPanel, Panel,
+    AppCommand, BrowserPanel, CachePanel, ConsolePanel, HitListsPanel, LotPanel, MixerPanel, Panel,
     PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel, ThreadsPanel, TracesPanel,
     VoicesPanel,
 };
@@ -163,7 +163,7 @@ pub struct Behavior<'a> {
     /// What they read.
     pub context: &'a PanelContext<'a>,
     /// What they ask for.
-    pub commands: &'a mut Vec<Command>,
+    pub commands: &'a mut Vec<AppCommand>,
 }
 
 impl egui_tiles::Behavior<Pane> for Behavior<'_> {

@@ -142,7 +142,7 @@ impl HitListSessions {
 mod tests {
     use super::super::Workbench;
     use engine_core::sound::output::OutputChoice;
-    use panels::{Command, HitListEdit, SaveOutcome};
+    use panels::{AppCommand, HitListEdit, SaveOutcome};
     use std::path::{Path, PathBuf};
 
     /// A temporary project with a `.hot` of patches and hit lists (CRLF, comments).
@@ -194,8 +194,8 @@ mod tests {
         // Save: only line 8 changes; the spelling of kept entries and the comment stay,
         // a new entry is written plainly.
         workbench.apply(vec![
-            Command::EditHitLists(hot.clone()),
-            Command::SaveHitLists {
+            AppCommand::EditHitLists(hot.clone()),
+            AppCommand::SaveHitLists {
                 edits: vec![edit(&hot, "92", &["101", "100", "0x65"])],
                 force: false,
             },
@@ -225,11 +225,11 @@ mod tests {
 
         // Start editing, then someone else changes the file: saving is refused and the
         // file keeps their change.
-        workbench.apply(vec![Command::EditHitLists(hot.clone())]);
+        workbench.apply(vec![AppCommand::EditHitLists(hot.clone())]);
         let theirs = after.replace("93=100", "93=101");
         std::fs::write(&hot, &theirs).unwrap();
         let saves = workbench.hitlists.data.saves;
-        workbench.apply(vec![Command::SaveHitLists {
+        workbench.apply(vec![AppCommand::SaveHitLists {
             edits: vec![edit(&hot, "92", &["100"])],
             force: false,
         }]);
@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&hot).unwrap(), theirs);
 
         // Save anyway: ours replaces theirs.
-        workbench.apply(vec![Command::SaveHitLists {
+        workbench.apply(vec![AppCommand::SaveHitLists {
             edits: vec![edit(&hot, "92", &["100"])],
             force: true,
         }]);
@@ -258,8 +258,8 @@ mod tests {
 
         // Reload drops the sessions and the warning.
         workbench.apply(vec![
-            Command::EditHitLists(hot.clone()),
-            Command::ReloadHitLists,
+            AppCommand::EditHitLists(hot.clone()),
+            AppCommand::ReloadHitLists,
         ]);
         assert!(workbench.hitlists.data.outcome.is_none());
         assert!(workbench.hitlists.editors.is_empty());
@@ -270,7 +270,7 @@ mod tests {
         let p = project("bad");
         let hot = p.0.join("lot.hot");
         let mut workbench = Workbench::new(Some(&p.0), OutputChoice::Null, None);
-        workbench.apply(vec![Command::SaveHitLists {
+        workbench.apply(vec![AppCommand::SaveHitLists {
             edits: vec![edit(&hot, "92", &["100", "9-3"])],
             force: false,
         }]);

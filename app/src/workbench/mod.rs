@@ -14,7 +14,7 @@ use engine_core::host::session::{SaveLotPolicy, SessionConfig};
 use engine_core::runtime::TraceRecord;
 use engine_core::sound::output::OutputChoice;
 use engine_core::toolchain::project::Project;
-use panels::{Command, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter};
+use panels::{AppCommand, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter};
 use settings::Settings;
 use std::collections::VecDeque;
 use std::io::Write as _;
@@ -212,7 +212,7 @@ impl Workbench {
                     self.file_menu(ui, &mut files);
                     actions.extend(files.into_iter().map(MenuAction::Files));
                     if ui.button("Reload project").clicked() {
-                        commands.push(Command::ReloadProject);
+                        commands.push(AppCommand::ReloadProject);
                     }
                     ui.menu_button("Recent projects", |ui| {
                         if self.settings.recent.is_empty() {
@@ -356,30 +356,30 @@ impl Workbench {
     }
 
     /// Applies what the panels asked for this frame.
-    fn apply(&mut self, commands: Vec<Command>) {
+    fn apply(&mut self, commands: Vec<AppCommand>) {
         for command in commands {
             match command {
-                Command::OpenSource { path, line } => self.open_source(path, line),
-                Command::ReloadProject => self.reload(),
-                Command::RunLine(line) => self.run_line(line),
-                Command::Select(selection) => self.selection = Some(selection),
-                Command::ExportTrace { path, filter } => self.export_trace(&path, &filter),
-                Command::EditHitLists(file) => self.hitlists.begin(file),
-                Command::SaveHitLists { edits, force } => {
+                AppCommand::OpenSource { path, line } => self.open_source(path, line),
+                AppCommand::ReloadProject => self.reload(),
+                AppCommand::RunLine(line) => self.run_line(line),
+                AppCommand::Select(selection) => self.selection = Some(selection),
+                AppCommand::ExportTrace { path, filter } => self.export_trace(&path, &filter),
+                AppCommand::EditHitLists(file) => self.hitlists.begin(file),
+                AppCommand::SaveHitLists { edits, force } => {
                     if self.hitlists.save(&edits, force) {
                         self.reload();
                     }
                 }
-                Command::ReloadHitLists => {
+                AppCommand::ReloadHitLists => {
                     self.hitlists.discard();
                     self.reload();
                 }
-                Command::Preload(pattern) => {
+                AppCommand::Preload(pattern) => {
                     if let Some(live) = &self.live {
                         live.send(LiveCommand::Preload(pattern));
                     }
                 }
-                Command::CancelPreload => {
+                AppCommand::CancelPreload => {
                     if let Some(live) = &self.live {
                         live.send(LiveCommand::CancelPreload);
                     }

@@ -4,7 +4,7 @@
 
 use super::Lookup;
 use super::widgets::{Action, Columns, action_button, cell, name_label, source_link};
-use crate::{Command, PanelContext, Selection};
+use crate::{AppCommand, PanelContext, Selection};
 use engine_core::toolchain::project::{EventDef, EventType};
 use engine_core::world::music::MusicMode;
 
@@ -72,7 +72,7 @@ pub(super) fn event_row(
     lookup: &Lookup<'_>,
     cols: &Columns,
     event: &EventDef,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     let name = &event.name;
     let mut action = match event.event_type {
@@ -129,7 +129,7 @@ pub(super) fn event_row(
         if let Some(t) = track
             && label.on_hover_text("Select its track").clicked()
         {
-            commands.push(Command::Select(Selection::Track(t.name.clone())));
+            commands.push(AppCommand::Select(Selection::Track(t.name.clone())));
         }
     });
     cell(ui, cols.place, cols.height, |ui| {

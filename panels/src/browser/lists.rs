@@ -3,7 +3,7 @@
 
 use super::Lookup;
 use super::widgets::{Action, Columns, action_button, cell, source_link};
-use crate::{Command, PanelContext};
+use crate::{AppCommand, PanelContext};
 use engine_core::toolchain::project::HitListDef;
 
 /// What a search matches in a hit list: its ID (decimal and hex) and name.
@@ -24,7 +24,7 @@ pub(super) fn list_row(
     lookup: &Lookup<'_>,
     cols: &Columns,
     list: &HitListDef,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     // A list plays one of its patches: audition the first one that is a patch.
     let first = list

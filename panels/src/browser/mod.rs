@@ -20,7 +20,7 @@ mod stations;
 mod tracks;
 mod widgets;
 
-use crate::{Command, Panel, PanelContext};
+use crate::{AppCommand, Panel, PanelContext};
 use engine_core::toolchain::project::{EventDef, HitListDef, PatchDef, TrackDef};
 use engine_core::world::director::StationView;
 use engine_core::world::{ObjectId, ObjectKind, WorldObject};
@@ -288,7 +288,7 @@ fn item_row(
     lookup: &Lookup<'_>,
     cols: &Columns,
     row: &Row<'_>,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     match row {
         Row::Header { .. } => {}
@@ -306,7 +306,7 @@ impl Panel for BrowserPanel {
         "Browser"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let lookup = Lookup {
             list_names: ctx
                 .hitlists

@@ -3,7 +3,7 @@
 //! that name it; both auditioned with `play`.
 
 use super::widgets::{Action, Columns, action_button, cell, source_link};
-use crate::{Command, PanelContext};
+use crate::{AppCommand, PanelContext};
 use engine_core::toolchain::project::PatchDef;
 use std::collections::BTreeMap;
 
@@ -72,7 +72,7 @@ pub(super) fn patch_row(
     ctx: &PanelContext<'_>,
     cols: &Columns,
     patch: &PatchDef,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     let found = patch.file.is_some();
     let action = Action::new(
@@ -126,7 +126,7 @@ pub(super) fn sample_row(
     ui: &mut egui::Ui,
     cols: &Columns,
     sample: &SampleRow<'_>,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     let action = Action::new(
         format!("Play sample {}", sample.name),

@@ -4,7 +4,7 @@
 
 use super::Lookup;
 use super::widgets::{Action, Columns, action_button, cell};
-use crate::{Command, file_name};
+use crate::{AppCommand, file_name};
 use engine_core::world::director::StationView;
 
 /// What a search matches in a station: its code, name, receivers and what is on air.
@@ -28,7 +28,7 @@ pub(super) fn station_row(
     lookup: &Lookup<'_>,
     cols: &Columns,
     station: &StationView,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     let code = station.code;
     let action = if station.receivers.is_empty() {

@@ -3,7 +3,7 @@
 //! name selects the track for the other panels.
 
 use super::widgets::{Action, Columns, action_button, cell, name_label, source_link};
-use crate::{Command, PanelContext, Selection};
+use crate::{AppCommand, PanelContext, Selection};
 use engine_core::toolchain::project::{EventType, TrackDef};
 
 /// What a search matches in a track: its ID (hex and decimal), name and group.
@@ -25,7 +25,7 @@ pub(super) fn track_row(
     ctx: &PanelContext<'_>,
     cols: &Columns,
     track: &TrackDef,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     let starter = ctx.project.events.values().find(|e| {
         e.track_id == track.id && matches!(e.event_type, EventType::Play | EventType::PlayPiano)
@@ -58,7 +58,7 @@ pub(super) fn track_row(
             .on_hover_text("Select this track (the voices and threads panels show it)")
             .clicked()
         {
-            commands.push(Command::Select(Selection::Track(track.name.clone())));
+            commands.push(AppCommand::Select(Selection::Track(track.name.clone())));
         }
     });
     cell(ui, cols.place, cols.height, |ui| {

@@ -2,7 +2,7 @@
 //! button that auditions (with more choices in its context menu), and links to the line
 //! that defines an item.
 
-use crate::{Command, PanelContext, display_path};
+use crate::{AppCommand, PanelContext, display_path};
 use engine_core::toolchain::project::Origin;
 
 /// The place to show for a definition: `file:line` relative to the project.
@@ -97,7 +97,7 @@ impl Action {
     }
 }
 
-pub(super) fn action_button(ui: &mut egui::Ui, action: Action, commands: &mut Vec<Command>) {
+pub(super) fn action_button(ui: &mut egui::Ui, action: Action, commands: &mut Vec<AppCommand>) {
     let enabled = !action.lines.is_empty();
     let button = ui.add_enabled(
         enabled,
@@ -112,13 +112,13 @@ pub(super) fn action_button(ui: &mut egui::Ui, action: Action, commands: &mut Ve
         button.on_disabled_hover_text(&action.tip)
     };
     if button.clicked() {
-        commands.extend(action.lines.iter().cloned().map(Command::RunLine));
+        commands.extend(action.lines.iter().cloned().map(AppCommand::RunLine));
     }
     if !action.more.is_empty() {
         button.context_menu(|ui| {
             for (label, line) in &action.more {
                 if ui.button(label).clicked() {
-                    commands.push(Command::RunLine(line.clone()));
+                    commands.push(AppCommand::RunLine(line.clone()));
                     ui.close();
                 }
             }
@@ -132,7 +132,7 @@ pub(super) fn source_link(
     ctx: &PanelContext<'_>,
     what: &str,
     origin: &Origin,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) {
     if origin.file.as_os_str().is_empty() {
         return;
@@ -144,7 +144,7 @@ pub(super) fn source_link(
         .on_hover_text(format!("Open {what} at {text}"))
         .clicked()
     {
-        commands.push(Command::OpenSource {
+        commands.push(AppCommand::OpenSource {
             path: origin.file.clone(),
             line: origin.line,
         });

@@ -3,7 +3,7 @@
 //! its entries to audition, reorder, remove and add.
 
 use super::{HitListsPanel, title};
-use crate::{Command, PanelContext, display_path};
+use crate::{AppCommand, PanelContext, display_path};
 use engine_core::toolchain::formats::hitlist::{HitEntry, MAX_RANGE_LEN};
 use engine_core::toolchain::project::{NameValue, Project};
 use engine_core::tools::hitlist_editor::{
@@ -77,7 +77,7 @@ impl HitListsPanel {
         ui: &mut egui::Ui,
         ctx: &PanelContext<'_>,
         view: &HitListView,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         ui.heading(format!("Hit list {}", title(view)));
         if let Some(def) = &view.definition {
@@ -150,7 +150,7 @@ fn entries_grid(
     view: &HitListView,
     entries: &[String],
     editable: bool,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<AppCommand>,
 ) -> Option<Vec<String>> {
     let mut change = None;
     egui::Grid::new("hitlist-entries")
@@ -225,7 +225,7 @@ fn entry_buttons(
 }
 
 /// One ID of an entry and what it plays, with an audition button for a patch.
-fn target_row(ui: &mut egui::Ui, target: &EntryTarget, commands: &mut Vec<Command>) {
+fn target_row(ui: &mut egui::Ui, target: &EntryTarget, commands: &mut Vec<AppCommand>) {
     ui.horizontal(|ui| match &target.plays {
         Plays::Patch(sample) => {
             if ui
@@ -233,7 +233,7 @@ fn target_row(ui: &mut egui::Ui, target: &EntryTarget, commands: &mut Vec<Comman
                 .on_hover_text(format!("Audition patch {}", sample.patch))
                 .clicked()
             {
-                commands.push(Command::RunLine(format!("play {}", sample.patch)));
+                commands.push(AppCommand::RunLine(format!("play {}", sample.patch)));
             }
             let file = sample.resource.as_deref().unwrap_or(&sample.path_text);
             let text = format!("patch {} {} — {file}", sample.patch, sample.name);

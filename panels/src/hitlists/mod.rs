@@ -5,7 +5,7 @@
 //!
 //! The panel keeps the *edits* (each changed list's new entries) as UI state. Saving,
 //! and noticing that a file changed on disk since editing began, is the app's work
-//! ([`Command::EditHitLists`], [`Command::SaveHitLists`], [`Command::ReloadHitLists`],
+//! ([`AppCommand::EditHitLists`], [`AppCommand::SaveHitLists`], [`AppCommand::ReloadHitLists`],
 //! done with `engine_core::tools::hitlist_editor::HitListEditor`); the app reports back through
 //! [`HitListData`] in the context. See `docs/hitlists.md`.
 //!
@@ -15,12 +15,12 @@
 mod entries;
 mod simulation;
 
-use crate::{Command, Panel, PanelContext, display_path, theme};
+use crate::{AppCommand, Panel, PanelContext, display_path, theme};
 use engine_core::tools::hitlist_editor::{HitListView, ListOwner, PickStats};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// One hit list's new entries, for [`Command::SaveHitLists`].
+/// One hit list's new entries, for [`AppCommand::SaveHitLists`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct HitListEdit {
     /// The file defining the list (a `.hot` file or a source with `LIST` lines).
@@ -187,7 +187,7 @@ impl HitListsPanel {
         &mut self,
         view: &HitListView,
         entries: Vec<String>,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         let Some(key) = list_key(view) else { return };
         if entries == self.entries_of(view) {
@@ -201,7 +201,7 @@ impl HitListsPanel {
             next.insert(key.clone(), entries);
         }
         if self.opened.insert(key.0.clone()) {
-            commands.push(Command::EditHitLists(key.0));
+            commands.push(AppCommand::EditHitLists(key.0));
         }
         self.undo.push(std::mem::replace(&mut self.edits, next));
         self.redo.clear();
@@ -279,7 +279,12 @@ impl HitListsPanel {
             });
     }
 
-    fn save_bar(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn save_bar(
+        &mut self,
+        ui: &mut egui::Ui,
+        ctx: &PanelContext<'_>,
+        commands: &mut Vec<AppCommand>,
+    ) {
         ui.horizontal(|ui| {
             if ui
                 .add_enabled(self.can_undo(), egui::Button::new("Undo"))
@@ -301,7 +306,7 @@ impl HitListsPanel {
                 .on_hover_text("Write the edited lists back; only their lines change")
                 .clicked()
             {
-                commands.push(Command::SaveHitLists {
+                commands.push(AppCommand::SaveHitLists {
                     edits: self.pending(),
                     force: false,
                 });
@@ -322,7 +327,7 @@ impl HitListsPanel {
                         .on_hover_text("Your version replaces theirs: their changes are lost")
                         .clicked()
                     {
-                        commands.push(Command::SaveHitLists {
+                        commands.push(AppCommand::SaveHitLists {
                             edits: self.pending(),
                             force: true,
                         });
@@ -333,7 +338,7 @@ impl HitListsPanel {
                         .clicked()
                     {
                         self.forget_edits();
-                        commands.push(Command::ReloadHitLists);
+                        commands.push(AppCommand::ReloadHitLists);
                     }
                 });
             }
@@ -379,7 +384,7 @@ impl Panel for HitListsPanel {
         "Hit lists"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         self.take_outcome(ctx.hitlists);
         self.shortcuts(ui);
         let views = &ctx.hitlists.views;

@@ -2,14 +2,14 @@
 //! the keys that work while the pointer is over the map. Each sends a console line.
 
 use super::LotPanel;
-use crate::Command;
+use crate::AppCommand;
 use engine_core::world::director::WorldView;
 use engine_core::world::music::MusicMode;
 use engine_core::world::view::{Camera, ZOOM_FAR, ZOOM_NEAR};
 
 /// Sends a console line.
-fn run(commands: &mut Vec<Command>, line: String) {
-    commands.push(Command::RunLine(line));
+fn run(commands: &mut Vec<AppCommand>, line: String) {
+    commands.push(AppCommand::RunLine(line));
 }
 
 impl LotPanel {
@@ -19,7 +19,7 @@ impl LotPanel {
         &mut self,
         ui: &mut egui::Ui,
         world: &WorldView,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         let camera = &world.camera;
         ui.horizontal_wrapped(|ui| {
@@ -51,7 +51,12 @@ impl LotPanel {
 
     /// The hour slider: follows the pointer while dragged, sends `hour <h>` when let go
     /// or changed by keys.
-    fn hour_slider(&mut self, ui: &mut egui::Ui, world: &WorldView, commands: &mut Vec<Command>) {
+    fn hour_slider(
+        &mut self,
+        ui: &mut egui::Ui,
+        world: &WorldView,
+        commands: &mut Vec<AppCommand>,
+    ) {
         let hour_label = ui.label("Hour");
         let mut hour = self.hour.unwrap_or(world.hour);
         let response = ui
@@ -71,7 +76,7 @@ impl LotPanel {
     }
 
     /// The keys that work while the pointer is over the map.
-    pub(super) fn keys(&self, ui: &egui::Ui, camera: &Camera, commands: &mut Vec<Command>) {
+    pub(super) fn keys(&self, ui: &egui::Ui, camera: &Camera, commands: &mut Vec<AppCommand>) {
         let pressed = |key| ui.input(|i| i.key_pressed(key));
         if pressed(egui::Key::Plus) || pressed(egui::Key::Equals) {
             run(commands, "zoom in".into());
@@ -95,7 +100,7 @@ impl LotPanel {
 }
 
 /// Zoom, rotate and floor buttons, each naming its key.
-fn camera_buttons(ui: &mut egui::Ui, camera: &Camera, commands: &mut Vec<Command>) {
+fn camera_buttons(ui: &mut egui::Ui, camera: &Camera, commands: &mut Vec<AppCommand>) {
     if ui
         .add_enabled(camera.zoom > ZOOM_NEAR, egui::Button::new("Zoom in"))
         .on_hover_text("zoom in (key +)")
@@ -131,7 +136,7 @@ fn camera_buttons(ui: &mut egui::Ui, camera: &Camera, commands: &mut Vec<Command
 }
 
 /// The music-mode box: sends `mode <name>` when another is chosen.
-fn music_mode(ui: &mut egui::Ui, world: &WorldView, commands: &mut Vec<Command>) {
+fn music_mode(ui: &mut egui::Ui, world: &WorldView, commands: &mut Vec<AppCommand>) {
     let mut mode = world.music.mode;
     egui::ComboBox::from_label("Music mode")
         .selected_text(mode.name())

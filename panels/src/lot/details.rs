@@ -4,7 +4,7 @@
 //! and the hour.
 
 use super::{LotPanel, Sounding, object_name};
-use crate::{Command, PanelContext, file_name};
+use crate::{AppCommand, PanelContext, file_name};
 use egui::vec2;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::MixerSnapshot;
@@ -159,7 +159,7 @@ impl LotPanel {
         ui: &mut egui::Ui,
         ctx: &PanelContext<'_>,
         sounding: &Sounding,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         let world = &ctx.live.world;
         match self
@@ -198,21 +198,21 @@ impl LotPanel {
 }
 
 /// The selected object's buttons: control it, quiet it, centre the view on it.
-fn object_buttons(ui: &mut egui::Ui, object: &WorldObject, commands: &mut Vec<Command>) {
+fn object_buttons(ui: &mut egui::Ui, object: &WorldObject, commands: &mut Vec<AppCommand>) {
     ui.horizontal_wrapped(|ui| {
         if ui
             .button("Control")
             .on_hover_text("make it the controlled character (the source of sev)")
             .clicked()
         {
-            commands.push(Command::RunLine(format!("control {}", object.id)));
+            commands.push(AppCommand::RunLine(format!("control {}", object.id)));
         }
         if ui
             .button("Quiet")
             .on_hover_text("stop its sounds")
             .clicked()
         {
-            commands.push(Command::RunLine(format!("quiet {}", object.id)));
+            commands.push(AppCommand::RunLine(format!("quiet {}", object.id)));
         }
         if ui
             .button("Centre view")
@@ -220,7 +220,7 @@ fn object_buttons(ui: &mut egui::Ui, object: &WorldObject, commands: &mut Vec<Co
             .clicked()
         {
             let [x, y] = object.position;
-            commands.push(Command::RunLine(format!("view {x:.2} {y:.2}")));
+            commands.push(AppCommand::RunLine(format!("view {x:.2} {y:.2}")));
         }
     });
 }

@@ -5,7 +5,7 @@ use super::details::details;
 use super::geometry::{MapFrame, ViewQuads, snap};
 use super::paint::{Look, MapPainter};
 use super::{Drag, LotPanel, Sounding, drawn_position};
-use crate::{Command, PanelContext, Selection};
+use crate::{AppCommand, PanelContext, Selection};
 use egui::{FontId, Pos2, Rect, Response, Sense, Vec2, vec2};
 use engine_core::world::director::WorldView;
 use engine_core::world::view::{Camera, Placement, ViewSettings, place};
@@ -19,7 +19,7 @@ impl LotPanel {
         size: Vec2,
         ctx: &PanelContext<'_>,
         sounding: &Sounding,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         let world = &ctx.live.world;
         let (canvas, background) = ui.allocate_exact_size(size, Sense::click_and_drag());
@@ -78,7 +78,7 @@ impl LotPanel {
         ctx: &PanelContext<'_>,
         camera: &Camera,
         sounding: &Sounding,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) -> Option<ObjectId> {
         let world = &ctx.live.world;
         let highlighted = match ctx.selection {
@@ -139,7 +139,7 @@ impl LotPanel {
         c: Pos2,
         object: &WorldObject,
         frame: &MapFrame,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) -> bool {
         let hit = Rect::from_center_size(c, vec2(22.0, 22.0));
         let id = ui.scope_id().with(("lot-object", object.id));
@@ -160,11 +160,11 @@ impl LotPanel {
         response: &Response,
         object: &WorldObject,
         frame: &MapFrame,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         if response.clicked() {
             self.selected = Some(object.id);
-            commands.push(Command::Select(Selection::Object(object.id)));
+            commands.push(AppCommand::Select(Selection::Object(object.id)));
         }
         if response.drag_started()
             && let Some(p) = press_origin(response)
@@ -189,7 +189,7 @@ impl LotPanel {
             if response.drag_stopped() {
                 let [x, y] = *to;
                 if [x, y] != object.position {
-                    commands.push(Command::RunLine(format!(
+                    commands.push(AppCommand::RunLine(format!(
                         "move {} {x:.2} {y:.2}",
                         object.id
                     )));
@@ -206,7 +206,7 @@ impl LotPanel {
         response: &Response,
         camera: &Camera,
         frame: &MapFrame,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         if response.clicked() {
             self.selected = None;
@@ -230,7 +230,7 @@ impl LotPanel {
             if response.drag_stopped() {
                 let [x, y] = *to;
                 if *to != *from {
-                    commands.push(Command::RunLine(format!("view {x:.2} {y:.2}")));
+                    commands.push(AppCommand::RunLine(format!("view {x:.2} {y:.2}")));
                 }
                 self.drag = None;
             }

@@ -25,7 +25,7 @@ mod geometry;
 mod map;
 mod paint;
 
-use crate::{Command, Panel, PanelContext, Selection};
+use crate::{AppCommand, Panel, PanelContext, Selection};
 use egui::vec2;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::world::director::WorldView;
@@ -224,7 +224,7 @@ impl Panel for LotPanel {
         "Lot view"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let world = &ctx.live.world;
         self.record(ctx.live.now, world);
         self.follow_selection(ctx);

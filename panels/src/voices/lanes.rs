@@ -4,7 +4,7 @@
 //! own; hover for why, click a row to select the voice.
 
 use super::{AXIS_HEIGHT, GUTTER, LANE_HEIGHT, VoicesPanel};
-use crate::{Command, PanelContext, Selection, theme};
+use crate::{AppCommand, PanelContext, Selection, theme};
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{Lane, LaneEnd, VoiceHistory};
 
@@ -15,7 +15,7 @@ impl VoicesPanel {
         &self,
         ui: &mut egui::Ui,
         ctx: &PanelContext<'_>,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<AppCommand>,
     ) {
         let history = &ctx.live.history;
         let count = ctx.live.voice_slots.len();
@@ -57,7 +57,7 @@ impl VoicesPanel {
         {
             let row = ((pos.y - rect.top()) / LANE_HEIGHT).floor();
             if row >= 0.0 && (row as usize) < count {
-                commands.push(Command::Select(Selection::Voice(row as usize)));
+                commands.push(AppCommand::Select(Selection::Voice(row as usize)));
             }
         }
     }

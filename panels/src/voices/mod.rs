@@ -9,7 +9,7 @@
 
 mod lanes;
 
-use crate::{Command, Panel, PanelContext, Selection, file_name, theme};
+use crate::{AppCommand, Panel, PanelContext, Selection, file_name, theme};
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant};
 use engine_core::world::ObjectId;
@@ -48,7 +48,7 @@ impl Panel for VoicesPanel {
         "Voices"
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let slots = &ctx.live.voice_slots;
         if slots.is_empty() {
             ui.label("No engine is running: play the project to see its voices here.");
@@ -89,7 +89,12 @@ impl VoicesPanel {
     }
 
     /// The slots as rows of a table; free slots say so.
-    fn slots_table(&self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn slots_table(
+        &self,
+        ui: &mut egui::Ui,
+        ctx: &PanelContext<'_>,
+        commands: &mut Vec<AppCommand>,
+    ) {
         egui::Grid::new("voice-slots")
             .striped(true)
             .num_columns(11)
@@ -109,7 +114,7 @@ impl VoicesPanel {
                         .on_hover_text(format!("Select voice {}", view.slot))
                         .clicked()
                     {
-                        commands.push(Command::Select(Selection::Voice(view.slot)));
+                        commands.push(AppCommand::Select(Selection::Voice(view.slot)));
                     }
                     match &view.occupant {
                         None => {
@@ -122,7 +127,7 @@ impl VoicesPanel {
             });
     }
 
-    fn occupant_cells(&self, ui: &mut egui::Ui, o: &VoiceOccupant, commands: &mut Vec<Command>) {
+    fn occupant_cells(&self, ui: &mut egui::Ui, o: &VoiceOccupant, commands: &mut Vec<AppCommand>) {
         let track = if o.finished {
             format!("{} (notes ending)", o.track_name)
         } else {
@@ -136,7 +141,9 @@ impl VoicesPanel {
             ))
             .clicked()
         {
-            commands.push(Command::Select(Selection::Track(o.track_name.to_string())));
+            commands.push(AppCommand::Select(Selection::Track(
+                o.track_name.to_string(),
+            )));
         }
         ui.label(o.event.as_ref());
         owner_links(ui, &o.owners, commands);
@@ -159,13 +166,13 @@ impl VoicesPanel {
             });
         if quiet.clicked() {
             for owner in &o.owners {
-                commands.push(Command::RunLine(format!("quiet {owner}")));
+                commands.push(AppCommand::RunLine(format!("quiet {owner}")));
             }
         }
     }
 
     /// Steals, refusals and faults of the history, newest first, with their reasons.
-    fn decisions(&self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    fn decisions(&self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let history = &ctx.live.history;
         enum Entry<'a> {
             Steal(&'a Lane),
@@ -228,7 +235,7 @@ impl VoicesPanel {
                                         .on_hover_text(file.display().to_string())
                                         .clicked()
                                     {
-                                        commands.push(Command::OpenSource {
+                                        commands.push(AppCommand::OpenSource {
                                             path: file.clone(),
                                             line: f.line.unwrap_or(0),
                                         });
@@ -251,7 +258,7 @@ impl VoicesPanel {
 
 /// The instance map: each track playing, the slots of its copies and the objects saying
 /// it (each selectable).
-fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
     let map = &ctx.live.instances;
     if map.is_empty() {
         ui.weak("No track is playing.");
@@ -274,7 +281,7 @@ fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Co
                     .on_hover_text(format!("Track ID {}; click to select it", entry.track))
                     .clicked()
                 {
-                    commands.push(Command::Select(Selection::Track(
+                    commands.push(AppCommand::Select(Selection::Track(
                         entry.track_name.to_string(),
                     )));
                 }
@@ -291,7 +298,7 @@ fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Co
 }
 
 /// Owners as `@7` links that select the object; "UI" when there are none.
-fn owner_links(ui: &mut egui::Ui, owners: &[ObjectId], commands: &mut Vec<Command>) {
+fn owner_links(ui: &mut egui::Ui, owners: &[ObjectId], commands: &mut Vec<AppCommand>) {
     ui.horizontal(|ui| {
         ui.spacing_mut().item_spacing.x = 6.0;
         if owners.is_empty() {
@@ -303,7 +310,7 @@ fn owner_links(ui: &mut egui::Ui, owners: &[ObjectId], commands: &mut Vec<Comman
                 .on_hover_text(format!("Select object {owner}"))
                 .clicked()
             {
-                commands.push(Command::Select(Selection::Object(*owner)));
+                commands.push(AppCommand::Select(Selection::Object(*owner)));
             }
         }
     });

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use egui_kittest::Harness;
-use panels::{Command, ContextData, Panel};
+use panels::{AppCommand, ContextData, Panel};
 
 /// A panel under test.
 pub struct State<P> {
@@ -13,7 +13,7 @@ pub struct State<P> {
     /// What its context borrows.
     pub cx: ContextData,
     /// What it emitted, in order.
-    pub commands: Vec<Command>,
+    pub commands: Vec<AppCommand>,
     /// Whatever must live as long as the harness (a temporary project folder).
     pub keep: Option<Box<dyn std::any::Any>>,
 }

@@ -12,7 +12,7 @@ use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::{ControlGroup, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
 use engine_core::tools::inspect::{VoiceOccupant, VoiceView};
-use panels::{Command, ContextData, TRACE_LIMIT};
+use panels::{AppCommand, ContextData, TRACE_LIMIT};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
@@ -157,7 +157,7 @@ impl Rig {
             time: Some(self.time),
             ..egui::RawInput::default()
         };
-        let mut commands: Vec<Command> = Vec::new();
+        let mut commands: Vec<AppCommand> = Vec::new();
         let start = Instant::now();
         let output = self.ctx.run_ui(input, |ui| {
             let context = self.data.context();
