@@ -106,7 +106,10 @@ const MAX_FUNCTION_LINES: usize = 120;
 
 /// The source folders the size and style rules hold for.
 fn ruled_folders() -> Vec<PathBuf> {
-    vec![workspace().join("panels/src")]
+    ["panels/src", "app/src"]
+        .iter()
+        .map(|dir| workspace().join(dir))
+        .collect()
 }
 
 /// The `.rs` files under `dir`, sorted.
