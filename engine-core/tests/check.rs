@@ -429,7 +429,7 @@ fn the_seed_examples_check_without_errors() {
     let findings = check::findings(&project);
     let text = listing(&findings);
     assert!(!findings.iter().any(Finding::is_error), "{text}");
-    // The seed's own examples put every sound in the right group: the vox tracks in
+    // The design document's own examples put every sound in the right group: the vox tracks in
     // kGroupVox, the TV in FX, the piano in Music.
     assert!(
         !findings.iter().any(|f| f.lint == Lint::WrongGroup),
@@ -538,7 +538,7 @@ fn a_hit_list_round_itself_with_a_way_out_is_a_warning() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Files outside the project (issue 10 R6, R9)
+// Files outside the project
 // ---------------------------------------------------------------------------------------
 
 /// A table with one event, one track and one patch playing `sample`.
@@ -643,7 +643,7 @@ fn station_and_music_folders_outside_the_project_are_reported() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Large projects (issue 10 R10)
+// Large projects
 // ---------------------------------------------------------------------------------------
 
 #[test]

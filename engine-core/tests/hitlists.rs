@@ -1,4 +1,4 @@
-//! Hit-list editing (issue 6): the views of a project's hit lists (entries resolved to
+//! Hit-list editing: the views of a project's hit lists (entries resolved to
 //! samples, lists of lists, per-track lists, a source's `LIST` lines), the pick
 //! simulation, and the editing session on a `.hot` with comments, blank lines, CRLF and
 //! unknown sections — a save changes only the edited list's line, an external change is

@@ -1,4 +1,4 @@
-//! Hot reload end to end (issue 5 §6): a temporary project is watched while a session
+//! Hot reload end to end: a temporary project is watched while a session
 //! runs it; a source, a sample, a `.hot`, `world.ini`, a `.fsc` and the lot are edited
 //! on disk and each change is seen live (traced, and the event plays the new thing); a broken edit keeps the
 //! last good version and reports its error with file and line until it is fixed. A

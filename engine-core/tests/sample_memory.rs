@@ -1,4 +1,4 @@
-//! Decoded sizes against memory (issue 10, R8): a few kilobytes of FLAC can decode to
+//! Decoded sizes against memory: a few kilobytes of FLAC can decode to
 //! hundreds of megabytes. Such a sample is refused with its size when it would be held in
 //! memory, streamed when it is played, and the resource cache charges decoded bytes
 //! against its budget before they are allocated. Memory is measured with a counting

@@ -1,4 +1,4 @@
-//! The sound server end to end (seed 000): requests through the resource cache into the
+//! The sound server end to end: requests through the resource cache into the
 //! mixer, with noise reduction (an origin that is playing is refused until its sound
 //! ends) and volume from distance, measured in the rendered output.
 

@@ -1,5 +1,5 @@
 //! Stations and music modes on a recording sink: which files play, when, on which notes,
-//! and how the seed's rules move between them (no audio needed: the commands tell).
+//! and how the music-mode rules move between them (no audio needed: the commands tell).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -2,7 +2,7 @@
 //! `quietall`, `trace sample on`, `volume fx 0.5`, `help`) and read the replies.
 //! Up and Down walk through what was typed before; while typing, command words and event
 //! names are completed with fuzzy matching (`sev ui mnyb` finds `ui_moneyback`): Tab
-//! takes the first suggestion, a click takes any. Ctrl+Alt+C (the seed's shortcut)
+//! takes the first suggestion, a click takes any. Ctrl+Alt+C (the game's shortcut)
 //! focuses the input from anywhere in the window.
 
 use crate::{AppCommand, Panel, PanelContext};

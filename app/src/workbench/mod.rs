@@ -198,7 +198,7 @@ impl Workbench {
         let live = self.poll_live();
         self.poll_files(ui.ctx());
         ui.ctx().request_repaint_after(LIVE_REFRESH);
-        // Ctrl+Alt+C: the seed's shortcut to the cheat console.
+        // Ctrl+Alt+C: the game's shortcut to the cheat console.
         let console_key =
             egui::KeyboardShortcut::new(egui::Modifiers::CTRL | egui::Modifiers::ALT, egui::Key::C);
         if ui.input_mut(|i| i.consume_shortcut(&console_key)) {

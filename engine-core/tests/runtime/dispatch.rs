@@ -1,4 +1,4 @@
-//! Events by name, case-insensitive; every event type of hit-reference §3.1; argument
+//! Events by name, case-insensitive; every event type (docs/vm.md); argument
 //! types filling arg1–arg4; the debug toggles 44–49.
 
 use super::support::{TempProject, args, engine, records, run_for};

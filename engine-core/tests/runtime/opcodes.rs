@@ -241,7 +241,7 @@ fn note_off_and_note_on_loop() {
         })
         .filter(|k| k.0 != "other")
         .collect();
-    // note_on_loop always yields (hit-reference §1.4), so the wait starts at the next
+    // note_on_loop always yields (docs/vm.md), so the wait starts at the next
     // tick (800 samples at 48 kHz / 60 Hz) and the stop comes 100 ms after that.
     assert_eq!(kinds, [("start", true, 0), ("stop", false, 800 + 4800)]);
 }
@@ -341,7 +341,7 @@ fn a_missing_patch_stops_the_track() {
 
 #[test]
 fn seqgroup_kill_instance_silences_this_actors_other_vocals() {
-    // The seed's baby track starts with `seqgroup_kill Instance`: the same object's other
+    // The design document's baby track starts with `seqgroup_kill Instance`: the same object's other
     // VOX tracks stop; other objects and other groups play on.
     let p = TempProject::new("instance");
     p.file(

@@ -1,4 +1,4 @@
-//! The five track examples of the seed's appendix behave as the document describes,
+//! The five track examples of the design document's appendix behave as the document describes,
 //! over many seeded runs.
 
 use super::support::{args, engine, person, run_for, seed_project, started_patches};

@@ -24,7 +24,7 @@ fn unknown_mnemonic() {
 fn wrong_operand_count() {
     let seen = diagnostics("BINARY [\n\tadd v1\n]\n");
     expect_one(&seen, Error, 2, 8, &["`add` takes 2 operands", "found 1"]);
-    // The seed's OCR damage: `note on v1` is `note` (no operands) with two extra.
+    // The design document's OCR damage: `note on v1` is `note` (no operands) with two extra.
     let seen = diagnostics("BINARY [\n\tnote on v1\n]\n");
     expect_one(
         &seen,

@@ -1,5 +1,5 @@
 //! What the assembler reads: `INCLUDE` chains read each file once within a line budget
-//! (issue 10 R5), `INCLUDE`/`INIFILE`/`SYMBOLFILE` read only regular files of bounded
+//! `INCLUDE`/`INIFILE`/`SYMBOLFILE` read only regular files of bounded
 //! size inside the source's folders (R6), and writing many `LIST` lines is linear (R10).
 
 use engine_core::toolchain::asm::{self, AsmOptions, Assembly, DiskFiles, MemoryFiles};

@@ -1,12 +1,12 @@
 //! Table-driven: every opcode with known operands assembles to exactly the bytes
-//! hit-reference §1.2 gives (opcode number, operand kinds and sizes). The expected bytes
+//! the HIT instruction set gives (docs/vm.md) (opcode number, operand kinds and sizes). The expected bytes
 //! are written out by hand from the reference, independently of the assembler's table.
 
 use super::support::code_of;
 use engine_core::toolchain::isa::{self, OperandSource};
 
 /// (source line, expected bytes). `top` is a label at address 16 (the first code
-/// byte); v1 = 5, v2 = 6, v3 = 7 (hit-reference §1.3).
+/// byte); v1 = 5, v2 = 6, v3 = 7 (docs/vm.md).
 const REFERENCE: &[(&str, &[u8])] = &[
     ("note_on v1", &[0x02, 5]),
     ("note_off v1", &[0x03, 5]),

@@ -1,4 +1,4 @@
-//! The five track examples of the seed's appendix assemble without errors, with the
+//! The five track examples of the design document's appendix assemble without errors, with the
 //! labels and instruction sequences the document shows.
 
 use engine_core::toolchain::asm::{AsmOptions, Assembly, DiskFiles, SymbolKind, assemble};

@@ -12,7 +12,7 @@ pub const ASM_BENCH_LINES: usize = 100_000;
 /// Target throughput, source lines per second.
 pub const ASM_TARGET_LINES_PER_SEC: f64 = 1_000_000.0;
 /// `LIST` lines of the `.hot` writing figure (writing them one by one was quadratic:
-/// 21 s for 80,000, issue 10 R10).
+/// 21 s for 80,000, when it was quadratic).
 pub const HOT_BENCH_LIST_LINES: usize = 80_000;
 
 /// Assembles the generated source and prints lines per second.
