@@ -5,9 +5,6 @@
 //! The format only stores what was written; whether an ID names a sample or another hit
 //! list is for the runtime to decide. Names must be resolved (against an `.hsm`) before
 //! the list can be expanded to numbers.
-//!
-//! This file also holds the small line/field helpers the other text formats share
-//! (`numbered_lines`, `split_fields`, `split_whitespace`, `is_identifier`).
 
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::formats::number::parse_int;
@@ -410,7 +407,10 @@ fn parse_entry(token: &str) -> Result<HitEntry, BadEntry> {
     if token.starts_with(|c: char| c.is_ascii_digit() || c == '+') {
         return parse_id(token)
             .map(HitEntry::Id)
-            .map_err(|message| BadEntry { offset: 0, message });
+            .map_err(|problem| BadEntry {
+                offset: 0,
+                message: problem.to_string(),
+            });
     }
     if is_identifier(token) {
         return Ok(HitEntry::Name(token.to_owned()));
@@ -429,13 +429,27 @@ fn parse_bound(text: &str, which: &str, offset: usize) -> Result<u32, BadEntry> 
             message: format!("range is missing its {which} ID"),
         });
     }
-    parse_id(text).map_err(|message| BadEntry { offset, message })
+    parse_id(text).map_err(|problem| BadEntry {
+        offset,
+        message: problem.to_string(),
+    })
+}
+
+/// Why the text of a hit-list ID is no ID.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+enum IdProblem {
+    /// Not a decimal or `0x` hex number.
+    #[error("`{0}` is not a number")]
+    NotANumber(String),
+    /// A number outside 0 to 4294967295.
+    #[error("`{0}` does not fit in a 32-bit ID")]
+    TooBig(String),
 }
 
 /// A decimal or `0x` hex ID that fits in 32 bits.
-fn parse_id(text: &str) -> Result<u32, String> {
-    let value = parse_int(text).ok_or_else(|| format!("`{text}` is not a number"))?;
-    u32::try_from(value).map_err(|_| format!("`{text}` does not fit in a 32-bit ID"))
+fn parse_id(text: &str) -> Result<u32, IdProblem> {
+    let value = parse_int(text).ok_or_else(|| IdProblem::NotANumber(text.to_owned()))?;
+    u32::try_from(value).map_err(|_| IdProblem::TooBig(text.to_owned()))
 }
 
 #[cfg(test)]
