@@ -183,19 +183,6 @@ fn find_subroutine(
     }
 }
 
-/// True for event types that start or stop a track (the others use the track ID as a
-/// station code, a music mode or nothing).
-fn needs_track(event_type: EventType) -> bool {
-    matches!(
-        event_type,
-        EventType::Play
-            | EventType::PlayPiano
-            | EventType::Stop
-            | EventType::Kill
-            | EventType::KillInstance
-    )
-}
-
 /// A track no `[Track]` entry defines: full volume, FX group, default priority.
 fn default_track(id: u32, name: String, entry: Option<CodeRef>, origin: Origin) -> TrackDef {
     TrackDef {
@@ -232,7 +219,7 @@ fn tracks_for_unmapped_events(project: &mut Project, diagnostics: &mut Vec<Diagn
     };
     let mut missing = Vec::new();
     for event in project.events.values() {
-        if needs_track(event.event_type) && !project.tracks.contains_key(&event.track_id) {
+        if event.event_type.needs_track() && !project.tracks.contains_key(&event.track_id) {
             missing.push((event.name.clone(), event.track_id, event.origin.clone()));
         }
     }
