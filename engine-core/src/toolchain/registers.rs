@@ -262,7 +262,8 @@ mod tests {
 
     #[test]
     fn source_listing_numbers_hold() {
-        // Maxis' source listing: v1 = 5. arg1 is the source ID in the seed's tracks.
+        // Maxis' source listing: v1 = 5. arg1 is the source ID in the design document's
+        // tracks.
         assert_eq!(lookup(Layout::Tso, "v1"), Some(5));
         assert_eq!(lookup(Layout::Ts1, "V8"), Some(0x0C));
         assert_eq!(lookup(Layout::Tso, "arg1"), Some(1));

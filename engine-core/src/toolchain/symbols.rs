@@ -32,8 +32,8 @@ pub struct Builtin {
     pub kind: BuiltinKind,
 }
 
-/// Named constants (hit-reference §3.1, the seed's track examples, and HitBench's object
-/// data field numbering).
+/// Named constants (hit-reference §3.1, the design document's track examples, and
+/// HitBench's object data field numbering).
 pub const CONSTANTS: &[(&str, i64)] = &[
     // Event types (Niotso spells them kSndob…; FreeSO kSoundob…).
     ("kSndobPlay", 1),
@@ -113,8 +113,9 @@ pub const CONSTANTS: &[(&str, i64)] = &[
     ("TrkRadioStationClassical", 0x10D),
     ("TrkRadioStationBossaNova", 0x10E),
     ("TrkRadioStationRock", 0x118),
-    // Object data fields read by getsrcdatafield (the seed's tracks use 0 = gender,
-    // 5 = creativity, 18 = playfulness, 20 = neatness; the rest follow FreeSO's table).
+    // Object data fields read by getsrcdatafield (the design document's tracks use
+    // 0 = gender, 5 = creativity, 18 = playfulness, 20 = neatness; the rest follow
+    // FreeSO's table).
     ("kFieldGender", 0),
     ("kFieldCooking", 2),
     ("kFieldCreativity", 5),

@@ -112,6 +112,19 @@ impl EventType {
             other => EventType::Other(other),
         }
     }
+
+    /// True for event types that start or stop a track (the others use the track ID as
+    /// a station code, a music mode or nothing).
+    pub fn needs_track(self) -> bool {
+        matches!(
+            self,
+            EventType::Play
+                | EventType::PlayPiano
+                | EventType::Stop
+                | EventType::Kill
+                | EventType::KillInstance
+        )
+    }
 }
 
 /// A named event.

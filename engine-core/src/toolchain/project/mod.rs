@@ -1,5 +1,5 @@
 //! A project: one or more data directories, loaded in order, later ones overriding
-//! earlier tracks, events, patches, hit lists and names (the seed's
+//! earlier tracks, events, patches, hit lists and names (the design document's
 //! `AddDownloadDirectory`).
 //!
 //! Each directory may hold MakeTrax sources (`*.src`, assembled on load; files another
@@ -18,6 +18,7 @@
 //! parses, keep the piece of its last good version ([`reload`]).
 
 pub mod defs;
+mod error;
 pub mod inputs;
 mod link;
 pub mod reload;
@@ -30,6 +31,7 @@ pub use defs::{
     CodeRef, ControlGroup, DEFAULT_PRIORITY, DebugTrace, EventDef, EventType, FULL_VOLUME,
     HitListDef, NameDef, NameValue, Origin, PatchDef, TrackDef,
 };
+pub use error::{NameProblem, ResolveError};
 pub use inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 pub use reload::{Changes, KeptFile, ReloadReport};
 pub(crate) use resolve::refused_sample;

@@ -5,7 +5,7 @@
 use super::inputs::{Piece, PieceKind};
 use super::tables::{self, TableSource};
 use super::unit;
-use crate::toolchain::asm::DiskFiles;
+use crate::toolchain::asm::{Assembly, DiskFiles};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::fsrules::{self, WalkOptions};
 use std::collections::HashSet;
@@ -109,7 +109,6 @@ pub fn read_dir(
     }
     let mut found = Found::default();
     walk(dir, &mut found, diagnostics);
-    let rules = files.rules();
     for list in [
         &mut found.sources,
         &mut found.hits,
@@ -119,11 +118,40 @@ pub fn read_dir(
     ] {
         list.sort();
     }
-    let mut pieces = Vec::new();
+    let mut pieces = read_sources(index, &found.sources, files);
+    let source_stems: HashSet<PathBuf> = found.sources.iter().map(|s| stem_key(s)).collect();
+    let set_stems = read_built_sets(index, &found.hits, &source_stems, files, &mut pieces);
+    let rules = files.rules();
+    for hot in &found.hots {
+        let key = stem_key(hot);
+        // Part of a built set (read with it), or a source's earlier `hitbench asm` output
+        // (a .hot beside a .hit of the source's name). A lone `x.hot` beside `x.src` is a
+        // hand-written table and is read.
+        let generated = source_stems.contains(&key) && hot.with_extension("hit").is_file();
+        if generated || set_stems.contains(&key) {
+            continue;
+        }
+        let mut piece = Piece::new(PieceKind::Tables, hot, index);
+        piece.tables = tables::read_hot_file(index, None, hot, rules, &mut piece.diagnostics);
+        piece.stamp(std::slice::from_ref(hot));
+        pieces.push(piece);
+    }
+    for evt in &found.evts {
+        let mut piece = Piece::new(PieceKind::Events, evt, index);
+        piece.events = tables::read_evt_file(index, evt, rules, &mut piece.diagnostics);
+        piece.stamp(std::slice::from_ref(evt));
+        pieces.push(piece);
+    }
+    Some(DirFiles {
+        pieces,
+        samples: found.samples,
+    })
+}
 
-    // Sources: assemble each; a file another source includes is part of that source.
-    let assembled: Vec<(unit::CodeUnit, crate::toolchain::asm::Assembly)> = found
-        .sources
+/// Sources: each assembled, with the tables of its `LIST` lines; a file another source
+/// includes is part of that source, not a piece of its own.
+fn read_sources(index: usize, sources: &[PathBuf], files: &DiskFiles) -> Vec<Piece> {
+    let assembled: Vec<(unit::CodeUnit, Assembly)> = sources
         .iter()
         .map(|source| unit::assemble(index, source, files))
         .collect();
@@ -131,7 +159,7 @@ pub fn read_dir(
         .iter()
         .flat_map(|(_, a)| a.sources.iter().skip(1).cloned())
         .collect();
-    let source_stems: HashSet<PathBuf> = found.sources.iter().map(|s| stem_key(s)).collect();
+    let mut pieces = Vec::new();
     for (code_unit, assembly) in assembled {
         if included.contains(code_unit.path()) {
             continue;
@@ -158,10 +186,22 @@ pub fn read_dir(
         piece.unit = Some(code_unit);
         pieces.push(piece);
     }
+    pieces
+}
 
-    // Built sets, unless they are a source's earlier output.
+/// Built sets (`x.hit` with its side files), unless they are a source's earlier output
+/// (their stem is in `source_stems`), appended to `pieces`; gives the stems read, whose
+/// `.hot` files belong to the set.
+fn read_built_sets(
+    index: usize,
+    hits: &[PathBuf],
+    source_stems: &HashSet<PathBuf>,
+    files: &DiskFiles,
+    pieces: &mut Vec<Piece>,
+) -> HashSet<PathBuf> {
+    let rules = files.rules();
     let mut set_stems = HashSet::new();
-    for hit in &found.hits {
+    for hit in hits {
         let key = stem_key(hit);
         if source_stems.contains(&key) {
             continue;
@@ -192,30 +232,5 @@ pub fn read_dir(
         piece.unit = Some(code_unit);
         pieces.push(piece);
     }
-
-    // Stand-alone tables and event lists.
-    for hot in &found.hots {
-        let key = stem_key(hot);
-        // Part of a built set (read with it), or a source's earlier `hitbench asm` output
-        // (a .hot beside a .hit of the source's name). A lone `x.hot` beside `x.src` is a
-        // hand-written table and is read.
-        let generated = source_stems.contains(&key) && hot.with_extension("hit").is_file();
-        if generated || set_stems.contains(&key) {
-            continue;
-        }
-        let mut piece = Piece::new(PieceKind::Tables, hot, index);
-        piece.tables = tables::read_hot_file(index, None, hot, rules, &mut piece.diagnostics);
-        piece.stamp(std::slice::from_ref(hot));
-        pieces.push(piece);
-    }
-    for evt in &found.evts {
-        let mut piece = Piece::new(PieceKind::Events, evt, index);
-        piece.events = tables::read_evt_file(index, evt, rules, &mut piece.diagnostics);
-        piece.stamp(std::slice::from_ref(evt));
-        pieces.push(piece);
-    }
-    Some(DirFiles {
-        pieces,
-        samples: found.samples,
-    })
+    set_stems
 }

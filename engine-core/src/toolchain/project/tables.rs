@@ -3,6 +3,7 @@
 //! directory's names are known.
 
 use super::defs::Origin;
+use super::error::{NameProblem, ResolveError};
 use crate::toolchain::asm::HotLineOrigin;
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::formats::evt::EvtFile;
@@ -164,15 +165,19 @@ pub fn read_evt_file(
 }
 
 /// Resolves an [`IdRef`] to a number: numbers are themselves; names are looked up with
-/// `lookup`. The error is a sentence for a diagnostic.
+/// `lookup`. `what` names the field in the error.
 pub fn resolve_id(
     id: &IdRef,
-    what: &str,
-    lookup: impl FnOnce(&str) -> Result<i64, String>,
-) -> Result<i64, String> {
+    what: &'static str,
+    lookup: impl FnOnce(&str) -> Result<i64, NameProblem>,
+) -> Result<i64, ResolveError> {
     match id {
         IdRef::Number(n) => Ok(*n),
-        IdRef::Name(name) => lookup(name).map_err(|why| format!("{what} `{name}`: {why}")),
+        IdRef::Name(name) => lookup(name).map_err(|problem| ResolveError::Name {
+            what,
+            name: name.clone(),
+            problem,
+        }),
     }
 }
 

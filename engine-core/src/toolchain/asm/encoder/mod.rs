@@ -1,0 +1,186 @@
+//! Laying out and encoding what the reader produced: chooses the register layout, builds
+//! the symbol table, assigns addresses (pass 1), then type-checks and encodes every
+//! operand against hit-reference §1.2 (pass 2), recording debug lines and late-bound
+//! references as it goes.
+//!
+//! The parts: `names` builds the unit's symbol table (imports, `EXTERN`s, `DEFINE`s and
+//! the checks every definition passes); `addresses` is pass 1; `emit` is pass 2, with
+//! `operands` type-checking and encoding each operand.
+
+mod addresses;
+mod emit;
+mod names;
+mod operands;
+
+use super::reader::Parsed;
+use super::{AsmOptions, Assembly, HotLine, Symbol};
+use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::formats::hit::{self, HitFile};
+use crate::toolchain::formats::sym::SymKind;
+use crate::toolchain::registers::Layout;
+use crate::toolchain::symbols::{self, BuiltinKind};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What a name in the unit's own table stands for.
+#[derive(Debug, Clone, Copy)]
+enum Value {
+    Label(u32),
+    Constant(i64),
+    Register(u8),
+    Imported(i64),
+    Extern,
+}
+
+/// A name of the unit's table: what it stands for and where it was defined.
+struct Entry {
+    value: Value,
+    file: u32,
+    line: u32,
+}
+
+/// An encoded operand.
+enum Encoded {
+    Byte(u8),
+    Word(u32),
+    /// A late-bound 4-byte field (written as zero, recorded in `.sym`).
+    Extern(String, SymKind),
+}
+
+/// The state of one encoding: the table of names and everything produced so far.
+struct Encoder<'p> {
+    parsed: &'p Parsed,
+    layout: Layout,
+    table: HashMap<String, Entry>,
+    diagnostics: Vec<Diagnostic>,
+    symbols: Vec<Symbol>,
+    hot_lines: Vec<HotLine>,
+    track_data: Vec<HotLine>,
+}
+
+/// The table key of a name: names compare ASCII case-insensitively.
+fn key(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+/// Encodes what the reader produced into an assembly with every diagnostic, in reading
+/// order.
+pub(crate) fn encode(mut parsed: Parsed, options: &AsmOptions) -> Assembly {
+    let diagnostics = std::mem::take(&mut parsed.diagnostics);
+    let layout = choose_layout(&parsed, options);
+    let mut encoder = Encoder {
+        parsed: &parsed,
+        layout,
+        table: HashMap::new(),
+        diagnostics,
+        symbols: Vec::new(),
+        hot_lines: Vec::new(),
+        track_data: Vec::new(),
+    };
+    if let (Some(forced), Some((declared, file, line, column))) = (options.layout, parsed.layout)
+        && forced != declared
+    {
+        encoder.warn(
+            file,
+            line,
+            column,
+            format!("LAYOUT {declared} is overridden by the --layout {forced} option"),
+        );
+    }
+    encoder.import_symbols();
+    encoder.declare_externs();
+    encoder.define_constants();
+    let addresses = encoder.lay_out();
+    let (code, hdb, sym) = encoder.emit(&addresses);
+    encoder.check_entry_table(&code, &addresses);
+    encoder
+        .hot_lines
+        .extend(parsed.list_lines.iter().map(|l| HotLine {
+            section: l.section.clone(),
+            key: l.key.clone(),
+            value: l.value.clone(),
+            file: parsed.path(l.file).to_path_buf(),
+            line: l.line,
+            key_column: l.key_column,
+        }));
+    let track_data = std::mem::take(&mut encoder.track_data);
+    encoder.hot_lines.extend(track_data);
+    // Reading order: by file (in the order they were read), then line and column.
+    let order = |path: &Path| {
+        parsed
+            .sources
+            .iter()
+            .position(|s| s.path == path)
+            .unwrap_or(parsed.sources.len())
+    };
+    encoder
+        .diagnostics
+        .sort_by_key(|d| (order(&d.file), d.line, d.column));
+    Assembly {
+        hit: HitFile::from_code(code.get(hit::HEADER_LEN..).unwrap_or(&[])),
+        layout,
+        symbols: encoder.symbols,
+        hot_lines: encoder.hot_lines,
+        hdb,
+        sym,
+        sources: parsed.sources.iter().map(|s| s.path.clone()).collect(),
+        diagnostics: encoder.diagnostics,
+    }
+}
+
+fn choose_layout(parsed: &Parsed, options: &AsmOptions) -> Layout {
+    options
+        .layout
+        .or(parsed.layout.map(|(layout, ..)| layout))
+        .unwrap_or(if parsed.entp_seen {
+            Layout::Tso
+        } else {
+            Layout::Ts1
+        })
+}
+
+impl Encoder<'_> {
+    fn path(&self, file: u32) -> &Path {
+        self.parsed.path(file)
+    }
+
+    fn error(&mut self, file: u32, line: u32, column: u32, message: impl Into<String>) {
+        let d = Diagnostic::error(self.path(file), line, column, message);
+        self.diagnostics.push(d);
+    }
+
+    fn warn(&mut self, file: u32, line: u32, column: u32, message: impl Into<String>) {
+        let d = Diagnostic::warning(self.path(file), line, column, message);
+        self.diagnostics.push(d);
+    }
+
+    fn location(&self, file: u32, line: u32) -> String {
+        format!("{}:{line}", self.path(file).display())
+    }
+
+    fn builtin_clash(&self, name: &str) -> Option<&'static str> {
+        symbols::lookup(self.layout, name).map(|b| match b.kind {
+            BuiltinKind::Opcode => "mnemonic",
+            BuiltinKind::Register => "register",
+            BuiltinKind::Constant => "constant",
+        })
+    }
+
+    /// What `name` stands for: the unit's own table first (names compare
+    /// case-insensitively), then the layout's built-ins.
+    fn lookup(&self, name: &str) -> Option<Value> {
+        let local = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.table.get(&key(name))
+        } else {
+            self.table.get(name)
+        };
+        if let Some(entry) = local {
+            return Some(entry.value);
+        }
+        let builtin = symbols::lookup(self.layout, name)?;
+        Some(match builtin.kind {
+            BuiltinKind::Register => Value::Register(u8::try_from(builtin.value).unwrap_or(0)),
+            BuiltinKind::Opcode | BuiltinKind::Constant => Value::Constant(builtin.value),
+        })
+    }
+}

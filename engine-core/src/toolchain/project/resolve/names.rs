@@ -1,0 +1,151 @@
+//! The project-wide names — code labels and named numbers from every unit and table, in
+//! load order, later definitions winning — and how a name in a table becomes a number.
+
+use super::Loader;
+use crate::toolchain::formats::hot::IdRef;
+use crate::toolchain::formats::text::is_identifier;
+use crate::toolchain::project::defs::{CodeRef, NameDef, NameValue, Origin};
+use crate::toolchain::project::error::{NameProblem, ResolveError};
+use crate::toolchain::project::tables::{self, RawTables};
+use crate::toolchain::project::unit::CodeUnit;
+use crate::toolchain::project::{Override, Project};
+use crate::toolchain::symbols;
+use std::collections::HashMap;
+
+/// The names collected so far, by lower-cased name.
+struct Names<'o> {
+    labels: HashMap<String, NameDef>,
+    values: HashMap<String, NameDef>,
+    /// Where a name defined again with another value is recorded.
+    overrides: &'o mut Vec<Override>,
+}
+
+impl Names<'_> {
+    /// Defines `name`; a later definition with another value wins and is recorded.
+    fn define(&mut self, name: &str, value: NameValue, origin: Origin) {
+        let new = NameDef {
+            name: name.to_string(),
+            value,
+            origin,
+        };
+        let map = match value {
+            NameValue::Code(_) => &mut self.labels,
+            NameValue::Value(_) => &mut self.values,
+        };
+        if let Some(old) = map.insert(name.to_ascii_lowercase(), new.clone())
+            && old.value != new.value
+        {
+            self.overrides.push(Override {
+                what: format!("name {name}"),
+                old: old.origin,
+                new: new.origin,
+            });
+        }
+    }
+
+    /// The labels and constants of unit number `index`, and its `.hsm` names when it
+    /// has no `.sym`.
+    fn add_unit(&mut self, index: usize, unit: &CodeUnit) {
+        let origin_of = |address: u32| {
+            unit.locate(address)
+                .map_or_else(|| Origin::new(unit.path(), 0), |(f, l)| Origin::new(f, l))
+        };
+        for (name, address) in &unit.labels {
+            let at = CodeRef {
+                unit: index,
+                address: *address,
+            };
+            self.define(name, NameValue::Code(at), origin_of(*address));
+        }
+        for (name, value) in &unit.constants {
+            let origin = Origin::new(unit.path(), 0);
+            self.define(name, NameValue::Value(*value), origin);
+        }
+        if unit.sym.is_none()
+            && let Some(hsm) = &unit.hsm
+        {
+            for symbol in &hsm.symbols {
+                if symbols::lookup(unit.layout, &symbol.name).is_none() {
+                    let origin = Origin::new(unit.path().with_extension("hsm"), symbol.line);
+                    self.define(&symbol.name, NameValue::Value(symbol.value), origin);
+                }
+            }
+        }
+    }
+
+    /// The equates of a document, and the names of its patches (a patch name stands
+    /// for its ID in hit lists).
+    fn add_tables(&mut self, raw: &RawTables) {
+        for equate in &raw.tables.equates {
+            let origin = raw.source.origin(equate.line);
+            self.define(&equate.name, NameValue::Value(equate.value), origin);
+        }
+        for patch in &raw.tables.patches {
+            if let IdRef::Number(id) = patch.id
+                && !patch.name.is_empty()
+                && is_identifier(&patch.name)
+            {
+                let origin = raw.source.origin(patch.line);
+                self.define(&patch.name, NameValue::Value(id), origin);
+            }
+        }
+    }
+}
+
+impl Loader {
+    /// Labels and named values from every unit and table, in load order: later
+    /// definitions win.
+    pub(super) fn collect_names(
+        &self,
+        overrides: &mut Vec<Override>,
+    ) -> (HashMap<String, NameDef>, HashMap<String, NameDef>) {
+        let mut names = Names {
+            labels: HashMap::new(),
+            values: HashMap::new(),
+            overrides,
+        };
+        let dirs = self
+            .units
+            .iter()
+            .map(|u| u.dir)
+            .chain(self.tables.iter().map(|t| t.dir))
+            .max();
+        for dir in 0..=dirs.unwrap_or(0) {
+            for (index, unit) in self.units.iter().enumerate().filter(|(_, u)| u.dir == dir) {
+                names.add_unit(index, unit);
+            }
+            for raw in self.tables.iter().filter(|t| t.dir == dir) {
+                names.add_tables(raw);
+            }
+        }
+        (names.labels, names.values)
+    }
+}
+
+/// Looks a name up as a number: the document's equates, then the project's names,
+/// then the built-in constants.
+pub(super) fn number_of(
+    name: &str,
+    raw: Option<&RawTables>,
+    project: &Project,
+) -> Result<i64, NameProblem> {
+    if let Some(value) = raw.and_then(|r| tables::equate(&r.tables, name)) {
+        return Ok(value);
+    }
+    let key = name.to_ascii_lowercase();
+    if let Some(NameValue::Value(v)) = project.values.get(&key).map(|n| n.value) {
+        return Ok(v);
+    }
+    if let Some(value) = symbols::constant(name) {
+        return Ok(value);
+    }
+    if project.labels.contains_key(&key) {
+        return Err(NameProblem::CodeLabel);
+    }
+    Err(NameProblem::Undefined)
+}
+
+/// `value` as a 32-bit ID of the field `what`.
+pub(super) fn to_u32(value: i64, what: &'static str) -> Result<u32, ResolveError> {
+    u32::try_from(value).map_err(|_| ResolveError::OutOfRange { what, value })
+}

@@ -1,0 +1,109 @@
+//! Finding the sample file a `[Patch]` path names, and the name the resource cache
+//! serves it under.
+
+use crate::toolchain::fsrules::{ReadRules, Refusal};
+use std::path::{Path, PathBuf};
+
+/// Sample files of every directory, found by relative path or by file name.
+#[derive(Debug, Default)]
+pub struct SampleIndex {
+    /// (dir, path relative to it lower-cased with `/`, full path), in load order.
+    files: Vec<(usize, String, PathBuf)>,
+}
+
+impl SampleIndex {
+    /// Adds the samples of directory `dir` (rooted at `root`).
+    pub fn add(&mut self, dir: usize, root: &Path, samples: &[PathBuf]) {
+        for path in samples {
+            let relative = path.strip_prefix(root).unwrap_or(path);
+            let key = relative
+                .to_string_lossy()
+                .replace('\\', "/")
+                .to_ascii_lowercase();
+            self.files.push((dir, key, path.clone()));
+        }
+    }
+
+    /// Finds the file a `[Patch]` path means: next to the table, in the table's data
+    /// directory, then by relative path and finally by file name in every directory,
+    /// later directories first (as the game's global sample lists did). A file next to
+    /// the table or in its directory that the file rules refuse (a link leading out of
+    /// its data folder, a path out of every data folder, a named pipe…) is the answer,
+    /// refused: what the patch names is there, and must not be read.
+    pub(super) fn find(
+        &self,
+        relative: &Path,
+        table_file: &Path,
+        dir_root: Option<&Path>,
+        rules: &ReadRules,
+    ) -> Result<Option<PathBuf>, Refusal> {
+        let mut direct = Vec::new();
+        if let Some(parent) = table_file.parent() {
+            direct.push(parent.join(relative));
+        }
+        if let Some(root) = dir_root {
+            direct.push(root.join(relative));
+        }
+        for candidate in direct {
+            // Something that is not a folder is there (a file, or a link even to
+            // nothing).
+            let there = std::fs::symlink_metadata(&candidate).is_ok();
+            if there && !candidate.is_dir() {
+                return rules.check(&candidate).map(|_| Some(candidate));
+            }
+        }
+        let key = relative
+            .to_string_lossy()
+            .replace('\\', "/")
+            .to_ascii_lowercase();
+        let suffix = format!("/{key}");
+        let by_path = self
+            .files
+            .iter()
+            .rev()
+            .find(|(_, k, _)| *k == key || k.ends_with(&suffix));
+        if let Some((_, _, path)) = by_path {
+            return Ok(Some(path.clone()));
+        }
+        let Some(name) = relative.file_name() else {
+            return Ok(None);
+        };
+        let name = name.to_string_lossy().to_ascii_lowercase();
+        Ok(self
+            .files
+            .iter()
+            .rev()
+            .find(|(_, k, _)| k.rsplit('/').next() == Some(name.as_str()))
+            .map(|(_, _, p)| p.clone()))
+    }
+
+    /// Every sample file.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.files.iter().map(|(_, _, p)| p.clone()).collect()
+    }
+}
+
+/// The resource-cache name of a sample file: its path relative to the last data
+/// directory that contains it, with `/` separators. A file that exists is named by where
+/// it really is, and only inside a directory that really holds it — the cache's rule: a
+/// link leading out of its data directory names nothing.
+pub fn resource_name(file: &Path, dirs: &[PathBuf]) -> Option<String> {
+    let canonical = file.canonicalize().ok();
+    dirs.iter().rev().find_map(|dir| {
+        let relative = match &canonical {
+            Some(canonical) => {
+                let dir = dir.canonicalize().ok()?;
+                canonical.strip_prefix(dir).ok()?.to_path_buf()
+            }
+            None => file.strip_prefix(dir).ok()?.to_path_buf(),
+        };
+        let text = relative.to_string_lossy().replace('\\', "/");
+        (!text.is_empty() && !text.split('/').any(|c| c == "..")).then_some(text)
+    })
+}
+
+/// What is said of a patch whose sample file the file rules refuse (the loader and
+/// `check` say it alike, and `check` classifies it by these words).
+pub(crate) fn refused_sample(id: u32, name: &str, path: &str, refusal: &Refusal) -> String {
+    format!("patch {id} ({name}): sample file `{path}` is refused ({refusal}); it is not used")
+}
