@@ -9,7 +9,7 @@ use super::defs::{
 use super::inputs::{Piece, PieceKind};
 use super::tables::{self, RawEvents, RawTables, resolve_id};
 use super::unit::CodeUnit;
-use super::{IMPLICIT_TRACK_BASE, Override, Project};
+use super::{IMPLICIT_TRACK_BASE, MAX_HIT_LIST_IDS, Override, Project};
 use crate::diag::Diagnostic;
 use crate::formats::hitlist::HitList;
 use crate::formats::hot::{self, IdRef};
@@ -399,6 +399,13 @@ fn resolve_tables(
         );
     }
 
+    // IDs the project's lists hold so far, against MAX_HIT_LIST_IDS (kept up to date
+    // below, not summed again per list, so many lists stay linear).
+    let mut expanded: u64 = project
+        .hit_lists
+        .values()
+        .map(|l| l.entries.len() as u64)
+        .sum();
     for list in &t.global_hit_lists {
         let id = resolve_id(&list.id, "hit list ID", |n| {
             number_of(n, Some(raw), project)
@@ -426,9 +433,31 @@ fn resolve_tables(
                 None
             }
         });
-        let entries: Result<Vec<u32>, _> = resolved.and_then(|l| l.ids().map(Iterator::collect));
+        let replaced = project
+            .hit_lists
+            .get(&id)
+            .map_or(0, |l| l.entries.len() as u64);
+        let entries = resolved.and_then(|l| {
+            let count = l.id_count()?;
+            Ok((count, l))
+        });
         let entries = match entries {
-            Ok(entries) => entries,
+            Ok((count, _)) if expanded - replaced + count > MAX_HIT_LIST_IDS => {
+                diagnostics.push(source.error(
+                    list.line,
+                    list.value_column,
+                    format!(
+                        "hit list {id} expands to {count} IDs; with the lists before it the \
+                         project's hit lists would hold more than {MAX_HIT_LIST_IDS}, so it is \
+                         not loaded"
+                    ),
+                ));
+                continue;
+            }
+            Ok((count, l)) => {
+                expanded = expanded - replaced + count;
+                l.ids().map(Iterator::collect).unwrap_or_default()
+            }
             Err(e) => {
                 let message = if unresolved.is_empty() {
                     format!("hit list {id}: {e}")
