@@ -18,14 +18,21 @@
 //! group) stays quiet whenever the project gives it a reason to doubt.
 
 use crate::audio::decode::{DecodeLimits, StreamDecoder};
-use crate::diag::{Diagnostic, Severity};
+use crate::cache::MAX_RESOURCE_BYTES;
+use crate::diag::{Diagnostic, Severity, printable};
 use crate::formats::hit::HEADER_LEN;
-use crate::isa::{self, JumpTarget, OperandKind};
-use crate::project::{CodeRef, EventType, IMPLICIT_TRACK_BASE, Origin, Project, TrackDef};
+use crate::fsrules::ReadRules;
+use crate::isa::{self, JumpTarget, Opcode, OperandKind};
+use crate::project::refused_sample;
+use crate::project::{
+    CodeRef, EventDef, EventType, IMPLICIT_TRACK_BASE, Origin, Project, TrackDef,
+};
 use crate::runtime::sink::ControlGroup;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+mod cycles;
 
 /// A rule of the linter. Its [`name`](Lint::name) is what `hitbench check` prints in
 /// brackets after each diagnostic.
@@ -61,11 +68,16 @@ pub enum Lint {
     /// A problem in the world around the sounds: a `world.ini` value, the lot file it
     /// names, a station, music or ambience file.
     World,
+    /// Tracks that start one another with `play_trk` without waiting in between (or a
+    /// track that allows several copies and starts itself).
+    PlayCycle,
+    /// A hit list that contains itself, directly or through lists inside it.
+    HitListCycle,
 }
 
 impl Lint {
     /// Every rule, in the order `docs/check.md` lists them.
-    pub const ALL: [Lint; 13] = [
+    pub const ALL: [Lint; 15] = [
         Lint::Load,
         Lint::UnboundSymbol,
         Lint::MissingSample,
@@ -79,6 +91,8 @@ impl Lint {
         Lint::DanglingReference,
         Lint::DuplicateDefinition,
         Lint::World,
+        Lint::PlayCycle,
+        Lint::HitListCycle,
     ];
 
     /// The rule's name as printed: `unbound-symbol`, `wrong-group`, …
@@ -97,6 +111,8 @@ impl Lint {
             Lint::DanglingReference => "dangling-reference",
             Lint::DuplicateDefinition => "duplicate-definition",
             Lint::World => "world",
+            Lint::PlayCycle => "play-cycle",
+            Lint::HitListCycle => "hit-list-cycle",
         }
     }
 
@@ -155,14 +171,20 @@ impl fmt::Display for Finding {
     /// jump to it), leaving out an unknown line or column.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = &self.diagnostic;
-        write!(f, "{}", d.file.display())?;
+        write!(f, "{}", printable(&d.file.display().to_string()))?;
         if d.line > 0 {
             write!(f, ":{}", d.line)?;
             if d.column > 0 {
                 write!(f, ":{}", d.column)?;
             }
         }
-        write!(f, ": {}[{}]: {}", d.severity, self.lint, d.message)
+        write!(
+            f,
+            ": {}[{}]: {}",
+            d.severity,
+            self.lint,
+            printable(&d.message)
+        )
     }
 }
 
@@ -180,15 +202,17 @@ pub fn lints(project: &Project) -> Vec<Finding> {
     found
 }
 
-fn own_lints(project: &Project, facts: &CodeFacts) -> Vec<Finding> {
+fn own_lints(project: &Project, facts: &CodeFacts<'_>) -> Vec<Finding> {
     let mut found = Vec::new();
     bad_samples(project, &mut found);
     unused_tracks(project, facts, &mut found);
     unused_sounds(project, facts, &mut found);
-    tracks_without_code(project, &mut found);
+    tracks_without_code(project, facts, &mut found);
     wrong_groups(project, facts, &mut found);
     dangling_references(project, &mut found);
     duplicate_definitions(project, &mut found);
+    cycles::play_cycles(project, facts, &mut found);
+    cycles::hit_list_cycles(project, &mut found);
     found
 }
 
@@ -209,6 +233,14 @@ fn sort(found: &mut Vec<Finding>) {
 pub fn findings(project: &Project) -> Vec<Finding> {
     let facts = CodeFacts::gather(project);
     let used = sound_refs(project, &facts);
+    // Patches without a sample by where they are defined, for their load warnings.
+    let mut sampleless: HashMap<(&Path, u32), Vec<u32>> = HashMap::new();
+    for p in project.patches.values().filter(|p| p.file.is_none()) {
+        sampleless
+            .entry((p.origin.file.as_path(), p.origin.line))
+            .or_default()
+            .push(p.id);
+    }
     let mut all: Vec<Finding> = project
         .diagnostics
         .iter()
@@ -217,12 +249,14 @@ pub fn findings(project: &Project) -> Vec<Finding> {
             let mut diagnostic = d.clone();
             let raise = match lint {
                 Lint::EventWithoutTrack => true,
-                Lint::MissingSample => project.patches.values().any(|p| {
-                    p.file.is_none()
-                        && p.origin.file == d.file
-                        && p.origin.line == d.line
-                        && (used.contains(&p.id) || computed_use(p.id, &project.patches, &facts))
-                }),
+                Lint::MissingSample => {
+                    sampleless
+                        .get(&(d.file.as_path(), d.line))
+                        .is_some_and(|ids| {
+                            ids.iter()
+                                .any(|id| used.contains(id) || facts.computed_patches.contains(id))
+                        })
+                }
                 _ => false,
             };
             if raise {
@@ -305,6 +339,7 @@ pub fn classify(diagnostic: &Diagnostic) -> Lint {
     {
         Lint::UnboundSymbol
     } else if (m.contains("sample file `") && m.ends_with("not found"))
+        || (m.contains("sample file `") && m.contains("` is refused ("))
         || m.contains("is outside the data directories")
     {
         Lint::MissingSample
@@ -449,9 +484,18 @@ fn similar_sample(project: &Project, text: &str) -> Option<String> {
 // What the code refers to
 // ---------------------------------------------------------------------------
 
-/// Facts from a linear sweep of every unit's code.
+/// Facts from a linear sweep of every unit's code, and lookups built once so that no
+/// rule searches the whole project for each item (a project may have tens of thousands
+/// of patches).
 #[derive(Debug, Default)]
-struct CodeFacts {
+struct CodeFacts<'a> {
+    /// The events that name each track (by track ID), in name order.
+    events_by_track: HashMap<u32, Vec<&'a EventDef>>,
+    /// Patches in a run of consecutive IDs that starts at or passes a computed base
+    /// (see [`computed_runs`]).
+    computed_patches: HashSet<u32>,
+    /// Hit lists likewise.
+    computed_lists: HashSet<u32>,
     /// Every constant loaded into a variable (`loadl`, `loadb`).
     constants: HashSet<u32>,
     /// Constants that then take part in arithmetic (`add`, `sub`, …): bases of computed
@@ -463,9 +507,16 @@ struct CodeFacts {
     far: HashMap<(usize, u32), CodeRef>,
 }
 
-impl CodeFacts {
-    fn gather(project: &Project) -> Self {
+impl<'a> CodeFacts<'a> {
+    fn gather(project: &'a Project) -> Self {
         let mut facts = CodeFacts::default();
+        for event in project.events.values() {
+            facts
+                .events_by_track
+                .entry(event.track_id)
+                .or_default()
+                .push(event);
+        }
         for (index, unit) in project.units.iter().enumerate() {
             for import in &unit.code_imports {
                 facts.far.insert((index, import.offset), import.target);
@@ -486,12 +537,12 @@ impl CodeFacts {
                     continue;
                 };
                 let [a, b, _] = instr.operands;
-                match instr.info.mnemonic {
-                    "loadl" | "loadb" => {
+                match instr.info.op {
+                    Opcode::Loadl | Opcode::Loadb => {
                         facts.constants.insert(b);
                         regs.insert(a, b);
                     }
-                    "set" => match regs.get(&b).copied() {
+                    Opcode::Set => match regs.get(&b).copied() {
                         Some(value) => {
                             regs.insert(a, value);
                         }
@@ -499,7 +550,7 @@ impl CodeFacts {
                             regs.remove(&a);
                         }
                     },
-                    "add" | "sub" | "mul" | "div" => {
+                    Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div => {
                         for var in [a, b] {
                             if let Some(value) = regs.get(&var) {
                                 facts.computed.insert(*value);
@@ -507,18 +558,29 @@ impl CodeFacts {
                         }
                         regs.remove(&a);
                     }
-                    "inc" | "dec" => {
+                    Opcode::Inc | Opcode::Dec => {
                         if let Some(value) = regs.remove(&a) {
                             facts.computed.insert(value);
                         }
                     }
-                    "play_trk" | "kill_trk" | "stop_trk" => facts.track_ops = true,
+                    Opcode::PlayTrk | Opcode::KillTrk | Opcode::StopTrk => facts.track_ops = true,
                     _ => {}
                 }
                 pc += instr.len;
             }
         }
+        facts.computed_patches = computed_runs(&project.patches, &facts.computed);
+        facts.computed_lists = computed_runs(&project.hit_lists, &facts.computed);
         facts
+    }
+
+    /// The events that name `track`, in name order.
+    fn events_of(&self, track: u32) -> impl Iterator<Item = &'a EventDef> + '_ {
+        self.events_by_track
+            .get(&track)
+            .into_iter()
+            .flatten()
+            .copied()
     }
 
     /// The `loadl` constants of the code reachable from `entry` (following branches,
@@ -552,15 +614,15 @@ impl CodeFacts {
                 unit: at.unit,
                 address: at.address.saturating_add(instr.len as u32),
             };
-            match instr.info.mnemonic {
-                "end" | "return" | "loop" => continue,
-                "jump" => {
+            match instr.info.op {
+                Opcode::End | Opcode::Return | Opcode::Loop => continue,
+                Opcode::Jump => {
                     if let Some(JumpTarget::Address(address)) = instr.jump {
                         todo.push(target(address));
                     }
                     continue;
                 }
-                "loadl" => {
+                Opcode::Loadl => {
                     constants.insert(instr.operands[1]);
                 }
                 _ => {}
@@ -574,18 +636,24 @@ impl CodeFacts {
     }
 }
 
-/// True if `id` is one of the consecutive keys of `map` that start at a computed base.
-fn computed_use<V>(id: u32, map: &BTreeMap<u32, V>, facts: &CodeFacts) -> bool {
-    let mut k = id;
-    loop {
-        if facts.computed.contains(&k) {
-            return true;
+/// The keys of `map` in a run of consecutive keys that starts at or passes a computed
+/// base (like the piano's patches `1210 + skill level`): a key counts when it, or a key
+/// before it in its run, is computed. One pass in key order.
+fn computed_runs<V>(map: &BTreeMap<u32, V>, computed: &HashSet<u32>) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    let mut previous: Option<u32> = None;
+    let mut in_run = false;
+    for &id in map.keys() {
+        if previous.and_then(|p| p.checked_add(1)) != Some(id) {
+            in_run = false;
         }
-        match k.checked_sub(1) {
-            Some(prev) if map.contains_key(&prev) => k = prev,
-            _ => return false,
+        in_run |= computed.contains(&id);
+        if in_run {
+            out.insert(id);
         }
+        previous = Some(id);
     }
+    out
 }
 
 /// True for event types that start or stop a track (the others use the track ID as a
@@ -603,12 +671,8 @@ fn names_a_track(event_type: EventType) -> bool {
 
 /// True if a `[Track]` line defined the track (not the loader, from a label or an export
 /// table).
-fn table_defined(track: &TrackDef, project: &Project) -> bool {
-    track.id < IMPLICIT_TRACK_BASE
-        && !project
-            .events
-            .values()
-            .any(|e| e.track_id == track.id && e.origin == track.origin)
+fn table_defined(track: &TrackDef, facts: &CodeFacts<'_>) -> bool {
+    track.id < IMPLICIT_TRACK_BASE && !facts.events_of(track.id).any(|e| e.origin == track.origin)
 }
 
 fn track_title(track: &TrackDef) -> String {
@@ -656,6 +720,8 @@ fn decode_whole(file: &Path) -> Result<(), String> {
 }
 
 fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
+    // The cache's rule: a sample is only opened if the cache would serve it.
+    let rules = ReadRules::within(&project.dirs).with_max_bytes(MAX_RESOURCE_BYTES);
     let mut by_file: BTreeMap<&Path, Vec<&crate::project::PatchDef>> = BTreeMap::new();
     for patch in project.patches.values() {
         if let Some(file) = &patch.file {
@@ -668,6 +734,14 @@ fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
         let Some(first) = patches.first() else {
             continue;
         };
+        if let Err(refusal) = rules.check(file) {
+            found.push(Finding::error(
+                Lint::MissingSample,
+                &first.origin,
+                refused_sample(first.id, &first.name, &first.path_text, &refusal),
+            ));
+            continue;
+        }
         let Err(why) = decode_whole(file) else {
             continue;
         };
@@ -693,16 +767,13 @@ fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
     }
 }
 
-fn unused_tracks(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) {
+fn unused_tracks(project: &Project, facts: &CodeFacts<'_>, found: &mut Vec<Finding>) {
     for track in project.tracks.values() {
         // A label-made track is there because of its implicit event; a table-defined
         // track needs a real one (the event the loader makes from its label is only a
         // name nobody may ever send).
-        let table = table_defined(track, project);
-        let evented = project
-            .events
-            .values()
-            .any(|e| e.track_id == track.id && (!table || !e.implicit));
+        let table = table_defined(track, facts);
+        let evented = facts.events_of(track.id).any(|e| !table || !e.implicit);
         if evented || (facts.track_ops && facts.constants.contains(&track.id)) {
             continue;
         }
@@ -720,7 +791,7 @@ fn unused_tracks(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>)
 
 /// Every sound ID something refers to: tracks' patches and hit lists, hit-list entries,
 /// `[TrackData]` keys and constants the code loads.
-fn sound_refs(project: &Project, facts: &CodeFacts) -> HashSet<u32> {
+fn sound_refs(project: &Project, facts: &CodeFacts<'_>) -> HashSet<u32> {
     let mut refs: HashSet<u32> = facts.constants.clone();
     for track in project.tracks.values() {
         refs.extend(track.patch);
@@ -735,10 +806,10 @@ fn sound_refs(project: &Project, facts: &CodeFacts) -> HashSet<u32> {
     refs
 }
 
-fn unused_sounds(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) {
+fn unused_sounds(project: &Project, facts: &CodeFacts<'_>, found: &mut Vec<Finding>) {
     let refs = sound_refs(project, facts);
     for patch in project.patches.values() {
-        if !refs.contains(&patch.id) && !computed_use(patch.id, &project.patches, facts) {
+        if !refs.contains(&patch.id) && !facts.computed_patches.contains(&patch.id) {
             found.push(Finding::warning(
                 Lint::UnusedPatch,
                 &patch.origin,
@@ -750,7 +821,7 @@ fn unused_sounds(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>)
         }
     }
     for list in project.hit_lists.values() {
-        if !refs.contains(&list.id) && !computed_use(list.id, &project.hit_lists, facts) {
+        if !refs.contains(&list.id) && !facts.computed_lists.contains(&list.id) {
             found.push(Finding::warning(
                 Lint::UnusedHitList,
                 &list.origin,
@@ -763,16 +834,15 @@ fn unused_sounds(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>)
     }
 }
 
-fn events_of(project: &Project, track: u32) -> Vec<String> {
-    project
-        .events
-        .values()
-        .filter(|e| e.track_id == track && names_a_track(e.event_type))
+fn events_of(facts: &CodeFacts<'_>, track: u32) -> Vec<String> {
+    facts
+        .events_of(track)
+        .filter(|e| names_a_track(e.event_type))
         .map(|e| format!("`{}`", e.name))
         .collect()
 }
 
-fn tracks_without_code(project: &Project, found: &mut Vec<Finding>) {
+fn tracks_without_code(project: &Project, facts: &CodeFacts<'_>, found: &mut Vec<Finding>) {
     for track in project.tracks.values() {
         let problem = match track.entry {
             Some(at) => match project.units.get(at.unit) {
@@ -808,7 +878,7 @@ fn tracks_without_code(project: &Project, found: &mut Vec<Finding>) {
         let Some(problem) = problem else {
             continue;
         };
-        let events = events_of(project, track.id);
+        let events = events_of(facts, track.id);
         let consequence = if events.is_empty() {
             "it plays nothing".to_string()
         } else {
@@ -894,9 +964,9 @@ fn patches_of(project: &Project, id: u32, out: &mut BTreeSet<u32>, seen: &mut Ha
     }
 }
 
-fn wrong_groups(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) {
+fn wrong_groups(project: &Project, facts: &CodeFacts<'_>, found: &mut Vec<Finding>) {
     for track in project.tracks.values() {
-        if !table_defined(track, project) {
+        if !table_defined(track, facts) {
             continue;
         }
         // What the names say: the track's and those of the events that play it.
@@ -907,8 +977,8 @@ fn wrong_groups(project: &Project, facts: &CodeFacts, found: &mut Vec<Finding>) 
             }
         };
         said(format!("track name `{}`", track.name), &track.name);
-        for event in project.events.values() {
-            if event.track_id == track.id && !event.implicit && names_a_track(event.event_type) {
+        for event in facts.events_of(track.id) {
+            if !event.implicit && names_a_track(event.event_type) {
                 said(format!("event `{}`", event.name), &event.name);
             }
         }

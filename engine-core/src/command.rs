@@ -9,8 +9,8 @@
 //! `help`, `play <patch|sample>` (audition one patch or sample file as a UI sound);
 //! and the world's commands ([`WorldCommand`]: `view`, `scroll`, `zoom`, `rotate`,
 //! `floor`, `hour`, `mode`, `move`, `room`, `turnon`, `turnoff`, `world`, `savelot`),
-//! which the session hands to its [`WorldDirector`](crate::world::director::WorldDirector). Scripts are lines of `<seconds> <command>`, times not decreasing; `#` and `;`
-//! start comments.
+//! which the session hands to its [`WorldDirector`](crate::world::director::WorldDirector). Scripts are lines of `<seconds> <command>`, times not decreasing and
+//! at most [`MAX_SCRIPT_SECONDS`]; `#` and `;` start comments.
 
 use crate::diag::Diagnostic;
 use crate::mixer::MixerControls;
@@ -686,6 +686,10 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
     Ok(Some(command))
 }
 
+/// The latest time a script line may have, in seconds (24 h). Longer renders say so
+/// with `--duration`; a line at `1e308` must not mean "render until the disk is full".
+pub const MAX_SCRIPT_SECONDS: f64 = 86_400.0;
+
 /// A command with the time it runs at.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimedCommand {
@@ -715,6 +719,18 @@ pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnost
             .split_once(char::is_whitespace)
             .unwrap_or((trimmed, ""));
         let time = match time_text.parse::<f64>() {
+            Ok(t) if t.is_finite() && t > MAX_SCRIPT_SECONDS => {
+                diagnostics.push(Diagnostic::error(
+                    file,
+                    line,
+                    lead + 1,
+                    format!(
+                        "time {t} is beyond the latest a script may use, {MAX_SCRIPT_SECONDS} s (24 h); \
+                         render longer with `--duration`"
+                    ),
+                ));
+                continue;
+            }
             Ok(t) if t.is_finite() && t >= 0.0 => t,
             _ => {
                 diagnostics.push(Diagnostic::error(
@@ -755,6 +771,24 @@ pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnost
     (commands, diagnostics)
 }
 
+/// An error for each `savelot` line of a script that was not allowed to save the lot
+/// (`hitbench render` and `play` without `--allow-savelot`, the workbench's renders).
+pub fn savelot_refusals(script: &[TimedCommand], file: &Path) -> Vec<Diagnostic> {
+    script
+        .iter()
+        .filter(|c| matches!(c.command, Command::World(WorldCommand::SaveLot(_))))
+        .map(|c| {
+            Diagnostic::error(
+                file,
+                c.line,
+                0,
+                "this script may not save the lot: `savelot` runs only with `--allow-savelot` \
+                 (which saves inside the project's folders)",
+            )
+        })
+        .collect()
+}
+
 /// What a command acts on.
 pub struct Context<'a> {
     /// The runtime.
@@ -779,6 +813,13 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, String
                      as a UI sound with `ui {name}`"
                 ));
             };
+            // With a lot, the source must stand on it: a sound from nowhere is a mistake.
+            let world = cx.engine.world();
+            if !world.is_empty() && world.get(source).is_none() {
+                return Err(format!(
+                    "there is no object {source} on the lot; `sev {name}` was not played (`world` lists the objects)"
+                ));
+            }
             cx.engine
                 .trigger(name, Some(source), cx.args)
                 .map(|outcome| format!("{name} from object {source}: {outcome}"))
@@ -1014,5 +1055,24 @@ mod tests {
         let places: Vec<(u32, u32)> = d.iter().map(|d| (d.line, d.column)).collect();
         assert_eq!(places, vec![(5, 1), (6, 1), (7, 3)]);
         assert!(d[1].message.contains("earlier than the line before"));
+    }
+
+    #[test]
+    fn script_times_must_be_finite_and_within_the_maximum() {
+        // A line at 1e308 s used to render until the disk was full.
+        let text = "0 quietall\n86400 quietall\n86400.5 quietall\n1e308 quietall\ninf quietall\nNaN quietall\n";
+        let (commands, d) = parse_script(text, Path::new("long.txt"));
+        assert_eq!(commands.len(), 2, "{d:?}");
+        let lines: Vec<u32> = d.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![3, 4, 5, 6], "{d:?}");
+        for diagnostic in &d {
+            assert!(diagnostic.is_error());
+            assert_eq!(diagnostic.file, Path::new("long.txt"));
+        }
+        assert!(
+            d[0].message.contains("24 h") && d[0].message.contains("--duration"),
+            "{}",
+            d[0].message
+        );
     }
 }

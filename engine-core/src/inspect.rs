@@ -17,6 +17,7 @@
 //! [`LaneEnd::Ended`]) and opens lanes for tracks it has not heard of. Records give the
 //! reasons and exact times; the slots make sure the lanes never drift from the truth.
 
+use crate::isa::Opcode;
 use crate::project::CodeRef;
 use crate::registers::{self, Layout};
 use crate::runtime::clock::SampleTime;
@@ -30,11 +31,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// Opcode of `wait` (sleep for a number of milliseconds).
-const WAIT: u8 = 0x09;
-/// Opcode of `wait_samp` (sleep until the last note ends).
-const WAIT_SAMP: u8 = 0x0B;
 
 // ---------------------------------------------------------------------------
 // Threads
@@ -195,7 +191,7 @@ pub fn threads(engine: &Engine) -> Vec<ThreadView> {
                 next_pc: next_op.map(|op| op.addr),
                 unit,
                 instruction: op_at
-                    .and_then(|op| crate::isa::info(op.code))
+                    .and_then(|op| op.code.info())
                     .map(|info| info.mnemonic),
                 file: origin.as_ref().map(|o| o.file.clone()),
                 line: origin.map(|o| o.line).filter(|l| *l > 0),
@@ -227,7 +223,7 @@ fn wait_before(
     program: &Program,
     pc: u32,
     after_wait: &mut Option<HashMap<u32, u32>>,
-) -> Option<(u32, u8)> {
+) -> Option<(u32, Opcode)> {
     if pc == NONE {
         return None;
     }
@@ -251,18 +247,18 @@ fn wait_before(
     Some((prev, code))
 }
 
-fn is_wait(code: u8) -> bool {
-    code == WAIT || code == WAIT_SAMP
+fn is_wait(code: Opcode) -> bool {
+    matches!(code, Opcode::Wait | Opcode::WaitSamp)
 }
 
-fn status(th: &Thread, waited: Option<u8>, now: SampleTime) -> ThreadStatus {
+fn status(th: &Thread, waited: Option<Opcode>, now: SampleTime) -> ThreadStatus {
     match th.state {
         ThreadState::Finished => return ThreadStatus::Finished,
         ThreadState::Blocked(other) => return ThreadStatus::WaitingForThread(other),
         ThreadState::Running => {}
     }
     match waited {
-        Some(WAIT_SAMP) => match th.notes.last() {
+        Some(Opcode::WaitSamp) => match th.notes.last() {
             Some(note) if note.live && note.end.is_none() => {
                 ThreadStatus::WaitingForNote { until: None }
             }

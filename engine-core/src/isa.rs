@@ -59,6 +59,8 @@ pub enum OperandSource {
 pub struct OpcodeInfo {
     /// The opcode byte.
     pub opcode: u8,
+    /// The opcode as a value.
+    pub op: Opcode,
     /// Mnemonic as the original tools spelled it.
     pub mnemonic: &'static str,
     /// Operand kinds in encoding order.
@@ -93,119 +95,195 @@ const BB: &[OperandKind] = &[Byte, Byte];
 const D: &[OperandKind] = &[Dword];
 const J: &[OperandKind] = &[Jump];
 
-const fn op(
-    opcode: u8,
-    mnemonic: &'static str,
-    operands: &'static [OperandKind],
-    source: OperandSource,
-) -> OpcodeInfo {
-    OpcodeInfo {
-        opcode,
-        mnemonic,
-        operands,
-        source,
-    }
+/// Declares the opcode table once: the [`Opcode`] enum, the [`OPCODES`] rows and the
+/// byte → opcode mapping all come from the same lines, so they cannot disagree.
+macro_rules! opcode_table {
+    ($($code:literal $variant:ident $mnemonic:literal $operands:ident $source:ident;)*) => {
+        /// An opcode as a value: what the VM and the tools match on instead of raw bytes.
+        /// [`Opcode::Invalid`] stands for bytes that do not decode.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Opcode {
+            /// Bytes that are not an instruction (opcode 0, or above 0x60).
+            Invalid = 0,
+            $(
+                #[doc = concat!("`", $mnemonic, "`")]
+                $variant = $code,
+            )*
+        }
+
+        impl Opcode {
+            /// The opcode of a byte ([`Opcode::Invalid`] for 0 and anything above 0x60).
+            pub const fn from_byte(byte: u8) -> Self {
+                match byte {
+                    $($code => Opcode::$variant,)*
+                    _ => Opcode::Invalid,
+                }
+            }
+        }
+
+        /// All 96 opcodes, indexed by `opcode - 1`.
+        pub static OPCODES: [OpcodeInfo; 96] = [
+            $(OpcodeInfo {
+                opcode: $code,
+                op: Opcode::$variant,
+                mnemonic: $mnemonic,
+                operands: $operands,
+                source: $source,
+            },)*
+        ];
+    };
 }
 
-/// All 96 opcodes, indexed by `opcode - 1`.
-pub static OPCODES: [OpcodeInfo; 96] = [
-    op(0x01, "note", NONE, Defined),
-    op(0x02, "note_on", V, Reference),
-    op(0x03, "note_off", V, Reference),
-    op(0x04, "loadb", VB, Reference),
-    op(0x05, "loadl", VD, Reference),
-    op(0x06, "set", VV, Reference),
-    op(0x07, "call", A, Reference),
-    op(0x08, "return", NONE, Reference),
-    op(0x09, "wait", V, Reference),
-    op(0x0A, "callentrypoint", NONE, Defined),
-    op(0x0B, "wait_samp", NONE, Reference),
-    op(0x0C, "end", NONE, Reference),
-    op(0x0D, "jump", J, Reference),
-    op(0x0E, "test", V, Reference),
-    op(0x0F, "nop", NONE, Reference),
-    op(0x10, "add", VV, Reference),
-    op(0x11, "sub", VV, Reference),
-    op(0x12, "div", VV, Reference),
-    op(0x13, "mul", VV, Reference),
-    op(0x14, "cmp", VV, Reference),
-    op(0x15, "less", VV, Defined),
-    op(0x16, "greater", VV, Defined),
-    op(0x17, "not", V, Defined),
-    op(0x18, "rand", VVV, Reference),
-    op(0x19, "abs", V, Defined),
-    op(0x1A, "limit", VDD, Defined),
-    op(0x1B, "error", D, Defined),
-    op(0x1C, "assert", V, Defined),
-    op(0x1D, "add_to_group", NONE, Defined),
-    op(0x1E, "remove_from_group", NONE, Defined),
-    op(0x1F, "get_var", NONE, Defined),
-    op(0x20, "loop", NONE, Reference),
-    op(0x21, "set_loop", NONE, Reference),
-    op(0x22, "callback", NONE, Defined),
-    op(0x23, "smart_add", V, Defined),
-    op(0x24, "smart_remove", V, Defined),
-    op(0x25, "smart_removeall", NONE, Defined),
-    op(0x26, "smart_setcrit", NONE, Defined),
-    op(0x27, "smart_choose", V, Reference),
-    op(0x28, "and", VV, Defined),
-    op(0x29, "nand", VV, Defined),
-    op(0x2A, "or", VV, Defined),
-    op(0x2B, "nor", VV, Defined),
-    op(0x2C, "xor", VV, Defined),
-    op(0x2D, "max", VD, Reference),
-    op(0x2E, "min", VD, Reference),
-    op(0x2F, "inc", V, Reference),
-    op(0x30, "dec", V, Reference),
-    op(0x31, "printreg", V, Defined),
-    op(0x32, "play_trk", V, Reference),
-    op(0x33, "kill_trk", V, Reference),
-    op(0x34, "push", V, Defined),
-    op(0x35, "push_mask", NONE, Defined),
-    op(0x36, "push_vars", NONE, Defined),
-    op(0x37, "call_mask", NONE, Defined),
-    op(0x38, "call_push", NONE, Defined),
-    op(0x39, "pop", V, Defined),
-    op(0x3A, "test1", NONE, Reference),
-    op(0x3B, "test2", NONE, Reference),
-    op(0x3C, "test3", NONE, Reference),
-    op(0x3D, "test4", NONE, Reference),
-    op(0x3E, "ifeq", A, Reference),
-    op(0x3F, "ifne", A, Reference),
-    op(0x40, "ifgt", A, Reference),
-    op(0x41, "iflt", A, Reference),
-    op(0x42, "ifge", A, Reference),
-    op(0x43, "ifle", A, Reference),
-    op(0x44, "smart_setlist", V, Reference),
-    op(0x45, "seqgroup_kill", B, Reference),
-    op(0x46, "seqgroup_wait", B, Defined),
-    op(0x47, "seqgroup_return", B, Reference),
-    op(0x48, "getsrcdatafield", VVV, Reference),
-    op(0x49, "seqgroup_trkid", BB, Reference),
-    op(0x4A, "setll", VV, Reference),
-    op(0x4B, "setlt", VV, Reference),
-    op(0x4C, "settl", VV, Reference),
-    op(0x4D, "waiteq", VV, Reference),
-    op(0x4E, "waitne", VV, Reference),
-    op(0x4F, "waitgt", VV, Reference),
-    op(0x50, "waitlt", VV, Reference),
-    op(0x51, "waitge", VV, Reference),
-    op(0x52, "waitle", VV, Reference),
-    op(0x53, "duck", NONE, Reference),
-    op(0x54, "unduck", NONE, Reference),
-    op(0x55, "testx", NONE, Defined),
-    op(0x56, "setlg", VD, Reference),
-    op(0x57, "setgl", VD, Reference),
-    op(0x58, "throw", NONE, Defined),
-    op(0x59, "setsrcdatafield", VVV, Reference),
-    op(0x5A, "stop_trk", V, Reference),
-    op(0x5B, "setchanreg", NONE, Defined),
-    op(0x5C, "play_note", NONE, Defined),
-    op(0x5D, "stop_note", NONE, Defined),
-    op(0x5E, "kill_note", NONE, Defined),
-    op(0x5F, "smart_index", VV, Reference),
-    op(0x60, "note_on_loop", V, Reference),
-];
+opcode_table! {
+    0x01 Note "note" NONE Defined;
+    0x02 NoteOn "note_on" V Reference;
+    0x03 NoteOff "note_off" V Reference;
+    0x04 Loadb "loadb" VB Reference;
+    0x05 Loadl "loadl" VD Reference;
+    0x06 Set "set" VV Reference;
+    0x07 Call "call" A Reference;
+    0x08 Return "return" NONE Reference;
+    0x09 Wait "wait" V Reference;
+    0x0A Callentrypoint "callentrypoint" NONE Defined;
+    0x0B WaitSamp "wait_samp" NONE Reference;
+    0x0C End "end" NONE Reference;
+    0x0D Jump "jump" J Reference;
+    0x0E Test "test" V Reference;
+    0x0F Nop "nop" NONE Reference;
+    0x10 Add "add" VV Reference;
+    0x11 Sub "sub" VV Reference;
+    0x12 Div "div" VV Reference;
+    0x13 Mul "mul" VV Reference;
+    0x14 Cmp "cmp" VV Reference;
+    0x15 Less "less" VV Defined;
+    0x16 Greater "greater" VV Defined;
+    0x17 Not "not" V Defined;
+    0x18 Rand "rand" VVV Reference;
+    0x19 Abs "abs" V Defined;
+    0x1A Limit "limit" VDD Defined;
+    0x1B Error "error" D Defined;
+    0x1C Assert "assert" V Defined;
+    0x1D AddToGroup "add_to_group" NONE Defined;
+    0x1E RemoveFromGroup "remove_from_group" NONE Defined;
+    0x1F GetVar "get_var" NONE Defined;
+    0x20 Loop "loop" NONE Reference;
+    0x21 SetLoop "set_loop" NONE Reference;
+    0x22 Callback "callback" NONE Defined;
+    0x23 SmartAdd "smart_add" V Defined;
+    0x24 SmartRemove "smart_remove" V Defined;
+    0x25 SmartRemoveall "smart_removeall" NONE Defined;
+    0x26 SmartSetcrit "smart_setcrit" NONE Defined;
+    0x27 SmartChoose "smart_choose" V Reference;
+    0x28 And "and" VV Defined;
+    0x29 Nand "nand" VV Defined;
+    0x2A Or "or" VV Defined;
+    0x2B Nor "nor" VV Defined;
+    0x2C Xor "xor" VV Defined;
+    0x2D Max "max" VD Reference;
+    0x2E Min "min" VD Reference;
+    0x2F Inc "inc" V Reference;
+    0x30 Dec "dec" V Reference;
+    0x31 Printreg "printreg" V Defined;
+    0x32 PlayTrk "play_trk" V Reference;
+    0x33 KillTrk "kill_trk" V Reference;
+    0x34 Push "push" V Defined;
+    0x35 PushMask "push_mask" NONE Defined;
+    0x36 PushVars "push_vars" NONE Defined;
+    0x37 CallMask "call_mask" NONE Defined;
+    0x38 CallPush "call_push" NONE Defined;
+    0x39 Pop "pop" V Defined;
+    0x3A Test1 "test1" NONE Reference;
+    0x3B Test2 "test2" NONE Reference;
+    0x3C Test3 "test3" NONE Reference;
+    0x3D Test4 "test4" NONE Reference;
+    0x3E Ifeq "ifeq" A Reference;
+    0x3F Ifne "ifne" A Reference;
+    0x40 Ifgt "ifgt" A Reference;
+    0x41 Iflt "iflt" A Reference;
+    0x42 Ifge "ifge" A Reference;
+    0x43 Ifle "ifle" A Reference;
+    0x44 SmartSetlist "smart_setlist" V Reference;
+    0x45 SeqgroupKill "seqgroup_kill" B Reference;
+    0x46 SeqgroupWait "seqgroup_wait" B Defined;
+    0x47 SeqgroupReturn "seqgroup_return" B Reference;
+    0x48 Getsrcdatafield "getsrcdatafield" VVV Reference;
+    0x49 SeqgroupTrkid "seqgroup_trkid" BB Reference;
+    0x4A Setll "setll" VV Reference;
+    0x4B Setlt "setlt" VV Reference;
+    0x4C Settl "settl" VV Reference;
+    0x4D Waiteq "waiteq" VV Reference;
+    0x4E Waitne "waitne" VV Reference;
+    0x4F Waitgt "waitgt" VV Reference;
+    0x50 Waitlt "waitlt" VV Reference;
+    0x51 Waitge "waitge" VV Reference;
+    0x52 Waitle "waitle" VV Reference;
+    0x53 Duck "duck" NONE Reference;
+    0x54 Unduck "unduck" NONE Reference;
+    0x55 Testx "testx" NONE Defined;
+    0x56 Setlg "setlg" VD Reference;
+    0x57 Setgl "setgl" VD Reference;
+    0x58 Throw "throw" NONE Defined;
+    0x59 Setsrcdatafield "setsrcdatafield" VVV Reference;
+    0x5A StopTrk "stop_trk" V Reference;
+    0x5B Setchanreg "setchanreg" NONE Defined;
+    0x5C PlayNote "play_note" NONE Defined;
+    0x5D StopNote "stop_note" NONE Defined;
+    0x5E KillNote "kill_note" NONE Defined;
+    0x5F SmartIndex "smart_index" VV Reference;
+    0x60 NoteOnLoop "note_on_loop" V Reference;
+}
+
+impl Opcode {
+    /// The opcode byte.
+    pub const fn byte(self) -> u8 {
+        self as u8
+    }
+
+    /// The table row (`None` for [`Opcode::Invalid`]).
+    pub fn info(self) -> Option<&'static OpcodeInfo> {
+        info(self.byte())
+    }
+
+    /// The mnemonic (`"?"` for [`Opcode::Invalid`]).
+    pub fn mnemonic(self) -> &'static str {
+        self.info().map_or("?", |i| i.mnemonic)
+    }
+
+    /// True for the opcodes whose 4-byte operand is a code address: `call`, `jump` and
+    /// the six conditional branches.
+    pub const fn is_branch(self) -> bool {
+        matches!(
+            self,
+            Opcode::Call
+                | Opcode::Jump
+                | Opcode::Ifeq
+                | Opcode::Ifne
+                | Opcode::Ifgt
+                | Opcode::Iflt
+                | Opcode::Ifge
+                | Opcode::Ifle
+        )
+    }
+
+    /// True for the instructions after which a thread may not go on in the same tick
+    /// (`wait`, `wait_samp`, `note_on_loop`, the wait comparisons, `seqgroup_wait`).
+    pub const fn may_yield(self) -> bool {
+        matches!(
+            self,
+            Opcode::Wait
+                | Opcode::WaitSamp
+                | Opcode::NoteOnLoop
+                | Opcode::Waiteq
+                | Opcode::Waitne
+                | Opcode::Waitgt
+                | Opcode::Waitlt
+                | Opcode::Waitge
+                | Opcode::Waitle
+                | Opcode::SeqgroupWait
+        )
+    }
+}
 
 /// The table row for an opcode byte, or `None` for 0 and anything above 0x60.
 pub fn info(opcode: u8) -> Option<&'static OpcodeInfo> {
@@ -367,11 +445,16 @@ mod tests {
         assert_eq!(OPCODES.len(), 96);
         for (index, row) in OPCODES.iter().enumerate() {
             assert_eq!(usize::from(row.opcode), index + 1, "{}", row.mnemonic);
+            assert_eq!(row.op.byte(), row.opcode);
+            assert_eq!(Opcode::from_byte(row.opcode), row.op);
+            assert_eq!(row.op.mnemonic(), row.mnemonic);
             assert_eq!(by_mnemonic(row.mnemonic), Some(row));
             assert_eq!(by_mnemonic(&row.mnemonic.to_uppercase()), Some(row));
         }
         assert!(info(0).is_none());
         assert!(info(0x61).is_none());
+        assert_eq!(Opcode::from_byte(0), Opcode::Invalid);
+        assert_eq!(Opcode::from_byte(0x61), Opcode::Invalid);
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //!   that reassembles byte for byte.
 //! - [`project`] loads a data directory: finds its sources and assembles them.
 //! - [`diag`] is the diagnostic type every parser reports through.
+//! - [`fsrules`] decides which files may be read from a data folder, and how (links,
+//!   depth, regular files only, size limits), for every part that reads one.
 //!
 //! This crate never depends on a UI toolkit.
 
@@ -22,6 +24,7 @@ pub mod command;
 pub mod diag;
 pub mod disasm;
 pub mod formats;
+pub mod fsrules;
 pub mod hitlists;
 pub mod inspect;
 pub mod isa;

@@ -7,7 +7,14 @@
 //! paces — and the reason is kept so the caller can say so once. `HITBENCH_AUDIO=null`
 //! forces the null output.
 
+mod wav;
+
+pub use wav::{
+    WAV_HEADER_BYTES, WAV_MAX_DATA_BYTES, WAV_MAX_FRAMES, WavError, WavWriter, wav_file_bytes,
+};
+
 use crate::mixer::{Mixer, MixerConfig, MixerHandle, mixer};
+#[cfg(all(feature = "cpal", target_os = "linux"))]
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -272,54 +279,6 @@ fn open_device(_config: MixerConfig) -> Result<(MixerHandle, Output), String> {
     Err("this build has no sound card output (built without the `cpal` feature)".into())
 }
 
-/// Writes interleaved stereo `f32` frames to a 16-bit PCM WAV file, deterministically
-/// (plain rounding, no dither), so the same input always gives the same bytes.
-pub struct WavWriter {
-    writer: hound::WavWriter<std::io::BufWriter<std::fs::File>>,
-    frames: u64,
-}
-
-impl WavWriter {
-    /// Creates the file.
-    pub fn create(path: &Path, sample_rate: u32) -> Result<Self, String> {
-        let spec = hound::WavSpec {
-            channels: 2,
-            sample_rate,
-            bits_per_sample: 16,
-            sample_format: hound::SampleFormat::Int,
-        };
-        let writer = hound::WavWriter::create(path, spec)
-            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        Ok(Self { writer, frames: 0 })
-    }
-
-    /// Appends frames.
-    pub fn write(&mut self, samples: &[f32]) -> Result<(), String> {
-        for sample in samples {
-            let value = (sample.clamp(-1.0, 1.0) * 32767.0).round() as i16;
-            self.writer
-                .write_sample(value)
-                .map_err(|e| format!("cannot write the WAV file: {e}"))?;
-        }
-        self.frames += (samples.len() / 2) as u64;
-        Ok(())
-    }
-
-    /// Frames written so far.
-    pub fn frames(&self) -> u64 {
-        self.frames
-    }
-
-    /// Finishes the file (writes the header sizes).
-    pub fn finish(self) -> Result<u64, String> {
-        let frames = self.frames;
-        self.writer
-            .finalize()
-            .map_err(|e| format!("cannot finish the WAV file: {e}"))?;
-        Ok(frames)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,19 +296,5 @@ mod tests {
         let after = handle.position();
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(handle.position(), after, "stopped");
-    }
-
-    #[test]
-    fn wav_writer_rounds_and_clamps() {
-        let path = std::env::temp_dir().join(format!("hitbench-wav-{}.wav", std::process::id()));
-        let mut writer = WavWriter::create(&path, 48_000).expect("create");
-        writer
-            .write(&[0.0, 1.0, -1.0, 2.0, 0.5, -0.5])
-            .expect("write");
-        assert_eq!(writer.finish(), Ok(3));
-        let mut reader = hound::WavReader::open(&path).expect("open");
-        let samples: Vec<i16> = reader.samples::<i16>().map(|s| s.unwrap_or(0)).collect();
-        assert_eq!(samples, [0, 32767, -32767, 32767, 16384, -16384]);
-        let _ = std::fs::remove_file(path);
     }
 }

@@ -14,10 +14,13 @@ use crate::reload::{Reload, ReloadConfig, ReloadSummary};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::samples::{SampleInfo, SampleLibrary};
 use crate::runtime::sink::SampleRef;
-use crate::runtime::{Engine, EngineConfig, SharedSink, SoundSink, TraceKind, TraceRecord};
+use crate::runtime::{
+    Engine, EngineConfig, SharedSink, SoundSink, TraceKind, TraceRecord, TraceSwitches,
+};
 use crate::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
 use crate::world::ObjectId;
 use crate::world::director::WorldDirector;
+pub use crate::world::lot_save::SaveLotPolicy;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -30,6 +33,10 @@ pub struct SessionConfig {
     pub server: ServerConfig,
     /// The resource cache's byte budget.
     pub cache_budget: usize,
+    /// Whether, and where, `savelot` may write (by default nowhere).
+    pub save_lot: SaveLotPolicy,
+    /// The optional traces the engine starts with (errors are always traced).
+    pub trace: TraceSwitches,
 }
 
 impl Default for SessionConfig {
@@ -38,6 +45,8 @@ impl Default for SessionConfig {
             engine: EngineConfig::default(),
             server: ServerConfig::default(),
             cache_budget: 256 * 1024 * 1024,
+            save_lot: SaveLotPolicy::default(),
+            trace: TraceSwitches::default(),
         }
     }
 }
@@ -96,6 +105,7 @@ impl Session {
         };
         let mut world =
             WorldDirector::load(&project, config.engine.sample_rate, config.engine.seed);
+        world.set_save_policy(config.save_lot);
         let mut engine = Engine::new(
             project,
             config.engine,
@@ -103,6 +113,7 @@ impl Session {
             Box::new(samples),
         );
         let server = SoundServer::new(mixer, cache, config.server, config.engine.seed);
+        engine.set_trace_switches(config.trace);
         let controlled = world.install(&mut engine);
         Self {
             engine,

@@ -85,6 +85,7 @@ LIST [Patch] 15=0,spare_patch,"sounds\ok.wav",0,0,0,0,0 ; <- unused-patch
 LIST [GlobalHitList] 50=10
 LIST [GlobalHitList] 51=10 ; <- unused-hit-list
 LIST [GlobalHitList] 52=10,9999 ; <- dangling-reference (hit list entry)
+LIST [GlobalHitList] 53=53 ; <- hit-list-cycle
 
 LIST [EventMapping] play_ok=kSndobPlay,0x3000,0,0,0,0
 LIST [EventMapping] play_gone=kSndobPlay,0x3001,0,0,0,0
@@ -106,6 +107,11 @@ LIST [Track] 0x3006=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,
 LIST [Track] 0x3007=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@52,0,60
 LIST [Track] 0x3008=0,greeting,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60 ; <- wrong-group (voice folder)
 LIST [Track] 0x3009=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,8888,60 ; <- dangling-reference (track patch)
+LIST [EventMapping] play_ping=kSndobPlay,0x300A,0,0,0,0
+LIST [EventMapping] play_list_cycle=kSndobPlay,0x300C,0,0,0,0
+LIST [Track] 0x300A=0,ping,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60
+LIST [Track] 0x300B=0,pong,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60
+LIST [Track] 0x300C=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@53,0,60
 
 BINARY [
 play_ok
@@ -144,6 +150,14 @@ greeting
 	loadl patch #14
 	note_on v1
 	wait_samp
+	end
+ping
+	loadl v1 #0x300B
+	play_trk v1 ; <- play-cycle
+	end
+pong
+	loadl v1 #0x300A
+	play_trk v1
 	end
 _helper_routines
 	end
@@ -230,6 +244,8 @@ fn every_planted_mistake_is_reported_once_at_its_line() {
         (WrongGroup, "main.src", src("0x3008=0,greeting"), Warning),
         (DanglingReference, "main.src", src("52=10,9999"), Error),
         (DanglingReference, "main.src", src("0x3009="), Error),
+        (HitListCycle, "main.src", src("53=53"), Error),
+        (PlayCycle, "main.src", src("<- play-cycle"), Warning),
         (
             DuplicateDefinition,
             "main.src",
@@ -302,6 +318,17 @@ fn messages_say_what_to_do() {
     assert!(m.contains("unknown kind"), "{m}");
     let m = message(Lint::MissingSample, "gone_patch");
     assert!(m.contains("did you mean `sounds\\ok.wav`"), "{m}");
+    let m = message(Lint::HitListCycle, "53");
+    assert!(
+        m.contains("hit list 53 contains itself, and nothing else"),
+        "{m}"
+    );
+    let m = message(Lint::PlayCycle, "ping");
+    assert!(
+        m.contains("play_trk cycle without a wait")
+            && m.contains("`ping` → track 12299 (0x300b) `pong` → track 12298 (0x300a) `ping`"),
+        "{m}"
+    );
 
     // The printed form: `file:line[:col]: severity[rule]: message`.
     let f = findings
@@ -336,6 +363,9 @@ LIST [Track] 0x3002=0,vox_greet,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_no
 LIST [Track] 0x3003=0,music_theme,1024,kArgsNormal,duckpri_normal,kGroupMusic,spl_normal,@0,10,60
 LIST [Track] 0x3007=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@52,0,60
 LIST [Track] 0x3008=0,greeting,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_normal,@0,0,60
+LIST [EventMapping] play_ping=kSndobPlay,0x300A,0,0,0,0
+LIST [Track] 0x300A=0,ping,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60
+LIST [Track] 0x300B=0,pong,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60
 
 BINARY [
 play_ok
@@ -359,6 +389,20 @@ greeting
 	loadl patch #14
 	note_on v1
 	wait_samp
+	end
+ping
+	loadl patch #10
+	note_on v1
+	wait_samp
+	loadl v1 #0x300B
+	play_trk v1
+	end
+pong
+	loadl patch #10
+	note_on v1
+	wait_samp
+	loadl v1 #0x300A
+	play_trk v1
 	end
 _helper_routine
 	end
@@ -416,4 +460,213 @@ fn a_later_directory_overriding_an_earlier_one_is_no_duplicate() {
     assert!(!project.overrides.is_empty());
     let findings = check::findings(&project);
     assert!(findings.is_empty(), "{}", listing(&findings));
+}
+
+/// A project of one source (and the `ok.wav` sample), checked.
+fn check_source(tag: &str, source: &str) -> (TempDir, Vec<Finding>) {
+    let dir = TempDir::new(tag);
+    dir.write("main.src", source.as_bytes());
+    dir.write("ok.wav", &wav());
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    (dir, findings)
+}
+
+#[test]
+fn a_track_that_allows_copies_and_starts_itself_is_a_play_cycle() {
+    let source = |wait: &str| {
+        format!(
+            "LAYOUT tso\n\
+             LIST [EventMapping] breed=kSndobPlay,0x500,0,0,0,0\n\
+             LIST [EventMapping] selfish=kSndobPlay,0x501,0,0,0,0\n\
+             LIST [Track] 0x500=0,breeder,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0\n\
+             LIST [Track] 0x501=0,selfish,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0\n\
+             BINARY [\n\
+             breeder\n\tloadb MultipleInstances 1\n{wait}\tloadl v1 #0x500\n\tplay_trk v1\n\tplay_trk v1\n\tend\n\
+             selfish\n\tloadl v1 #0x501\n\tplay_trk v1\n\tend\n]\n"
+        )
+    };
+    let (_dir, findings) = check_source("breeder", &source(""));
+    let cycles: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.lint == Lint::PlayCycle)
+        .collect();
+    // `breeder` multiplies; `selfish` (one copy at a time) only finds itself playing.
+    assert_eq!(cycles.len(), 1, "{}", listing(&findings));
+    let m = &cycles[0].diagnostic.message;
+    assert!(
+        m.contains("`breeder` allows several copies") && m.contains("starts itself"),
+        "{m}"
+    );
+    assert_eq!(cycles[0].diagnostic.line, 10, "the first play_trk line");
+    let (_dir, findings) = check_source("breeder-waits", &source("\twait_samp\n"));
+    assert!(
+        !findings.iter().any(|f| f.lint == Lint::PlayCycle),
+        "waiting first breaks the cycle:\n{}",
+        listing(&findings)
+    );
+}
+
+#[test]
+fn a_hit_list_round_itself_with_a_way_out_is_a_warning() {
+    let source = "LAYOUT ts1\n\
+         LIST [Patch] 10=0,ok_patch,\"ok.wav\",0,0,0,0,0\n\
+         LIST [GlobalHitList] 60=61,10\n\
+         LIST [GlobalHitList] 61=60\n\
+         LIST [EventMapping] play_list=kSndobPlay,0x600,0,0,0,0\n\
+         LIST [Track] 0x600=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@60,0\n";
+    let (_dir, findings) = check_source("listcycle", source);
+    let cycles: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.lint == Lint::HitListCycle)
+        .collect();
+    assert_eq!(
+        cycles.len(),
+        1,
+        "one report for the cycle:\n{}",
+        listing(&findings)
+    );
+    assert_eq!(cycles[0].diagnostic.severity, Severity::Warning);
+    assert!(
+        cycles[0]
+            .diagnostic
+            .message
+            .contains("hit lists contain one another in a cycle: 60 → 61 → 60"),
+        "{}",
+        cycles[0]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Files outside the project (issue 10 R6, R9)
+// ---------------------------------------------------------------------------------------
+
+/// A table with one event, one track and one patch playing `sample`.
+fn one_patch_table(sample: &str) -> String {
+    format!(
+        "[EventMapping]\nplay_it=kSndobPlay,0x3000,0,0,0,0\n\
+         [Track]\n0x3000=0,0,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,10\n\
+         [Patch]\n10=0,the_patch,\"{sample}\",0,0,0,0,0\n"
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_sample_link_leaving_the_project_is_refused_alike_by_check_and_the_cache() {
+    let elsewhere = TempDir::new("elsewhere");
+    let target = elsewhere.write("private.wav", b"PRIVATEBYTES of a file outside the project");
+    let dir = TempDir::new("leak");
+    dir.write("main.hot", one_patch_table("leak.wav").as_bytes());
+    std::os::unix::fs::symlink(&target, dir.0.join("leak.wav")).unwrap();
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    assert!(
+        !text.contains("PRIVATE"),
+        "check printed the target's bytes:\n{text}"
+    );
+
+    let reason = format!(
+        "{} is a link leading outside {}",
+        dir.0.join("leak.wav").display(),
+        dir.0.display()
+    );
+    let (cache, problems) = engine_core::server::project_cache(&project.dirs, 1 << 20);
+    assert!(problems.is_empty(), "{problems:?}");
+    let refused = cache.get("leak.wav").unwrap_err().to_string();
+    assert!(refused.contains(&reason), "the cache said: {refused}");
+    let finding = findings
+        .iter()
+        .find(|f| f.diagnostic.message.contains(&reason))
+        .unwrap_or_else(|| panic!("check does not say `{reason}`:\n{text}"));
+    assert_eq!(finding.lint, Lint::MissingSample, "{text}");
+    assert!(finding.is_error(), "the patch is used: {text}");
+}
+
+#[test]
+fn a_source_including_a_file_outside_the_project_is_refused_and_never_shown() {
+    let elsewhere = TempDir::new("elsewhere");
+    let target = elsewhere.write(
+        "passwd",
+        b"root:x:0:0:PRIVATELINE:/root:/bin/sh\n\tPRIVATEOP one two\n",
+    );
+    let dir = TempDir::new("include-out");
+    let source = format!(
+        "INCLUDE {}\nINIFILE {}\nBINARY [\nbeep\n\tend\n]\n",
+        target.display(),
+        target.display()
+    );
+    dir.write("main.src", source.as_bytes());
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    assert!(!text.contains("PRIVATE"), "{text}");
+    let refusals = findings
+        .iter()
+        .filter(|f| f.is_error() && f.diagnostic.message.contains("is outside the folders"))
+        .count();
+    assert_eq!(refusals, 2, "{text}");
+}
+
+#[test]
+fn station_and_music_folders_outside_the_project_are_reported() {
+    let elsewhere = TempDir::new("elsewhere");
+    elsewhere.write("radio/song.wav", &wav());
+    let name = elsewhere
+        .0
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let dir = TempDir::new("outside-folders");
+    dir.write(
+        "world.ini",
+        format!("[Stations]\n28 = ../{name}/radio, music\n[Music]\nBuy = ../{name}/radio\n")
+            .as_bytes(),
+    );
+    let project = Project::load(&dir.0);
+    let findings = check::findings(&project);
+    let text = listing(&findings);
+    let outside: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.lint == Lint::World && f.diagnostic.message.contains("is outside"))
+        .collect();
+    assert_eq!(outside.len(), 2, "{text}");
+    assert_eq!(
+        outside
+            .iter()
+            .map(|f| f.diagnostic.line)
+            .collect::<Vec<_>>(),
+        [2, 4],
+        "{text}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Large projects (issue 10 R10)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn forty_thousand_unused_patches_check_in_linear_time() {
+    const PATCHES: u32 = 40_000;
+    let dir = TempDir::new("many-patches");
+    dir.write("ok.wav", &wav());
+    let mut table = String::from("[Patch]\n");
+    for id in 1_000..1_000 + PATCHES {
+        table.push_str(&format!("{id}=0,p{id},\"ok.wav\",0,0,0,0,0\n"));
+    }
+    dir.write("patches.hot", table.as_bytes());
+    let project = Project::load(&dir.0);
+    assert_eq!(project.patches.len(), PATCHES as usize);
+    // The quadratic rule took minutes here in a debug build; the linear one well under
+    // a second. The bound is generous for a loaded machine.
+    let started = std::time::Instant::now();
+    let findings = check::findings(&project);
+    let elapsed = started.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(20), "{elapsed:?}");
+    let unused = findings
+        .iter()
+        .filter(|f| f.lint == Lint::UnusedPatch)
+        .count();
+    assert_eq!(unused, PATCHES as usize);
 }

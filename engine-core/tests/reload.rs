@@ -16,7 +16,7 @@ use engine_core::project::Project;
 use engine_core::reload::{Reload, ReloadConfig, ReloadStatus, Reloader, SampleOutcome};
 use engine_core::runtime::{EventArgs, TraceKind, TraceRecord, TraceSwitches};
 use engine_core::server::ServerConfig;
-use engine_core::session::{Session, SessionConfig};
+use engine_core::session::{SaveLotPolicy, Session, SessionConfig};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
@@ -140,6 +140,8 @@ impl Rig {
                 blocking: true,
                 ..ServerConfig::default()
             },
+            // The test saves the lot as the workbench's console would.
+            save_lot: SaveLotPolicy::InsideProject,
             ..SessionConfig::default()
         };
         let mut session = Session::new(project, handle, config);
@@ -622,4 +624,62 @@ fn the_live_engine_watches_its_project_and_shows_reloads_and_errors() {
     });
     assert!(snapshot.reload.project.unwrap().event("pong").is_none());
     assert!(Path::new(&p.0).is_dir());
+}
+
+/// `to` written relative to the current directory (`../../tmp/…`).
+fn relative_to_cwd(to: &Path) -> PathBuf {
+    let cwd = std::env::current_dir().unwrap().canonicalize().unwrap();
+    let to = to.canonicalize().unwrap();
+    let common = cwd
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut relative = PathBuf::new();
+    for _ in common..cwd.components().count() {
+        relative.push("..");
+    }
+    for part in to.components().skip(common) {
+        relative.push(part);
+    }
+    relative
+}
+
+#[test]
+fn a_project_opened_by_a_relative_path_is_watched_too() {
+    let p = project("relative");
+    let relative = relative_to_cwd(&p.0);
+    assert!(relative.is_relative(), "{}", relative.display());
+    // `proj`, `./proj` and `../x/proj` all name the folder without its full path.
+    for spelling in [relative.clone(), Path::new(".").join(&relative)] {
+        let project = Project::load(&spelling);
+        assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+        let (cache, _) = engine_core::server::project_cache(&project.dirs, 1 << 24);
+        let (reloader, reloads) =
+            Reloader::with_channel(&project, cache, ReloadConfig::default()).unwrap();
+        assert!(
+            reloader.watch_status().problems.is_empty(),
+            "{:?}",
+            reloader.watch_status()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        p.write("tables.hot", tables(700, ""));
+        let start = Instant::now();
+        let reload = loop {
+            assert!(
+                start.elapsed() < DEADLINE,
+                "{}: no reload within {DEADLINE:?} after editing tables.hot",
+                spelling.display()
+            );
+            if let Ok(reload) = reloads.recv_timeout(Duration::from_millis(20))
+                && reload.project.is_some()
+            {
+                break reload;
+            }
+        };
+        let new = reload.project.unwrap();
+        assert_eq!(new.tracks.get(&0x100).map(|t| t.volume), Some(700));
+        p.write("tables.hot", tables(1024, ""));
+        drop(reloader);
+    }
 }

@@ -257,7 +257,7 @@ struct Player {
 impl Player {
     fn new() -> Self {
         let project = Project::new("music", MUSIC_FILES, MUSIC_INI);
-        let (settings, problems) = MusicSettings::from_ini(&project.ini());
+        let (settings, problems) = MusicSettings::from_ini(&project.ini(), &project.dirs());
         assert!(problems.is_empty(), "{problems:?}");
         Self {
             music: Music::new(settings, &project.dirs(), 5, RATE),
@@ -452,7 +452,7 @@ fn bad_music_settings_name_file_and_line() {
         MUSIC_FILES,
         "[Music]\nBuy = music/nowhere\nFadeOut = slow\nLoad = music/load_loop.ogg\nTempo = 3\n",
     );
-    let (settings, problems) = MusicSettings::from_ini(&project.ini());
+    let (settings, problems) = MusicSettings::from_ini(&project.ini(), &project.dirs());
     let lines: Vec<u32> = problems.iter().map(|d| d.line).collect();
     assert_eq!(lines, [2, 3, 5], "{problems:?}");
     assert!(settings.load.is_some());

@@ -11,7 +11,7 @@ use engine_core::offline::{RenderOptions, render};
 use engine_core::project::Project;
 use engine_core::runtime::TraceKind;
 use engine_core::server::ServerConfig;
-use engine_core::session::{Session, SessionConfig};
+use engine_core::session::{SaveLotPolicy, Session, SessionConfig};
 use engine_core::world::lot::Lot;
 use engine_core::world::music::MusicMode;
 use std::path::{Path, PathBuf};
@@ -119,6 +119,8 @@ impl Demo {
                 blocking: true,
                 ..ServerConfig::default()
             },
+            // `savelot` as the workbench's console may: inside the project.
+            save_lot: SaveLotPolicy::InsideProject,
             ..SessionConfig::default()
         };
         (Session::new(self.project(), handle, config), mixer)
@@ -419,4 +421,48 @@ fn sev_without_a_controlled_character_says_what_to_do() {
             .unwrap_err()
             .contains("no object 99")
     );
+}
+
+#[test]
+fn a_sound_from_an_object_that_is_not_on_the_lot_is_an_error() {
+    let demo = Demo::new("no-object");
+    let (mut session, mut mixer) = demo.session();
+    for missing in ["-1", "3", "99"] {
+        let e = session
+            .run_line(&format!("sev vox hello @{missing}"))
+            .unwrap_err();
+        assert!(
+            e.contains(&format!("no object {missing} on the lot")),
+            "@{missing}: {e}"
+        );
+    }
+    run(&mut session, &mut mixer, 0.1);
+    assert!(
+        session.engine.active_tracks().is_empty(),
+        "nothing plays from nowhere"
+    );
+    line(&mut session, "sev vox hello @2");
+}
+
+#[test]
+fn only_receivers_can_be_tuned_to_a_station() {
+    let demo = Demo::new("tune-person");
+    let (mut session, mut mixer) = demo.session();
+    // Object 1 is a person: neither `turnon` nor a kTurnOnTV event from it tunes it.
+    let e = session.run_line("turnon 1 28").unwrap_err();
+    assert!(e.contains("object 1 is a person, not a receiver"), "{e}");
+    let _ = session.run_line("sev tv on @1");
+    run(&mut session, &mut mixer, 0.1);
+    let station = session.world.stations().get(28).unwrap();
+    assert!(station.on_air.is_none(), "no receiver, nothing on air");
+    assert!(session.engine.world().get(1).unwrap().station.is_none());
+    let trace = session.take_trace();
+    assert!(
+        trace
+            .iter()
+            .any(|r| r.kind == TraceKind::Error && r.message.contains("not a receiver")),
+        "{trace:#?}"
+    );
+    // A TV still can.
+    line(&mut session, "turnon 4 28");
 }

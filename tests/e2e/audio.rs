@@ -90,6 +90,56 @@ fn probe_of_a_missing_file_names_it() {
     );
 }
 
+/// A 16-bit PCM WAV of `channels` channels at `rate` Hz holding `frames` silent frames.
+fn silent_wav(channels: u16, rate: u32, frames: u32) -> Vec<u8> {
+    let block = u32::from(channels) * 2;
+    let data = frames * block;
+    let mut wav = b"RIFF".to_vec();
+    wav.extend((36 + data).to_le_bytes());
+    wav.extend(b"WAVEfmt ");
+    wav.extend(16u32.to_le_bytes());
+    wav.extend(1u16.to_le_bytes());
+    wav.extend(channels.to_le_bytes());
+    wav.extend(rate.to_le_bytes());
+    wav.extend(rate.saturating_mul(block).to_le_bytes());
+    wav.extend((block as u16).to_le_bytes());
+    wav.extend(16u16.to_le_bytes());
+    wav.extend(b"data");
+    wav.extend(data.to_le_bytes());
+    wav.resize(wav.len() + data as usize, 0);
+    wav
+}
+
+#[test]
+fn probe_shows_the_channels_a_file_has_and_refuses_absurd_rates() {
+    let dir = TempDir::new("probe-odd");
+    let many = dir.join("many.wav");
+    std::fs::write(&many, silent_wav(255, 48_000, 10)).unwrap();
+    let slow = dir.join("one-hertz.wav");
+    std::fs::write(&slow, silent_wav(1, 1, 10)).unwrap();
+    let fast = dir.join("fast.wav");
+    std::fs::write(&fast, silent_wav(2, 384_001, 10)).unwrap();
+    let paths = [&many, &slow, &fast].map(|p| p.display().to_string());
+    let run = hitbench(&["probe", &paths[0], &paths[1], &paths[2]]);
+    let lines: Vec<Vec<&str>> = run.out.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines.len(), 3, "{}", run.out);
+    assert_eq!(lines[0][3], "255", "the file's own channels: {}", run.out);
+    assert!(
+        run.err.contains("255 channels") && run.err.contains("stereo"),
+        "says how they play: {}",
+        run.err
+    );
+    for (line, rate) in [(&lines[1], "1 Hz"), (&lines[2], "384001 Hz")] {
+        assert_eq!(line[1], "error", "{}", run.out);
+        assert!(
+            line[2].contains(rate) && line[2].contains("1000") && line[2].contains("384000"),
+            "names the rate and the accepted range: {}",
+            run.out
+        );
+    }
+    assert_eq!(run.code, ExitCode::from(1));
+}
+
 fn render(project: &Path, script: &Path, out: &Path, seed: &str) -> String {
     let run = hitbench(&[
         "render",

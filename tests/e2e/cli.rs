@@ -88,6 +88,40 @@ fn asm_of_a_missing_file_is_a_clear_error() {
 }
 
 #[test]
+fn asm_reads_includes_only_in_its_folder_and_the_include_folders() {
+    let dir = TempDir::new("asm-include");
+    std::fs::create_dir_all(dir.join("shared")).unwrap();
+    std::fs::create_dir_all(dir.join("proj")).unwrap();
+    std::fs::write(dir.join("shared/common.inc"), "DEFINE shared_value 7\n").unwrap();
+    let source = dir.join("proj/a.src");
+    std::fs::write(
+        &source,
+        "INCLUDE ../shared/common.inc\nBINARY [\nbeep\n\tend\n]\n",
+    )
+    .unwrap();
+    let source = source.to_str().unwrap();
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let refused = hitbench(&["asm", source, "-o", out]);
+    assert_eq!(refused.code, ExitCode::from(1), "{}", refused.err);
+    assert!(
+        refused
+            .err
+            .contains("error: INCLUDE `../shared/common.inc`: ")
+            && refused
+                .err
+                .contains("is outside the folders HitBench may read here"),
+        "{}",
+        refused.err
+    );
+    let shared = dir.join("shared");
+    for flag in ["--include", "-I"] {
+        let run = hitbench(&["asm", source, "-o", out, flag, shared.to_str().unwrap()]);
+        assert_eq!(run.code, ExitCode::SUCCESS, "{flag}: {}", run.err);
+    }
+}
+
+#[test]
 fn disasm_round_trips_through_files() {
     let dir = TempDir::new("disasm");
     let out = dir.path().display().to_string();
@@ -222,6 +256,12 @@ fn bench_asm_prints_throughput() {
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
     assert!(run.out.contains("M lines/s"), "{}", run.out);
     assert!(run.out.contains("x the target"), "{}", run.out);
+    assert!(
+        run.out
+            .contains("asm: 80000 LIST lines written as a .hot of "),
+        "{}",
+        run.out
+    );
 }
 
 #[test]
@@ -417,4 +457,30 @@ fn check_usage() {
     let run = hitbench(&["check", "/no/such/project"]);
     assert_eq!(run.code, ExitCode::from(1));
     assert!(run.err.contains("no such project folder"), "{}", run.err);
+}
+
+#[test]
+fn names_in_data_files_cannot_forge_lines_or_drive_the_terminal() {
+    let dir = TempDir::new("check-controls");
+    // A patch whose name holds a carriage return and a forged diagnostic, and an event
+    // whose name holds an ESC sequence (clear the screen).
+    std::fs::write(
+        dir.join("tables.hot"),
+        "[Patch]\n15=0,spare\rforged.src:1: error: fake,\"gone.wav\",0,0,0,0,0\n\
+         [EventMapping]\nevil\x1b[2J=kSndobPlay,0x3999,0,0,0,0\n",
+    )
+    .unwrap();
+    let project = dir.path().display().to_string();
+    let run = hitbench(&["check", &project]);
+    let all = format!("{}{}", run.out, run.err);
+    assert!(!all.contains('\r') && !all.contains('\x1b'), "{all:?}");
+    assert!(all.contains("spare\\rforged.src:1: error: fake"), "{all}");
+    assert!(all.contains("evil\\x1b[2J"), "{all}");
+    // Every diagnostic line names a file of the project: nothing forged a line.
+    for line in all
+        .lines()
+        .filter(|l| l.contains(": error") || l.contains(": warning"))
+    {
+        assert!(line.starts_with(&project), "forged line: {line:?}");
+    }
 }

@@ -5,5 +5,6 @@
 
 mod audio;
 mod cli;
+mod render;
 mod tidy;
 mod tour;

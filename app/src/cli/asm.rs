@@ -10,7 +10,7 @@ use engine_core::registers::Layout;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Runs `hitbench asm <source> [-o <dir>] [--layout ts1|tso] [-I <dir>]...`.
+/// Runs `hitbench asm <source> [-o <dir>] [--layout ts1|tso] [-I|--include <dir>]...`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let out_dir = args.value(&["-o", "--output"])?.map(PathBuf::from);
     let layout = match args.value(&["--layout"])? {
@@ -32,7 +32,9 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         layout,
         include_dirs,
     };
-    let assembly = asm::assemble(&source, &options, &DiskFiles);
+    // Reads only inside the source's folder and the include folders.
+    let files = DiskFiles::for_source(&source, &options);
+    let assembly = asm::assemble(&source, &options, &files);
     for diagnostic in &assembly.diagnostics {
         writeln!(io.err, "{diagnostic}")?;
     }

@@ -11,6 +11,7 @@ mod paths;
 mod play;
 mod probe;
 mod render;
+mod terminal;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -43,9 +44,11 @@ Commands:
         This is also what `hitbench` with no command does. Sound goes to the
         default sound card; without one (or with --null-audio, or with
         HITBENCH_AUDIO=null) the mixer runs in real time on the null output.
-  asm <source> [-o <dir>] [--layout ts1|tso] [-I <dir>]...
+  asm <source> [-o <dir>] [--layout ts1|tso] [-I|--include <dir>]...
         Assemble Maxis MakeTrax source into <dir>/<stem>.hit, .hsm, .hot, .hdb
-        and .sym (default <dir>: the source's folder). Diagnostics are printed as
+        and .sym (default <dir>: the source's folder). INCLUDE, INIFILE and
+        SYMBOLFILE read only regular files in the source's folder and the
+        --include folders. Diagnostics are printed as
         file:line:col: error|warning: message. Exit status 1 if there are errors.
   disasm <file.hit> [--hsm <file.hsm>] [--hdb <file.hdb>] [--layout ts1|tso] [-o <file>]
         Turn a .hit back into MakeTrax source that reassembles byte for byte.
@@ -57,14 +60,24 @@ Commands:
         option group (a vox_* track under FX), world.ini and lot mistakes. Prints
         file:line: error|warning[rule]: message, then a summary. Exit status 1 on
         errors (--strict: on warnings too). docs/check.md lists every rule.
-  render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S] [--trace]
+  render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S]
+         [--trace] [--allow-savelot]
         Play a timed script of console commands (`0.0 ui ui_click`, `1.5 quietall`)
         against a project, offline, into a WAV file. The same project, script and
-        seed give the same bytes.
-  play <project> --script <file> [--seed N] [--tail S] [--null-audio]
+        seed (a whole number) give the same bytes. Script times go up to 86400 s
+        (24 h); the file holds 3 s more than the last command, or --duration S
+        seconds. A WAV file holds at most 4 GiB (6.2 h at 48000 Hz): a longer
+        render is refused before it starts. Runtime faults and errors in the lot
+        or world.ini go to standard error; --trace prints every trace record.
+        A `savelot` line is an error unless --allow-savelot (which saves only
+        inside the project's folders).
+  play <project> --script <file> [--seed N] [--tail S] [--null-audio] [--trace]
+       [--allow-savelot]
         Play the same kind of script live, in real time, through the sound card
         (or the null output, which it says in one line), then print how many
-        notes played and how many output underruns there were.
+        notes played and how many output underruns there were. Faults, --trace
+        and --allow-savelot as for render; --tail (default 3, at most 86400) is
+        how long it plays after the last command.
   probe <file>...
         Decode audio files and print one tab-separated line each: path, format,
         rate, channels, bits, frames, seconds — or path, `error`, the message.
@@ -72,7 +85,7 @@ Commands:
         --quick does a hundredth of the work (same code paths, rough figures).
   bench asm
         Measure assembler throughput (source lines per second) on a generated
-        100,000-line source.
+        100,000-line source, and the time to write 80,000 LIST lines as a .hot.
   bench vm
         Measure the runtime: HIT instructions per second in a compute-heavy track,
         the share of one core 10,000 live tracks take at 60 Hz, and events
@@ -94,9 +107,6 @@ Commands:
         a filter on, against the 8 ms target.
   help  Show this text.
 ";
-
-/// The project the workbench opens when none is given.
-pub const DEFAULT_PROJECT: &str = "projects/demo";
 
 fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let choice = play::audio_choice(args);
@@ -126,8 +136,15 @@ pub fn main(args: &[String]) -> ExitCode {
     )
 }
 
-/// Runs the command line, writing through `io`.
+/// Runs the command line, writing through `io` (control characters escaped, see
+/// [`terminal`]).
 pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
+    let mut out = terminal::TerminalSafe::new(&mut *io.out);
+    let mut err = terminal::TerminalSafe::new(&mut *io.err);
+    let io = &mut Io {
+        out: &mut out,
+        err: &mut err,
+    };
     let mut args = Args::new(args);
     let command = args.next_positional();
     let result = match command.as_deref() {

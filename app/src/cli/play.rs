@@ -1,33 +1,40 @@
 //! `hitbench play`: plays a timed script of console commands against a project live,
 //! through the sound card — or the null output when there is none, which it says in
-//! one line — in real time, the way QA would type them into the console.
+//! one line — in real time, the way QA would type them into the console. Runtime faults
+//! and the world's errors always go to standard error; `--trace` prints every trace
+//! record to standard output.
 
 use super::Io;
 use super::args::{Args, usage};
-use super::render::{load_project, load_script, parse_number};
+use super::render::{
+    load_project, load_script, parse_seconds, parse_seed, print_record, savelot_policy,
+};
 use engine_core::live::{LiveCommand, LiveEngine};
 use engine_core::output::OutputChoice;
-use engine_core::runtime::EngineConfig;
+use engine_core::runtime::{EngineConfig, TraceSwitches};
 use engine_core::session::SessionConfig;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Runs `hitbench play <project> --script <file> [--seed N] [--tail S] [--null-audio]`.
+/// Runs `hitbench play <project> --script <file> [--seed N] [--tail S] [--null-audio]
+/// [--trace] [--allow-savelot]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let script_path = args
         .value(&["--script", "-s"])?
         .map(PathBuf::from)
         .ok_or_else(|| usage("play needs a script: --script <file>"))?;
-    let seed = parse_number(args.value(&["--seed"])?, "--seed")?.map_or(0, |v| v as u64);
-    let tail = parse_number(args.value(&["--tail"])?, "--tail")?.unwrap_or(3.0);
+    let seed = parse_seed(args.value(&["--seed"])?)?;
+    let tail = parse_seconds(args.value(&["--tail"])?, "--tail")?.unwrap_or(3.0);
     let choice = audio_choice(args);
+    let show_trace = args.flag(&["--trace"]);
+    let allow_savelot = args.flag(&["--allow-savelot"]);
     let project_dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
         usage("play needs a project folder: hitbench play <project> --script <file>")
     })?;
     args.finish()?;
 
-    let Some(script) = load_script(&script_path, io)? else {
+    let Some(script) = load_script(&script_path, allow_savelot, io)? else {
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));
     };
     let project = load_project(&project_dir, io)?;
@@ -35,6 +42,12 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         engine: EngineConfig {
             seed,
             ..EngineConfig::default()
+        },
+        save_lot: savelot_policy(allow_savelot),
+        trace: if show_trace {
+            TraceSwitches::ALL
+        } else {
+            TraceSwitches::default()
         },
         ..SessionConfig::default()
     };
@@ -50,18 +63,17 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
             label: format!("{:>8.3}  {file}:{}", timed.time, timed.line),
             command: timed.command.clone(),
         });
-        print_replies(&engine, io)?;
+        print_news(&engine, show_trace, io)?;
     }
+    // Script times and the tail are at most 24 h each (parse_script, parse_seconds).
     let last = script.last().map_or(0.0, |c| c.time);
     let end = start + Duration::from_secs_f64(last + tail);
     while Instant::now() < end {
         std::thread::sleep(Duration::from_millis(50));
-        print_replies(&engine, io)?;
+        print_news(&engine, show_trace, io)?;
     }
     let snapshot = engine.take_snapshot();
-    for (label, result) in &snapshot.replies {
-        print_reply(label, result, io)?;
-    }
+    print_snapshot(&snapshot, show_trace, io)?;
     let (started, missed, dropped) = snapshot.notes;
     writeln!(
         io.out,
@@ -83,9 +95,22 @@ pub(super) fn audio_choice(args: &mut Args) -> OutputChoice {
     }
 }
 
-fn print_replies(engine: &LiveEngine, io: &mut Io<'_>) -> anyhow::Result<()> {
-    for (label, result) in engine.take_snapshot().replies {
-        print_reply(&label, &result, io)?;
+/// Prints what the engine did since the last look: its trace (errors always) and the
+/// replies to the script's commands.
+fn print_news(engine: &LiveEngine, show_trace: bool, io: &mut Io<'_>) -> anyhow::Result<()> {
+    print_snapshot(&engine.take_snapshot(), show_trace, io)
+}
+
+fn print_snapshot(
+    snapshot: &engine_core::live::LiveSnapshot,
+    show_trace: bool,
+    io: &mut Io<'_>,
+) -> anyhow::Result<()> {
+    for record in &snapshot.trace {
+        print_record(record, show_trace, io)?;
+    }
+    for (label, result) in &snapshot.replies {
+        print_reply(label, result, io)?;
     }
     Ok(())
 }

@@ -1,10 +1,15 @@
 //! `hitbench probe`: decodes audio files and prints one tab-separated line per file —
 //! path, format, sample rate, channels, bit depth, frames, seconds — or the path,
 //! `error` and the exact message. Designers use it to find out why a sample will not play.
+//!
+//! Files are decoded as the engine streams them, one block at a time, so probing a long
+//! file (or a tiny one that decodes to hundreds of megabytes) takes no more memory than
+//! playing it. The channels are those of the file; more than two play downmixed to stereo,
+//! which a note on standard error says.
 
 use super::Io;
 use super::args::{Args, usage};
-use engine_core::audio::decode::{DecodeLimits, decode_file};
+use engine_core::audio::decode::{DecodeLimits, scan_file};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -20,13 +25,11 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
             "probe needs one or more audio files: hitbench probe <file>...",
         ));
     }
-    let limits = DecodeLimits::default();
     let mut failed = false;
     for path in &files {
-        match decode_file(path, &limits) {
-            Ok(decoded) => {
-                let info = &decoded.info;
-                let frames = decoded.buffer.frames();
+        match scan_file(path, DecodeLimits::default().max_frames) {
+            Ok(probed) => {
+                let info = &probed.info;
                 let bits = info.bits.map_or_else(|| "-".to_string(), |b| b.to_string());
                 writeln!(
                     io.out,
@@ -34,12 +37,20 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
                     path.display(),
                     info.format.name(),
                     info.sample_rate,
-                    info.channels,
+                    info.source_channels,
                     bits,
-                    frames,
-                    frames as f64 / f64::from(info.sample_rate.max(1)),
+                    probed.frames,
+                    probed.frames as f64 / f64::from(info.sample_rate.max(1)),
                 )?;
-                if let Some(why) = &decoded.partial {
+                if info.source_channels > 2 {
+                    writeln!(
+                        io.err,
+                        "{}: note: {} channels, played downmixed to stereo",
+                        path.display(),
+                        info.source_channels
+                    )?;
+                }
+                if let Some(why) = &probed.partial {
                     writeln!(
                         io.err,
                         "{}: warning: incomplete audio: {why}",

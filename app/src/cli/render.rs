@@ -1,18 +1,21 @@
 //! `hitbench render`: plays a timed script of console commands against a project,
 //! offline, into a WAV file — as fast as the machine allows, bit-identical for the same
-//! project, script and seed.
+//! project, script and seed. Runtime faults and the world's errors always go to standard
+//! error as they happen; `--trace` prints every trace record to standard output.
 
 use super::Io;
 use super::args::{Args, usage};
 use anyhow::Context as _;
-use engine_core::command::{TimedCommand, parse_script};
+use engine_core::command::{MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals};
 use engine_core::offline::{self, RenderOptions};
 use engine_core::project::Project;
+use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::session::SaveLotPolicy;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Runs `hitbench render <project> --script <file> -o <out.wav> [--seed N] [--rate R]
-/// [--duration S] [--trace]`.
+/// [--duration S] [--trace] [--allow-savelot]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let script_path = args
         .value(&["--script", "-s"])?
@@ -22,7 +25,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         .value(&["-o", "--output"])?
         .map(PathBuf::from)
         .ok_or_else(|| usage("render needs an output file: -o <out.wav>"))?;
-    let seed = parse_number(args.value(&["--seed"])?, "--seed")?.map_or(0, |v| v as u64);
+    let seed = parse_seed(args.value(&["--seed"])?)?;
     let rate = parse_number(args.value(&["--rate"])?, "--rate")?.map_or(48_000.0, |v| v);
     if !(8_000.0..=192_000.0).contains(&rate) {
         return Err(usage(format!(
@@ -31,6 +34,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     }
     let duration = parse_number(args.value(&["--duration"])?, "--duration")?;
     let show_trace = args.flag(&["--trace"]);
+    let allow_savelot = args.flag(&["--allow-savelot"]);
     let project_dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
         usage(
             "render needs a project folder: hitbench render <project> --script <file> -o <out.wav>",
@@ -38,7 +42,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     })?;
     args.finish()?;
 
-    let Some(script) = load_script(&script_path, io)? else {
+    let Some(script) = load_script(&script_path, allow_savelot, io)? else {
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));
     };
     let project = load_project(&project_dir, io)?;
@@ -46,16 +50,16 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         sample_rate: rate as u32,
         seed,
         duration,
+        save_lot: savelot_policy(allow_savelot),
         ..RenderOptions::default()
     };
-    let report = offline::render(project, &script, &out, options).map_err(anyhow::Error::msg)?;
+    let report = offline::render_with(project, &script, &out, options, &mut |record| {
+        // Standard output or error gone: nothing left to tell.
+        let _ = print_record(&record, show_trace, io);
+    })
+    .map_err(anyhow::Error::msg)?;
     for line in &report.log {
         writeln!(io.out, "{line}")?;
-    }
-    if show_trace {
-        for record in &report.trace {
-            writeln!(io.out, "{record}")?;
-        }
     }
     let peak_db = if report.peak > 0.0 {
         format!("{:.1} dBFS", 20.0 * report.peak.log10())
@@ -74,13 +78,44 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `--allow-savelot` lets a script do: save inside the project, or nothing.
+pub(super) fn savelot_policy(allowed: bool) -> SaveLotPolicy {
+    if allowed {
+        SaveLotPolicy::InsideProject
+    } else {
+        SaveLotPolicy::Denied
+    }
+}
+
+/// Prints a trace record: an error always, to standard error; every record to standard
+/// output with `--trace`.
+pub(super) fn print_record(
+    record: &TraceRecord,
+    show_trace: bool,
+    io: &mut Io<'_>,
+) -> std::io::Result<()> {
+    if record.kind == TraceKind::Error {
+        writeln!(io.err, "{record}")?;
+    }
+    if show_trace {
+        writeln!(io.out, "{record}")?;
+    }
+    Ok(())
+}
+
 /// Reads and parses a timed script, printing its problems; `None` if it has errors.
+/// `savelot` lines are errors unless `allow_savelot`.
 pub(super) fn load_script(
     path: &Path,
+    allow_savelot: bool,
     io: &mut Io<'_>,
 ) -> anyhow::Result<Option<Vec<TimedCommand>>> {
     let text = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (script, problems) = parse_script(&String::from_utf8_lossy(&text), path);
+    let (script, mut problems) = parse_script(&String::from_utf8_lossy(&text), path);
+    if !allow_savelot {
+        problems.extend(savelot_refusals(&script, path));
+        problems.sort_by_key(|d| d.line);
+    }
     for problem in &problems {
         writeln!(io.err, "{problem}")?;
     }
@@ -110,6 +145,29 @@ pub(super) fn load_project(dir: &Path, io: &mut Io<'_>) -> anyhow::Result<Projec
         )?;
     }
     Ok(project)
+}
+
+/// Parses `--seed`: a whole number (0 when not given), read exactly.
+pub(super) fn parse_seed(text: Option<String>) -> anyhow::Result<u64> {
+    text.map_or(Ok(0), |t| {
+        t.parse::<u64>().map_err(|_| {
+            usage(format!(
+                "--seed must be a whole number from 0 to {}, not `{t}`",
+                u64::MAX
+            ))
+        })
+    })
+}
+
+/// Parses an optional length in seconds, at most [`MAX_SCRIPT_SECONDS`].
+pub(super) fn parse_seconds(text: Option<String>, what: &str) -> anyhow::Result<Option<f64>> {
+    let seconds = parse_number(text, what)?;
+    if let Some(s) = seconds.filter(|s| *s > MAX_SCRIPT_SECONDS) {
+        return Err(usage(format!(
+            "{what} must be at most {MAX_SCRIPT_SECONDS} s (24 h), not {s}"
+        )));
+    }
+    Ok(seconds)
 }
 
 /// Parses an optional non-negative number option.

@@ -23,9 +23,10 @@
 //! the script's problems with their `file:line`.
 
 use super::Workbench;
-use engine_core::command::parse_script;
+use engine_core::command::{parse_script, savelot_refusals};
 use engine_core::offline::{self, RenderOptions};
 use engine_core::project::{PROJECT_EXTENSIONS, Project};
+use engine_core::runtime::{TraceKind, TraceRecord};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
@@ -429,7 +430,9 @@ fn render(project: Project, script: &Path, out: &Path) -> String {
         Ok(text) => text,
         Err(e) => return format!("cannot read {}: {e}", script.display()),
     };
-    let (commands, problems) = parse_script(&String::from_utf8_lossy(&text), script);
+    let (commands, mut problems) = parse_script(&String::from_utf8_lossy(&text), script);
+    // A script chosen to render was not asked to save the lot.
+    problems.extend(savelot_refusals(&commands, script));
     let errors: Vec<String> = problems
         .iter()
         .filter(|d| d.is_error())
@@ -443,15 +446,33 @@ fn render(project: Project, script: &Path, out: &Path) -> String {
         return format!("nothing rendered: {first}{more}");
     }
     let options = RenderOptions::default();
-    match offline::render(project, &commands, out, options) {
-        Ok(report) => format!(
-            "rendered {} to {}: {:.2} s, {} note(s) played, {} dropped",
-            script.display(),
-            out.display(),
-            report.seconds,
-            report.started,
-            report.dropped
-        ),
+    // Only the errors are kept (a long render's trace would fill memory): their count
+    // and the first, for the status bar.
+    let mut errors = (0usize, None);
+    let mut on_record = |record: TraceRecord| {
+        if record.kind == TraceKind::Error {
+            errors.0 += 1;
+            errors.1.get_or_insert(record.message);
+        }
+    };
+    match offline::render_with(project, &commands, out, options, &mut on_record) {
+        Ok(report) => {
+            let faults = match errors {
+                (0, _) => String::new(),
+                (n, first) => format!(
+                    "; {n} runtime error(s), the first: {}",
+                    first.unwrap_or_default()
+                ),
+            };
+            format!(
+                "rendered {} to {}: {:.2} s, {} note(s) played, {} dropped{faults}",
+                script.display(),
+                out.display(),
+                report.seconds,
+                report.started,
+                report.dropped
+            )
+        }
         Err(e) => format!("cannot render {}: {e}", script.display()),
     }
 }

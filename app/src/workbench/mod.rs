@@ -13,7 +13,7 @@ use engine_core::live::{LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::output::OutputChoice;
 use engine_core::project::Project;
 use engine_core::runtime::TraceRecord;
-use engine_core::session::SessionConfig;
+use engine_core::session::{SaveLotPolicy, SessionConfig};
 use panels::{Command, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter};
 use settings::Settings;
 use std::collections::VecDeque;
@@ -23,6 +23,9 @@ use std::time::Duration;
 
 /// Window title prefix.
 pub const APP_NAME: &str = "HitBench";
+
+/// The project the workbench opens when none is given and none was open last time.
+pub const DEFAULT_PROJECT: &str = "projects/demo";
 
 /// The workbench's state: the project, the live engine, the panels and their layout.
 pub struct Workbench {
@@ -84,7 +87,7 @@ impl Workbench {
         let dir = dir
             .map(Path::to_path_buf)
             .or_else(|| settings.project.clone().filter(|p| p.is_dir()))
-            .unwrap_or_else(|| PathBuf::from(crate::cli::DEFAULT_PROJECT));
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_PROJECT));
         let tree = settings.layout.take().unwrap_or_else(dock::default_layout);
         let mut workbench = Self {
             project: Project::default(),
@@ -123,7 +126,12 @@ impl Workbench {
         // The old project's records leave the log as if dropped from its front.
         self.trace_dropped += self.trace.len() as u64;
         self.trace.clear();
-        match LiveEngine::start(project.clone(), self.output, SessionConfig::default()) {
+        // The console is typed by hand: it may save the lot, inside the project.
+        let config = SessionConfig {
+            save_lot: SaveLotPolicy::InsideProject,
+            ..SessionConfig::default()
+        };
+        match LiveEngine::start(project.clone(), self.output, config) {
             Ok(live) => {
                 let kind = &live.output.kind;
                 self.audio = (format!("audio: {}", kind.short()), kind.describe());

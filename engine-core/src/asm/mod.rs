@@ -16,12 +16,15 @@ mod encoder;
 mod lexer;
 mod reader;
 
+pub use reader::{MAX_EXPANDED_LINES, MAX_INCLUDE_DEPTH};
+
 use crate::diag::{self, Diagnostic};
 use crate::formats::hdb::HdbFile;
 use crate::formats::hit::HitFile;
 use crate::formats::hot::HotDocument;
 use crate::formats::hsm::HsmFile;
 use crate::formats::sym::SymFile;
+use crate::fsrules::{self, ReadRules, Refusal};
 use crate::registers::Layout;
 use crate::symbols;
 use std::collections::HashMap;
@@ -35,23 +38,65 @@ pub struct AsmOptions {
     /// `LAYOUT` directive, else TSO if the source has an ENTP table, else TS1.
     pub layout: Option<Layout>,
     /// Folders searched for `INCLUDE`, `SYMBOLFILE` and `INIFILE` files after the
-    /// including file's own folder.
+    /// including file's own folder (`-I`/`--include`); [`DiskFiles::for_source`] also
+    /// allows reading inside them.
     pub include_dirs: Vec<PathBuf>,
 }
 
 /// Where the assembler reads source files from.
 pub trait SourceFiles {
-    /// The bytes of the file at `path`.
+    /// The bytes of the file at `path`. A file that is not there is
+    /// [`io::ErrorKind::NotFound`] (the include search goes on to the next folder); any
+    /// other error stops the search and is reported.
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
+
+    /// What identifies the file at `path`, so that one file reached by two spellings is
+    /// included once: the path with `.` and `..` resolved by name.
+    fn identity(&self, path: &Path) -> PathBuf {
+        fsrules::normalize(path)
+    }
 }
 
-/// Reads source files from disk.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct DiskFiles;
+/// Reads source files from disk under the file rules ([`fsrules`]): regular files only,
+/// at most [`fsrules::MAX_TEXT_FILE_BYTES`] each, inside the allowed folders.
+#[derive(Debug, Clone)]
+pub struct DiskFiles {
+    rules: ReadRules,
+}
+
+impl DiskFiles {
+    /// Files inside `folders` (a project's data folders, say).
+    pub fn within(folders: &[PathBuf]) -> Self {
+        Self {
+            rules: ReadRules::within(folders),
+        }
+    }
+
+    /// For assembling `source` on its own (`hitbench asm`): files inside its folder and
+    /// the include folders of `options`.
+    pub fn for_source(source: &Path, options: &AsmOptions) -> Self {
+        let folder = match source.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut folders = vec![folder];
+        folders.extend(options.include_dirs.iter().cloned());
+        Self::within(&folders)
+    }
+
+    /// The rules it reads under.
+    pub fn rules(&self) -> &ReadRules {
+        &self.rules
+    }
+}
 
 impl SourceFiles for DiskFiles {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        std::fs::read(path)
+        self.rules.read(path).map_err(Refusal::into_io)
+    }
+
+    fn identity(&self, path: &Path) -> PathBuf {
+        std::fs::canonicalize(path).unwrap_or_else(|_| fsrules::normalize(path))
     }
 }
 
@@ -198,15 +243,14 @@ impl Assembly {
         (HotDocument::parse(text.as_bytes()), origins)
     }
 
-    /// The `.hot` options table holding [`Self::hot_lines`].
+    /// The `.hot` options table holding [`Self::hot_lines`], one section after another
+    /// (built in one pass: a source may write tens of thousands of `LIST` lines).
     pub fn hot(&self) -> HotDocument {
-        let mut doc = HotDocument::default();
-        for line in &self.hot_lines {
-            // The reader only accepts single-line sections, keys and values, so insert
-            // cannot fail here; a failure would only drop that line.
-            let _ = doc.insert(&line.section, &line.key, &line.value);
-        }
-        doc
+        HotDocument::from_entries(
+            self.hot_lines
+                .iter()
+                .map(|l| (l.section.as_str(), l.key.as_str(), l.value.as_str())),
+        )
     }
 }
 

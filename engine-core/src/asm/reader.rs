@@ -9,11 +9,17 @@ use crate::formats::{hot, hsm};
 use crate::isa::{self, OpcodeInfo};
 use crate::registers::Layout;
 use crate::suggest::closest;
-use std::path::{Component, Path, PathBuf};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Deepest `INCLUDE` nesting accepted.
-pub(crate) const MAX_INCLUDE_DEPTH: usize = 32;
+/// Deepest `INCLUDE` nesting accepted (the root source is level 1).
+pub const MAX_INCLUDE_DEPTH: usize = 32;
+
+/// Most lines one assembly reads, the root source and everything it includes together;
+/// reading stops there with an error. Real sources are a few thousand lines; a source
+/// writing 80,000 `LIST` lines is far below.
+pub const MAX_EXPANDED_LINES: usize = 1_000_000;
 
 /// One source file that was read.
 pub(crate) struct Source {
@@ -105,7 +111,24 @@ struct Reader<'a> {
     options: &'a AsmOptions,
     files: &'a dyn SourceFiles,
     out: Parsed,
+    /// Identities of the files being read, outermost first (for cycles).
     stack: Vec<PathBuf>,
+    /// Identities of every file read: a file is included once (like `#pragma once`).
+    included: HashSet<PathBuf>,
+    /// Lines read so far, all files together.
+    lines: usize,
+    /// Set when [`MAX_EXPANDED_LINES`] is reached: nothing more is read.
+    stopped: bool,
+}
+
+/// What looking for an `INCLUDE`/`SYMBOLFILE`/`INIFILE` file found.
+enum Lookup {
+    /// The file and its bytes.
+    Found(PathBuf, Vec<u8>),
+    /// Not there; these paths were tried.
+    Missing(Vec<PathBuf>),
+    /// There, but refused (outside the allowed folders, not a regular file, too big…).
+    Refused(String),
 }
 
 /// Block state of the file being read.
@@ -147,6 +170,9 @@ pub(crate) fn read(
         files,
         out: Parsed::default(),
         stack: Vec::new(),
+        included: HashSet::new(),
+        lines: 0,
+        stopped: false,
     };
     let text = match text {
         Some(text) => text,
@@ -163,6 +189,7 @@ pub(crate) fn read(
             }
         },
     };
+    reader.included.insert(files.identity(root));
     reader.read_file(root.to_path_buf(), text);
     reader.out
 }
@@ -185,7 +212,7 @@ impl Reader<'_> {
     fn read_file(&mut self, path: PathBuf, text: String) {
         let file = u32::try_from(self.out.sources.len()).unwrap_or(u32::MAX);
         let text: Arc<str> = Arc::from(text);
-        self.stack.push(normalize(&path));
+        self.stack.push(self.files.identity(&path));
         self.out.sources.push(Source {
             path,
             text: Arc::clone(&text),
@@ -195,6 +222,23 @@ impl Reader<'_> {
         let mut toks = Vec::new();
         for (index, raw) in text.split('\n').enumerate() {
             let line_no = u32::try_from(index + 1).unwrap_or(u32::MAX);
+            if self.stopped {
+                break;
+            }
+            self.lines += 1;
+            if self.lines > MAX_EXPANDED_LINES {
+                self.stopped = true;
+                self.error(
+                    file,
+                    line_no,
+                    0,
+                    format!(
+                        "the source and its includes are more than {MAX_EXPANDED_LINES} lines; \
+                         the rest is not read"
+                    ),
+                );
+                break;
+            }
             if !lexer::is_hash_comment(raw) {
                 let column1 = lexer::tokenize(raw, offset, &mut toks);
                 let line = Line {
@@ -210,6 +254,8 @@ impl Reader<'_> {
         }
         match block {
             Block::Outside => {}
+            // Cut short: the block's end is in what was not read.
+            _ if self.stopped => {}
             Block::Pending { line, column } | Block::Inside { line, column } => self.error(
                 file,
                 line,
@@ -554,7 +600,9 @@ impl Reader<'_> {
         block
     }
 
-    fn resolve(&self, from_file: u32, name: &str) -> (Vec<PathBuf>, Option<(PathBuf, Vec<u8>)>) {
+    /// Looks for `name` in the including file's folder, then the include folders. A
+    /// file that is there but refused stops the search: the user must hear why.
+    fn resolve(&self, from_file: u32, name: &str) -> Lookup {
         let name = name.trim_matches('"');
         let wanted = Path::new(name);
         let mut tried = Vec::new();
@@ -569,12 +617,13 @@ impl Reader<'_> {
             }
         }
         for candidate in candidates {
-            if let Ok(bytes) = self.files.read(&candidate) {
-                return (tried, Some((candidate, bytes)));
+            match self.files.read(&candidate) {
+                Ok(bytes) => return Lookup::Found(candidate, bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => tried.push(candidate),
+                Err(e) => return Lookup::Refused(e.to_string()),
             }
-            tried.push(candidate);
         }
-        (tried, None)
+        Lookup::Missing(tried)
     }
 
     fn missing(
@@ -604,12 +653,18 @@ impl Reader<'_> {
             self.error(file, line_no, column, "INCLUDE needs a file name");
             return;
         }
-        let (tried, found) = self.resolve(file, name);
-        let Some((path, bytes)) = found else {
-            self.missing(file, line_no, column, "include file", name, &tried);
-            return;
+        let (path, bytes) = match self.resolve(file, name) {
+            Lookup::Found(path, bytes) => (path, bytes),
+            Lookup::Missing(tried) => {
+                self.missing(file, line_no, column, "include file", name, &tried);
+                return;
+            }
+            Lookup::Refused(why) => {
+                self.error(file, line_no, column, format!("INCLUDE `{name}`: {why}"));
+                return;
+            }
         };
-        let key = normalize(&path);
+        let key = self.files.identity(&path);
         if self.stack.contains(&key) {
             self.error(
                 file,
@@ -631,6 +686,12 @@ impl Reader<'_> {
             );
             return;
         }
+        // Included before: its labels and lines are there already (a no-op, like
+        // `#pragma once`), which also keeps a file including the next one twice, level
+        // after level, from doubling at each level.
+        if !self.included.insert(key) {
+            return;
+        }
         self.read_file(path, String::from_utf8_lossy(&bytes).into_owned());
     }
 
@@ -647,10 +708,21 @@ impl Reader<'_> {
             );
             return;
         }
-        let (tried, found) = self.resolve(file, name);
-        let Some((path, bytes)) = found else {
-            self.missing(file, line_no, head.column, "symbol file", name, &tried);
-            return;
+        let (path, bytes) = match self.resolve(file, name) {
+            Lookup::Found(path, bytes) => (path, bytes),
+            Lookup::Missing(tried) => {
+                self.missing(file, line_no, head.column, "symbol file", name, &tried);
+                return;
+            }
+            Lookup::Refused(why) => {
+                self.error(
+                    file,
+                    line_no,
+                    head.column,
+                    format!("{what} `{name}`: {why}"),
+                );
+                return;
+            }
         };
         if ini {
             let doc = hot::HotDocument::parse(&bytes);
@@ -740,22 +812,4 @@ fn strip_comment_outside_quotes(text: &str) -> &str {
         }
     }
     text
-}
-
-/// A lexical normal form of a path for cycle detection (no file system access, so it
-/// works for in-memory sources too).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }

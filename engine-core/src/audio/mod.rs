@@ -2,9 +2,32 @@
 //!
 //! [`SampleBuffer`] is what the resource cache keeps and the mixer plays: interleaved
 //! `f32` frames at the file's own rate. [`decode`] turns file bytes (WAV, MP3, Ogg
-//! Vorbis, FLAC) into buffers and streams.
+//! Vorbis, FLAC) into buffers and streams. [`MemoryBudget`] is how a decode asks for the
+//! memory of its samples before it allocates them (the resource cache's reservations).
 
 pub mod decode;
+
+/// Memory asked for before it is allocated: a decoder reserves the bytes of the samples it
+/// is about to allocate, and gives back what it frees again. The resource cache implements
+/// it with a reservation against its budget, so decoded audio never outgrows the budget.
+pub trait MemoryBudget {
+    /// Asks for `bytes` more. `Err(why)` refuses: the caller must not allocate them.
+    fn reserve(&mut self, bytes: usize) -> Result<(), String>;
+    /// Gives back `bytes` reserved earlier that are no longer allocated.
+    fn release(&mut self, bytes: usize);
+}
+
+/// A budget that grants everything (only the decoder's own limits apply).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unmetered;
+
+impl MemoryBudget for Unmetered {
+    fn reserve(&mut self, _bytes: usize) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn release(&mut self, _bytes: usize) {}
+}
 
 /// Decoded audio: interleaved `f32` samples in −1…1, one or two channels, at the file's
 /// sample rate.

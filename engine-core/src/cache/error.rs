@@ -51,6 +51,24 @@ pub enum CacheError {
         /// What the loader said.
         message: String,
     },
+    /// The resource would take more memory than one resource may (a sound that long is
+    /// streamed instead of cached).
+    #[error("resource '{name}' is too large to hold in memory: {message}")]
+    TooLarge {
+        /// The normalised name.
+        name: String,
+        /// What it would take and the limit, as the loader said.
+        message: String,
+    },
+    /// The budget could not make room for the resource: the memory is taken by resources
+    /// in use. Forgotten at the next tick, when it may fit.
+    #[error("resource '{name}' was not loaded: {detail}")]
+    OverBudget {
+        /// The normalised name.
+        name: String,
+        /// What it needed and where the budget went.
+        detail: String,
+    },
     /// A directory given to `add_directory` cannot be used.
     #[error("cannot use {} as a resource directory: {message}", path.display())]
     Directory {

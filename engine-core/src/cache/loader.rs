@@ -2,11 +2,15 @@
 //! keeps (raw bytes, or decoded samples). A loader is chosen by wildcard pattern over the
 //! resource name, most specific pattern first (see [`super::pattern`]), with the default
 //! loader (`*`, keeps the bytes as they are) last.
+//!
+//! A loader runs within a [`MemoryBudget`]: the cache's reservation for the resource. What
+//! it allocates for the resource is reserved first, so that the cache's budget bounds the
+//! memory of loads in progress too (see the cache's module docs).
 
 use std::sync::Arc;
 
 use super::pattern::{Pattern, PatternTable};
-use crate::audio::SampleBuffer;
+use crate::audio::{MemoryBudget, SampleBuffer};
 
 /// What a loader made of a resource's bytes.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +31,17 @@ impl ResourceData {
     }
 }
 
+/// Why a loader could not make a resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// The bytes cannot be made into the resource (damaged, wrong format, or the budget
+    /// refused the memory); why.
+    Failed(String),
+    /// The resource would take more memory than any one resource may; what it would take
+    /// (a sound that long is streamed instead).
+    TooLarge(String),
+}
+
 /// Turns raw resource bytes into [`ResourceData`] for the names its pattern matches.
 ///
 /// Loaders run on whichever thread loads the resource (the engine thread for `get`, the
@@ -38,6 +53,26 @@ pub trait ResourceLoader: Send + Sync {
 
     /// Makes the resource `name` (normalised) from its raw bytes, or says why it cannot.
     fn load(&self, name: &str, raw: Vec<u8>) -> Result<ResourceData, String>;
+
+    /// [`load`](Self::load) within `budget`: what the loader allocates for the resource is
+    /// reserved from `budget` before it is allocated; a refusal ends the load. What the
+    /// returned data was reserved with stays taken (it is the data's).
+    ///
+    /// The default loads first and then reserves the size of what it made (the memory
+    /// exists for a moment before it is counted); loaders whose output can be much larger
+    /// than their input (the sample loader's decoders) reserve ahead instead.
+    fn load_within(
+        &self,
+        name: &str,
+        raw: Vec<u8>,
+        budget: &mut dyn MemoryBudget,
+    ) -> Result<ResourceData, LoadError> {
+        let data = self.load(name, raw).map_err(LoadError::Failed)?;
+        budget
+            .reserve(data.size_bytes())
+            .map_err(LoadError::Failed)?;
+        Ok(data)
+    }
 }
 
 /// The loader of last resort: pattern `*`, keeps the bytes unchanged.

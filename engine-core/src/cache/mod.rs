@@ -22,13 +22,25 @@
 //! [`CacheStats::pinned_bytes`], never counted as free, and asking for it again takes it
 //! back into the cache without reading it (a *revival*, counted as a hit).
 //!
-//! **Over budget.** A resource larger than the whole budget still loads (a sound is never
-//! refused for its size). It is flagged `over_budget`, does not push other resources out
-//! (it could never fit anyway; flushing the cache for it would only thrash), and is the
-//! first to go once nobody else holds it: at the next eviction pass (the next load,
-//! `end_tick`, or `set_budget`). So the invariant is: held bytes of resources that fit
-//! the budget never exceed it; over-budget bytes are reported in
-//! [`CacheStats::over_budget_bytes`].
+//! **Memory is reserved before it is allocated.** A load runs its loader within a
+//! reservation ([`ResourceLoader::load_within`]): the loader asks for the bytes of what it
+//! makes before allocating them — the sample loader knows a WAV's or FLAC's decoded size
+//! from its headers, and grows other decodes step by step — and the cache grants them only
+//! while everything in memory fits the budget: cached bytes, pinned bytes (evicted data
+//! still in use) and the reservations of other loads. To make room it evicts what nobody
+//! else holds (lowest priority, least recently used first); if that cannot make enough, the
+//! load is refused with [`CacheError::OverBudget`], saying where the memory is. So sounds
+//! that are playing can never take more than the budget, however many there are. Such a
+//! refusal is forgotten at the next [`begin_tick`](ResourceCache::begin_tick), when sounds
+//! may have ended. A resource larger than any one may be (the sample loader's
+//! `MAX_SAMPLE_BYTES`) is refused with [`CacheError::TooLarge`], naming its size; the
+//! sound server streams such sounds instead.
+//!
+//! **Over budget.** Lowering the budget ([`set_budget`](ResourceCache::set_budget)) can
+//! leave resources larger than the whole budget in the cache. They are flagged
+//! `over_budget`, do not push other resources out, and are the first to go once nobody
+//! else holds them: at the next eviction pass (the next load, `end_tick`, or `set_budget`).
+//! Their bytes are reported in [`CacheStats::over_budget_bytes`].
 //!
 //! **Misses** are classified as in [`MissKind`]: compulsory, capacity, conflict (thrown
 //! out on a hint: `evict`, `release`, or a priority that overrode LRU).
@@ -59,14 +71,14 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, RwLock};
 use std::thread::{self, JoinHandle};
 
 pub use error::CacheError;
-pub use loader::{DefaultLoader, ResourceData, ResourceLoader};
+pub use loader::{DefaultLoader, LoadError, ResourceData, ResourceLoader};
 pub use name::{MAX_NAME_LEN, normalize_name};
 pub use pattern::{Pattern, wildcard_match};
-pub use sources::{SourceInfo, SourceKind};
+pub use sources::{MAX_RESOURCE_BYTES, SourceInfo, SourceKind};
 pub use stats::{CacheStats, MissKind, Residency, ResourceStats, TickSummary};
 pub use worker::{PreloadJob, PreloadProgress, PreloadSummary};
 
-use crate::audio::SampleBuffer;
+use crate::audio::{MemoryBudget, SampleBuffer};
 use loader::LoaderTable;
 use sources::Source;
 use state::State;
@@ -250,9 +262,18 @@ impl Core {
         state.record(key).in_flight = true;
         drop(state);
 
-        let outcome = self.read_and_load(key);
+        let mut reservation = Reservation {
+            core: self,
+            key,
+            bytes: 0,
+            refused: None,
+        };
+        let outcome = self.read_and_load(key, &mut reservation);
 
         let mut state = self.lock();
+        // The reservation becomes held bytes (or is given back) under the same lock as the
+        // install, so no other load can take the memory in between.
+        state.unreserve(reservation.take());
         state.record(key).in_flight = false;
         self.loaded.notify_all();
         match outcome {
@@ -271,8 +292,13 @@ impl Core {
         }
     }
 
-    /// Reads `key` from the newest source that has it and runs its loader. No lock held.
-    fn read_and_load(&self, key: &str) -> Result<Resource, CacheError> {
+    /// Reads `key` from the newest source that has it and runs its loader within
+    /// `reservation`, which holds the bytes of the data it returns. No lock held.
+    fn read_and_load(
+        &self,
+        key: &str,
+        reservation: &mut Reservation<'_>,
+    ) -> Result<Resource, CacheError> {
         let sources = self.sources();
         for source in sources.iter().rev() {
             let Some(read) = source.read(key) else {
@@ -284,24 +310,40 @@ impl Core {
                 .read()
                 .unwrap_or_else(PoisonError::into_inner)
                 .choose(key);
-            let data = match catch_unwind(AssertUnwindSafe(|| loader.load(key, raw))) {
+            let loaded = catch_unwind(AssertUnwindSafe(|| {
+                loader.load_within(key, raw, reservation)
+            }));
+            let failed = |message: String| CacheError::Load {
+                name: key.to_owned(),
+                loader: pattern.clone(),
+                message,
+            };
+            let data = match loaded {
                 Ok(Ok(data)) => data,
-                Ok(Err(message)) => {
-                    return Err(CacheError::Load {
+                Ok(Err(_)) | Err(_) if reservation.refused.is_some() => {
+                    return Err(CacheError::OverBudget {
                         name: key.to_owned(),
-                        loader: pattern,
+                        detail: reservation.refused.take().unwrap_or_default(),
+                    });
+                }
+                Ok(Err(LoadError::TooLarge(message))) => {
+                    return Err(CacheError::TooLarge {
+                        name: key.to_owned(),
                         message,
                     });
                 }
-                Err(_) => {
-                    return Err(CacheError::Load {
-                        name: key.to_owned(),
-                        loader: pattern,
-                        message: "the loader panicked".to_owned(),
-                    });
-                }
+                Ok(Err(LoadError::Failed(message))) => return Err(failed(message)),
+                Err(_) => return Err(failed("the loader panicked".to_owned())),
             };
             let size = data.size_bytes();
+            // A loader may have reserved a little more than it kept (or, against the
+            // rules, less): the reservation is made to match what is really held.
+            reservation
+                .settle(size)
+                .map_err(|detail| CacheError::OverBudget {
+                    name: key.to_owned(),
+                    detail,
+                })?;
             return Ok(Resource {
                 name: key.to_owned(),
                 data,
@@ -312,6 +354,65 @@ impl Core {
         Err(CacheError::NotFound {
             name: key.to_owned(),
         })
+    }
+}
+
+/// The memory a load has reserved against the budget: the loader's [`MemoryBudget`].
+/// Whatever is still reserved when it is dropped (a failed load) is given back.
+struct Reservation<'c> {
+    core: &'c Core,
+    key: &'c str,
+    bytes: usize,
+    /// Why the budget refused a request, if it did.
+    refused: Option<String>,
+}
+
+impl Reservation<'_> {
+    /// Makes the reservation exactly `size` bytes.
+    fn settle(&mut self, size: usize) -> Result<(), String> {
+        if size > self.bytes {
+            self.reserve(size - self.bytes)
+        } else {
+            self.release(self.bytes - size);
+            Ok(())
+        }
+    }
+
+    /// Hands the reserved bytes over (to be unreserved by the caller, under its lock).
+    fn take(&mut self) -> usize {
+        std::mem::take(&mut self.bytes)
+    }
+}
+
+impl MemoryBudget for Reservation<'_> {
+    fn reserve(&mut self, bytes: usize) -> Result<(), String> {
+        match self.core.lock().reserve(self.key, bytes) {
+            Ok(()) => {
+                self.bytes += bytes;
+                Ok(())
+            }
+            Err(why) => {
+                self.refused = Some(why.clone());
+                Err(why)
+            }
+        }
+    }
+
+    fn release(&mut self, bytes: usize) {
+        let bytes = bytes.min(self.bytes);
+        if bytes > 0 {
+            self.bytes -= bytes;
+            self.core.lock().unreserve(bytes);
+        }
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        let bytes = self.take();
+        if bytes > 0 {
+            self.core.lock().unreserve(bytes);
+        }
     }
 }
 

@@ -3,15 +3,16 @@
 //! Each source is indexed when it is added, under normalised names, so lookups are
 //! case-insensitive even on case-sensitive file systems and listing needs no IO.
 //!
-//! Safety rules: a directory entry that is a symlink pointing outside the directory is
-//! indexed as an escape and refused when asked for (and the link is checked again with
-//! `canonicalize` at read time, in case the tree changed since indexing). Symlinked
-//! subdirectories are not walked. Zip entries whose own names are absolute, have `..`
-//! components or drive letters, and zip symlink entries are never indexed, so they can
-//! never be served or listed.
+//! Safety rules: a directory is walked and read under the project's file rules
+//! ([`crate::fsrules`]), the same as the project loader and `check`: an entry that is a
+//! link leading out of the directory is indexed as an escape and refused when asked for
+//! with the rules' reason; every read is checked again (still inside, still a regular
+//! file, at most [`MAX_RESOURCE_BYTES`]), in case the tree changed since indexing. Zip
+//! entries whose own names are absolute, have `..` components or drive letters, and zip
+//! symlink entries are never indexed, so they can never be served or listed.
 
 use std::collections::HashMap;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
@@ -20,14 +21,25 @@ use zip::ZipArchive;
 
 use super::error::CacheError;
 use super::name::normalize_name;
+use crate::fsrules::{self, ReadRules, Refusal, WalkOptions};
 
-/// Directory levels walked below a directory source; deeper trees are not indexed (a
-/// guard against pathological trees, not a limit real data reaches).
-const MAX_DEPTH: usize = 32;
+/// The name a file of a directory source is served under, if it has one: its relative
+/// path normalised. A `\` or `:` inside one file name would change meaning once the name
+/// is normalised, and a name that is not UTF-8 cannot be asked for: neither is served.
+fn servable_name(relative: &Path) -> Option<String> {
+    let parts: Option<Vec<&str>> = relative.iter().map(|part| part.to_str()).collect();
+    let parts = parts?;
+    if parts.iter().any(|part| part.contains(['\\', ':'])) {
+        return None;
+    }
+    normalize_name(&parts.join("/"))
+        .ok()
+        .map(|n| n.into_owned())
+}
 
 /// Largest resource read, in bytes. Far beyond any sound; stops a damaged or hostile
-/// zip entry from claiming the whole memory.
-const MAX_RESOURCE_BYTES: u64 = 1 << 30;
+/// zip entry or file from claiming the whole memory.
+pub const MAX_RESOURCE_BYTES: u64 = 1 << 30;
 
 /// What kind of resource file a source is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,15 +69,15 @@ pub struct SourceInfo {
 enum DirEntry {
     /// A file (or a symlink to a file inside the directory), relative to the root.
     File(PathBuf),
-    /// A symlink pointing outside the directory: asked for, it is refused.
-    Outside,
+    /// A link leading outside the directory: asked for, it is refused with this reason.
+    Outside(Refusal),
 }
 
 /// An indexed directory tree.
 #[derive(Debug)]
 struct DirSource {
-    /// The canonical root: every file served must canonicalise to a path below it.
-    root: PathBuf,
+    /// What may be read: files inside the directory, at most [`MAX_RESOURCE_BYTES`].
+    rules: ReadRules,
     index: HashMap<String, DirEntry>,
 }
 
@@ -98,97 +110,38 @@ impl Source {
             path: path.to_owned(),
             message,
         };
-        let meta = fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-        if !meta.is_dir() {
-            return Err(fail("it is not a directory".to_owned()));
-        }
-        let root = fs::canonicalize(path).map_err(|e| fail(e.to_string()))?;
+        let walk = fsrules::walk(path, &WalkOptions::default()).map_err(|r| fail(r.reason()))?;
         let mut index = HashMap::new();
         let mut order = Vec::new();
-        let mut rejected = 0usize;
-        // Depth-first with an explicit stack; children sorted so the order is the same
-        // on every machine.
-        let mut stack: Vec<(PathBuf, String, usize)> = vec![(root.clone(), String::new(), 0)];
-        let mut first = true;
-        while let Some((dir, prefix, depth)) = stack.pop() {
-            let entries = match fs::read_dir(&dir) {
-                Ok(entries) => entries,
-                Err(e) if first => return Err(fail(e.to_string())),
-                Err(_) => {
-                    rejected += 1;
-                    continue;
-                }
+        // Folders nested too deep are not indexed (a guard against pathological trees).
+        let mut rejected = walk.not_entered.len();
+        for entry in walk.files() {
+            let Some(name) = servable_name(&entry.relative) else {
+                rejected += 1;
+                continue;
             };
-            first = false;
-            let mut children: Vec<_> = entries.filter_map(Result::ok).collect();
-            children.sort_by_key(|entry| entry.file_name());
-            let mut subdirs = Vec::new();
-            for child in children {
-                let Some(file_name) = child.file_name().to_str().map(str::to_owned) else {
-                    rejected += 1;
-                    continue;
-                };
-                // A `\` or `:` inside one file name would change meaning once the
-                // name is normalised; such files are not served.
-                if file_name.contains(['\\', ':']) {
-                    rejected += 1;
-                    continue;
-                }
-                let relative = if prefix.is_empty() {
-                    file_name.clone()
-                } else {
-                    format!("{prefix}/{file_name}")
-                };
-                let Ok(file_type) = child.file_type() else {
-                    rejected += 1;
-                    continue;
-                };
-                let entry = if file_type.is_dir() {
-                    if depth + 1 < MAX_DEPTH {
-                        subdirs.push((child.path(), relative, depth + 1));
-                    } else {
-                        rejected += 1;
-                    }
-                    continue;
-                } else if file_type.is_file() {
-                    DirEntry::File(PathBuf::from(&relative))
-                } else if file_type.is_symlink() {
-                    match fs::canonicalize(child.path()) {
-                        Ok(target) if !target.starts_with(&root) => DirEntry::Outside,
-                        Ok(target) if target.is_file() => DirEntry::File(PathBuf::from(&relative)),
-                        // Dangling links and links to directories are not served.
-                        _ => {
-                            rejected += 1;
-                            continue;
-                        }
-                    }
-                } else {
-                    rejected += 1;
-                    continue;
-                };
-                let Ok(name) = normalize_name(&relative) else {
-                    rejected += 1;
-                    continue;
-                };
-                let name = name.into_owned();
-                if index.contains_key(&name) {
-                    // `A.wav` and `a.wav` in one directory: the first in sorted order wins.
-                    rejected += 1;
-                    continue;
-                }
-                if let DirEntry::Outside = entry {
-                    rejected += 1;
-                } else {
-                    order.push(name.clone());
-                }
-                index.insert(name, entry);
+            if index.contains_key(&name) {
+                // `A.wav` and `a.wav` in one directory: the first in sorted order wins.
+                rejected += 1;
+                continue;
             }
-            // Reverse so the stack pops subdirectories in sorted order.
-            stack.extend(subdirs.into_iter().rev());
+            order.push(name.clone());
+            index.insert(name, DirEntry::File(entry.relative.clone()));
+        }
+        for refusal in walk.refused {
+            rejected += 1;
+            if let Refusal::LinkOutside { path: link, .. } = &refusal
+                && let Some(name) = link.strip_prefix(path).ok().and_then(servable_name)
+            {
+                index.entry(name).or_insert(DirEntry::Outside(refusal));
+            }
         }
         Ok(Self {
             path: path.to_owned(),
-            kind: Kind::Dir(DirSource { root, index }),
+            kind: Kind::Dir(DirSource {
+                rules: ReadRules::within(&[path.to_owned()]).with_max_bytes(MAX_RESOURCE_BYTES),
+                index,
+            }),
             order,
             rejected,
         })
@@ -304,26 +257,21 @@ impl Source {
         name: &str,
         entry: &DirEntry,
     ) -> Result<Vec<u8>, CacheError> {
-        let outside = || CacheError::Escape {
+        let escape = |refusal: &Refusal| CacheError::Escape {
             name: name.to_owned(),
-            reason: format!(
-                "it is a symlink to a file outside the directory {}",
-                self.path.display()
-            ),
+            reason: refusal.to_string(),
         };
         let relative = match entry {
             DirEntry::File(relative) => relative,
-            DirEntry::Outside => return Err(outside()),
+            DirEntry::Outside(refusal) => return Err(escape(refusal)),
         };
         // Checked again now: the tree may have changed since it was indexed.
-        let real = fs::canonicalize(dir.root.join(relative))
-            .map_err(|e| self.read_error(name, e.to_string()))?;
-        if !real.starts_with(&dir.root) {
-            return Err(outside());
-        }
-        let file = File::open(&real).map_err(|e| self.read_error(name, e.to_string()))?;
-        let expected = file.metadata().map(|m| m.len()).unwrap_or(0);
-        self.read_capped(name, file, expected)
+        dir.rules
+            .read(&self.path.join(relative))
+            .map_err(|refusal| match refusal {
+                Refusal::LinkOutside { .. } | Refusal::Outside { .. } => escape(&refusal),
+                other => self.read_error(name, other.reason()),
+            })
     }
 
     fn read_entry(
@@ -371,6 +319,7 @@ impl Source {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use std::fs;
     use std::io::Write;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use zip::write::SimpleFileOptions;

@@ -139,6 +139,8 @@ pub(crate) struct State {
     budget: usize,
     bytes_held: usize,
     over_budget_bytes: usize,
+    /// Bytes reserved by loads in progress (see [`State::reserve`]).
+    reserved_bytes: usize,
     /// The use counter: bumped on every use and load, never goes back.
     clock: u64,
     counters: Counters,
@@ -156,6 +158,7 @@ impl State {
             budget,
             bytes_held: 0,
             over_budget_bytes: 0,
+            reserved_bytes: 0,
             clock: 0,
             counters: Counters::default(),
             ticks: Ticks::default(),
@@ -377,10 +380,88 @@ impl State {
         true
     }
 
+    /// Reserves `bytes` more for the load of `key` in progress, before its loader
+    /// allocates them. Everything in memory counts: cached data, evicted data still in use
+    /// (pinned) and other loads' reservations. To make room, cached resources that nobody
+    /// else holds are evicted, lowest priority and least recently used first (evicting
+    /// one in use would free nothing). If that is not enough, the reservation is refused
+    /// with what the budget is taken by.
+    pub(crate) fn reserve(&mut self, key: &str, bytes: usize) -> Result<(), String> {
+        self.evict_loose_over_budget(Some(key));
+        let (pinned, _) = self.pinned();
+        let free = self
+            .budget
+            .saturating_sub(self.bytes_held + pinned + self.reserved_bytes);
+        if bytes > free {
+            // Only evict when that makes enough room: a refused load should not cost the
+            // cache its contents.
+            let freeable: usize = self
+                .records
+                .iter()
+                .filter(|(name, r)| &***name != key && !r.over_budget)
+                .filter_map(|(_, r)| r.held.as_ref())
+                .filter(|h| Arc::strong_count(h) == 1)
+                .map(|h| h.size)
+                .sum();
+            if free + freeable < bytes {
+                return Err(self.refusal(bytes, pinned));
+            }
+            self.evict_lru(bytes - free, Some(key), true);
+        }
+        self.reserved_bytes += bytes;
+        Ok(())
+    }
+
+    /// Gives back bytes reserved by a load (it failed, freed some, or its data is being
+    /// installed and counted as held instead).
+    pub(crate) fn unreserve(&mut self, bytes: usize) {
+        self.reserved_bytes = self.reserved_bytes.saturating_sub(bytes);
+    }
+
+    /// Why `bytes` more do not fit.
+    fn refusal(&self, bytes: usize, pinned: usize) -> String {
+        let size = |n: usize| crate::audio::decode::format_size(n as u64);
+        if bytes > self.budget {
+            return format!(
+                "it needs {} of memory, more than the cache's whole budget of {}",
+                size(bytes),
+                size(self.budget)
+            );
+        }
+        let in_use: usize = self
+            .records
+            .values()
+            .filter_map(|r| r.held.as_ref())
+            .filter(|h| Arc::strong_count(h) > 1)
+            .map(|h| h.size)
+            .sum();
+        format!(
+            "it needs {} more of memory and the cache's budget of {} is taken by sounds in \
+             use: {} cached ({} of it playing or otherwise held), {} evicted but still held, \
+             {} being loaded",
+            size(bytes),
+            size(self.budget),
+            size(self.bytes_held),
+            size(in_use),
+            size(pinned),
+            size(self.reserved_bytes)
+        )
+    }
+
     /// Lets go of what must go: first over-budget resources nobody else holds, then, in
     /// order of (priority, last use), resources until the held bytes (over-budget ones
     /// aside) fit the budget. `keep` (the resource just loaded) is never chosen.
     pub(crate) fn evict_pass(&mut self, keep: Option<&str>) {
+        self.evict_loose_over_budget(keep);
+        let fitted = self.bytes_held.saturating_sub(self.over_budget_bytes);
+        if fitted <= self.budget {
+            return;
+        }
+        self.evict_lru(fitted - self.budget, keep, false);
+    }
+
+    /// Evicts the over-budget resources nobody else holds (but `keep`).
+    fn evict_loose_over_budget(&mut self, keep: Option<&str>) {
         let kept = |name: &str| keep == Some(name);
         if self.over_budget_bytes > 0 {
             let loose: Vec<Arc<str>> = self
@@ -397,15 +478,24 @@ impl State {
                 self.evict_one(&name, EvictionCause::Capacity);
             }
         }
-        let fitted = self.bytes_held.saturating_sub(self.over_budget_bytes);
-        if fitted <= self.budget {
-            return;
-        }
-        let excess = fitted - self.budget;
+    }
+
+    /// Evicts cached resources in order of (priority, last use) until `excess` bytes are
+    /// out of the cache (or no candidate is left). `keep` is never chosen, nor are
+    /// over-budget resources (they go on their own); with `only_free`, neither is anything
+    /// someone else still holds, whose eviction would free no memory.
+    fn evict_lru(&mut self, excess: usize, keep: Option<&str>, only_free: bool) {
+        let kept = |name: &str| keep == Some(name);
         let mut candidates: Vec<(i32, u64, usize, Arc<str>)> = self
             .records
             .iter()
-            .filter(|(name, r)| r.held.is_some() && !r.over_budget && !kept(name))
+            .filter(|(name, r)| {
+                r.held
+                    .as_ref()
+                    .is_some_and(|h| !only_free || Arc::strong_count(h) == 1)
+                    && !r.over_budget
+                    && !kept(name)
+            })
             .map(|(name, r)| (r.priority, r.last_use, r.size, Arc::clone(name)))
             .collect();
         candidates.sort_unstable_by_key(|c| (c.0, c.1));
@@ -512,6 +602,13 @@ impl State {
     }
 
     pub(crate) fn begin_tick(&mut self) {
+        // A load the budget refused may fit now that sounds have ended: try it again when
+        // it is next asked for.
+        for record in self.records.values_mut() {
+            if matches!(record.failure, Some(CacheError::OverBudget { .. })) {
+                record.failure = None;
+            }
+        }
         self.ticks.id += 1;
         self.ticks.open = true;
         self.ticks.started = Some(Instant::now());

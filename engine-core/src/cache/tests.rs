@@ -13,6 +13,7 @@ use proptest::test_runner::{Config, TestRunner};
 
 use super::sources::tests::{TempDir, write_zip};
 use super::*;
+use crate::audio::MemoryBudget;
 
 /// A directory holding `files`, each `size` bytes of a byte derived from its name.
 fn fixture(tag: &str, files: &[(&str, usize)]) -> TempDir {
@@ -61,24 +62,152 @@ fn budget_is_held_and_pinned_bytes_are_reported() {
     for name in &names {
         cache.get(name).unwrap();
         let stats = cache.stats();
-        assert!(stats.bytes_held <= 100, "{stats:?}");
+        assert!(stats.bytes_held + stats.pinned_bytes <= 100, "{stats:?}");
     }
+    // Evicting s0 for room would have freed nothing (it is held): it stayed.
+    assert!(cache.is_cached("s0.wav"));
+    assert_eq!(cache.stats().bytes_held, 90);
+    // Thrown out on a hint while held, its bytes are pinned: still counted.
+    assert!(cache.evict("s0.wav"));
     let stats = cache.stats();
-    assert!(!cache.is_cached("s0.wav"));
-    assert_eq!(stats.pinned_bytes, 30);
-    assert_eq!(stats.pinned, 1);
-    assert_eq!(stats.bytes_held, 90);
+    assert_eq!(
+        (stats.pinned_bytes, stats.pinned, stats.bytes_held),
+        (30, 1, 60)
+    );
     let s0 = cache
         .resource_stats()
         .into_iter()
         .find(|r| r.name == "s0.wav")
         .unwrap();
     assert_eq!(s0.residency, Residency::Pinned);
+    cache.get("s1.wav").unwrap();
+    let stats = cache.stats();
+    assert!(stats.bytes_held + stats.pinned_bytes <= 100, "{stats:?}");
     // The handle still reads the bytes; letting go frees them.
     assert_eq!(held.bytes().unwrap(), content("s0.wav", 30).as_slice());
     drop(held);
     let stats = cache.stats();
     assert_eq!((stats.pinned_bytes, stats.pinned), (0, 0));
+}
+
+#[test]
+fn memory_in_use_never_exceeds_the_budget() {
+    let names: Vec<String> = (0..6).map(|i| format!("s{i}.wav")).collect();
+    let files: Vec<(&str, usize)> = names.iter().map(|n| (n.as_str(), 30)).collect();
+    let dir = fixture("in-use", &files);
+    let cache = cache(&dir, 100);
+    // Every handle kept, as by voices still playing.
+    let mut held = Vec::new();
+    let mut refused = Vec::new();
+    for name in &names {
+        match cache.get(name) {
+            Ok(handle) => held.push(handle),
+            Err(e) => refused.push(e),
+        }
+        let stats = cache.stats();
+        assert!(stats.bytes_held + stats.pinned_bytes <= 100, "{stats:?}");
+    }
+    assert_eq!((held.len(), refused.len()), (3, 3));
+    assert!(
+        matches!(&refused[0], CacheError::OverBudget { name, .. } if name == "s3.wav"),
+        "{:?}",
+        refused[0]
+    );
+    assert_eq!(
+        refused[0].to_string(),
+        "resource 's3.wav' was not loaded: it needs 30 bytes more of memory and the cache's \
+         budget of 100 bytes is taken by sounds in use: 90 bytes cached (90 bytes of it playing \
+         or otherwise held), 0 bytes evicted but still held, 0 bytes being loaded"
+    );
+    // Remembered for the rest of the tick, tried again in the next.
+    assert!(matches!(
+        cache.try_get("s3.wav"),
+        Lookup::Failed(CacheError::OverBudget { .. })
+    ));
+    held.clear();
+    cache.begin_tick();
+    assert_eq!(cache.get("s3.wav").unwrap().size, 30);
+    let stats = cache.stats();
+    assert_eq!((stats.bytes_held, stats.evictions), (90, 1));
+}
+
+#[test]
+fn a_resource_larger_than_the_whole_budget_is_refused() {
+    let dir = fixture("too-big", &[("a", 20), ("huge", 100)]);
+    let cache = cache(&dir, 50);
+    cache.get("a").unwrap();
+    let e = cache.get("huge").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "resource 'huge' was not loaded: it needs 100 bytes of memory, more than the cache's \
+         whole budget of 50 bytes"
+    );
+    // Nothing was thrown out for it.
+    assert!(cache.is_cached("a"));
+}
+
+/// Loader that reserves `reserve` bytes, then fails or returns `keep` bytes.
+struct Reserving {
+    reserve: usize,
+    keep: Option<usize>,
+}
+
+impl ResourceLoader for Reserving {
+    fn pattern(&self) -> &str {
+        "reserving/*"
+    }
+    fn load(&self, _name: &str, _raw: Vec<u8>) -> Result<ResourceData, String> {
+        Err("only loads within a budget".to_owned())
+    }
+    fn load_within(
+        &self,
+        _name: &str,
+        _raw: Vec<u8>,
+        budget: &mut dyn MemoryBudget,
+    ) -> Result<ResourceData, LoadError> {
+        budget.reserve(self.reserve).map_err(LoadError::Failed)?;
+        match self.keep {
+            Some(n) => Ok(ResourceData::Raw(vec![0; n])),
+            None => Err(LoadError::Failed("damaged".to_owned())),
+        }
+    }
+}
+
+#[test]
+fn a_load_gives_back_what_it_reserved_and_did_not_keep() {
+    let dir = fixture(
+        "reserving",
+        &[("reserving/fails", 1), ("reserving/keeps", 1), ("b", 50)],
+    );
+    let cache = cache(&dir, 100);
+    cache.register_loader(Arc::new(Reserving {
+        reserve: 90,
+        keep: None,
+    }));
+    assert!(matches!(
+        cache.get("reserving/fails"),
+        Err(CacheError::Load { .. })
+    ));
+    // Nothing of the failed load's 90 bytes is still reserved.
+    cache.get("b").unwrap();
+    cache.register_loader(Arc::new(Reserving {
+        reserve: 50,
+        keep: Some(10),
+    }));
+    assert_eq!(cache.get("reserving/keeps").unwrap().size, 10);
+    assert_eq!(cache.stats().bytes_held, 60);
+    // Only the 10 bytes kept count, not the 50 reserved: 40 more fit beside them.
+    cache.register_loader(Arc::new(Reserving {
+        reserve: 40,
+        keep: Some(40),
+    }));
+    cache.forget_failure("reserving/fails");
+    assert_eq!(cache.get("reserving/fails").unwrap().size, 40);
+    assert_eq!(
+        cached(&cache, &["b", "reserving/keeps", "reserving/fails"]),
+        [true, true, true],
+        "fitted without evicting"
+    );
 }
 
 #[test]
@@ -601,50 +730,48 @@ fn request_loads_in_the_background() {
 }
 
 #[test]
-fn over_budget_resource_loads_and_goes_first_once_released() {
-    let dir = fixture("over", &[("a", 20), ("b", 20), ("huge", 100)]);
-    let cache = cache(&dir, 50);
+fn lowering_the_budget_lets_over_budget_resources_go_once_released() {
+    let dir = fixture("over", &[("a", 20), ("b", 20), ("big", 40)]);
+    let cache = cache(&dir, 100);
     cache.get("a").unwrap();
     cache.get("b").unwrap();
-    let huge = cache.get("huge").unwrap();
-    assert_eq!(huge.size, 100);
-    // It did not flush the cache.
-    assert_eq!(cached(&cache, &["a", "b", "huge"]), [true, true, true]);
+    let big = cache.get("big").unwrap();
+    cache.set_budget(30);
+    // The big one is over the new budget but held: it stays, flagged.
+    assert!(cache.is_cached("big"));
     let stats = cache.stats();
-    assert_eq!((stats.bytes_held, stats.over_budget_bytes), (140, 100));
+    assert_eq!((stats.bytes_held, stats.over_budget_bytes), (60, 40));
     assert!(
         cache
             .resource_stats()
             .iter()
-            .any(|r| r.name == "huge" && r.over_budget)
+            .any(|r| r.name == "big" && r.over_budget)
     );
     // Held: it stays through a tick end.
     cache.begin_tick();
     cache.end_tick();
-    assert!(cache.is_cached("huge"));
-    drop(huge);
+    assert!(cache.is_cached("big"));
+    drop(big);
     cache.begin_tick();
     cache.end_tick();
-    assert_eq!(cached(&cache, &["a", "b", "huge"]), [true, true, false]);
+    assert!(!cache.is_cached("big"));
     let stats = cache.stats();
-    assert_eq!((stats.bytes_held, stats.over_budget_bytes), (40, 0));
-    // Shrinking the budget re-flags and evicts.
-    cache.set_budget(20);
-    assert_eq!(cache.stats().bytes_held, 20);
+    assert_eq!((stats.bytes_held, stats.over_budget_bytes), (20, 0));
 }
 
 #[test]
 fn evicted_but_held_resource_is_revived_not_reread() {
     let dir = fixture("revive", &[("a", 10), ("b", 10)]);
-    let cache = cache(&dir, 10);
+    let cache = cache(&dir, 20);
     let a = cache.get("a").unwrap();
+    assert!(cache.evict("a"));
     cache.get("b").unwrap();
     assert!(!cache.is_cached("a"));
     let again = cache.get("a").unwrap();
     assert!(Arc::ptr_eq(&a, &again));
     let stats = cache.stats();
     assert_eq!((stats.loads, stats.revivals, stats.hits), (2, 1, 1));
-    assert!(stats.bytes_held <= 10);
+    assert!(stats.bytes_held + stats.pinned_bytes <= 20);
 }
 
 #[test]

@@ -721,6 +721,67 @@ impl HotDocument {
         Ok(())
     }
 
+    /// The document that inserting every `(section, key, value)` in turn into an empty
+    /// document with [`HotDocument::insert`] makes — each section's entries together,
+    /// sections in order of first appearance, a blank line between sections, entries
+    /// `insert` refuses left out — built in one pass (inserting one by one rescans the
+    /// document each time, which is quadratic).
+    pub fn from_entries<'a>(
+        entries: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
+    ) -> Self {
+        let entries: Vec<(&str, &str, &str)> = entries.into_iter().collect();
+        if entries.iter().any(|(section, _, _)| section.is_empty()) {
+            // Entries before the first header are placed by position; rare enough to
+            // take the slow path rather than a second placement rule.
+            let mut doc = Self::default();
+            for (section, key, value) in entries {
+                let _ = doc.insert(section, key, value);
+            }
+            return doc;
+        }
+        let mut sections: Vec<(Line, Vec<Line>)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for (section, key, value) in entries {
+            let valid = check_no_line_break("section name", section).is_ok()
+                && check_key(key).is_ok()
+                && check_no_line_break("value", value).is_ok();
+            if !valid {
+                continue;
+            }
+            let line = Line::new(format!("{key}={value}").into_bytes(), LineEnding::Lf);
+            if !line
+                .entry()
+                .is_some_and(|e| e.key == key && e.value == value)
+            {
+                continue;
+            }
+            let slot = match index.get(&section.to_ascii_lowercase()) {
+                Some(&slot) => slot,
+                None => {
+                    let header = Line::new(format!("[{section}]").into_bytes(), LineEnding::Lf);
+                    if header.header() != Some(section) {
+                        continue;
+                    }
+                    sections.push((header, Vec::new()));
+                    index.insert(section.to_ascii_lowercase(), sections.len() - 1);
+                    sections.len() - 1
+                }
+            };
+            if let Some((_, lines)) = sections.get_mut(slot) {
+                lines.push(line);
+            }
+        }
+        let mut lines = Vec::new();
+        for (number, (header, entries)) in sections.into_iter().enumerate() {
+            if number > 0 {
+                lines.push(Line::new(Vec::new(), LineEnding::Lf));
+            }
+            lines.push(header);
+            lines.extend(entries);
+        }
+        Self { bom: false, lines }
+    }
+
     /// Spacing for a new entry: from the entry it follows, else the nearest entry before
     /// the insertion point, else the first entry after it, else `key=value`.
     fn neighbour_spacing(&self, after: Option<usize>, position: Option<usize>) -> Spacing {

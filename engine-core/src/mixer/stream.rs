@@ -1,5 +1,11 @@
-//! Streaming: long files (music, radio) are decoded on a streaming thread into a ring
-//! per stream; the mixer's voice reads the ring. The audio thread never touches a file.
+//! Streaming: long files (music, radio, any sound too large to hold in memory) are decoded
+//! into a ring per stream; the mixer's voice reads the ring. The audio thread never touches
+//! a file.
+//!
+//! Live, a streaming thread keeps the rings filled ([`Streamer::start`]). Offline rendering
+//! has no time to wait for a thread and must give the same output every time, so there the
+//! rings are filled on the caller's thread, at fixed points: [`Streamer::inline`] and
+//! [`Streamer::pump`], called once per tick before the mixer renders it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -83,6 +89,14 @@ struct Job {
     error: Option<String>,
 }
 
+impl Drop for Job {
+    fn drop(&mut self) {
+        // Nobody fills the ring any more (its streamer is gone): the voice ends where the
+        // ring ends instead of waiting for more forever.
+        self.shared.finished.store(true, Ordering::Release);
+    }
+}
+
 impl Job {
     /// Decodes as much as the ring has room for. Returns false when the job is over.
     fn fill(&mut self) -> bool {
@@ -127,10 +141,20 @@ impl Job {
     }
 }
 
-/// The streaming thread: keeps every open stream's ring filled.
+/// Who fills the rings.
+enum Filler {
+    /// The streaming thread.
+    Thread {
+        jobs: Option<mpsc::Sender<Job>>,
+        thread: Option<JoinHandle<()>>,
+    },
+    /// The owner, through [`Streamer::pump`].
+    Inline { jobs: Vec<Job> },
+}
+
+/// Keeps every open stream's ring filled: a streaming thread, or the owner's thread.
 pub struct Streamer {
-    jobs: Option<mpsc::Sender<Job>>,
-    thread: Option<JoinHandle<()>>,
+    filler: Filler,
     /// Seconds of audio each ring holds.
     pub buffer_seconds: f32,
 }
@@ -143,16 +167,44 @@ impl Streamer {
             .name("hitbench-stream".into())
             .spawn(move || run(receive))?;
         Ok(Self {
-            jobs: Some(send),
-            thread: Some(thread),
+            filler: Filler::Thread {
+                jobs: Some(send),
+                thread: Some(thread),
+            },
             buffer_seconds: 2.0,
         })
+    }
+
+    /// A streamer without a thread: the rings are filled by [`pump`](Self::pump), so
+    /// what the mixer reads depends only on when `pump` is called (deterministic offline
+    /// rendering).
+    pub fn inline() -> Self {
+        Self {
+            filler: Filler::Inline { jobs: Vec::new() },
+            buffer_seconds: 2.0,
+        }
+    }
+
+    /// Fills every stream's ring as far as it has room, and forgets the streams whose
+    /// readers are gone. Only inline streamers need it; a threaded one does it by itself.
+    pub fn pump(&mut self) {
+        if let Filler::Inline { jobs } = &mut self.filler {
+            jobs.retain_mut(Job::fill);
+        }
+    }
+
+    /// Streams still open (inline streamers; a threaded one reports 0).
+    pub fn open_streams(&self) -> usize {
+        match &self.filler {
+            Filler::Inline { jobs } => jobs.len(),
+            Filler::Thread { .. } => 0,
+        }
     }
 
     /// Opens a stream from a source: the returned reader goes to the mixer in a start
     /// command. The ring is filled before this returns, so playback starts at once.
     pub fn open(
-        &self,
+        &mut self,
         mut source: Box<dyn FrameSource>,
         looping: bool,
     ) -> Result<StreamReader, String> {
@@ -184,11 +236,16 @@ impl Streamer {
             sample_rate: rate,
             channels,
         };
-        match &self.jobs {
-            Some(jobs) => jobs
+        match &mut self.filler {
+            Filler::Thread {
+                jobs: Some(jobs), ..
+            } => jobs
                 .send(job)
                 .map_err(|_| "the streaming thread has stopped".to_string())?,
-            None => return Err("the streaming thread has stopped".into()),
+            Filler::Thread { jobs: None, .. } => {
+                return Err("the streaming thread has stopped".into());
+            }
+            Filler::Inline { jobs } => jobs.push(job),
         }
         Ok(reader)
     }
@@ -196,9 +253,11 @@ impl Streamer {
 
 impl Drop for Streamer {
     fn drop(&mut self) {
-        self.jobs = None;
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+        if let Filler::Thread { jobs, thread } = &mut self.filler {
+            *jobs = None;
+            if let Some(thread) = thread.take() {
+                let _ = thread.join();
+            }
         }
     }
 }
@@ -215,11 +274,9 @@ fn run(receive: mpsc::Receiver<Job>) {
         match receive.recv_timeout(timeout) {
             Ok(job) => jobs.push(job),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                if jobs.is_empty() {
-                    return;
-                }
-            }
+            // The streamer is gone (its server was dropped): the streams end where their
+            // rings end, and dropping the streamer does not wait for a looping one.
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
         }
         while let Ok(job) = receive.try_recv() {
             jobs.push(job);
@@ -259,7 +316,7 @@ mod tests {
 
     #[test]
     fn streams_every_frame_in_order_then_drains() {
-        let streamer = Streamer::start().expect("thread");
+        let mut streamer = Streamer::start().expect("thread");
         let mut reader = streamer
             .open(
                 Box::new(Counter {
@@ -284,7 +341,7 @@ mod tests {
 
     #[test]
     fn looping_streams_go_round() {
-        let streamer = Streamer::start().expect("thread");
+        let mut streamer = Streamer::start().expect("thread");
         let mut reader = streamer
             .open(Box::new(Counter { next: 0, len: 100 }), true)
             .expect("opens");
@@ -298,5 +355,63 @@ mod tests {
             }
         }
         assert!(seen.iter().enumerate().all(|(i, v)| *v == i % 100));
+    }
+
+    #[test]
+    fn an_inline_streamer_fills_only_when_pumped() {
+        let mut streamer = Streamer::inline();
+        let mut reader = streamer
+            .open(
+                Box::new(Counter {
+                    next: 0,
+                    len: 10_000,
+                }),
+                false,
+            )
+            .expect("opens");
+        let mut frame = [0.0; 2];
+        let mut expected = 0;
+        // The ring (4096 frames at this rate) was filled on opening, and only then.
+        while reader.next_frame(&mut frame) {
+            expected += 1;
+        }
+        assert_eq!(expected, 4096);
+        for _ in 0..2 {
+            streamer.pump();
+            while reader.next_frame(&mut frame) {
+                assert_eq!(frame[0], expected as f32);
+                expected += 1;
+            }
+        }
+        assert_eq!(expected, 10_000);
+        streamer.pump();
+        assert!(reader.drained());
+        assert_eq!(streamer.open_streams(), 1);
+        drop(reader);
+        streamer.pump();
+        assert_eq!(
+            streamer.open_streams(),
+            0,
+            "a stream nobody reads is forgotten"
+        );
+    }
+
+    #[test]
+    fn dropping_the_streamer_ends_its_streams_without_waiting_for_them() {
+        for threaded in [true, false] {
+            let mut streamer = if threaded {
+                Streamer::start().expect("thread")
+            } else {
+                Streamer::inline()
+            };
+            let mut reader = streamer
+                .open(Box::new(Counter { next: 0, len: 100 }), true)
+                .expect("opens");
+            // A looping stream never ends by itself; the join must not wait for it.
+            drop(streamer);
+            let mut frame = [0.0; 2];
+            while reader.next_frame(&mut frame) {}
+            assert!(reader.drained(), "threaded {threaded}");
+        }
     }
 }

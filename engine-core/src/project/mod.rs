@@ -32,6 +32,7 @@ pub use defs::{
 };
 pub use inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 pub use reload::{Changes, KeptFile, ReloadReport};
+pub(crate) use resolve::refused_sample;
 pub use resolve::resource_name;
 pub use scan::SAMPLE_EXTENSIONS;
 pub use unit::{CodeImport, CodeUnit, UnitOrigin};

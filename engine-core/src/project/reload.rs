@@ -10,6 +10,7 @@
 use super::inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 use super::resolve::Loader;
 use super::{Project, link, scan};
+use crate::asm::DiskFiles;
 use crate::diag::Diagnostic;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -134,9 +135,11 @@ pub(super) fn load(dirs: &[PathBuf], previous: Option<&Project>) -> (Project, Re
     let mut inputs = LoadInputs::default();
     let mut report = ReloadReport::default();
     let mut read = Vec::with_capacity(dirs.len());
+    // Sources may include files from any of the project's data folders, nothing else.
+    let files = DiskFiles::within(dirs);
     for (index, dir) in dirs.iter().enumerate() {
         let mut diagnostics = Vec::new();
-        let found = scan::read_dir(index, dir, &mut diagnostics);
+        let found = scan::read_dir(index, dir, &files, &mut diagnostics);
         let samples = found.map(|found| {
             inputs
                 .samples

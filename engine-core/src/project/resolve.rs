@@ -10,9 +10,11 @@ use super::inputs::{Piece, PieceKind};
 use super::tables::{self, RawEvents, RawTables, resolve_id};
 use super::unit::CodeUnit;
 use super::{IMPLICIT_TRACK_BASE, MAX_HIT_LIST_IDS, Override, Project};
+use crate::cache::MAX_RESOURCE_BYTES;
 use crate::diag::Diagnostic;
 use crate::formats::hitlist::HitList;
 use crate::formats::hot::{self, IdRef};
+use crate::fsrules::{ReadRules, Refusal};
 use crate::runtime::sink::ControlGroup;
 use crate::symbols;
 use std::collections::{BTreeMap, HashMap};
@@ -40,8 +42,17 @@ impl SampleIndex {
 
     /// Finds the file a `[Patch]` path means: next to the table, in the table's data
     /// directory, then by relative path and finally by file name in every directory,
-    /// later directories first (as the game's global sample lists did).
-    fn find(&self, relative: &Path, table_file: &Path, dir_root: Option<&Path>) -> Option<PathBuf> {
+    /// later directories first (as the game's global sample lists did). A file next to
+    /// the table or in its directory that the file rules refuse (a link leading out of
+    /// its data folder, a path out of every data folder, a named pipe…) is the answer,
+    /// refused: what the patch names is there, and must not be read.
+    fn find(
+        &self,
+        relative: &Path,
+        table_file: &Path,
+        dir_root: Option<&Path>,
+        rules: &ReadRules,
+    ) -> Result<Option<PathBuf>, Refusal> {
         let mut direct = Vec::new();
         if let Some(parent) = table_file.parent() {
             direct.push(parent.join(relative));
@@ -49,27 +60,37 @@ impl SampleIndex {
         if let Some(root) = dir_root {
             direct.push(root.join(relative));
         }
-        if let Some(hit) = direct.into_iter().find(|p| p.is_file()) {
-            return Some(hit);
+        for candidate in direct {
+            // Something that is not a folder is there (a file, or a link even to
+            // nothing).
+            let there = std::fs::symlink_metadata(&candidate).is_ok();
+            if there && !candidate.is_dir() {
+                return rules.check(&candidate).map(|_| Some(candidate));
+            }
         }
         let key = relative
             .to_string_lossy()
             .replace('\\', "/")
             .to_ascii_lowercase();
+        let suffix = format!("/{key}");
         let by_path = self
             .files
             .iter()
             .rev()
-            .find(|(_, k, _)| *k == key || k.ends_with(&format!("/{key}")));
+            .find(|(_, k, _)| *k == key || k.ends_with(&suffix));
         if let Some((_, _, path)) = by_path {
-            return Some(path.clone());
+            return Ok(Some(path.clone()));
         }
-        let name = relative.file_name()?.to_string_lossy().to_ascii_lowercase();
-        self.files
+        let Some(name) = relative.file_name() else {
+            return Ok(None);
+        };
+        let name = name.to_string_lossy().to_ascii_lowercase();
+        Ok(self
+            .files
             .iter()
             .rev()
             .find(|(_, k, _)| k.rsplit('/').next() == Some(name.as_str()))
-            .map(|(_, _, p)| p.clone())
+            .map(|(_, _, p)| p.clone()))
     }
 
     /// Every sample file.
@@ -156,12 +177,15 @@ impl Loader {
         project.labels = labels;
         project.values = values;
         let dir_count = project.dirs.len();
+        // What the resource cache will serve: samples inside their data folder.
+        let rules = ReadRules::within(&project.dirs).with_max_bytes(MAX_RESOURCE_BYTES);
         for dir in 0..dir_count {
             for raw in self.tables.iter().filter(|t| t.dir == dir) {
                 resolve_tables(
                     raw,
                     &self.units,
                     &self.sample_index,
+                    &rules,
                     &mut project,
                     &mut self.diagnostics,
                 );
@@ -284,25 +308,28 @@ fn hitlist_name_ok(name: &str) -> bool {
 }
 
 /// The resource-cache name of a sample file: its path relative to the last data
-/// directory that contains it, with `/` separators.
+/// directory that contains it, with `/` separators. A file that exists is named by where
+/// it really is, and only inside a directory that really holds it — the cache's rule: a
+/// link leading out of its data directory names nothing.
 pub fn resource_name(file: &Path, dirs: &[PathBuf]) -> Option<String> {
     let canonical = file.canonicalize().ok();
     dirs.iter().rev().find_map(|dir| {
-        let relative = file
-            .strip_prefix(dir)
-            .ok()
-            .map(Path::to_path_buf)
-            .or_else(|| {
+        let relative = match &canonical {
+            Some(canonical) => {
                 let dir = dir.canonicalize().ok()?;
-                canonical
-                    .as_ref()?
-                    .strip_prefix(dir)
-                    .ok()
-                    .map(Path::to_path_buf)
-            })?;
+                canonical.strip_prefix(dir).ok()?.to_path_buf()
+            }
+            None => file.strip_prefix(dir).ok()?.to_path_buf(),
+        };
         let text = relative.to_string_lossy().replace('\\', "/");
         (!text.is_empty() && !text.split('/').any(|c| c == "..")).then_some(text)
     })
+}
+
+/// What is said of a patch whose sample file the file rules refuse (the loader and
+/// `check` say it alike, and `check` classifies it by these words).
+pub(crate) fn refused_sample(id: u32, name: &str, path: &str, refusal: &Refusal) -> String {
+    format!("patch {id} ({name}): sample file `{path}` is refused ({refusal}); it is not used")
 }
 
 /// Looks a name up as a number: the document's equates, then the project's names,
@@ -332,6 +359,7 @@ fn resolve_tables(
     raw: &RawTables,
     units: &[CodeUnit],
     samples: &SampleIndex,
+    rules: &ReadRules,
     project: &mut Project,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
@@ -352,29 +380,30 @@ fn resolve_tables(
         };
         let relative = tables::patch_path(&patch.path);
         let origin = source.origin(patch.line);
-        let mut file = samples.find(&relative, &origin.file, dir_root.as_deref());
+        let found = samples.find(&relative, &origin.file, dir_root.as_deref(), rules);
+        let refused = found.as_ref().err().cloned();
+        let mut file = found.ok().flatten();
         // A sample must live in a data directory: its name there is what the resource
         // cache serves (and what a later directory can override).
         let resource = file.as_ref().and_then(|f| resource_name(f, &project.dirs));
-        if file.is_some() && resource.is_none() {
-            diagnostics.push(source.warning(
-                patch.line,
-                column(&patch.field_columns, 2),
-                format!(
-                    "patch {id} ({}): `{}` is outside the data directories; it is not used",
-                    patch.name, patch.path
-                ),
-            ));
+        let problem = if let Some(refusal) = refused {
+            Some(refused_sample(id, &patch.name, &patch.path, &refusal))
+        } else if file.is_some() && resource.is_none() {
             file = None;
+            Some(format!(
+                "patch {id} ({}): `{}` is outside the data directories; it is not used",
+                patch.name, patch.path
+            ))
         } else if file.is_none() {
-            diagnostics.push(source.warning(
-                patch.line,
-                column(&patch.field_columns, 2),
-                format!(
-                    "patch {id} ({}): sample file `{}` not found",
-                    patch.name, patch.path
-                ),
-            ));
+            Some(format!(
+                "patch {id} ({}): sample file `{}` not found",
+                patch.name, patch.path
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            diagnostics.push(source.warning(patch.line, column(&patch.field_columns, 2), message));
         }
         let def = PatchDef {
             id,

@@ -5,7 +5,9 @@
 use super::inputs::{Piece, PieceKind};
 use super::tables::{self, TableSource};
 use super::unit;
+use crate::asm::DiskFiles;
 use crate::diag::Diagnostic;
+use crate::fsrules::{self, WalkOptions};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -28,44 +30,37 @@ fn extension(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>, depth: usize) {
-    if depth > 32 {
-        diagnostics.push(Diagnostic::warning(
-            dir,
-            0,
-            0,
-            "folders nested more than 32 deep are not read",
-        ));
-        return;
-    }
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
+/// Sorts the files of a data folder by kind, through the file rules' walk (links
+/// leaving the folder, folders nested too deep, named pipes and devices are refused with
+/// a warning each; hidden folders are skipped).
+fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
+    let options = WalkOptions {
+        skip_hidden: true,
+        ..WalkOptions::default()
+    };
+    let walk = match fsrules::walk(dir, &options) {
+        Ok(walk) => walk,
+        Err(refusal) => {
             diagnostics.push(Diagnostic::error(
                 dir,
                 0,
                 0,
-                format!("cannot read folder: {e}"),
+                format!("cannot read folder: {}", refusal.reason()),
             ));
             return;
         }
     };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() {
-            if !entry.file_name().to_string_lossy().starts_with('.') {
-                walk(&path, found, diagnostics, depth + 1);
-            }
-            continue;
-        }
-        if !kind.is_file() {
-            continue;
-        }
-        let ext = extension(&path);
-        match ext.as_str() {
+    for refusal in walk.refused.iter().cloned().chain(walk.too_deep(&options)) {
+        diagnostics.push(Diagnostic::warning(
+            refusal.path(),
+            0,
+            0,
+            format!("not read: {}", refusal.reason()),
+        ));
+    }
+    for entry in walk.files() {
+        let path = entry.path.clone();
+        match extension(&path).as_str() {
             "src" => found.sources.push(path),
             "hit" => found.hits.push(path),
             "hot" => found.hots.push(path),
@@ -93,10 +88,16 @@ pub struct DirFiles {
     pub samples: Vec<PathBuf>,
 }
 
-/// Reads data directory number `index` into pieces. Problems that belong to no piece (a
-/// missing directory, an unreadable folder) go to `diagnostics`; `None` if the directory
-/// is not there.
-pub fn read_dir(index: usize, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<DirFiles> {
+/// Reads data directory number `index` into pieces, reading files through `files` (the
+/// file rules of the project's data folders). Problems that belong to no piece (a
+/// missing directory, an unreadable folder, a file refused) go to `diagnostics`; `None`
+/// if the directory is not there.
+pub fn read_dir(
+    index: usize,
+    dir: &Path,
+    files: &DiskFiles,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<DirFiles> {
     if !dir.is_dir() {
         diagnostics.push(Diagnostic::error(
             dir,
@@ -107,7 +108,8 @@ pub fn read_dir(index: usize, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> 
         return None;
     }
     let mut found = Found::default();
-    walk(dir, &mut found, diagnostics, 0);
+    walk(dir, &mut found, diagnostics);
+    let rules = files.rules();
     for list in [
         &mut found.sources,
         &mut found.hits,
@@ -123,7 +125,7 @@ pub fn read_dir(index: usize, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> 
     let assembled: Vec<(unit::CodeUnit, crate::asm::Assembly)> = found
         .sources
         .iter()
-        .map(|source| unit::assemble(index, source))
+        .map(|source| unit::assemble(index, source, files))
         .collect();
     let included: HashSet<PathBuf> = assembled
         .iter()
@@ -166,14 +168,16 @@ pub fn read_dir(index: usize, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> 
         }
         set_stems.insert(key);
         let mut piece = Piece::new(PieceKind::Built, hit, index);
-        let Some(mut code_unit) = unit::load_built(index, hit, &mut piece.diagnostics) else {
+        let Some(mut code_unit) = unit::load_built(index, hit, rules, &mut piece.diagnostics)
+        else {
             piece.stamp(std::slice::from_ref(hit));
             pieces.push(piece);
             continue;
         };
         let hot = hit.with_extension("hot");
         if hot.is_file()
-            && let Some(raw) = tables::read_hot_file(index, Some(0), &hot, &mut piece.diagnostics)
+            && let Some(raw) =
+                tables::read_hot_file(index, Some(0), &hot, rules, &mut piece.diagnostics)
         {
             code_unit.files.push(hot.clone());
             code_unit.track_data = raw
@@ -200,13 +204,13 @@ pub fn read_dir(index: usize, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> 
             continue;
         }
         let mut piece = Piece::new(PieceKind::Tables, hot, index);
-        piece.tables = tables::read_hot_file(index, None, hot, &mut piece.diagnostics);
+        piece.tables = tables::read_hot_file(index, None, hot, rules, &mut piece.diagnostics);
         piece.stamp(std::slice::from_ref(hot));
         pieces.push(piece);
     }
     for evt in &found.evts {
         let mut piece = Piece::new(PieceKind::Events, evt, index);
-        piece.events = tables::read_evt_file(index, evt, &mut piece.diagnostics);
+        piece.events = tables::read_evt_file(index, evt, rules, &mut piece.diagnostics);
         piece.stamp(std::slice::from_ref(evt));
         pieces.push(piece);
     }

@@ -7,6 +7,7 @@ use crate::asm::HotLineOrigin;
 use crate::diag::Diagnostic;
 use crate::formats::evt::EvtFile;
 use crate::formats::hot::{self, HotDocument, HotTables, IdRef};
+use crate::fsrules::ReadRules;
 use std::path::{Path, PathBuf};
 
 /// Where a table's lines came from: a real `.hot` file, or `LIST` lines of a source
@@ -90,14 +91,15 @@ pub fn read_hot(
     }
 }
 
-/// Reads a `.hot` file from disk.
+/// Reads a `.hot` file from disk under the file rules.
 pub fn read_hot_file(
     dir: usize,
     unit: Option<usize>,
     path: &Path,
+    rules: &ReadRules,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<RawTables> {
-    match std::fs::read(path) {
+    match rules.read(path) {
         Ok(bytes) => Some(read_hot(
             dir,
             unit,
@@ -108,8 +110,13 @@ pub fn read_hot_file(
             },
             diagnostics,
         )),
-        Err(e) => {
-            diagnostics.push(Diagnostic::error(path, 0, 0, format!("cannot read: {e}")));
+        Err(refusal) => {
+            diagnostics.push(Diagnostic::error(
+                path,
+                0,
+                0,
+                format!("not read: {}", refusal.reason()),
+            ));
             None
         }
     }
@@ -126,13 +133,14 @@ pub struct RawEvents {
     pub events: EvtFile,
 }
 
-/// Reads a `.evt` file from disk.
+/// Reads a `.evt` file from disk under the file rules.
 pub fn read_evt_file(
     dir: usize,
     path: &Path,
+    rules: &ReadRules,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<RawEvents> {
-    match std::fs::read(path) {
+    match rules.read(path) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
             let (events, found) = EvtFile::parse(&text, path);
@@ -143,8 +151,13 @@ pub fn read_evt_file(
                 events,
             })
         }
-        Err(e) => {
-            diagnostics.push(Diagnostic::error(path, 0, 0, format!("cannot read: {e}")));
+        Err(refusal) => {
+            diagnostics.push(Diagnostic::error(
+                path,
+                0,
+                0,
+                format!("not read: {}", refusal.reason()),
+            ));
             None
         }
     }

@@ -7,6 +7,7 @@ use crate::formats::hdb::HdbFile;
 use crate::formats::hit::HitFile;
 use crate::formats::hsm::HsmFile;
 use crate::formats::sym::SymFile;
+use crate::fsrules::{ReadRules, Refusal};
 use crate::registers::Layout;
 use std::path::{Path, PathBuf};
 
@@ -135,31 +136,33 @@ impl CodeUnit {
     }
 }
 
-/// Assembles a source file as a unit.
-pub fn assemble(dir: usize, source: &Path) -> (CodeUnit, Assembly) {
-    let assembly = asm::assemble(source, &AsmOptions::default(), &DiskFiles);
+/// Assembles a source file as a unit, reading it and its includes through `files` (the
+/// project's data folders).
+pub fn assemble(dir: usize, source: &Path, files: &DiskFiles) -> (CodeUnit, Assembly) {
+    let assembly = asm::assemble(source, &AsmOptions::default(), files);
     (
         CodeUnit::from_assembly(dir, source.to_path_buf(), &assembly),
         assembly,
     )
 }
 
-/// Reads a built set: `x.hit` with the `x.hsm`, `x.hdb` and `x.sym` beside it. The
-/// `.hit` must be valid; the side files are optional, their problems are reported and
-/// what parses is used.
+/// Reads a built set: `x.hit` with the `x.hsm`, `x.hdb` and `x.sym` beside it, under
+/// the file rules. The `.hit` must be valid; the side files are optional, their problems
+/// are reported and what parses is used.
 pub fn load_built(
     dir: usize,
     hit_path: &Path,
+    rules: &ReadRules,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<CodeUnit> {
-    let bytes = match std::fs::read(hit_path) {
+    let bytes = match rules.read(hit_path) {
         Ok(bytes) => bytes,
-        Err(e) => {
+        Err(refusal) => {
             diagnostics.push(Diagnostic::error(
                 hit_path,
                 0,
                 0,
-                format!("cannot read: {e}"),
+                format!("not read: {}", refusal.reason()),
             ));
             return None;
         }
@@ -172,9 +175,22 @@ pub fn load_built(
         }
     };
     let mut files = vec![hit_path.to_path_buf()];
+    let mut refused = Vec::new();
     let mut side = |extension: &str| -> Option<(PathBuf, String)> {
         let path = hit_path.with_extension(extension);
-        let bytes = std::fs::read(&path).ok()?;
+        let bytes = match rules.read(&path) {
+            Ok(bytes) => bytes,
+            Err(Refusal::NotFound { .. }) => return None,
+            Err(refusal) => {
+                refused.push(Diagnostic::warning(
+                    &path,
+                    0,
+                    0,
+                    format!("not read: {}", refusal.reason()),
+                ));
+                return None;
+            }
+        };
         files.push(path.clone());
         Some((path, String::from_utf8_lossy(&bytes).into_owned()))
     };
@@ -201,6 +217,7 @@ pub fn load_built(
         diagnostics.extend(d);
         sym
     });
+    diagnostics.append(&mut refused);
     let layout = if hit.entry_table().is_some() {
         Layout::Tso
     } else {

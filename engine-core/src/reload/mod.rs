@@ -289,7 +289,11 @@ impl Reloader {
             // notify's thread: forward and return at once.
             let _ = events.send(Message::Fs(event));
         });
-        watcher.set_dirs(&project.dirs);
+        let watched: Vec<PathBuf> = worker::watched_dirs(&project.dirs)
+            .into_iter()
+            .map(|(_, watched)| watched)
+            .collect();
+        watcher.set_dirs(&watched);
         let watch = watcher.status();
         let worker = Worker::new(project.clone(), cache, config, watcher, Box::new(deliver));
         let thread = std::thread::Builder::new()

@@ -57,6 +57,18 @@ pub struct Worker {
     sample_errors: BTreeMap<PathBuf, FileErrors>,
     deliver: Box<dyn FnMut(Reload) + Send>,
     status_sent: WatchStatus,
+    /// Each data directory as the project spells it and as it is watched (canonical):
+    /// notify reports paths under the watched form, the project knows the other.
+    roots: Vec<(PathBuf, PathBuf)>,
+}
+
+/// The directories as watched: canonical (absolute, no `..`, links resolved), so the
+/// paths notify reports can be matched whatever the project was opened as (`proj`,
+/// `./proj`, `../x/proj`). A directory that does not exist yet stays as given.
+pub fn watched_dirs(dirs: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
+    dirs.iter()
+        .map(|d| (d.clone(), d.canonicalize().unwrap_or_else(|_| d.clone())))
+        .collect()
 }
 
 impl Worker {
@@ -78,7 +90,9 @@ impl Worker {
             kept: HashMap::new(),
             sample_errors: BTreeMap::new(),
             deliver,
+            roots: Vec::new(),
         };
+        worker.roots = watched_dirs(&worker.base.dirs);
         worker.includes = worker.base.files().into_iter().collect();
         worker
     }
@@ -130,15 +144,33 @@ impl Worker {
 
     fn set_base(&mut self, project: Project) {
         if project.dirs != self.base.dirs {
-            self.watcher.set_dirs(&project.dirs);
+            self.roots = watched_dirs(&project.dirs);
+            let watched: Vec<PathBuf> = self.roots.iter().map(|(_, w)| w.clone()).collect();
+            self.watcher.set_dirs(&watched);
         }
         self.includes = project.files().into_iter().collect();
         self.base = project;
     }
 
+    /// `path` as the project spells it (under the data directory's own spelling).
+    fn localize(&self, path: PathBuf) -> PathBuf {
+        for (spelled, watched) in &self.roots {
+            if let Ok(rest) = path.strip_prefix(watched)
+                && spelled != watched
+            {
+                return spelled.join(rest);
+            }
+        }
+        path
+    }
+
     fn on_event(&mut self, event: notify::Result<notify::Event>, now: Instant) {
         let event = match event {
-            Ok(event) => event,
+            Ok(mut event) => {
+                let paths = std::mem::take(&mut event.paths);
+                event.paths = paths.into_iter().map(|p| self.localize(p)).collect();
+                event
+            }
             Err(e) => {
                 let message = match e.paths.first() {
                     Some(path) => format!("watching `{}`: {e}", path.display()),
@@ -435,7 +467,9 @@ fn check(path: &Path, name: &str) -> Result<(), String> {
             .map_err(|e| format!("does not decode: {e}"));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    decode::decode(name, &bytes, &DecodeLimits::default())
-        .map(|_| ())
-        .map_err(|e| format!("does not decode: {e}"))
+    match decode::decode(name, &bytes, &DecodeLimits::default()) {
+        // Too large to hold in memory is no damage: such a sound is streamed.
+        Ok(_) | Err(decode::DecodeError::TooLarge { .. }) => Ok(()),
+        Err(e) => Err(format!("does not decode: {e}")),
+    }
 }

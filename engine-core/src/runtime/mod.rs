@@ -14,7 +14,6 @@
 pub mod clock;
 pub mod engine;
 pub mod hitlists;
-mod host;
 pub mod program;
 mod queue;
 pub mod rng;
@@ -26,6 +25,7 @@ pub mod vm;
 pub mod voices;
 
 pub use clock::{Clock, SampleTime};
+pub use engine::MAX_LIST_DEPTH;
 pub use engine::{ActiveTrack, Engine, EngineConfig, EventArgs, HookEvent, Outcome, TriggerError};
 pub use samples::{FixedSamples, SampleInfo, SampleLibrary, UniformSamples};
 pub use sink::{

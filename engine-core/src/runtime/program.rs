@@ -4,24 +4,22 @@
 //!
 //! Decoding follows the code from offset 16 and from every branch target and entry
 //! point, so a branch into the middle of what a linear sweep saw still finds its
-//! instructions. Bytes that do not decode become `INVALID` ops that fault when run; the
+//! instructions. Bytes that do not decode become `Opcode::Invalid` ops that fault when run; the
 //! export table is data and is never decoded.
 
-use crate::isa::{self, JumpTarget, OperandKind};
+use crate::isa::{self, JumpTarget, Opcode, OperandKind};
 use crate::project::{CodeRef, Project};
 use crate::registers::Layout;
 
 /// "No op here": an address that is not an instruction, or a missing successor.
 pub const NONE: u32 = u32::MAX;
 
-/// Opcode of an op made from bytes that do not decode.
-pub const INVALID: u8 = 0;
-
 /// One predecoded instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Op {
-    /// The opcode ([`INVALID`] if the bytes did not decode).
-    pub code: u8,
+    /// The opcode ([`Opcode::Invalid`] if the bytes did not decode; the byte is then in
+    /// `a`).
+    pub code: Opcode,
     /// First 1-byte operand (var or byte).
     pub a: u8,
     /// Second 1-byte operand.
@@ -112,9 +110,9 @@ impl Program {
                 let op_index = u32::try_from(self.ops.len()).unwrap_or(NONE);
                 index[pc] = op_index;
                 let (op, len) = decode_op(bytes, pc, unit_id);
-                if op.code != INVALID
+                if op.code != Opcode::Invalid
                     && let Ok(target) = u32::try_from(op.imm)
-                    && is_branch(op.code)
+                    && op.code.is_branch()
                     && op.through_var == 0
                 {
                     work.push(target);
@@ -134,7 +132,7 @@ impl Program {
             let len = op_len(&op);
             let next = self.index_of(unit, op.addr as usize + len);
             let mut target = NONE;
-            if is_branch(op.code) && op.through_var == 0 {
+            if op.code.is_branch() && op.through_var == 0 {
                 let far = project.units.get(unit).and_then(|u| {
                     u.code_imports
                         .iter()
@@ -184,10 +182,10 @@ impl Program {
 
 /// True if an op may read or write a global variable.
 fn touches_globals(op: &Op) -> bool {
-    if matches!(op.code, 0x56 | 0x57) {
+    if matches!(op.code, Opcode::Setlg | Opcode::Setgl) {
         return true;
     }
-    let Some(info) = isa::info(op.code) else {
+    let Some(info) = op.code.info() else {
         return false;
     };
     let vars = [op.a, op.b, op.c];
@@ -213,25 +211,20 @@ fn touches_globals(op: &Op) -> bool {
     false
 }
 
-/// True for opcodes whose 4-byte operand is a code address.
-pub fn is_branch(code: u8) -> bool {
-    matches!(code, 0x07 | 0x0D | 0x3E..=0x43)
-}
-
 /// The encoded length of an op (1 for an invalid byte).
 pub fn op_len(op: &Op) -> usize {
-    if op.code == INVALID {
+    if op.code == Opcode::Invalid {
         return 1;
     }
-    if op.code == 0x0D && op.through_var == 2 {
+    if op.code == Opcode::Jump && op.through_var == 2 {
         return 2;
     }
-    isa::info(op.code).map_or(1, |i| i.size())
+    op.code.info().map_or(1, |i| i.size())
 }
 
 fn decode_op(bytes: &[u8], pc: usize, unit: u16) -> (Op, usize) {
     let mut op = Op {
-        code: INVALID,
+        code: Opcode::Invalid,
         a: 0,
         b: 0,
         c: 0,
@@ -247,7 +240,7 @@ fn decode_op(bytes: &[u8], pc: usize, unit: u16) -> (Op, usize) {
         op.a = bytes.get(pc).copied().unwrap_or(0);
         return (op, 1);
     };
-    op.code = instr.info.opcode;
+    op.code = instr.info.op;
     let mut small = 0;
     let mut large = 0;
     for (slot, kind) in instr.info.operands.iter().enumerate() {

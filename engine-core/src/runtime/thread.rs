@@ -171,6 +171,20 @@ pub struct Thread {
     pub started_seq: u64,
     /// When it started.
     pub started_at: SampleTime,
+    /// The chain of `play_trk` starts it belongs to in the tick it was started (or
+    /// started another track) in, if any; see [`ChainRef`].
+    pub chain: Option<ChainRef>,
+}
+
+/// A group of threads that started one another with `play_trk` within one tick. The
+/// group shares one fuel budget for that tick, so tracks that start each other without
+/// waiting cannot keep a tick from ending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChainRef {
+    /// The tick the chain belongs to (a chain lives only within its tick).
+    pub tick: u64,
+    /// The chain's number within that tick.
+    pub index: u32,
 }
 
 impl Thread {

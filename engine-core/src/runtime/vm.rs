@@ -6,8 +6,9 @@
 //! `docs/vm.md` gives the meaning of every opcode; this file is its implementation.
 
 use super::clock::SampleTime;
-use super::program::{INVALID, NONE, Op, Program};
+use super::program::{NONE, Op, Program};
 use super::thread::Thread;
+use crate::isa::Opcode;
 use crate::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use std::fmt;
 
@@ -33,6 +34,13 @@ pub enum FaultKind {
     MissingHitList(i64),
     /// A patch that does not exist (and is no hit list either).
     MissingPatch(i64),
+    /// Picks went round hit lists that contain themselves, deeper than
+    /// [`MAX_LIST_DEPTH`](super::MAX_LIST_DEPTH), without reaching a sample; the list
+    /// that came back.
+    HitListCycle(u32),
+    /// Hit lists inside hit lists deeper than [`MAX_LIST_DEPTH`](super::MAX_LIST_DEPTH);
+    /// the list reached at that depth.
+    HitListsTooDeep(u32),
     /// `smart_setlist 0` on a track without a hit list.
     NoOwnHitList,
     /// `pop` on an empty stack.
@@ -49,6 +57,14 @@ pub enum FaultKind {
     Thrown,
     /// Ran this many instructions in one tick without yielding.
     OutOfFuel(u32),
+    /// The tracks started from one another with `play_trk` in this tick (this one among
+    /// them) used up their shared budget: `used` instructions and `starts` starts.
+    ChainOutOfFuel {
+        /// Instructions the chain ran (starts included at their cost).
+        used: u32,
+        /// `play_trk` starts made by the chain.
+        starts: u32,
+    },
 }
 
 impl fmt::Display for FaultKind {
@@ -71,6 +87,18 @@ impl fmt::Display for FaultKind {
             FaultKind::MissingPatch(id) => {
                 write!(f, "patch {id} does not exist (nor a hit list with that ID)")
             }
+            FaultKind::HitListCycle(id) => write!(
+                f,
+                "hit list {id} contains itself (directly or through lists inside it): the picks \
+                 went round it {} lists deep without reaching a sample",
+                super::MAX_LIST_DEPTH
+            ),
+            FaultKind::HitListsTooDeep(id) => write!(
+                f,
+                "hit lists nested more than {} deep (still a list at hit list {id}) without \
+                 reaching a sample",
+                super::MAX_LIST_DEPTH
+            ),
             FaultKind::NoOwnHitList => write!(f, "smart_setlist 0 on a track that has no hit list"),
             FaultKind::StackUnderflow => write!(f, "pop on an empty stack"),
             FaultKind::StackOverflow => write!(f, "push beyond {MAX_STACK_DEPTH} values"),
@@ -81,6 +109,11 @@ impl fmt::Display for FaultKind {
             FaultKind::OutOfFuel(n) => write!(
                 f,
                 "ran {n} instructions in one tick without yielding (an endless loop without wait?)"
+            ),
+            FaultKind::ChainOutOfFuel { used, starts } => write!(
+                f,
+                "tracks that start one another with play_trk made {starts} starts and used \
+                 {used} instructions in one tick without waiting (a play_trk cycle?)"
             ),
         }
     }
@@ -128,8 +161,9 @@ pub trait Host {
     fn field(&mut self, th: &Thread, object: i32, field: i32) -> i32;
     /// Writes a data field of an object.
     fn set_field(&mut self, th: &Thread, object: i32, field: i32, value: i32);
-    /// Starts the track with this ID from this thread's source.
-    fn play_track(&mut self, th: &Thread, track: i32);
+    /// Starts the track with this ID from this thread's source. Fails when the chain of
+    /// tracks this thread belongs to has used up its fuel for the tick.
+    fn play_track(&mut self, th: &Thread, track: i32) -> Result<(), FaultKind>;
     /// Kills the track with this ID.
     fn kill_track(&mut self, th: &Thread, track: i32);
     /// Stops the track with this ID, letting its notes end.
@@ -162,162 +196,17 @@ fn global_index(number: i32) -> Option<usize> {
 /// Runs `th` from its `pc` for at most `fuel` instructions. Returns how the run ended
 /// and how many instructions ran. `th.pc` is left where the thread resumes.
 ///
-/// The inner loop runs the instructions that only touch registers and flags, with the
-/// registers and flags held locally; the others (notes, hit lists, waits, the world,
-/// calls…) leave it for the outer loop, which has the whole thread and the host.
+/// The inner loop ([`run_registers`]) runs the instructions that only touch registers
+/// and flags, with the registers and flags held locally; the others (notes, hit lists,
+/// waits, the world, calls…) leave it for [`step`], which has the whole thread and the
+/// host.
 pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32) -> (Exit, u32) {
     let ops = program.ops.as_slice();
     let mut pc = th.pc;
     let mut used = 0u32;
     loop {
-        // Fast path: registers, flags and branches.
-        {
-            let regs: &mut [i32; 256] = &mut th.regs;
-            let mut zero = th.zero;
-            let mut sign = th.sign;
-            macro_rules! leave {
-                ($exit:expr) => {{
-                    th.zero = zero;
-                    th.sign = sign;
-                    th.pc = pc;
-                    return ($exit, used);
-                }};
-            }
-            macro_rules! set {
-                ($var:expr, $value:expr) => {{
-                    let v: i32 = $value;
-                    regs[usize::from($var)] = v;
-                    zero = v == 0;
-                    sign = v < 0;
-                }};
-            }
-            macro_rules! branch {
-                ($cond:expr, $op:expr) => {{
-                    if $cond {
-                        if $op.target == NONE {
-                            leave!(Exit::Fault {
-                                kind: FaultKind::BadAddress(i64::from($op.imm)),
-                                op: pc,
-                            });
-                        }
-                        pc = $op.target;
-                    } else {
-                        pc = $op.next;
-                    }
-                }};
-            }
-            loop {
-                if used >= fuel {
-                    leave!(Exit::Fault {
-                        kind: FaultKind::OutOfFuel(used),
-                        op: pc,
-                    });
-                }
-                let Some(op) = ops.get(pc as usize) else {
-                    leave!(Exit::Fault {
-                        kind: FaultKind::RanOffEnd,
-                        op: pc,
-                    });
-                };
-                used += 1;
-                let a = usize::from(op.a);
-                let b = usize::from(op.b);
-                match op.code {
-                    0x04 => set!(op.a, i32::from(op.b as i8)),
-                    0x05 => set!(op.a, op.imm),
-                    0x06 | 0x4A | 0x4B | 0x4C => set!(op.a, regs[b]),
-                    0x0D if op.through_var == 0 => {
-                        branch!(true, op);
-                        continue;
-                    }
-                    0x0E => set!(op.a, regs[a]),
-                    0x10 => set!(op.a, regs[a].wrapping_add(regs[b])),
-                    0x11 => set!(op.a, regs[a].wrapping_sub(regs[b])),
-                    0x12 => {
-                        let divisor = regs[b];
-                        if divisor == 0 {
-                            leave!(Exit::Fault {
-                                kind: FaultKind::DivideByZero,
-                                op: pc,
-                            });
-                        }
-                        set!(op.a, regs[a].wrapping_div(divisor));
-                    }
-                    0x13 => set!(op.a, regs[a].wrapping_mul(regs[b])),
-                    0x14 => {
-                        let difference = i64::from(regs[a]) - i64::from(regs[b]);
-                        zero = difference == 0;
-                        sign = difference < 0;
-                    }
-                    0x15 => set!(op.a, i32::from(regs[a] < regs[b])),
-                    0x16 => set!(op.a, i32::from(regs[a] > regs[b])),
-                    0x17 => set!(op.a, i32::from(regs[a] == 0)),
-                    0x19 => set!(op.a, regs[a].wrapping_abs()),
-                    0x1A => {
-                        let (lo, hi) = if op.imm <= op.imm2 {
-                            (op.imm, op.imm2)
-                        } else {
-                            (op.imm2, op.imm)
-                        };
-                        set!(op.a, regs[a].clamp(lo, hi));
-                    }
-                    0x28 => set!(op.a, regs[a] & regs[b]),
-                    0x29 => set!(op.a, !(regs[a] & regs[b])),
-                    0x2A => set!(op.a, regs[a] | regs[b]),
-                    0x2B => set!(op.a, !(regs[a] | regs[b])),
-                    0x2C => set!(op.a, regs[a] ^ regs[b]),
-                    0x2D => set!(op.a, regs[a].max(op.imm)),
-                    0x2E => set!(op.a, regs[a].min(op.imm)),
-                    0x2F => set!(op.a, regs[a].wrapping_add(1)),
-                    0x30 => set!(op.a, regs[a].wrapping_sub(1)),
-                    0x3E => {
-                        branch!(zero, op);
-                        continue;
-                    }
-                    0x3F => {
-                        branch!(!zero, op);
-                        continue;
-                    }
-                    0x40 => {
-                        branch!(!sign && !zero, op);
-                        continue;
-                    }
-                    0x41 => {
-                        branch!(sign, op);
-                        continue;
-                    }
-                    0x42 => {
-                        branch!(!sign, op);
-                        continue;
-                    }
-                    0x43 => {
-                        branch!(sign || zero, op);
-                        continue;
-                    }
-                    // No-ops: note, callentrypoint, nop, groups, get_var, callback,
-                    // smart_setcrit, push_mask…call_push, test1–test4, testx,
-                    // setchanreg…kill_note.
-                    0x01
-                    | 0x0A
-                    | 0x0F
-                    | 0x1D
-                    | 0x1E
-                    | 0x1F
-                    | 0x22
-                    | 0x26
-                    | 0x35..=0x38
-                    | 0x3A..=0x3D
-                    | 0x55
-                    | 0x5B..=0x5E => {}
-                    _ => {
-                        // Everything else runs in the outer loop, already counted.
-                        th.zero = zero;
-                        th.sign = sign;
-                        break;
-                    }
-                }
-                pc = op.next;
-            }
+        if let Some(exit) = run_registers(th, ops, &mut pc, &mut used, fuel) {
+            return (exit, used);
         }
         // Slow path: the instruction at `pc`, with the whole thread and the host.
         let Some(&op) = ops.get(pc as usize) else {
@@ -338,6 +227,157 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
     }
 }
 
+/// What a register-only instruction did.
+enum Flow {
+    /// Go on with the next instruction.
+    Next,
+    /// Go on at this op (a branch taken).
+    Goto(u32),
+    /// Stop the thread.
+    Fault(FaultKind),
+    /// Not a register-only instruction: leave it to [`step`].
+    Slow,
+}
+
+/// The fast path: runs register-only instructions from `*pc` until one needs the
+/// thread or the host (returns `None`, `*pc` at it, flags written back) or the run ends
+/// (returns the exit, `th.pc` set). Counts every instruction into `*used`, the one left
+/// to [`step`] included.
+#[inline(always)]
+fn run_registers(
+    th: &mut Thread,
+    ops: &[Op],
+    pc_out: &mut u32,
+    used_out: &mut u32,
+    fuel: u32,
+) -> Option<Exit> {
+    let mut pc = *pc_out;
+    let mut used = *used_out;
+    let regs: &mut [i32; 256] = &mut th.regs;
+    let mut zero = th.zero;
+    let mut sign = th.sign;
+    let exit = loop {
+        if used >= fuel {
+            break Exit::Fault {
+                kind: FaultKind::OutOfFuel(used),
+                op: pc,
+            };
+        }
+        let Some(op) = ops.get(pc as usize) else {
+            break Exit::Fault {
+                kind: FaultKind::RanOffEnd,
+                op: pc,
+            };
+        };
+        used += 1;
+        match register_op(op, regs, &mut zero, &mut sign) {
+            Flow::Next => pc = op.next,
+            Flow::Goto(target) => pc = target,
+            Flow::Fault(kind) => break Exit::Fault { kind, op: pc },
+            Flow::Slow => {
+                th.zero = zero;
+                th.sign = sign;
+                *pc_out = pc;
+                *used_out = used;
+                return None;
+            }
+        }
+    };
+    th.zero = zero;
+    th.sign = sign;
+    th.pc = pc;
+    *pc_out = pc;
+    *used_out = used;
+    Some(exit)
+}
+
+/// One register-only instruction: arithmetic, moves, compares, branches and no-ops.
+#[inline(always)]
+fn register_op(op: &Op, regs: &mut [i32; 256], zero: &mut bool, sign: &mut bool) -> Flow {
+    let a = usize::from(op.a);
+    let b = usize::from(op.b);
+    macro_rules! set {
+        ($value:expr) => {{
+            let v: i32 = $value;
+            regs[a] = v;
+            *zero = v == 0;
+            *sign = v < 0;
+            Flow::Next
+        }};
+    }
+    let branch = |taken: bool| {
+        if !taken {
+            Flow::Next
+        } else if op.target == NONE {
+            Flow::Fault(FaultKind::BadAddress(i64::from(op.imm)))
+        } else {
+            Flow::Goto(op.target)
+        }
+    };
+    match op.code {
+        Opcode::Loadb => set!(i32::from(op.b as i8)),
+        Opcode::Loadl => set!(op.imm),
+        Opcode::Set | Opcode::Setll | Opcode::Setlt | Opcode::Settl => set!(regs[b]),
+        Opcode::Jump if op.through_var == 0 => branch(true),
+        Opcode::Test => set!(regs[a]),
+        Opcode::Add => set!(regs[a].wrapping_add(regs[b])),
+        Opcode::Sub => set!(regs[a].wrapping_sub(regs[b])),
+        Opcode::Div if regs[b] == 0 => Flow::Fault(FaultKind::DivideByZero),
+        Opcode::Div => set!(regs[a].wrapping_div(regs[b])),
+        Opcode::Mul => set!(regs[a].wrapping_mul(regs[b])),
+        Opcode::Cmp => {
+            let difference = i64::from(regs[a]) - i64::from(regs[b]);
+            *zero = difference == 0;
+            *sign = difference < 0;
+            Flow::Next
+        }
+        Opcode::Less => set!(i32::from(regs[a] < regs[b])),
+        Opcode::Greater => set!(i32::from(regs[a] > regs[b])),
+        Opcode::Not => set!(i32::from(regs[a] == 0)),
+        Opcode::Abs => set!(regs[a].wrapping_abs()),
+        Opcode::Limit => set!(regs[a].clamp(op.imm.min(op.imm2), op.imm.max(op.imm2))),
+        Opcode::And => set!(regs[a] & regs[b]),
+        Opcode::Nand => set!(!(regs[a] & regs[b])),
+        Opcode::Or => set!(regs[a] | regs[b]),
+        Opcode::Nor => set!(!(regs[a] | regs[b])),
+        Opcode::Xor => set!(regs[a] ^ regs[b]),
+        Opcode::Max => set!(regs[a].max(op.imm)),
+        Opcode::Min => set!(regs[a].min(op.imm)),
+        Opcode::Inc => set!(regs[a].wrapping_add(1)),
+        Opcode::Dec => set!(regs[a].wrapping_sub(1)),
+        Opcode::Ifeq => branch(*zero),
+        Opcode::Ifne => branch(!*zero),
+        Opcode::Ifgt => branch(!*sign && !*zero),
+        Opcode::Iflt => branch(*sign),
+        Opcode::Ifge => branch(!*sign),
+        Opcode::Ifle => branch(*sign || *zero),
+        // No-ops: note, callentrypoint, nop, groups, get_var, callback, smart_setcrit,
+        // push_mask…call_push, test1–test4, testx, setchanreg…kill_note.
+        Opcode::Note
+        | Opcode::Callentrypoint
+        | Opcode::Nop
+        | Opcode::AddToGroup
+        | Opcode::RemoveFromGroup
+        | Opcode::GetVar
+        | Opcode::Callback
+        | Opcode::SmartSetcrit
+        | Opcode::PushMask
+        | Opcode::PushVars
+        | Opcode::CallMask
+        | Opcode::CallPush
+        | Opcode::Test1
+        | Opcode::Test2
+        | Opcode::Test3
+        | Opcode::Test4
+        | Opcode::Testx
+        | Opcode::Setchanreg
+        | Opcode::PlayNote
+        | Opcode::StopNote
+        | Opcode::KillNote => Flow::Next,
+        _ => Flow::Slow,
+    }
+}
+
 /// What a slow-path instruction did.
 enum Step {
     /// Go on with the next instruction.
@@ -348,60 +388,81 @@ enum Step {
     Leave(Exit),
 }
 
+/// Stops the thread at `pc` with a fault.
+fn fault(th: &mut Thread, pc: u32, kind: FaultKind) -> Step {
+    th.pc = pc;
+    Step::Leave(Exit::Fault { kind, op: pc })
+}
+
+/// Leaves the run: the thread resumes at `resume` with this exit.
+fn leave(th: &mut Thread, resume: u32, exit: Exit) -> Step {
+    th.pc = resume;
+    Step::Leave(exit)
+}
+
+/// Writes a register and sets the flags from it.
+fn set_flagged(th: &mut Thread, var: u8, value: i32) {
+    th.regs[usize::from(var)] = value;
+    th.zero = value == 0;
+    th.sign = value < 0;
+}
+
 /// Runs one instruction that needs the whole thread or the host.
 fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: u32) -> Step {
-    let a = usize::from(op.a);
-    let b = usize::from(op.b);
-    let c = usize::from(op.c);
-    let next = op.next;
-    macro_rules! fault {
-        ($kind:expr) => {{
-            th.pc = pc;
-            return Step::Leave(Exit::Fault {
-                kind: $kind,
-                op: pc,
-            });
-        }};
-    }
-    macro_rules! set {
-        ($var:expr, $value:expr) => {{
-            let v: i32 = $value;
-            th.regs[usize::from($var)] = v;
-            th.zero = v == 0;
-            th.sign = v < 0;
-        }};
-    }
     match op.code {
-        0x07 => {
-            if th.calls.len() >= MAX_CALL_DEPTH {
-                fault!(FaultKind::CallStackOverflow);
-            }
-            if op.target == NONE {
-                fault!(FaultKind::BadAddress(i64::from(op.imm)));
-            }
+        Opcode::Call
+        | Opcode::Return
+        | Opcode::Wait
+        | Opcode::WaitSamp
+        | Opcode::End
+        | Opcode::Jump
+        | Opcode::Loop
+        | Opcode::SetLoop
+        | Opcode::SeqgroupWait
+        | Opcode::Waiteq
+        | Opcode::Waitne
+        | Opcode::Waitgt
+        | Opcode::Waitlt
+        | Opcode::Waitge
+        | Opcode::Waitle => step_flow(th, program, host, op, pc),
+        Opcode::NoteOn
+        | Opcode::NoteOff
+        | Opcode::NoteOnLoop
+        | Opcode::SmartAdd
+        | Opcode::SmartRemove
+        | Opcode::SmartRemoveall
+        | Opcode::SmartChoose
+        | Opcode::SmartSetlist
+        | Opcode::SmartIndex => step_sound(th, host, op, pc),
+        _ => step_other(th, host, op, pc),
+    }
+}
+
+/// Calls, returns, jumps through a variable, loops and every kind of wait.
+fn step_flow<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: u32) -> Step {
+    let a = usize::from(op.a);
+    let next = op.next;
+    match op.code {
+        Opcode::Call if th.calls.len() >= MAX_CALL_DEPTH => {
+            fault(th, pc, FaultKind::CallStackOverflow)
+        }
+        Opcode::Call if op.target == NONE => {
+            fault(th, pc, FaultKind::BadAddress(i64::from(op.imm)))
+        }
+        Opcode::Call => {
             th.calls.push(next);
-            return Step::Goto(op.target);
+            Step::Goto(op.target)
         }
-        0x08 => {
-            return match th.calls.pop() {
-                Some(ret) => Step::Goto(ret),
-                None => {
-                    th.pc = next;
-                    Step::Leave(Exit::Finished)
-                }
-            };
+        Opcode::Return => match th.calls.pop() {
+            Some(ret) => Step::Goto(ret),
+            None => leave(th, next, Exit::Finished),
+        },
+        Opcode::Wait if th.regs[a] > 0 => {
+            let wake = th.time.saturating_add(host.ms_to_samples(th.regs[a]));
+            th.time = wake;
+            leave(th, next, Exit::Sleep(wake))
         }
-        0x09 => {
-            let ms = th.regs[a];
-            if ms > 0 {
-                let wake = th.time.saturating_add(host.ms_to_samples(ms));
-                th.time = wake;
-                th.pc = next;
-                return Step::Leave(Exit::Sleep(wake));
-            }
-        }
-        0x0B => {
-            th.pc = next;
+        Opcode::WaitSamp => {
             let exit = match th.notes.last() {
                 Some(note) if note.live => match note.end {
                     Some(end) if end > th.time => {
@@ -413,131 +474,152 @@ fn step<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op, pc: 
                 },
                 _ => Exit::NextTick,
             };
-            return Step::Leave(exit);
+            leave(th, next, exit)
         }
-        0x0C => {
+        Opcode::End => {
             if let Some(ret) = th.calls.pop() {
-                return Step::Goto(ret);
-            }
-            if th.reg(th.attrs.looped) != 0 {
-                return Step::Goto(th.loop_point);
-            }
-            th.pc = next;
-            return Step::Leave(Exit::Finished);
-        }
-        0x0D => {
-            // Through a variable (the literal form runs in the fast path).
-            let address = th.regs[a];
-            return match program.op_at_address(op.unit, address) {
-                Some(target) => Step::Goto(target),
-                None => fault!(FaultKind::BadAddress(i64::from(address))),
-            };
-        }
-        0x18 => {
-            let value = host.random(th.regs[b], th.regs[c]);
-            set!(op.a, value);
-        }
-        0x1B => fault!(FaultKind::Raised(op.imm)),
-        0x1C => {
-            if th.regs[a] == 0 {
-                fault!(FaultKind::AssertFailed(op.a));
+                Step::Goto(ret)
+            } else if th.reg(th.attrs.looped) != 0 {
+                Step::Goto(th.loop_point)
+            } else {
+                leave(th, next, Exit::Finished)
             }
         }
-        0x20 => return Step::Goto(th.loop_point),
-        0x21 => th.loop_point = next,
-        0x23 => host.list_add(th, th.regs[a]),
-        0x24 => host.list_remove(th, th.regs[a]),
-        0x25 => host.list_clear(th),
-        0x27 => match host.choose(th) {
-            Ok(value) => th.regs[a] = value,
-            Err(kind) => fault!(kind),
+        // Through a variable (the literal form runs in the fast path).
+        Opcode::Jump => match program.op_at_address(op.unit, th.regs[a]) {
+            Some(target) => Step::Goto(target),
+            None => fault(th, pc, FaultKind::BadAddress(i64::from(th.regs[a]))),
         },
-        0x31 => host.print(th, op.a, th.regs[a], op),
-        0x32 => host.play_track(th, th.regs[a]),
-        0x33 => host.kill_track(th, th.regs[a]),
-        0x34 => {
-            if th.stack.len() >= MAX_STACK_DEPTH {
-                fault!(FaultKind::StackOverflow);
-            }
-            th.stack.push(th.regs[a]);
+        Opcode::Loop => Step::Goto(th.loop_point),
+        Opcode::SetLoop => {
+            th.loop_point = next;
+            Step::Next
         }
-        0x39 => match th.stack.pop() {
-            Some(value) => set!(op.a, value),
-            None => fault!(FaultKind::StackUnderflow),
-        },
-        0x44 => {
-            if let Err(kind) = host.set_list(th, th.regs[a]) {
-                fault!(kind);
-            }
-        }
-        0x45 => host.seqgroup_kill(th, op.a),
-        0x46 => {
-            if host.seqgroup_busy(th, op.a) {
-                th.pc = pc;
-                return Step::Leave(Exit::NextTick);
-            }
-        }
-        0x47 => {
-            th.groups.remove(&op.a);
-        }
-        0x48 => {
-            let value = host.field(th, th.regs[b], th.regs[c]);
-            set!(op.a, value);
-        }
-        0x49 => {
-            th.groups.insert(op.a);
-        }
-        0x4D..=0x52 => {
-            let (x, y) = (th.regs[a], th.regs[b]);
+        Opcode::SeqgroupWait if host.seqgroup_busy(th, op.a) => leave(th, pc, Exit::NextTick),
+        Opcode::Waiteq
+        | Opcode::Waitne
+        | Opcode::Waitgt
+        | Opcode::Waitlt
+        | Opcode::Waitge
+        | Opcode::Waitle => {
+            let (x, y) = (th.regs[a], th.regs[usize::from(op.b)]);
             let done = match op.code {
-                0x4D => x == y,
-                0x4E => x != y,
-                0x4F => x > y,
-                0x50 => x < y,
-                0x51 => x >= y,
+                Opcode::Waiteq => x == y,
+                Opcode::Waitne => x != y,
+                Opcode::Waitgt => x > y,
+                Opcode::Waitlt => x < y,
+                Opcode::Waitge => x >= y,
                 _ => x <= y,
             };
-            if !done {
-                th.pc = pc;
-                return Step::Leave(Exit::NextTick);
+            if done {
+                Step::Next
+            } else {
+                leave(th, pc, Exit::NextTick)
             }
         }
-        0x53 => host.duck(th, true),
-        0x54 => host.duck(th, false),
-        0x56 => match global_index(op.imm) {
-            Some(g) => th.regs[usize::from(FIRST_GLOBAL) + g] = th.regs[a],
-            None => fault!(FaultKind::BadGlobal(op.imm)),
-        },
-        0x57 => match global_index(op.imm) {
-            Some(g) => th.regs[a] = th.regs[usize::from(FIRST_GLOBAL) + g],
-            None => fault!(FaultKind::BadGlobal(op.imm)),
-        },
-        0x58 => fault!(FaultKind::Thrown),
-        0x59 => host.set_field(th, th.regs[b], th.regs[c], th.regs[a]),
-        0x5A => host.stop_track(th, th.regs[a]),
-        0x5F => match host.list_index(th, th.regs[b]) {
-            Ok(value) => {
+        _ => Step::Next,
+    }
+}
+
+/// Notes and hit lists.
+fn step_sound<H: Host>(th: &mut Thread, host: &mut H, op: &Op, pc: u32) -> Step {
+    let a = usize::from(op.a);
+    let result = match op.code {
+        Opcode::NoteOn => host.note_on(th, false).map(|handle| th.regs[a] = handle),
+        Opcode::NoteOnLoop => {
+            return match host.note_on(th, true) {
+                Ok(handle) => {
+                    th.regs[a] = handle;
+                    leave(th, op.next, Exit::NextTick)
+                }
+                Err(kind) => fault(th, pc, kind),
+            };
+        }
+        Opcode::NoteOff => {
+            host.note_off(th, th.regs[a]);
+            Ok(())
+        }
+        Opcode::SmartAdd => {
+            host.list_add(th, th.regs[a]);
+            Ok(())
+        }
+        Opcode::SmartRemove => {
+            host.list_remove(th, th.regs[a]);
+            Ok(())
+        }
+        Opcode::SmartRemoveall => {
+            host.list_clear(th);
+            Ok(())
+        }
+        Opcode::SmartChoose => host.choose(th).map(|value| th.regs[a] = value),
+        Opcode::SmartSetlist => host.set_list(th, th.regs[a]),
+        Opcode::SmartIndex => host
+            .list_index(th, th.regs[usize::from(op.b)])
+            .map(|value| {
                 th.regs[a] = value;
                 let patch = th.attrs.patch;
                 th.set_reg(patch, value);
+            }),
+        _ => Ok(()),
+    };
+    match result {
+        Ok(()) => Step::Next,
+        Err(kind) => fault(th, pc, kind),
+    }
+}
+
+/// Everything else: random numbers, errors and assertions, the stack, other tracks,
+/// sequence groups, object fields, ducking and globals.
+fn step_other<H: Host>(th: &mut Thread, host: &mut H, op: &Op, pc: u32) -> Step {
+    let a = usize::from(op.a);
+    let b = usize::from(op.b);
+    let c = usize::from(op.c);
+    match op.code {
+        Opcode::Rand => set_flagged(th, op.a, host.random(th.regs[b], th.regs[c])),
+        Opcode::Error => return fault(th, pc, FaultKind::Raised(op.imm)),
+        Opcode::Assert if th.regs[a] == 0 => {
+            return fault(th, pc, FaultKind::AssertFailed(op.a));
+        }
+        Opcode::Printreg => host.print(th, op.a, th.regs[a], op),
+        Opcode::PlayTrk => {
+            if let Err(kind) = host.play_track(th, th.regs[a]) {
+                return fault(th, pc, kind);
             }
-            Err(kind) => fault!(kind),
+        }
+        Opcode::KillTrk => host.kill_track(th, th.regs[a]),
+        Opcode::StopTrk => host.stop_track(th, th.regs[a]),
+        Opcode::Push if th.stack.len() >= MAX_STACK_DEPTH => {
+            return fault(th, pc, FaultKind::StackOverflow);
+        }
+        Opcode::Push => th.stack.push(th.regs[a]),
+        Opcode::Pop => match th.stack.pop() {
+            Some(value) => set_flagged(th, op.a, value),
+            None => return fault(th, pc, FaultKind::StackUnderflow),
         },
-        0x02 => match host.note_on(th, false) {
-            Ok(handle) => th.regs[a] = handle,
-            Err(kind) => fault!(kind),
-        },
-        0x03 => host.note_off(th, th.regs[a]),
-        0x60 => match host.note_on(th, true) {
-            Ok(handle) => {
-                th.regs[a] = handle;
-                th.pc = next;
-                return Step::Leave(Exit::NextTick);
+        Opcode::SeqgroupKill => host.seqgroup_kill(th, op.a),
+        Opcode::SeqgroupReturn => {
+            th.groups.remove(&op.a);
+        }
+        Opcode::SeqgroupTrkid => {
+            th.groups.insert(op.a);
+        }
+        Opcode::Getsrcdatafield => {
+            let value = host.field(th, th.regs[b], th.regs[c]);
+            set_flagged(th, op.a, value);
+        }
+        Opcode::Setsrcdatafield => host.set_field(th, th.regs[b], th.regs[c], th.regs[a]),
+        Opcode::Duck => host.duck(th, true),
+        Opcode::Unduck => host.duck(th, false),
+        Opcode::Setlg | Opcode::Setgl => match global_index(op.imm) {
+            Some(g) if op.code == Opcode::Setlg => {
+                th.regs[usize::from(FIRST_GLOBAL) + g] = th.regs[a];
             }
-            Err(kind) => fault!(kind),
+            Some(g) => th.regs[a] = th.regs[usize::from(FIRST_GLOBAL) + g],
+            None => return fault(th, pc, FaultKind::BadGlobal(op.imm)),
         },
-        INVALID => fault!(FaultKind::UnknownOpcode(op.a)),
-        other => fault!(FaultKind::UnknownOpcode(other)),
+        Opcode::Throw => return fault(th, pc, FaultKind::Thrown),
+        Opcode::Invalid => return fault(th, pc, FaultKind::UnknownOpcode(op.a)),
+        _ => {}
     }
     Step::Next
 }

@@ -6,12 +6,22 @@
 //! a sample not yet loaded is a traced miss, and the note starts when the data arrives —
 //! late, from its beginning — or is dropped if that would be too late for a one-shot
 //! (loops and music always start). Offline rendering loads synchronously, so output is
-//! deterministic. Long music files stream from disk instead of being cached.
+//! deterministic.
+//!
+//! **Long sounds stream.** A sound whose decoded size is over
+//! [`ServerConfig::stream_bytes`] (by its headers), music longer than
+//! [`ServerConfig::stream_seconds`], and any sound the cache refuses as too large to hold
+//! ([`CacheError::TooLarge`]: its length was not in its headers) is played from disk through
+//! the streaming path (`mixer::stream`) instead of being decoded whole: a few kilobytes of
+//! FLAC can decode to hundreds of megabytes. Live, a streaming thread fills the rings;
+//! offline, the server fills them itself once per tick ([`Streamer::inline`]), so renders
+//! stay deterministic.
 
 pub mod bank;
 
-use crate::audio::decode::{self, DecodeLimits, StreamDecoder};
-use crate::cache::{Lookup, ResourceCache, ResourceData, ResourceLoader};
+use crate::audio::MemoryBudget;
+use crate::audio::decode::{self, DecodeError, DecodeLimits, StreamDecoder};
+use crate::cache::{CacheError, LoadError, Lookup, ResourceCache, ResourceData, ResourceLoader};
 use crate::mixer::stream::{FrameSource, Streamer};
 use crate::mixer::{MixCommand, MixEvent, MixerHandle, VoiceSource};
 use crate::project::Project;
@@ -59,6 +69,21 @@ impl ResourceLoader for SampleLoader {
         decode::decode(name, &raw, &self.limits)
             .map(|decoded| ResourceData::Sample(decoded.buffer))
             .map_err(|e| e.to_string())
+    }
+
+    /// Decodes with every allocation of samples reserved from `budget` first.
+    fn load_within(
+        &self,
+        name: &str,
+        raw: Vec<u8>,
+        budget: &mut dyn MemoryBudget,
+    ) -> Result<ResourceData, LoadError> {
+        decode::decode_within(name, &raw, &self.limits, budget)
+            .map(|decoded| ResourceData::Sample(decoded.buffer))
+            .map_err(|e| match e {
+                DecodeError::TooLarge { .. } => LoadError::TooLarge(e.to_string()),
+                other => LoadError::Failed(other.to_string()),
+            })
     }
 }
 
@@ -110,6 +135,9 @@ pub struct ServerConfig {
     pub late_limit: SampleTime,
     /// Music files longer than this many seconds stream from disk.
     pub stream_seconds: f64,
+    /// Sounds of any group whose decoded size is more than this many bytes stream from
+    /// disk ([`STREAM_BYTES`] by default).
+    pub stream_bytes: u64,
     /// Distance beyond which nothing is heard (seed 000's global maximum range).
     pub max_range: f32,
 }
@@ -120,6 +148,7 @@ impl Default for ServerConfig {
             blocking: false,
             late_limit: 48_000 / 4,
             stream_seconds: 20.0,
+            stream_bytes: STREAM_BYTES,
             max_range: 1000.0,
         }
     }
@@ -185,6 +214,16 @@ pub enum Refusal {
 /// Largest sample file [`SoundServer::warm_up`] loads ahead (larger ones, usually
 /// music, load or stream when played).
 pub const WARM_UP_BYTES: u64 = 1 << 20;
+
+/// Decoded size, in bytes, above which a sound is streamed from disk rather than decoded
+/// whole into the cache (the default of [`ServerConfig::stream_bytes`]): 16 MiB, about 44 s
+/// of 48 kHz stereo. Well under [`decode::MAX_SAMPLE_BYTES`], so what the server plays
+/// from the cache never meets that limit.
+pub const STREAM_BYTES: u64 = 16 << 20;
+
+/// Music of unknown length (no length in its headers) streams when its file is larger than
+/// this many bytes (1 MB, about a minute of 128 kbit/s MP3).
+pub const MUSIC_STREAM_FILE_BYTES: u64 = 1_000_000;
 
 /// The first note ID of seed-000 requests (runtime notes count up from 1).
 pub const SERVER_NOTES: NoteId = 1 << 62;
@@ -325,30 +364,18 @@ impl SoundServer {
         for pending in waiting {
             match self.cache.try_get(&pending.sample.name) {
                 Lookup::Ready(handle) => {
-                    let late = now.saturating_sub(pending.at);
-                    if late > self.config.late_limit
-                        && !pending.looping
-                        && pending.group != ControlGroup::Music
-                    {
-                        let message = format!(
-                            "note {}: `{}` arrived {:.0} ms late; dropped (a one-shot that late would be out of place)",
-                            pending.note,
-                            pending.sample.name,
-                            late as f64 * 1000.0 / f64::from(self.mixer.sample_rate().max(1))
-                        );
-                        self.drop_note(pending.note, TraceKind::Sample, message);
+                    if self.too_late(&pending, now) {
                         continue;
-                    }
-                    if late > 0 {
-                        let message = format!(
-                            "note {}: `{}` arrived; starting {late} samples late",
-                            pending.note, pending.sample.name
-                        );
-                        self.record(TraceKind::Sample, Some(pending.note), message);
                     }
                     self.start_from_handle(&pending, now.max(pending.at), handle);
                 }
                 Lookup::Loading => self.pending.push(pending),
+                Lookup::Failed(CacheError::TooLarge { .. }) => {
+                    if self.too_late(&pending, now) {
+                        continue;
+                    }
+                    self.start_stream(&pending, now.max(pending.at), None);
+                }
                 Lookup::Failed(e) => {
                     self.drop_note(
                         pending.note,
@@ -386,6 +413,35 @@ impl SoundServer {
             }
         }
         self.mixer.collect_retired();
+        // Offline, the streams are filled here, once per tick, before the mixer renders it.
+        if let Some(streamer) = &mut self.streamer {
+            streamer.pump();
+        }
+    }
+
+    /// True (and the note dropped) when the sample of a waiting one-shot came too late for
+    /// it; traces a late start otherwise.
+    fn too_late(&mut self, pending: &Pending, now: SampleTime) -> bool {
+        let late = now.saturating_sub(pending.at);
+        if late > self.config.late_limit && !pending.looping && pending.group != ControlGroup::Music
+        {
+            let message = format!(
+                "note {}: `{}` arrived {:.0} ms late; dropped (a one-shot that late would be out of place)",
+                pending.note,
+                pending.sample.name,
+                late as f64 * 1000.0 / f64::from(self.mixer.sample_rate().max(1))
+            );
+            self.drop_note(pending.note, TraceKind::Sample, message);
+            return true;
+        }
+        if late > 0 {
+            let message = format!(
+                "note {}: `{}` arrived; starting {late} samples late",
+                pending.note, pending.sample.name
+            );
+            self.record(TraceKind::Sample, Some(pending.note), message);
+        }
+        false
     }
 
     fn start_from_handle(&mut self, p: &Pending, at: SampleTime, handle: crate::cache::Handle) {
@@ -414,13 +470,14 @@ impl SoundServer {
     }
 
     fn start(&mut self, p: Pending) {
-        if p.group == ControlGroup::Music && self.is_long(&p.sample) {
-            self.start_stream(&p);
+        if let Some(decoder) = self.long_sound(&p) {
+            self.start_stream(&p, p.at, Some(decoder));
             return;
         }
         if self.config.blocking {
             match self.cache.get(&p.sample.name) {
                 Ok(handle) => self.start_from_handle(&p, p.at, handle),
+                Err(CacheError::TooLarge { .. }) => self.start_stream(&p, p.at, None),
                 Err(e) => {
                     self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
                 }
@@ -438,32 +495,51 @@ impl SoundServer {
                 self.record(TraceKind::Sample, Some(p.note), message);
                 self.pending.push(p);
             }
+            Lookup::Failed(CacheError::TooLarge { .. }) => self.start_stream(&p, p.at, None),
             Lookup::Failed(e) => {
                 self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
             }
         }
     }
 
-    /// True for files long enough to stream (by their header, without decoding).
-    fn is_long(&self, sample: &SampleRef) -> bool {
-        let Ok(bytes) = read_head(Path::new(sample.path.as_ref())) else {
-            return false;
-        };
-        match decode::probe(&sample.name, &bytes) {
-            Ok(info) => match info.frames {
-                Some(frames) => {
-                    frames as f64 / f64::from(info.sample_rate.max(1)) > self.config.stream_seconds
-                }
-                // Compressed files without a length in the header: judge by size.
-                None => std::fs::metadata(sample.path.as_ref()).is_ok_and(|m| m.len() > 1_000_000),
-            },
-            Err(_) => false,
+    /// The sample of `p`, opened for streaming, when it is too long to be decoded whole:
+    /// decoded larger than `stream_bytes` by its headers, or music longer than
+    /// `stream_seconds` (music without a length in its headers: a file over 1 MB). A
+    /// sample already in the cache plays from there without a look at its file.
+    fn long_sound(&self, p: &Pending) -> Option<StreamDecoder> {
+        if self.cache.is_cached(&p.sample.name) {
+            return None;
         }
+        let path = Path::new(p.sample.path.as_ref());
+        let decoder = StreamDecoder::open(path).ok()?;
+        let info = decoder.info();
+        let music = p.group == ControlGroup::Music;
+        let long = match info.frames {
+            Some(frames) => {
+                let bytes = frames
+                    .saturating_mul(u64::from(info.channels))
+                    .saturating_mul(size_of::<f32>() as u64);
+                let seconds = frames as f64 / f64::from(info.sample_rate.max(1));
+                bytes > self.config.stream_bytes || (music && seconds > self.config.stream_seconds)
+            }
+            None => {
+                music && std::fs::metadata(path).is_ok_and(|m| m.len() > MUSIC_STREAM_FILE_BYTES)
+            }
+        };
+        long.then_some(decoder)
     }
 
-    fn start_stream(&mut self, p: &Pending) {
+    /// Plays `p` from disk through the streaming path, from `at`. `decoder` is its file
+    /// when it is open already.
+    fn start_stream(&mut self, p: &Pending, at: SampleTime, decoder: Option<StreamDecoder>) {
         if self.streamer.is_none() {
-            match Streamer::start() {
+            // Offline (blocking) the server fills the rings itself: deterministic renders.
+            let streamer = if self.config.blocking {
+                Ok(Streamer::inline())
+            } else {
+                Streamer::start()
+            };
+            match streamer {
                 Ok(streamer) => self.streamer = Some(streamer),
                 Err(e) => {
                     self.drop_note(
@@ -475,14 +551,17 @@ impl SoundServer {
                 }
             }
         }
-        let decoder = match StreamDecoder::open(Path::new(p.sample.path.as_ref())) {
+        let decoder = match decoder.map_or_else(
+            || StreamDecoder::open(Path::new(p.sample.path.as_ref())),
+            Ok,
+        ) {
             Ok(decoder) => decoder,
             Err(e) => {
                 self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
                 return;
             }
         };
-        let Some(streamer) = &self.streamer else {
+        let Some(streamer) = &mut self.streamer else {
             return;
         };
         match streamer.open(Box::new(StreamSource(decoder)), p.looping) {
@@ -495,7 +574,7 @@ impl SoundServer {
                 );
                 self.send_mixer(MixCommand::Start {
                     note: p.note,
-                    at: p.at,
+                    at,
                     source: VoiceSource::Stream(reader),
                     gain: p.gain,
                     pan: p.pan,
@@ -713,36 +792,29 @@ impl CacheSamples {
                 });
             }
         }
-        // Small files: decode through the cache (they will be played from it anyway).
+        // Small files: decode through the cache (they will be played from it anyway),
+        // unless they turn out too large to hold there.
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         if size <= 4_000_000 {
-            let handle = self.cache.get(&sample.name).map_err(|e| e.to_string())?;
-            let buffer = handle
-                .samples()
-                .ok_or_else(|| format!("`{}` is not audio", sample.name))?;
-            return Ok(SampleInfo {
-                frames: buffer.frames() as u64,
-                sample_rate: buffer.sample_rate,
-            });
+            match self.cache.get(&sample.name) {
+                Ok(handle) => {
+                    let buffer = handle
+                        .samples()
+                        .ok_or_else(|| format!("`{}` is not audio", sample.name))?;
+                    return Ok(SampleInfo {
+                        frames: buffer.frames() as u64,
+                        sample_rate: buffer.sample_rate,
+                    });
+                }
+                Err(CacheError::TooLarge { .. } | CacheError::OverBudget { .. }) => {}
+                Err(e) => return Err(e.to_string()),
+            }
         }
         // Long files (music) stream: count their frames once without keeping them.
-        let mut decoder = StreamDecoder::open(path).map_err(|e| e.to_string())?;
-        let rate = decoder.info().sample_rate;
-        let mut scratch = Vec::with_capacity(8192 * 2);
-        let mut frames = 0u64;
-        loop {
-            scratch.clear();
-            let n = decoder
-                .read(&mut scratch, 8192)
-                .map_err(|e| e.to_string())?;
-            if n == 0 {
-                break;
-            }
-            frames += n as u64;
-        }
+        let scanned = decode::scan_file(path, u64::MAX).map_err(|e| e.to_string())?;
         Ok(SampleInfo {
-            frames,
-            sample_rate: rate,
+            frames: scanned.frames,
+            sample_rate: scanned.info.sample_rate,
         })
     }
 }

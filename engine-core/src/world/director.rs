@@ -20,6 +20,8 @@
 
 use super::ambience::{Ambience, AmbienceSettings, AmbienceState};
 use super::lot::Lot;
+use super::lot_doc::LotDocument;
+use super::lot_save::{SaveLotError, SaveLotPolicy, resolve_target, write_atomically};
 use super::music::{Music, MusicMode, MusicSettings, MusicState};
 use super::settings::WorldIni;
 use super::sound::NoteIds;
@@ -135,6 +137,10 @@ pub struct WorldDirector {
     started: bool,
     /// The text of the lot as this director last saved it (its own save is not a change).
     saved_lot: Option<String>,
+    /// The lot file as read (or last saved), so a save rewrites only what changed.
+    lot_document: Option<LotDocument>,
+    /// Whether, and where, `savelot` may write.
+    save_policy: SaveLotPolicy,
 }
 
 impl WorldDirector {
@@ -146,17 +152,17 @@ impl WorldDirector {
         let (ini, mut diagnostics) = WorldIni::load(&project.dirs);
         let view = ViewSettings::from_ini(&ini, &mut diagnostics);
         let lot_file = Lot::file_in_settings(&ini, &mut diagnostics);
-        let lot = match &lot_file {
+        let (lot, lot_document) = match &lot_file {
             Some(path) => {
-                let (lot, lot_diagnostics) = Lot::load(path);
+                let (lot, document, lot_diagnostics) = Lot::load_document(path);
                 diagnostics.extend(lot_diagnostics);
-                lot
+                (lot, document)
             }
-            None => Lot::default(),
+            None => (Lot::default(), None),
         };
         let (stations, station_diagnostics) = Stations::new(&ini, &project.dirs, seed, sample_rate);
         diagnostics.extend(station_diagnostics);
-        let (music_settings, music_diagnostics) = MusicSettings::from_ini(&ini);
+        let (music_settings, music_diagnostics) = MusicSettings::from_ini(&ini, &project.dirs);
         diagnostics.extend(music_diagnostics);
         let music = Music::new(music_settings, &project.dirs, seed, sample_rate);
         let (ambience_settings, ambience_diagnostics) = AmbienceSettings::from_ini(&ini);
@@ -180,7 +186,14 @@ impl WorldDirector {
             view_changed: true,
             started: false,
             saved_lot: None,
+            lot_document,
+            save_policy: SaveLotPolicy::default(),
         }
+    }
+
+    /// Sets whether, and where, `savelot` may write (refused until set).
+    pub fn set_save_policy(&mut self, policy: SaveLotPolicy) {
+        self.save_policy = policy;
     }
 
     /// Fades out everything the world plays (stations, music, ambience), before a new
@@ -196,9 +209,11 @@ impl WorldDirector {
     /// is now (camera, hour, mode, room). The objects stay the engine's.
     pub fn take_over(&mut self, old: WorldDirector, keep_lot: bool) {
         self.ids = old.ids;
+        self.save_policy = old.save_policy;
         if keep_lot {
             self.lot = old.lot;
             self.saved_lot = old.saved_lot;
+            self.lot_document = old.lot_document;
         }
     }
 
@@ -520,8 +535,18 @@ impl WorldDirector {
         out: &mut dyn SoundSink,
         why: &str,
     ) -> Result<String, String> {
-        if engine.world().get(object).is_none() {
-            let message = format!("{why}: there is no object {object} on the lot");
+        let kind = match engine.world().get(object) {
+            Some(o) => o.kind,
+            None => {
+                let message = format!("{why}: there is no object {object} on the lot");
+                self.fail(Some(object), message.clone());
+                return Err(message);
+            }
+        };
+        if !kind.can_receive() {
+            let message = format!(
+                "{why}: object {object} is a {kind}, not a receiver (a TV, radio, stereo or generic object); nothing was tuned"
+            );
             self.fail(Some(object), message.clone());
             return Err(message);
         }
@@ -600,29 +625,61 @@ impl WorldDirector {
         }
     }
 
-    /// Copies the engine's objects into the lot and writes it to `path` (or the lot file
-    /// `world.ini` names).
+    /// Copies the engine's objects into the lot and writes it to `path` (relative to the
+    /// project's folder) or the lot file `world.ini` names, if the save policy allows that
+    /// file ([`resolve_target`]). The file the lot was read from keeps its comments,
+    /// layout and unparsed lines: only changed lines are rewritten ([`LotDocument`]).
+    /// Returns the file written.
     pub fn save_lot(
         &mut self,
         engine: &Engine,
         controlled: Option<ObjectId>,
         path: Option<&Path>,
     ) -> Result<PathBuf, String> {
+        if self.save_policy == SaveLotPolicy::Denied {
+            return Err(SaveLotError::Denied.to_string());
+        }
         let Some(path) = path
             .map(Path::to_path_buf)
             .or_else(|| self.lot_file.clone())
         else {
             return Err("this project names no lot file ([Lot] File = … in world.ini); give one: `savelot <file>`".into());
         };
+        let project = engine.project();
+        let target = resolve_target(self.save_policy, &path, project.root(), &project.dirs)
+            .map_err(|e| e.to_string())?;
+        let own_file = self
+            .lot_file
+            .as_ref()
+            .and_then(|f| f.canonicalize().ok())
+            .is_some_and(|f| f == target);
+        if own_file
+            && self
+                .lot_document
+                .as_ref()
+                .is_some_and(LotDocument::is_lossy)
+        {
+            return Err(SaveLotError::NotUtf8 { path: target }.to_string());
+        }
         self.lot.objects = engine.world().clone();
         self.lot.controlled = controlled;
-        self.lot
-            .save(&path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        if Some(path.as_path()) == self.lot_file.as_deref() {
-            self.saved_lot = Some(self.lot.to_text());
+        let text = match &self.lot_document {
+            Some(document) => document.text_for(&self.lot),
+            None => self.lot.to_text(),
+        };
+        write_atomically(&target, text.as_bytes()).map_err(|source| {
+            SaveLotError::Io {
+                path: target.clone(),
+                source,
+            }
+            .to_string()
+        })?;
+        if own_file {
+            let (_, document, _) = Lot::parse_document(&text, &target);
+            self.lot_document = Some(document);
+            self.saved_lot = Some(text);
         }
-        Ok(path)
+        Ok(target)
     }
 
     /// Runs a world command of the console.

@@ -14,16 +14,18 @@
 //! ```
 //!
 //! [`Lot::parse`] reports every mistake as a [`Diagnostic`] with file, line and column;
-//! a line with an error is skipped and the rest still loads. [`Lot::to_text`] writes a
-//! lot back so that parsing it gives the same lot; [`Lot::save`] writes a temporary file
-//! and renames it over the old one, so a crash never leaves half a file.
+//! a line with an error is skipped and the rest still loads. [`Lot::parse_document`] also
+//! keeps the file as read ([`LotDocument`]), so that saving rewrites only what changed.
+//! [`Lot::to_text`] writes a lot from scratch so that parsing it gives the same lot;
+//! [`Lot::save`] writes a temporary file and renames it over the old one, so a crash
+//! never leaves half a file.
 
+use super::lot_doc::{Line, LotDocument, Said, Statement, settings};
 use super::settings::{WorldIni, read_section};
 use super::view::{Camera, DEFAULT_SCREEN, ViewSettings, ZOOM_FAR, ZOOM_NEAR};
 use super::{FIELD_COUNT, ObjectId, ObjectKind, World, WorldObject, field};
 use crate::diag::Diagnostic;
-use std::fmt::Write as _;
-use std::io::Write as _;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The usual extension of lot files.
@@ -88,6 +90,13 @@ impl Lot {
     /// Reads a lot from `text`; `file` names it in diagnostics. Lines with errors are
     /// skipped, the rest load.
     pub fn parse(text: &str, file: &Path) -> (Lot, Vec<Diagnostic>) {
+        let (lot, _, diagnostics) = Lot::parse_document(text, file);
+        (lot, diagnostics)
+    }
+
+    /// Like [`Lot::parse`], and also the file as read, to save it losslessly
+    /// ([`LotDocument::text_for`]).
+    pub fn parse_document(text: &str, file: &Path) -> (Lot, LotDocument, Vec<Diagnostic>) {
         let mut parser = Parser {
             lot: Lot::default(),
             file,
@@ -95,10 +104,16 @@ impl Lot {
             seen: Vec::new(),
             controlled_at: None,
             in_header: true,
+            coordinates: None,
+            lines: Vec::new(),
         };
-        for (index, line) in text.lines().enumerate() {
+        for (index, raw) in text.split_inclusive('\n').enumerate() {
             let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
-            parser.line(number, line);
+            let (line, ending) = match raw.strip_suffix("\r\n") {
+                Some(line) => (line, "\r\n"),
+                None => raw.strip_suffix('\n').map_or((raw, ""), |l| (l, "\n")),
+            };
+            parser.line(number, line, ending);
         }
         parser.finish()
     }
@@ -106,10 +121,22 @@ impl Lot {
     /// Reads a lot file. A file that cannot be read is an error naming it, with an empty
     /// lot.
     pub fn load(path: &Path) -> (Lot, Vec<Diagnostic>) {
+        let (lot, _, diagnostics) = Lot::load_document(path);
+        (lot, diagnostics)
+    }
+
+    /// Like [`Lot::load`], and also the file as read (`None` if it could not be read).
+    pub fn load_document(path: &Path) -> (Lot, Option<LotDocument>, Vec<Diagnostic>) {
         match std::fs::read(path) {
-            Ok(bytes) => Lot::parse(&String::from_utf8_lossy(&bytes), path),
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                let (lot, mut document, diagnostics) = Lot::parse_document(&text, path);
+                document.lossy = matches!(text, std::borrow::Cow::Owned(_));
+                (lot, Some(document), diagnostics)
+            }
             Err(e) => (
                 Lot::default(),
+                None,
                 vec![Diagnostic::error(
                     path,
                     0,
@@ -120,59 +147,35 @@ impl Lot {
         }
     }
 
-    /// Writes the lot to `path`: first to a temporary file beside it, then renamed over
-    /// it, so the old file stays whole if anything fails.
+    /// Writes the lot ([`Lot::to_text`]) to `path`: first to a temporary file beside it,
+    /// then renamed over it, so the old file stays whole if anything fails. It does not
+    /// ask whether `path` may be written (see [`super::lot_save::resolve_target`]).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let name = path
-            .file_name()
-            .map_or_else(|| "lot".into(), |n| n.to_string_lossy().into_owned());
-        let temp = path.with_file_name(format!(".{name}.tmp"));
-        let result = (|| {
-            let mut file = std::fs::File::create(&temp)?;
-            file.write_all(self.to_text().as_bytes())?;
-            file.sync_all()?;
-            drop(file);
-            std::fs::rename(&temp, path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
-        result
+        super::lot_save::write_atomically(path, self.to_text().as_bytes())
     }
 
-    /// The lot as text, in the file format: parsing it gives this lot back.
+    /// The lot as text, in the file format: parsing it gives this lot back. (To keep a
+    /// file's comments and layout, save through its [`LotDocument`].)
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         for line in &self.header {
-            let _ = writeln!(out, "#{line}");
+            out.push('#');
+            out.push_str(line);
+            out.push('\n');
         }
         if !self.header.is_empty() {
             out.push('\n');
         }
-        let _ = writeln!(out, "hour {}", self.hour);
-        let _ = writeln!(out, "mode {}", self.mode);
-        let c = &self.camera;
-        let _ = write!(
-            out,
-            "camera {} {} zoom {} rotation {}",
-            c.centre[0], c.centre[1], c.zoom, c.rotation
-        );
-        if c.level != 0 {
-            let _ = write!(out, " floor {}", c.level);
+        for said in settings(self).iter().flatten() {
+            said.write(&mut out, None);
+            out.push('\n');
         }
-        out.push('\n');
-        if let Some([w, h]) = self.screen {
-            let _ = writeln!(out, "screen {w} {h}");
-        }
-        if let Some(id) = self.controlled {
-            let _ = writeln!(out, "controlled {id}");
-        }
-        let _ = writeln!(out, "room {}", self.room_size);
         if !self.objects.is_empty() {
             out.push('\n');
         }
         for object in self.objects.objects() {
-            write_object(&mut out, object);
+            Said::Object(object.clone()).write(&mut out, None);
+            out.push('\n');
         }
         out
     }
@@ -210,54 +213,8 @@ impl Lot {
     }
 }
 
-fn write_object(out: &mut String, o: &WorldObject) {
-    let _ = write!(out, "object {} {}", o.id, o.kind);
-    if !o.name.is_empty() {
-        out.push(' ');
-        quote(out, &o.name);
-    }
-    let _ = write!(out, " at {} {}", o.position[0], o.position[1]);
-    if o.level != 0 {
-        let _ = write!(out, " floor {}", o.level);
-    }
-    if o.on {
-        out.push_str(" on");
-    }
-    if let Some(station) = o.station {
-        let _ = write!(out, " station={station}");
-    }
-    for (index, value) in o.fields.iter().enumerate() {
-        let Ok(number) = u8::try_from(index) else {
-            continue;
-        };
-        let is_gender = number == field::GENDER;
-        if *value == 0 && !(is_gender && o.kind == ObjectKind::Person) {
-            continue;
-        }
-        match field::NAMES.iter().find(|(n, _)| *n == number) {
-            Some((_, name)) => {
-                let _ = write!(out, " {name}=");
-            }
-            None => {
-                let _ = write!(out, " {number}=");
-            }
-        }
-        let gender = usize::try_from(*value)
-            .ok()
-            .and_then(|v| GENDERS.get(v))
-            .filter(|_| is_gender);
-        match gender {
-            Some(name) => out.push_str(name),
-            None => {
-                let _ = write!(out, "{value}");
-            }
-        }
-    }
-    out.push('\n');
-}
-
 /// Writes `text` in double quotes, escaping `"` and `\`.
-fn quote(out: &mut String, text: &str) {
+pub(super) fn quote(out: &mut String, text: &str) {
     out.push('"');
     for c in text.chars() {
         if c == '"' || c == '\\' {
@@ -275,14 +232,21 @@ struct Token {
     /// 1-based character column.
     column: u32,
     quoted: bool,
+    /// Where it is in the line, in bytes (quotes included).
+    bytes: Range<usize>,
 }
 
 /// Splits a line into words and quoted strings, up to a `#` comment. `Err` holds the
 /// column of an unterminated quote.
 fn tokenize(line: &str) -> Result<Vec<Token>, u32> {
     let mut tokens = Vec::new();
-    let mut chars = line.chars().zip(1u32..).peekable();
-    while let Some(&(c, column)) = chars.peek() {
+    let mut chars = line.char_indices().zip(1u32..).peekable();
+    let end_of = |chars: &mut std::iter::Peekable<_>| {
+        chars
+            .peek()
+            .map_or(line.len(), |&((at, _), _): &((usize, char), u32)| at)
+    };
+    while let Some(&((start, c), column)) = chars.peek() {
         if c.is_whitespace() {
             chars.next();
             continue;
@@ -294,14 +258,14 @@ fn tokenize(line: &str) -> Result<Vec<Token>, u32> {
         if c == '"' {
             chars.next();
             let mut closed = false;
-            while let Some((c, _)) = chars.next() {
+            while let Some(((_, c), _)) = chars.next() {
                 match c {
                     '"' => {
                         closed = true;
                         break;
                     }
                     '\\' => {
-                        if let Some((next, _)) = chars.next() {
+                        if let Some(((_, next), _)) = chars.next() {
                             text.push(next);
                         }
                     }
@@ -315,9 +279,10 @@ fn tokenize(line: &str) -> Result<Vec<Token>, u32> {
                 text,
                 column,
                 quoted: true,
+                bytes: start..end_of(&mut chars),
             });
         } else {
-            while let Some(&(c, _)) = chars.peek() {
+            while let Some(&((_, c), _)) = chars.peek() {
                 if c.is_whitespace() {
                     break;
                 }
@@ -328,6 +293,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, u32> {
                 text,
                 column,
                 quoted: false,
+                bytes: start..end_of(&mut chars),
             });
         }
     }
@@ -413,18 +379,33 @@ struct Parser<'f> {
     /// Where `controlled` was written (line, column of the ID), checked at the end.
     controlled_at: Option<(u32, u32)>,
     in_header: bool,
+    /// The coordinates' words of the statement being read (object `at`, camera).
+    coordinates: Option<[Range<usize>; 2]>,
+    /// The file as read so far.
+    lines: Vec<Line>,
 }
 
 impl Parser<'_> {
-    fn line(&mut self, number: u32, line: &str) {
+    fn line(&mut self, number: u32, line: &str, ending: &'static str) {
+        self.coordinates = None;
+        let statement = self.statement_line(number, line);
+        self.lines.push(Line {
+            text: line.to_string(),
+            ending,
+            statement,
+        });
+    }
+
+    /// Reads one line; what it said if it is a statement that parsed.
+    fn statement_line(&mut self, number: u32, line: &str) -> Option<Statement> {
         let trimmed = line.trim_start();
         if self.in_header {
             if let Some(comment) = trimmed.strip_prefix('#') {
                 self.lot.header.push(comment.to_string());
-                return;
+                return None;
             }
             if trimmed.is_empty() {
-                return;
+                return None;
             }
             self.in_header = false;
         }
@@ -437,12 +418,13 @@ impl Parser<'_> {
                     column,
                     "this quote is never closed",
                 ));
-                return;
+                return None;
             }
         };
-        if tokens.is_empty() {
-            return;
-        }
+        let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
+            return None;
+        };
+        let span = first.bytes.start..last.bytes.end;
         let end = u32::try_from(line.chars().count() + 1).unwrap_or(u32::MAX);
         let mut words = Words {
             tokens: &tokens,
@@ -451,9 +433,40 @@ impl Parser<'_> {
             line: number,
             end,
         };
-        if let Err(e) = self.statement(&mut words) {
-            self.diagnostics.push(e);
+        match self.statement(&mut words) {
+            Ok(said) => Some(Statement {
+                said,
+                span,
+                coordinates: self.coordinates.take(),
+            }),
+            Err(e) => {
+                self.diagnostics.push(e);
+                None
+            }
         }
+    }
+
+    /// Reads the two coordinates of a position (an object's `at`, the camera's centre),
+    /// warning when a 32-bit float cannot hold one as written.
+    fn coordinates(&mut self, w: &mut Words<'_>, what: [&str; 2]) -> Result<[f32; 2], Diagnostic> {
+        let (x, x_token) = w.float(what[0])?;
+        let (y, y_token) = w.float(what[1])?;
+        for (value, token) in [(x, x_token), (y, y_token)] {
+            let exact = token.text.parse::<f64>().ok();
+            if value.to_string().parse::<f64>().ok() != exact {
+                self.diagnostics.push(Diagnostic::warning(
+                    self.file,
+                    w.line,
+                    token.column,
+                    format!(
+                        "`{}` is used as {value}: positions are 32-bit floats (the file keeps what you wrote)",
+                        token.text
+                    ),
+                ));
+            }
+        }
+        self.coordinates = Some([x_token.bytes.clone(), y_token.bytes.clone()]);
+        Ok([x, y])
     }
 
     fn once(&mut self, keyword: &'static str, words: &Words<'_>, column: u32) {
@@ -469,13 +482,13 @@ impl Parser<'_> {
         }
     }
 
-    fn statement(&mut self, w: &mut Words<'_>) -> Result<(), Diagnostic> {
+    fn statement(&mut self, w: &mut Words<'_>) -> Result<Said, Diagnostic> {
         let keyword = w.take("a statement")?;
         if keyword.quoted {
             return Err(w.error_at(keyword.column, "a line starts with a keyword, not a string"));
         }
         let column = keyword.column;
-        match keyword.text.to_ascii_lowercase().as_str() {
+        let said = match keyword.text.to_ascii_lowercase().as_str() {
             "hour" => {
                 let (hour, token) = w.float("the hour")?;
                 if !(0.0..=24.0).contains(&hour) {
@@ -486,6 +499,7 @@ impl Parser<'_> {
                 w.done()?;
                 self.once("hour", w, column);
                 self.lot.hour = hour;
+                Said::Hour(hour)
             }
             "mode" => {
                 let token = w.take("a music mode")?;
@@ -504,15 +518,15 @@ impl Parser<'_> {
                     ));
                 }
                 self.once("mode", w, column);
-                self.lot.mode = mode;
+                self.lot.mode.clone_from(&mode);
+                Said::Mode(mode)
             }
             "camera" => {
                 let mut camera = Camera {
                     screen: self.lot.camera.screen,
                     ..Camera::default()
                 };
-                camera.centre[0] = w.float("the camera's x")?.0;
-                camera.centre[1] = w.float("the camera's y")?.0;
+                camera.centre = self.coordinates(w, ["the camera's x", "the camera's y"])?;
                 while let Some(token) = w.peek() {
                     w.next += 1;
                     match token.text.to_ascii_lowercase().as_str() {
@@ -536,6 +550,7 @@ impl Parser<'_> {
                 }
                 self.once("camera", w, column);
                 self.lot.camera = camera;
+                Said::camera(&camera)
             }
             "screen" => {
                 let (width, t) = w.float("the screen width")?;
@@ -551,6 +566,7 @@ impl Parser<'_> {
                 self.once("screen", w, column);
                 self.lot.screen = Some([width, height]);
                 self.lot.camera.screen = [width, height];
+                Said::Screen([width, height])
             }
             "controlled" => {
                 let (id, token) = w.int("the controlled character's object ID")?;
@@ -558,6 +574,7 @@ impl Parser<'_> {
                 self.once("controlled", w, column);
                 self.lot.controlled = Some(id);
                 self.controlled_at = Some((w.line, token.column));
+                Said::Controlled(id)
             }
             "room" => {
                 let (size, token) = w.float("the room size in tiles")?;
@@ -567,8 +584,9 @@ impl Parser<'_> {
                 w.done()?;
                 self.once("room", w, column);
                 self.lot.room_size = size;
+                Said::Room(size)
             }
-            "object" => self.object(w)?,
+            "object" => Said::Object(self.object(w)?),
             other => {
                 return Err(w.error_at(
                     column,
@@ -577,11 +595,11 @@ impl Parser<'_> {
                     ),
                 ));
             }
-        }
-        Ok(())
+        };
+        Ok(said)
     }
 
-    fn object(&mut self, w: &mut Words<'_>) -> Result<(), Diagnostic> {
+    fn object(&mut self, w: &mut Words<'_>) -> Result<WorldObject, Diagnostic> {
         let (id, id_token) = w.int("the object ID")?;
         if self.lot.objects.get(id).is_some() {
             return Err(w.error_at(
@@ -619,8 +637,7 @@ impl Parser<'_> {
             }
             match token.text.to_ascii_lowercase().as_str() {
                 "at" => {
-                    object.position[0] = w.float("the object's x")?.0;
-                    object.position[1] = w.float("the object's y")?.0;
+                    object.position = self.coordinates(w, ["the object's x", "the object's y"])?;
                 }
                 "floor" => object.level = w.int("the floor")?.0,
                 "on" => object.on = true,
@@ -636,8 +653,8 @@ impl Parser<'_> {
                 }
             }
         }
-        self.lot.objects.insert(object);
-        Ok(())
+        self.lot.objects.insert(object.clone());
+        Ok(object)
     }
 
     fn assignment(
@@ -695,7 +712,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn finish(mut self) -> (Lot, Vec<Diagnostic>) {
+    fn finish(mut self) -> (Lot, LotDocument, Vec<Diagnostic>) {
         if let (Some(id), Some((line, column))) = (self.lot.controlled, self.controlled_at) {
             match self.lot.objects.get(id) {
                 None => self.diagnostics.push(Diagnostic::warning(
@@ -721,7 +738,11 @@ impl Parser<'_> {
         if self.lot.screen.is_none() {
             self.lot.camera.screen = DEFAULT_SCREEN;
         }
-        (self.lot, self.diagnostics)
+        let document = LotDocument {
+            lines: self.lines,
+            lossy: false,
+        };
+        (self.lot, document, self.diagnostics)
     }
 }
 
@@ -739,6 +760,9 @@ mod tests {
         );
         assert_eq!(tokens[3].column, 13);
         assert!(tokens[3].quoted);
+        let line = r#"object 2 tv "Kitchen \"TV\"" at 1 2 # note"#;
+        assert_eq!(&line[tokens[3].bytes.clone()], r#""Kitchen \"TV\"""#);
+        assert_eq!(&line[tokens[6].bytes.clone()], "2");
         assert_eq!(tokenize("a \"open").unwrap_err(), 3);
     }
 

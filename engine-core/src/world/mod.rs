@@ -9,6 +9,8 @@
 pub mod ambience;
 pub mod director;
 pub mod lot;
+pub mod lot_doc;
+pub mod lot_save;
 pub mod music;
 pub mod playlist;
 pub mod settings;
@@ -126,6 +128,15 @@ impl ObjectKind {
             ObjectKind::Baby => "baby",
             ObjectKind::Generic => "generic",
         }
+    }
+
+    /// True for objects that can be tuned to a station (TVs, radios, stereos, and
+    /// generic objects such as a jukebox); people, babies and pianos cannot.
+    pub fn can_receive(self) -> bool {
+        matches!(
+            self,
+            ObjectKind::Tv | ObjectKind::Radio | ObjectKind::Stereo | ObjectKind::Generic
+        )
     }
 
     /// The kind with this name (case-insensitive).

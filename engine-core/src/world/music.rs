@@ -32,6 +32,7 @@ use super::playlist::Playlist;
 use super::settings::{Setting, WorldIni, read_section};
 use super::sound::{NoteIds, sample_ref};
 use crate::diag::Diagnostic;
+use crate::fsrules::ReadRules;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
@@ -231,8 +232,10 @@ const KEYS: [&str; 10] = [
 ];
 
 impl MusicSettings {
-    /// Reads `[Music]`; bad values are diagnostics and keep the default.
-    pub fn from_ini(ini: &WorldIni) -> (Self, Vec<Diagnostic>) {
+    /// Reads `[Music]`; bad values are diagnostics and keep the default. Folders and
+    /// files must be inside the project's data folders `dirs` (what the cache serves).
+    pub fn from_ini(ini: &WorldIni, dirs: &[PathBuf]) -> (Self, Vec<Diagnostic>) {
+        let rules = ReadRules::within(dirs);
         let mut settings = MusicSettings {
             fade_out: 3.0,
             fade_in: 2.0,
@@ -255,14 +258,14 @@ impl MusicSettings {
                     || (key == "neighbourhood" && *l == List::Neighborhood)
             });
             if let Some(list) = list {
-                if let Some(dir) = existing(s, true, d) {
+                if let Some(dir) = existing(s, true, &rules, d) {
                     settings.lists.insert(list, dir);
                 }
                 return true;
             }
             match key.as_str() {
-                "load" => settings.load = existing(s, false, d),
-                "river" => settings.river = existing(s, false, d),
+                "load" => settings.load = existing(s, false, &rules, d),
+                "river" => settings.river = existing(s, false, &rules, d),
                 "fadeout" | "fadein" | "volume" => match s.number() {
                     Ok(v) if v >= 0.0 && (key != "volume" || v <= 4.0) && v <= 600.0 => {
                         match key.as_str() {
@@ -290,20 +293,33 @@ impl MusicSettings {
     }
 }
 
-/// A path setting that must exist (a directory or a file).
-fn existing(setting: &Setting, dir: bool, diagnostics: &mut Vec<Diagnostic>) -> Option<PathBuf> {
+/// A path setting that must exist (a directory or a file) inside the data folders.
+fn existing(
+    setting: &Setting,
+    dir: bool,
+    rules: &ReadRules,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<PathBuf> {
     let path = setting.path();
     let ok = if dir { path.is_dir() } else { path.is_file() };
-    if ok {
-        Some(path)
-    } else {
+    if !ok {
         diagnostics.push(setting.error(format!(
             "`{}`: the {} {} does not exist",
             setting.key,
             if dir { "directory" } else { "file" },
             path.display()
         )));
-        None
+        return None;
+    }
+    match rules.contains(&path) {
+        Ok(_) => Some(path),
+        Err(refusal) => {
+            diagnostics.push(setting.error(format!(
+                "`{}`: {refusal}; music plays only files inside the project's data folders",
+                setting.key
+            )));
+            None
+        }
     }
 }
 

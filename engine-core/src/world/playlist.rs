@@ -8,7 +8,10 @@
 //! again before every pick, so a file a user drops in joins the current round and a file
 //! removed is skipped. Files are played in name order inside the directory listing and
 //! the bag is drawn with the engine's seeded generator, so a render is reproducible.
+//! The directory is listed under the file rules ([`crate::fsrules`]): a link leading out
+//! of it is not played.
 
+use crate::fsrules::{self, LinkPolicy, WalkOptions};
 use crate::runtime::rng::Rng;
 use std::path::{Path, PathBuf};
 
@@ -22,31 +25,37 @@ pub fn is_audio(path: &Path) -> bool {
         .is_some_and(|e| AUDIO_EXTENSIONS.iter().any(|a| a.eq_ignore_ascii_case(e)))
 }
 
+/// What a playlist folder's links may do: stay inside the folder. (A later change may
+/// let folders the user trusts, music and stations, follow links anywhere.)
+pub const PLAYLIST_LINKS: LinkPolicy = LinkPolicy::StayInside;
+
+/// The files and sub-folders directly inside `dir`, through the file rules (a link
+/// leaving `dir` is left out), each sorted by name.
+fn listing(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), String> {
+    let options = WalkOptions {
+        links: PLAYLIST_LINKS,
+        max_depth: 0,
+        skip_hidden: false,
+    };
+    let walk = fsrules::walk(dir, &options)
+        .map_err(|refusal| format!("cannot read {}: {}", dir.display(), refusal.reason()))?;
+    let files = walk.files().map(|e| e.path.clone()).collect();
+    // Depth 0: the sub-folders are seen, not entered.
+    Ok((files, walk.not_entered))
+}
+
 /// The audio files directly inside `dir`, sorted by name (a missing or unreadable
 /// directory is an error naming it).
 pub fn audio_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && is_audio(p))
-        .collect();
+    let (mut files, _) = listing(dir)?;
+    files.retain(|p| is_audio(p));
     files.sort();
     Ok(files)
 }
 
 /// The sub-directories of `dir`, sorted by name.
 pub fn sub_dirs(dir: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_dir())
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut dirs = listing(dir).map(|(_, dirs)| dirs).unwrap_or_default();
     dirs.sort();
     dirs
 }
@@ -158,6 +167,24 @@ mod tests {
             assert_eq!(round.len(), 3, "each file once per round");
         }
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_leaving_the_folder_is_not_played() {
+        let outside = temp("outside", &["secret.ogg"]);
+        let dir = temp("links", &["a.ogg"]);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::os::unix::fs::symlink(outside.join("secret.ogg"), dir.join("leak.ogg")).unwrap();
+        std::os::unix::fs::symlink(dir.join("a.ogg"), dir.join("alias.ogg")).unwrap();
+        std::os::unix::fs::symlink(&outside, dir.join("elsewhere")).unwrap();
+        assert_eq!(
+            audio_files(&dir).unwrap(),
+            [dir.join("a.ogg"), dir.join("alias.ogg")]
+        );
+        assert_eq!(sub_dirs(&dir), [dir.join("sub")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&outside).unwrap();
     }
 
     #[test]

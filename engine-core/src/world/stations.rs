@@ -17,6 +17,7 @@ use super::playlist::{Playlist, audio_files, sub_dirs};
 use super::settings::{Setting, WorldIni};
 use super::sound::{NoteIds, sample_ref};
 use crate::diag::Diagnostic;
+use crate::fsrules::ReadRules;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
@@ -240,9 +241,28 @@ impl Stations {
         seed: u64,
         sample_rate: u32,
     ) -> (Self, Vec<Diagnostic>) {
-        let (defs, diagnostics) = station_defs(ini);
+        let (defs, mut diagnostics) = station_defs(ini);
+        // A folder outside the data folders could never play (the cache serves only
+        // files inside them): say so now rather than at each turn-on.
+        let rules = ReadRules::within(dirs);
         let stations = defs
             .into_iter()
+            .filter(|def| match rules.contains(&def.dir) {
+                Ok(_) => true,
+                Err(refusal) => {
+                    diagnostics.push(Diagnostic::error(
+                        &def.file,
+                        def.line,
+                        0,
+                        format!(
+                            "station {}: {refusal}; a station plays only files inside the \
+                             project's data folders",
+                            def.key
+                        ),
+                    ));
+                    false
+                }
+            })
             .map(|def| (def.code, Station::new(def)))
             .collect();
         (

@@ -14,7 +14,7 @@ use engine_core::world::stations::station_defs;
 use engine_core::world::view::{self, ViewSettings};
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Memory bound of the world targets (text parsers, as [`crate::formats::TEXT_MEMORY`]).
@@ -287,7 +287,7 @@ fn ini_run(input: &Input) -> Result<(), String> {
     let settings = ViewSettings::from_ini(&ini, &mut diagnostics);
     let _ = Lot::file_in_settings(&ini, &mut diagnostics);
     let _ = station_defs(&ini);
-    let _ = MusicSettings::from_ini(&ini);
+    let _ = MusicSettings::from_ini(&ini, &[PathBuf::from("data")]);
     let _ = AmbienceSettings::from_ini(&ini);
     let text = String::from_utf8_lossy(input.get("demo.lot").unwrap_or_default()).into_owned();
     let (lot, _) = Lot::parse(&text, Path::new("demo.lot"));

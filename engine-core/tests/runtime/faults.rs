@@ -87,3 +87,156 @@ fn each_fault_stops_only_its_track_and_names_file_and_line() {
         .collect();
     assert_eq!(active, ["bystander"]);
 }
+
+/// Tracks that start each other with `play_trk` without waiting: `ping` ↔ `pong`, and
+/// `breeder`, which allows several copies and starts itself twice.
+const CYCLES: &str = "\
+LAYOUT tso
+BINARY [
+ping
+\tloadl v1 #0x301
+\tplay_trk v1
+\tend
+
+pong
+\tloadl v1 #0x300
+\tplay_trk v1
+\tend
+
+breeder
+\tloadb MultipleInstances 1
+\tloadl v1 #0x302
+\tplay_trk v1
+\tplay_trk v1
+\tend
+
+selfish
+\tloadl v1 #0x303
+\tplay_trk v1
+\tloadb patch 1
+\tnote_on v2
+\twait_samp
+\tend
+
+bystander
+\tloadb patch 1
+again
+\tnote_on v1
+\twait_samp
+\tjump @again
+]
+";
+
+const CYCLE_TRACKS: &str = "\
+[Track]
+0x300=0,ping,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0
+0x301=0,pong,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0
+0x302=0,breeder,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0
+0x303=0,selfish,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0
+[Patch]
+1=0,tick,\"s.wav\",0,0,0,0,0
+";
+
+/// Runs `f` on its own thread; fails the test (instead of hanging the suite) when it
+/// does not finish within `seconds`.
+fn within<T: Send + 'static>(seconds: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(seconds))
+        .unwrap_or_else(|_| panic!("did not finish within {seconds} s: the engine hangs"))
+}
+
+#[test]
+fn play_trk_cycles_are_stopped_with_a_fault_and_the_engine_plays_on() {
+    let p = TempProject::new("cycles");
+    p.file("cycles.src", CYCLES)
+        .file("t.hot", CYCLE_TRACKS)
+        .sample("s.wav");
+    let file = p.path().join("cycles.src").display().to_string();
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    for (cycle, lines) in [("ping", [5u32, 10]), ("breeder", [16, 17])] {
+        let project = project.clone();
+        let (trace, played, active, seconds) = within(60, move || {
+            let (mut engine, sink) = engine(project, 1, 0.05);
+            engine.trigger("bystander", None, args()).unwrap();
+            run_for(&mut engine, 0.1);
+            engine.trigger(cycle, None, args()).unwrap();
+            run_for(&mut engine, 1.0);
+            let active: Vec<String> = engine
+                .active_tracks()
+                .iter()
+                .map(|t| t.track_name.to_string())
+                .collect();
+            let seconds = engine.clock().seconds(engine.now());
+            (
+                engine.take_trace(),
+                started_patches(&sink.commands()).len(),
+                active,
+                seconds,
+            )
+        });
+        assert!(seconds >= 1.1, "{cycle}: the clock went on ({seconds} s)");
+        let errors = records(&trace, TraceKind::Error);
+        assert_eq!(
+            errors.len(),
+            1,
+            "{cycle}: one fault for the chain: {errors:#?}"
+        );
+        let message = &errors[0].message;
+        assert!(message.contains("play_trk"), "{cycle}: {message}");
+        assert!(
+            lines
+                .iter()
+                .any(|line| message.contains(&format!("({file}:{line})"))),
+            "{cycle}: names the play_trk line: {message}"
+        );
+        assert_eq!(active, ["bystander"], "{cycle}: the whole chain is stopped");
+        assert!(
+            played >= 20,
+            "{cycle}: the bystander kept playing ({played})"
+        );
+    }
+}
+
+#[test]
+fn a_track_that_plays_itself_is_already_playing() {
+    let p = TempProject::new("selfish");
+    p.file("cycles.src", CYCLES)
+        .file("t.hot", CYCLE_TRACKS)
+        .sample("s.wav");
+    let project = p.load();
+    let (trace, played) = within(60, move || {
+        let (mut engine, sink) = engine(project, 1, 0.05);
+        engine.trigger("selfish", None, args()).unwrap();
+        run_for(&mut engine, 0.5);
+        (engine.take_trace(), started_patches(&sink.commands()).len())
+    });
+    assert!(records(&trace, TraceKind::Error).is_empty(), "{trace:#?}");
+    assert_eq!(played, 1, "one copy of a track at a time, even from itself");
+}
+
+#[test]
+fn a_hit_list_that_contains_itself_is_a_cycle_not_a_missing_patch() {
+    let p = TempProject::new("listcycle");
+    p.file(
+        "l.src",
+        "LAYOUT tso\nBINARY [\nlooper\n\tloadl patch #900\n\tnote_on v1\n\tend\n]\n",
+    )
+    .file("t.hot", "[GlobalHitList]\n900=900\n");
+    let file = p.path().join("l.src").display().to_string();
+    let (mut engine, _) = engine(p.load(), 1, 0.05);
+    engine.trigger("looper", None, args()).unwrap();
+    run_for(&mut engine, 0.1);
+    let trace = engine.take_trace();
+    let errors = records(&trace, TraceKind::Error);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let message = &errors[0].message;
+    assert!(
+        message.contains("hit list 900 contains itself") && !message.contains("does not exist"),
+        "{message}"
+    );
+    assert!(message.contains(&format!("({file}:5)")), "{message}");
+}

@@ -161,7 +161,7 @@ fn built_sets_and_evt_lists_load() {
         &build.path().join("gen.src"),
         source,
         &engine_core::asm::AsmOptions::default(),
-        &engine_core::asm::DiskFiles,
+        &engine_core::asm::DiskFiles::within(&[build.path().to_path_buf()]),
     );
     assert!(!assembly.has_errors());
     let data = TempProject::new("data");

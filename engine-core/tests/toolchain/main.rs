@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod diagnostics;
+mod files;
 mod opcodes;
 mod roundtrip;
 mod seed_examples;

@@ -192,10 +192,12 @@ proptest! {
 #[test]
 fn seed_examples_disassemble_and_reassemble() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/seed-examples");
+    let source = root.join("seed_tracks.src");
+    let options = AsmOptions::default();
     let a = engine_core::asm::assemble(
-        &root.join("seed_tracks.src"),
-        &AsmOptions::default(),
-        &engine_core::asm::DiskFiles,
+        &source,
+        &options,
+        &engine_core::asm::DiskFiles::for_source(&source, &options),
     );
     assert!(!a.has_errors(), "{:#?}", a.diagnostics);
     let hsm_text = a.hsm().to_text();

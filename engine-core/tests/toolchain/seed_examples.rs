@@ -8,7 +8,8 @@ use std::path::Path;
 fn seed_examples() -> Assembly {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/seed-examples/seed_tracks.src");
-    assemble(&path, &AsmOptions::default(), &DiskFiles)
+    let options = AsmOptions::default();
+    assemble(&path, &options, &DiskFiles::for_source(&path, &options))
 }
 
 fn label(a: &Assembly, name: &str) -> usize {

@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 pub const ASM_BENCH_LINES: usize = 100_000;
 /// Target throughput, source lines per second.
 pub const ASM_TARGET_LINES_PER_SEC: f64 = 1_000_000.0;
+/// `LIST` lines of the `.hot` writing figure (writing them one by one was quadratic:
+/// 21 s for 80,000, issue 10 R10).
+pub const HOT_BENCH_LIST_LINES: usize = 80_000;
 
 /// Assembles the generated source and prints lines per second.
 pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
@@ -44,6 +47,33 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         best.as_nanos() as f64 / lines as f64,
         ASM_TARGET_LINES_PER_SEC / 1e6,
         per_sec / ASM_TARGET_LINES_PER_SEC,
+    )?;
+    hot_figure(io, size)
+}
+
+/// Prints how long writing many `LIST` lines as a `.hot` takes.
+fn hot_figure(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
+    let lines = size.scale(HOT_BENCH_LIST_LINES).max(1_000);
+    let mut source = String::with_capacity(lines * 32);
+    for i in 0..lines {
+        let section = ["Patch", "GlobalHitList", "EventMappingEquate"][i % 3];
+        let _ = writeln!(source, "LIST [{section}] k{i}=v{i}");
+    }
+    let assembly = asm::assemble_text(
+        Path::new("list.src"),
+        &source,
+        &AsmOptions::default(),
+        &MemoryFiles::default(),
+    );
+    let start = Instant::now();
+    let bytes = assembly.hot().to_bytes();
+    let elapsed = start.elapsed();
+    writeln!(
+        io.out,
+        "asm: {} LIST lines written as a .hot of {} bytes in {:.1} ms",
+        assembly.hot_lines.len(),
+        bytes.len(),
+        elapsed.as_secs_f64() * 1e3,
     )?;
     Ok(())
 }

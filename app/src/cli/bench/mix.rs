@@ -4,8 +4,9 @@
 //! HitBench's speed ratio against each; then decode throughput (MB/s of WAV, × real
 //! time for Ogg Vorbis and MP3) and the resource cache's hit latency.
 //!
-//! kira and rodio are only compiled in with the `bench-peers` feature (on by default);
-//! without it HitBench's own figures are still printed.
+//! kira and rodio are only compiled in with the `bench-peers` feature (off by default, so
+//! the shipped binary does not carry them); without it HitBench's own figures are still
+//! printed.
 
 use super::super::Io;
 use super::Size;
@@ -544,8 +545,8 @@ fn mix(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
             writeln!(io.out, "target: {speed}")?;
             writeln!(
                 io.out,
-                "kira/rodio: the comparison is not compiled in (this build lacks the `bench-peers` \
-                 feature; build with the default features, e.g. cargo build --release -p hitbench)"
+                "kira/rodio: the comparison is not compiled in (build with \
+                 cargo build --release -p hitbench --features bench-peers)"
             )?;
         }
     }

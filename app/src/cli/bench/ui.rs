@@ -217,7 +217,7 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         Size::Full => FRAMES,
         Size::Quick => 10,
     };
-    let demo = Path::new(crate::cli::DEFAULT_PROJECT);
+    let demo = Path::new(crate::workbench::DEFAULT_PROJECT);
     let project = if demo.is_dir() {
         Project::load(demo)
     } else {

@@ -27,8 +27,9 @@ use symphonia::default::meta::{ApeReader, Id3v1Reader, Id3v2Reader};
 
 use super::detect::CompressedKind;
 use super::mix::{Mix, output_channels};
-use super::{AudioInfo, DecodeError, DecodeLimits, Decoded};
-use crate::audio::SampleBuffer;
+use super::output::Output;
+use super::{AudioInfo, DecodeError, DecodeLimits, Decoded, check_rate};
+use crate::audio::{MemoryBudget, SampleBuffer};
 
 /// Undecodable packets in a row after which a stream is given up.
 const MAX_BAD_PACKETS_IN_A_ROW: u32 = 64;
@@ -251,6 +252,7 @@ impl<'s> Compressed<'s> {
             .sample_rate
             .filter(|&r| r > 0)
             .ok_or_else(|| invalid("its stream header gives no sample rate"))?;
+        check_rate(format, "its stream header", sample_rate)?;
         let channels = params.channels.clone().unwrap_or_default();
         let count = channels.count();
         if count == 0 {
@@ -508,27 +510,64 @@ impl<'s> Compressed<'s> {
         Ok(done)
     }
 
-    /// Decodes everything that is left, up to `limits.max_frames`.
-    fn decode_all(mut self, limits: &DecodeLimits) -> Result<Decoded, DecodeError> {
-        let mut data = Vec::new();
+    /// Decodes everything that is left, up to `limits.max_frames` and `limits.max_bytes`,
+    /// reserving the samples from `budget` before each allocation.
+    fn decode_all(
+        mut self,
+        limits: &DecodeLimits,
+        budget: &mut dyn MemoryBudget,
+    ) -> Result<Decoded, DecodeError> {
+        let channels = usize::from(self.info.channels).max(1);
+        let too_long = DecodeError::TooLong {
+            max_frames: limits.max_frames,
+            sample_rate: self.info.sample_rate,
+        };
+        let mut output = Output::new(budget, limits);
+        // FLAC says how long it is: a size over the limit is refused before decoding, and
+        // the samples are allocated once.
+        let mut promised = self.promised_frames;
+        if let Some(frames) = promised {
+            if frames > limits.max_frames {
+                return Err(too_long);
+            }
+            output.expect(frames.saturating_mul(channels as u64))?;
+        }
         loop {
-            // One more than the limit allows, so that going over is noticed.
-            let room = limits
-                .max_frames
-                .saturating_add(1)
-                .saturating_sub(self.frames_out);
-            let want = usize::try_from(room.min(DECODE_CHUNK_FRAMES)).unwrap_or(0);
-            if want == 0 || self.read(&mut data, want)? == 0 {
+            let frames_left = limits.max_frames.saturating_sub(self.frames_out);
+            let mut want = DECODE_CHUNK_FRAMES
+                .min(frames_left)
+                .min((output.room() / channels) as u64);
+            // Up to the promised length, the room made for it is enough.
+            let promised_left = promised.map(|p| p.saturating_sub(self.frames_out));
+            if let Some(left) = promised_left.filter(|&left| left > 0) {
+                want = want.min(left);
+            }
+            let want = usize::try_from(want).unwrap_or(0);
+            if want == 0 || promised_left == Some(0) {
+                // At a limit or at the promised end: is there more?
+                let mut one = Vec::with_capacity(channels);
+                if self.read(&mut one, 1)? == 0 {
+                    break;
+                }
+                if want == 0 {
+                    return Err(if frames_left == 0 {
+                        too_long
+                    } else {
+                        output.too_large()
+                    });
+                }
+                // Longer than the header said: grow step by step from here.
+                promised = None;
+                output.room_for(one.len())?;
+                output.samples().extend_from_slice(&one);
+                continue;
+            }
+            output.room_for(want * channels)?;
+            if self.read(output.samples(), want)? == 0 {
                 break;
             }
-            if self.frames_out > limits.max_frames {
-                return Err(DecodeError::TooLong {
-                    max_frames: limits.max_frames,
-                    sample_rate: self.info.sample_rate,
-                });
-            }
         }
-        data.shrink_to_fit();
+        let data = output.finish();
         let info = self.info.clone();
         Ok(Decoded {
             buffer: SampleBuffer {
@@ -547,18 +586,20 @@ pub(crate) fn probe_slice(bytes: &[u8], kind: CompressedKind) -> Result<AudioInf
     Compressed::open(Box::new(Cursor::new(bytes)), kind).map(|c| c.info)
 }
 
-/// Decodes a whole in-memory file of `kind`.
+/// Decodes a whole in-memory file of `kind`, reserving its samples from `budget`.
 pub(crate) fn decode_slice(
     bytes: &[u8],
     kind: CompressedKind,
     limits: &DecodeLimits,
+    budget: &mut dyn MemoryBudget,
 ) -> Result<Decoded, DecodeError> {
-    Compressed::open(Box::new(Cursor::new(bytes)), kind)?.decode_all(limits)
+    Compressed::open(Box::new(Cursor::new(bytes)), kind)?.decode_all(limits, budget)
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::audio::Unmetered;
     use crate::audio::decode::decode;
     use std::io::{Read, Seek, SeekFrom};
 
@@ -650,11 +691,11 @@ pub(crate) mod tests {
             pos: 0,
         };
         let stream = Compressed::open(Box::new(src), CompressedKind::Mp3).unwrap();
-        let e = stream
-            .decode_all(&DecodeLimits {
-                max_frames: 100_000,
-            })
-            .unwrap_err();
+        let limits = DecodeLimits {
+            max_frames: 100_000,
+            ..DecodeLimits::default()
+        };
+        let e = stream.decode_all(&limits, &mut Unmetered).unwrap_err();
         assert!(matches!(
             e,
             DecodeError::TooLong {
@@ -662,6 +703,27 @@ pub(crate) mod tests {
                 sample_rate: 44100
             }
         ));
+        // And at the byte limit, when that comes first.
+        let src = Endless {
+            pattern: silent_mp3(1),
+            pos: 0,
+        };
+        let stream = Compressed::open(Box::new(src), CompressedKind::Mp3).unwrap();
+        let limits = DecodeLimits {
+            max_bytes: 40_000 * 4,
+            ..DecodeLimits::default()
+        };
+        let e = stream.decode_all(&limits, &mut Unmetered).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                DecodeError::TooLarge {
+                    decoded_bytes: None,
+                    max_bytes: 160_000
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]
@@ -697,7 +759,9 @@ pub(crate) mod tests {
             served: 0,
         };
         let stream = Compressed::open(Box::new(later), CompressedKind::Mp3).unwrap();
-        let d = stream.decode_all(&DecodeLimits::default()).unwrap();
+        let d = stream
+            .decode_all(&DecodeLimits::default(), &mut Unmetered)
+            .unwrap();
         assert!(d.buffer.frames() > 0);
         let why = d.partial.unwrap();
         assert!(

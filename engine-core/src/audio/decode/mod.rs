@@ -11,10 +11,21 @@
 //! with [`Decoded::partial`] saying what was wrong. Input that yields no audio at all is an
 //! error. Nothing here trusts a header's sizes for allocation, and symphonia is only ever
 //! called inside `catch_unwind`, so hostile bytes end in a [`DecodeError`], never a crash.
+//!
+//! **Limits.** Every decoder checks the header's sample rate against
+//! [`MIN_SAMPLE_RATE`]`..=`[`MAX_SAMPLE_RATE`] (one check, `check_rate`, shared by probe,
+//! playback, streaming and the cache). A whole-file decode holds the decoded size to
+//! [`DecodeLimits::max_bytes`] ([`MAX_SAMPLE_BYTES`] by default): a few kilobytes of FLAC can
+//! describe hundreds of megabytes of samples. When the headers tell the length (WAV, FLAC),
+//! the size is known, checked and reserved before anything is allocated; otherwise the
+//! buffer grows step by step, each step reserved from a [`MemoryBudget`] first, and the
+//! decode stops at the limit. Longer sounds are for [`StreamDecoder`], which holds one
+//! block at a time.
 
 mod compressed;
 mod detect;
 mod mix;
+mod output;
 mod source;
 mod wav;
 
@@ -22,7 +33,7 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::SampleBuffer;
+use super::{MemoryBudget, SampleBuffer, Unmetered};
 use detect::Kind;
 use source::{FileSource, SliceSource};
 
@@ -122,21 +133,54 @@ pub struct AudioInfo {
     pub frames: Option<u64>,
 }
 
+/// Lowest sample rate accepted, in Hz. A header below it is damaged or hostile (a "1 Hz"
+/// file would stretch each frame over a second); real audio starts at 4 or 8 kHz.
+pub const MIN_SAMPLE_RATE: u32 = 1_000;
+
+/// Highest sample rate accepted, in Hz: the highest studio rate in use (DXD and "384 kHz"
+/// masters).
+pub const MAX_SAMPLE_RATE: u32 = 384_000;
+
+/// Largest decoded size, in bytes, of a sample decoded whole into memory (the default of
+/// [`DecodeLimits::max_bytes`]): 64 MiB, about 2 min 54 s of 48 kHz stereo `f32` or 6 min 20 s
+/// of 44.1 kHz mono. Longer sounds are streamed (see `SoundServer`); a whole-file decode of
+/// more is refused with [`DecodeError::TooLarge`], naming the size.
+pub const MAX_SAMPLE_BYTES: usize = 64 << 20;
+
 /// Bounds on what [`decode`] will produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecodeLimits {
     /// Longest audio, in frames, that [`decode`] accepts; longer input is a
     /// [`DecodeError::TooLong`] (stream it with [`StreamDecoder`] instead).
     pub max_frames: u64,
+    /// Most bytes the decoded samples may take; more is a [`DecodeError::TooLarge`].
+    pub max_bytes: usize,
 }
 
 impl Default for DecodeLimits {
-    /// Ten minutes at 48 kHz (28 800 000 frames: 230 MB of stereo `f32`).
+    /// Ten minutes at 48 kHz (28 800 000 frames), and [`MAX_SAMPLE_BYTES`].
     fn default() -> Self {
         Self {
             max_frames: 10 * 60 * 48_000,
+            max_bytes: MAX_SAMPLE_BYTES,
         }
     }
+}
+
+/// Refuses a sample rate outside [`MIN_SAMPLE_RATE`]`..=`[`MAX_SAMPLE_RATE`]: the one check of
+/// the rate every decoder's header validation makes. `header` says where the rate was read,
+/// e.g. "the fmt chunk".
+pub(crate) fn check_rate(format: &'static str, header: &str, rate: u32) -> Result<(), DecodeError> {
+    if (MIN_SAMPLE_RATE..=MAX_SAMPLE_RATE).contains(&rate) {
+        return Ok(());
+    }
+    Err(DecodeError::Invalid {
+        format,
+        detail: format!(
+            "{header} says the sample rate is {rate} Hz; HitBench plays {MIN_SAMPLE_RATE} to \
+             {MAX_SAMPLE_RATE} Hz"
+        ),
+    })
 }
 
 /// A fully decoded file.
@@ -199,6 +243,21 @@ pub enum DecodeError {
         /// The file's sample rate.
         sample_rate: u32,
     },
+    /// The decoded samples would take more than [`DecodeLimits::max_bytes`].
+    #[error("{}", too_large_message(*.decoded_bytes, *.max_bytes))]
+    TooLarge {
+        /// Bytes the decoded samples take, when the headers tell the length; `None` when
+        /// the length was unknown and decoding stopped at the limit.
+        decoded_bytes: Option<u64>,
+        /// The limit that was exceeded.
+        max_bytes: usize,
+    },
+    /// The memory budget (the resource cache's) refused the bytes the samples need.
+    #[error("no memory left for the decoded samples: {why}")]
+    Refused {
+        /// What the budget said.
+        why: String,
+    },
     /// The third-party decoder panicked on this input (the panic was caught).
     #[error("the {format} decoder crashed on this file: {message}")]
     DecoderCrashed {
@@ -216,6 +275,35 @@ pub enum DecodeError {
         #[source]
         source: io::Error,
     },
+}
+
+/// A memory size for people: "812 bytes", "3.5 KiB", "201.5 MiB", "64 MiB".
+pub(crate) fn format_size(bytes: u64) -> String {
+    let (unit, name) = match bytes {
+        0..1024 => return format!("{bytes} bytes"),
+        1024..0x10_0000 => (1u64 << 10, "KiB"),
+        _ => (1u64 << 20, "MiB"),
+    };
+    if bytes.is_multiple_of(unit) {
+        format!("{} {name}", bytes / unit)
+    } else {
+        format!("{:.1} {name}", bytes as f64 / unit as f64)
+    }
+}
+
+fn too_large_message(decoded: Option<u64>, max: usize) -> String {
+    let limit = format_size(max as u64);
+    match decoded {
+        Some(bytes) => format!(
+            "it decodes to {bytes} bytes ({}), more than the {limit} a sample held in memory \
+             may take; it can only be streamed",
+            format_size(bytes)
+        ),
+        None => format!(
+            "it decodes to more than {limit}, the most a sample held in memory may take; it \
+             can only be streamed"
+        ),
+    }
 }
 
 fn unrecognised_message(expected: Option<&'static str>, start: &str) -> String {
@@ -246,10 +334,22 @@ pub fn probe(name: &str, bytes: &[u8]) -> Result<AudioInfo, DecodeError> {
 /// `limits.max_frames`. A damaged file whose beginning decodes comes back `Ok` with
 /// [`Decoded::partial`] set.
 pub fn decode(name: &str, bytes: &[u8], limits: &DecodeLimits) -> Result<Decoded, DecodeError> {
+    decode_within(name, bytes, limits, &mut Unmetered)
+}
+
+/// [`decode`], reserving the memory of the decoded samples from `budget` before each
+/// allocation. The reservation of the returned samples stays taken (it is theirs); whatever
+/// was reserved for a decode that fails is given back.
+pub fn decode_within(
+    name: &str,
+    bytes: &[u8],
+    limits: &DecodeLimits,
+    budget: &mut dyn MemoryBudget,
+) -> Result<Decoded, DecodeError> {
     let mut src = SliceSource::new(bytes);
     match detect::detect(&mut src, name)? {
-        Kind::Wav => wav::decode_slice(bytes, limits),
-        Kind::Compressed(kind) => compressed::decode_slice(bytes, kind, limits),
+        Kind::Wav => wav::decode_slice(bytes, limits, budget),
+        Kind::Compressed(kind) => compressed::decode_slice(bytes, kind, limits, budget),
     }
 }
 
@@ -388,6 +488,49 @@ impl StreamDecoder {
             }
         }
     }
+}
+
+/// What [`scan_file`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scanned {
+    /// What the headers said.
+    pub info: AudioInfo,
+    /// Frames decoded.
+    pub frames: u64,
+    /// Why the file is incomplete, if it is (see [`StreamDecoder::partial`]).
+    pub partial: Option<String>,
+}
+
+/// Frames decoded at a time by [`scan_file`].
+const SCAN_CHUNK_FRAMES: usize = 16_384;
+
+/// Decodes the file at `path` from end to end, one block at a time (as it would be
+/// streamed, so in little memory, however large it decodes), and says how long it is.
+/// Audio longer than `max_frames` is a [`DecodeError::TooLong`].
+pub fn scan_file(path: &Path, max_frames: u64) -> Result<Scanned, DecodeError> {
+    let mut stream = StreamDecoder::open(path)?;
+    let channels = usize::from(stream.info().channels).max(1);
+    let mut block = Vec::with_capacity(SCAN_CHUNK_FRAMES * channels);
+    let mut frames = 0u64;
+    loop {
+        block.clear();
+        let read = stream.read(&mut block, SCAN_CHUNK_FRAMES)?;
+        if read == 0 {
+            break;
+        }
+        frames += read as u64;
+        if frames > max_frames {
+            return Err(DecodeError::TooLong {
+                max_frames,
+                sample_rate: stream.info().sample_rate,
+            });
+        }
+    }
+    Ok(Scanned {
+        info: stream.info().clone(),
+        frames,
+        partial: stream.partial().map(str::to_owned),
+    })
 }
 
 /// Gives an IO error from the byte-level readers (which do not know it) the file's path.

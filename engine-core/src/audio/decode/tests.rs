@@ -44,6 +44,7 @@ fn assert_sane(d: &Decoded) {
 fn try_everything(bytes: &[u8]) {
     let limits = DecodeLimits {
         max_frames: 1 << 20,
+        ..DecodeLimits::default()
     };
     if let Ok(d) = decode("fuzz", bytes, &limits) {
         assert_sane(&d);
@@ -66,7 +67,7 @@ fn valid_wav() -> impl Strategy<Value = Vec<u8>> {
     (
         encodings,
         1u16..=6,
-        1u32..=96_000,
+        MIN_SAMPLE_RATE..=96_000,
         prop::collection::vec(any::<u8>(), 0..600),
     )
         .prop_map(|((tag, bits), channels, rate, data)| simple(tag, channels, rate, bits, &data))

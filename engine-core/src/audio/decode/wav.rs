@@ -14,9 +14,10 @@
 
 use super::detect::{io_err, printable};
 use super::mix::{Mix, output_channels};
+use super::output::Output;
 use super::source::{ByteSource, FileSource, SliceSource};
-use super::{AudioFormat, AudioInfo, DecodeError, DecodeLimits, Decoded, WavEncoding};
-use crate::audio::SampleBuffer;
+use super::{AudioFormat, AudioInfo, DecodeError, DecodeLimits, Decoded, WavEncoding, check_rate};
+use crate::audio::{MemoryBudget, SampleBuffer};
 
 /// Format tag of `WAVE_FORMAT_EXTENSIBLE`.
 const TAG_EXTENSIBLE: u16 = 0xFFFE;
@@ -290,9 +291,7 @@ fn parse_fmt(
     if channels == 0 {
         return Err(invalid("the fmt chunk says the file has 0 channels"));
     }
-    if sample_rate == 0 {
-        return Err(invalid("the fmt chunk says the sample rate is 0 Hz"));
-    }
+    check_rate("WAV", "the fmt chunk", sample_rate)?;
     let encoding = encoding_for(tag, container_bits)?;
     Ok(WavFmt {
         encoding,
@@ -480,8 +479,12 @@ fn too_long(layout: &WavLayout, limits: &DecodeLimits) -> Option<DecodeError> {
     })
 }
 
-/// Decodes a whole WAV file held in memory.
-pub(crate) fn decode_slice(bytes: &[u8], limits: &DecodeLimits) -> Result<Decoded, DecodeError> {
+/// Decodes a whole WAV file held in memory, reserving its samples from `budget`.
+pub(crate) fn decode_slice(
+    bytes: &[u8],
+    limits: &DecodeLimits,
+    budget: &mut dyn MemoryBudget,
+) -> Result<Decoded, DecodeError> {
     let layout = parse(&mut SliceSource::new(bytes))?;
     if let Some(e) = too_long(&layout, limits) {
         return Err(e);
@@ -496,11 +499,18 @@ pub(crate) fn decode_slice(bytes: &[u8], limits: &DecodeLimits) -> Result<Decode
         .zip(usize::try_from(layout.frames * layout.fmt.frame_bytes()).ok())
         .and_then(|(start, n)| bytes.get(start..start.checked_add(n)?))
         .ok_or_else(|| invalid("the data chunk lies outside the file"))?;
-    // Bounded by the bytes actually present (and by `max_frames` above).
-    let samples = usize::try_from(layout.frames).unwrap_or(0) * usize::from(info.channels);
-    let mut data = Vec::with_capacity(samples);
+    // The length is known: the size is checked and reserved before the one allocation.
+    let mut output = Output::new(budget, limits);
+    output.expect(layout.frames.saturating_mul(u64::from(info.channels)))?;
     let mut scratch = Vec::new();
-    decode_frames(&layout.fmt, &layout.mix(), audio, &mut scratch, &mut data);
+    decode_frames(
+        &layout.fmt,
+        &layout.mix(),
+        audio,
+        &mut scratch,
+        output.samples(),
+    );
+    let data = output.finish();
     Ok(Decoded {
         buffer: SampleBuffer {
             sample_rate: info.sample_rate,
@@ -987,13 +997,63 @@ pub(crate) mod tests {
         let e = probe("a", &simple(1, 1, 0, 8, &[1])).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "invalid WAV file: the fmt chunk says the sample rate is 0 Hz"
+            "invalid WAV file: the fmt chunk says the sample rate is 0 Hz; HitBench plays 1000 \
+             to 384000 Hz"
         );
         let garbage = riff(&[chunk(b"fmt ", &fmt16(1, 1, 8000, 8), true), vec![0xFF; 16]]);
         let e = probe("a", &garbage).unwrap_err();
         assert_eq!(
             e.to_string(),
             "invalid WAV file: no data chunk (the bytes at offset 36 are not a chunk (`\\xFF\\xFF\\xFF\\xFF`))"
+        );
+    }
+
+    #[test]
+    fn sample_rates_outside_the_accepted_range_are_refused() {
+        use crate::audio::decode::{MAX_SAMPLE_RATE, MIN_SAMPLE_RATE};
+        for rate in [1, MIN_SAMPLE_RATE - 1, MAX_SAMPLE_RATE + 1, 100_000_000] {
+            let wav = simple(1, 1, rate, 16, &s16(&[1, 2]));
+            let e = probe("a", &wav).unwrap_err();
+            assert!(e.to_string().contains(&format!("{rate} Hz")), "{e}");
+            assert!(decode("a", &wav, &DecodeLimits::default()).is_err());
+        }
+        for rate in [MIN_SAMPLE_RATE, 8000, MAX_SAMPLE_RATE] {
+            let wav = simple(1, 1, rate, 16, &s16(&[1, 2]));
+            assert_eq!(probe("a", &wav).unwrap().sample_rate, rate);
+        }
+    }
+
+    #[test]
+    fn every_channel_of_the_file_is_reported() {
+        let wav = simple(1, 255, 48000, 8, &[128; 255 * 3]);
+        let info = probe("a", &wav).unwrap();
+        assert_eq!((info.source_channels, info.channels), (255, 2));
+        assert_eq!(info.frames, Some(3));
+    }
+
+    #[test]
+    fn a_decoded_size_over_the_limit_is_refused_with_the_size() {
+        // 100 frames of u8 stereo decode to 100 × 2 × 4 = 800 bytes.
+        let wav = simple(1, 2, 8000, 8, &[128; 200]);
+        let limits = |max_bytes| DecodeLimits {
+            max_bytes,
+            ..DecodeLimits::default()
+        };
+        let e = decode("a", &wav, &limits(799)).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                DecodeError::TooLarge {
+                    decoded_bytes: Some(800),
+                    max_bytes: 799
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("it decodes to 800 bytes"), "{e}");
+        assert_eq!(
+            decode("a", &wav, &limits(800)).unwrap().buffer.frames(),
+            100
         );
     }
 
@@ -1014,7 +1074,11 @@ pub(crate) mod tests {
     #[test]
     fn max_frames_is_an_error_not_a_truncation() {
         let wav = simple(1, 1, 8000, 8, &[128; 100]);
-        let e = decode("a", &wav, &DecodeLimits { max_frames: 99 }).unwrap_err();
+        let limits = |max_frames| DecodeLimits {
+            max_frames,
+            ..DecodeLimits::default()
+        };
+        let e = decode("a", &wav, &limits(99)).unwrap_err();
         assert!(matches!(
             e,
             DecodeError::TooLong {
@@ -1022,7 +1086,7 @@ pub(crate) mod tests {
                 sample_rate: 8000
             }
         ));
-        assert!(decode("a", &wav, &DecodeLimits { max_frames: 100 }).is_ok());
+        assert!(decode("a", &wav, &limits(100)).is_ok());
     }
 
     #[test]

@@ -3,14 +3,14 @@
 //! running thread is taken out of the engine while it runs, so the host may change
 //! every other thread freely.
 
-use super::clock::SampleTime;
-use super::engine::{Engine, EventArgs, note_gain, note_pan};
-use super::hitlists;
-use super::program::Op;
-use super::sink::{ControlGroup, SampleRef, SoundCommand};
-use super::thread::{ListRef, Thread};
-use super::trace::TraceKind;
-use super::vm::{FaultKind, Host};
+use super::{Engine, EventArgs, note_gain, note_pan};
+use crate::runtime::clock::SampleTime;
+use crate::runtime::hitlists;
+use crate::runtime::program::Op;
+use crate::runtime::sink::{ControlGroup, SampleRef, SoundCommand};
+use crate::runtime::thread::{ListRef, Thread};
+use crate::runtime::trace::TraceKind;
+use crate::runtime::vm::{FaultKind, Host};
 use std::sync::Arc;
 
 /// Deepest nesting of hit lists inside hit lists followed when choosing a sample.
@@ -54,9 +54,13 @@ impl<'e> HostCtx<'e> {
     fn sound_for(&mut self, th: &Thread, value: i32) -> Result<u32, FaultKind> {
         let project = Arc::clone(&self.engine.project);
         let mut id = u32::try_from(value).map_err(|_| FaultKind::MissingPatch(i64::from(value)))?;
-        for _ in 0..MAX_LIST_DEPTH {
+        let mut visited = [0u32; MAX_LIST_DEPTH];
+        for depth in 0..MAX_LIST_DEPTH {
             if project.patches.contains_key(&id) {
                 return Ok(id);
+            }
+            if let Some(seen) = visited.get_mut(depth) {
+                *seen = id;
             }
             let Some(list) = project.hit_lists.get(&id) else {
                 return Err(FaultKind::MissingPatch(i64::from(id)));
@@ -69,7 +73,17 @@ impl<'e> HostCtx<'e> {
             self.trace_pick(th, id, &pick);
             id = pick.value;
         }
-        Err(FaultKind::MissingPatch(i64::from(id)))
+        // Still a list this deep: round a cycle (a list that contains itself), or nested
+        // too deep.
+        let repeated = visited
+            .iter()
+            .enumerate()
+            .find(|(i, v)| visited.get(..*i).is_some_and(|before| before.contains(v)));
+        Err(match repeated {
+            Some((_, list)) => FaultKind::HitListCycle(*list),
+            None if project.hit_lists.contains_key(&id) => FaultKind::HitListsTooDeep(id),
+            None => FaultKind::MissingPatch(i64::from(id)),
+        })
     }
 
     fn trace_pick(&mut self, th: &Thread, list: u32, pick: &hitlists::Pick) {
@@ -291,17 +305,21 @@ impl Host for HostCtx<'_> {
         }
     }
 
-    fn play_track(&mut self, th: &Thread, track: i32) {
-        let Ok(id) = u32::try_from(track) else { return };
+    fn play_track(&mut self, th: &Thread, track: i32) -> Result<(), FaultKind> {
+        self.engine.charge_start()?;
+        let Ok(id) = u32::try_from(track) else {
+            return Ok(());
+        };
         let args = EventArgs {
             volume: th.reg(th.attrs.extvol),
             pan: th.reg(th.attrs.pan),
             ..EventArgs::default()
         };
-        if let Err(e) = self.engine.play_track(id, th.source, args) {
+        if let Err(e) = self.engine.play_track_from(id, th, args) {
             self.engine
                 .record_for(TraceKind::Error, th, None, format!("play_trk: {e}"));
         }
+        Ok(())
     }
 
     fn kill_track(&mut self, th: &Thread, track: i32) {

@@ -1,0 +1,535 @@
+//! Dispatch: an event by name becomes a track start (with the one-copy rule, owners
+//! joining, interrupt handoff and Box-X), a stop, a quiet, a trace switch or a request
+//! for the world.
+
+use super::*;
+
+impl Engine {
+    /// Triggers an event by name (case-insensitive): a UI sound when `source` is `None`
+    /// (PlayUISnd), an object sound otherwise (PlayObjectSnd).
+    pub fn trigger(
+        &mut self,
+        name: &str,
+        source: Option<ObjectId>,
+        args: EventArgs,
+    ) -> Result<Outcome, TriggerError> {
+        let project = Arc::clone(&self.project);
+        let Some(event) = project.event(name) else {
+            let message = format!("unknown event `{name}`");
+            let record = TraceRecord {
+                time: self.clock.now(),
+                kind: TraceKind::Error,
+                event: Some(Arc::from(name)),
+                track: None,
+                object: source,
+                voice: None,
+                note: None,
+                message,
+            };
+            self.trace.push(record);
+            return Err(TriggerError::UnknownEvent(name.to_string()));
+        };
+        let from = match source {
+            Some(object) => format!("from object {object}"),
+            None => "as a UI sound".to_string(),
+        };
+        let from = from.as_str();
+        if self.tracing(TraceKind::Event) {
+            let message = format!(
+                "`{}` (type {}, track {}) {from}",
+                event.name, event.type_number, event.track_id
+            );
+            self.record_event(TraceKind::Event, event, None, source, None, message);
+        }
+        match event.event_type {
+            EventType::Play => self.play(event, source, args, false, None),
+            EventType::PlayPiano => self.play(event, source, args, true, None),
+            EventType::Stop => Ok(Outcome::Stopped(self.stop_track_id(event.track_id, false))),
+            EventType::Kill => Ok(Outcome::Stopped(self.stop_track_id(event.track_id, true))),
+            EventType::KillAll => Ok(Outcome::Stopped(self.quiet_all())),
+            EventType::KillInstance => Ok(Outcome::Stopped(match source {
+                Some(object) => self.quiet_track(object, event.track_id),
+                None => self.stop_track_id(event.track_id, true),
+            })),
+            EventType::UpdateVolPan => Ok(Outcome::Updated(match source {
+                Some(object) => self.update_source(object, args.volume, args.pan),
+                None => 0,
+            })),
+            EventType::TurnOnTv | EventType::TurnOffTv | EventType::SetMusicMode => {
+                let hook = match event.event_type {
+                    EventType::TurnOnTv => HookEvent::TurnOn {
+                        event: event.name.clone(),
+                        station: event.track_id,
+                        object: source,
+                    },
+                    EventType::TurnOffTv => HookEvent::TurnOff {
+                        event: event.name.clone(),
+                        station: event.track_id,
+                        object: source,
+                    },
+                    _ => HookEvent::MusicMode {
+                        event: event.name.clone(),
+                        mode: event.track_id,
+                    },
+                };
+                self.record_event(
+                    TraceKind::Hook,
+                    event,
+                    None,
+                    source,
+                    None,
+                    format!("handed to the world: {hook:?}"),
+                );
+                self.hooks.push(hook);
+                Ok(Outcome::Hook)
+            }
+            EventType::Debug { trace, on } => {
+                match trace {
+                    DebugTrace::Events => self.trace.switches.events = on,
+                    DebugTrace::Samples => self.trace.switches.samples = on,
+                    DebugTrace::Tracks => self.trace.switches.tracks = on,
+                }
+                let what = match trace {
+                    DebugTrace::Events => "event",
+                    DebugTrace::Samples => "sample",
+                    DebugTrace::Tracks => "track",
+                };
+                self.record_event(
+                    TraceKind::Hook,
+                    event,
+                    None,
+                    source,
+                    None,
+                    format!("{what} trace {}", if on { "on" } else { "off" }),
+                );
+                Ok(Outcome::TraceSwitched)
+            }
+            EventType::Other(n) => {
+                self.record_event(
+                    TraceKind::Hook,
+                    event,
+                    None,
+                    source,
+                    None,
+                    format!("event type {n} has no handler here; ignored"),
+                );
+                Ok(Outcome::Ignored)
+            }
+        }
+    }
+
+    /// Starts the track with this ID directly (as `play_trk` does).
+    pub fn play_track(
+        &mut self,
+        track_id: u32,
+        source: Option<ObjectId>,
+        args: EventArgs,
+    ) -> Result<Outcome, TriggerError> {
+        let event = EventDef {
+            name: format!("play_trk {track_id}"),
+            type_number: 1,
+            event_type: EventType::Play,
+            track_id,
+            implicit: true,
+            origin: crate::project::Origin::default(),
+        };
+        self.play(&event, source, args, false, None)
+    }
+
+    /// `play_trk` from the running thread `caller` (out of the thread table while it
+    /// runs): its own track is already playing — it is the running copy — unless the
+    /// track allows several copies.
+    pub(super) fn play_track_from(
+        &mut self,
+        track_id: u32,
+        caller: &Thread,
+        args: EventArgs,
+    ) -> Result<Outcome, TriggerError> {
+        let event = EventDef {
+            name: format!("play_trk {track_id}"),
+            type_number: 1,
+            event_type: EventType::Play,
+            track_id,
+            implicit: true,
+            origin: crate::project::Origin::default(),
+        };
+        self.play(&event, caller.source, args, false, Some(caller))
+    }
+
+    pub(super) fn play(
+        &mut self,
+        event: &EventDef,
+        source: Option<ObjectId>,
+        args: EventArgs,
+        piano: bool,
+        caller: Option<&Thread>,
+    ) -> Result<Outcome, TriggerError> {
+        let project = Arc::clone(&self.project);
+        let Some(track) = project.track(event.track_id) else {
+            let message = format!(
+                "event `{}` refers to track {}, which is not defined",
+                event.name, event.track_id
+            );
+            self.record_event(TraceKind::Error, event, None, source, None, message);
+            return Err(TriggerError::NoTrack {
+                event: event.name.clone(),
+                track: event.track_id,
+            });
+        };
+        // A track starting its own track: the running copy is the one copy.
+        if let Some(caller) = caller
+            && caller.track == track.id
+            && !caller.allows_multiple()
+        {
+            let voice = caller.voice;
+            let message = format!(
+                "`{}` starts its own track with play_trk: it is already playing on voice {voice} (one copy of a track at a time)",
+                track.name
+            );
+            self.record_event(
+                TraceKind::Voice,
+                event,
+                Some(track),
+                source,
+                Some(voice),
+                message,
+            );
+            return Ok(Outcome::AlreadyPlaying { voice });
+        }
+        // One copy of a track at a time (unless it allows more), owners join it.
+        let mut handoff_from = None;
+        if let Some(&existing) = self.voices.instances(track.id).first()
+            && let Some(th) = self.threads.get(existing).and_then(Option::as_ref)
+            && !th.interrupted
+            && !th.allows_multiple()
+        {
+            let voice = th.voice;
+            if th.interruptible() {
+                handoff_from = Some(existing);
+            } else {
+                let message;
+                let outcome;
+                match source {
+                    Some(object) => {
+                        let joined = self
+                            .threads
+                            .get_mut(existing)
+                            .and_then(Option::as_mut)
+                            .is_some_and(|th| th.owners.insert(object));
+                        let owners: Vec<String> = self
+                            .threads
+                            .get(existing)
+                            .and_then(Option::as_ref)
+                            .map(|th| th.owners.iter().map(ToString::to_string).collect())
+                            .unwrap_or_default();
+                        message = if joined {
+                            format!(
+                                "join instance: object {object} now also says `{}` (already on voice {voice}); owners [{}]",
+                                track.name,
+                                owners.join(", ")
+                            )
+                        } else {
+                            format!(
+                                "object {object} already says `{}` (voice {voice})",
+                                track.name
+                            )
+                        };
+                        outcome = Outcome::Joined { voice };
+                    }
+                    None => {
+                        message = format!(
+                            "`{}` is already playing on voice {voice}: one copy of a track at a time",
+                            track.name
+                        );
+                        outcome = Outcome::AlreadyPlaying { voice };
+                    }
+                }
+                self.record_event(
+                    TraceKind::Voice,
+                    event,
+                    Some(track),
+                    source,
+                    Some(voice),
+                    message,
+                );
+                return Ok(outcome);
+            }
+        }
+        let entry = match track.entry {
+            Some(at) => match self.program.op_at(at) {
+                Some(op) => Some(op),
+                None => {
+                    let message = format!(
+                        "track `{}` has no instruction at its entry address 0x{:x}",
+                        track.name, at.address
+                    );
+                    self.record_event(TraceKind::Error, event, Some(track), source, None, message);
+                    return Err(TriggerError::NoCode(track.name.clone()));
+                }
+            },
+            None => None,
+        };
+
+        if let Some(old) = handoff_from {
+            return Ok(self.interrupt(old, event, track, entry, source, args, piano));
+        }
+
+        // Box-X: a free voice, or steal the lowest priority, or refuse.
+        let voice = match self.voices.allocate(track.priority, &self.threads) {
+            Allocation::Free(voice) => voice,
+            Allocation::Steal {
+                voice,
+                thread,
+                priority,
+            } => {
+                let victim = self
+                    .threads
+                    .get(thread)
+                    .and_then(Option::as_ref)
+                    .map(|t| t.track_name.clone());
+                let message = format!(
+                    "steal voice {voice} from `{}` (priority {priority}) for `{}` (priority {}): {} > {priority}, all {} voices busy, lowest priority and oldest loses",
+                    victim.as_deref().unwrap_or("?"),
+                    track.name,
+                    track.priority,
+                    track.priority,
+                    self.voices.capacity()
+                );
+                self.record_event(
+                    TraceKind::Voice,
+                    event,
+                    Some(track),
+                    source,
+                    Some(voice),
+                    message,
+                );
+                self.kill(thread, "its voice was stolen");
+                voice
+            }
+            Allocation::Refuse {
+                voice,
+                thread,
+                priority,
+            } => {
+                let lowest = self
+                    .threads
+                    .get(thread)
+                    .and_then(Option::as_ref)
+                    .map(|t| t.track_name.clone());
+                let message = format!(
+                    "refuse `{}` (priority {}): all {} voices busy and the lowest priority playing is `{}` on voice {voice} with priority {priority} ({} <= {priority})",
+                    track.name,
+                    track.priority,
+                    self.voices.capacity(),
+                    lowest.as_deref().unwrap_or("?"),
+                    track.priority
+                );
+                self.record_event(TraceKind::Voice, event, Some(track), source, None, message);
+                return Ok(Outcome::Refused);
+            }
+        };
+        let index = self.spawn(event, track, entry, source, args, piano, voice);
+        let in_use = self.voices.in_use();
+        let message = format!(
+            "start `{}` on voice {voice} (priority {}; {in_use} of {} voices in use)",
+            track.name,
+            track.priority,
+            self.voices.capacity()
+        );
+        self.record_event(
+            TraceKind::Voice,
+            event,
+            Some(track),
+            source,
+            Some(voice),
+            message,
+        );
+        self.record_thread(TraceKind::Track, index, "track started".to_string());
+        Ok(Outcome::Started { voice })
+    }
+
+    /// Interrupt handoff (hit-reference §3.4): the old thread is flagged interrupted, its
+    /// notes stop (those of `nc_` events finish their current loop), and the new thread
+    /// starts in its voice once it is gone.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn interrupt(
+        &mut self,
+        old: usize,
+        event: &EventDef,
+        track: &TrackDef,
+        entry: Option<u32>,
+        source: Option<ObjectId>,
+        args: EventArgs,
+        piano: bool,
+    ) -> Outcome {
+        let now = self.clock.now();
+        let (voice, old_event) = match self.threads.get_mut(old).and_then(Option::as_mut) {
+            Some(th) => {
+                th.interrupted = true;
+                (th.voice, th.event.clone())
+            }
+            None => (0, Arc::from("")),
+        };
+        let nightclub = old_event.to_ascii_lowercase().starts_with("nc_");
+        let message = format!(
+            "interrupt: `{}` on voice {voice} has its interrupt register set; the new trigger takes over{}",
+            track.name,
+            if nightclub {
+                " after its loops finish their cycle"
+            } else {
+                ""
+            }
+        );
+        self.record_event(
+            TraceKind::Voice,
+            event,
+            Some(track),
+            source,
+            Some(voice),
+            message,
+        );
+        let index = self.spawn(event, track, entry, source, args, piano, voice);
+        if nightclub {
+            if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
+                th.state = ThreadState::Blocked(old);
+            }
+            self.finish_loops_at_cycle_end(old, now);
+        } else {
+            self.kill(old, "interrupted by a new trigger");
+            self.voices.occupy(voice, index);
+        }
+        Outcome::Interrupting { voice }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn spawn(
+        &mut self,
+        event: &EventDef,
+        track: &TrackDef,
+        entry: Option<u32>,
+        source: Option<ObjectId>,
+        args: EventArgs,
+        piano: bool,
+        voice: usize,
+    ) -> usize {
+        let now = self.clock.now();
+        let unit = entry
+            .and_then(|e| self.program.ops.get(e as usize))
+            .map_or(0, |op| op.unit);
+        let layout = self.program.layout(unit);
+        let attrs = AttrRegs::of(layout);
+        let mut regs = Box::new([0i32; 256]);
+        let object = source.unwrap_or(0);
+        match track.args_type {
+            1 => {
+                regs[1] = args.volume;
+                regs[2] = args.pan;
+            }
+            2 => {
+                regs[1] = object;
+                regs[2] = args.volume;
+                regs[3] = args.pan;
+            }
+            3 => regs[1..4].copy_from_slice(&args.position),
+            _ => regs[1..5].copy_from_slice(&args.normal),
+        }
+        let patch_value = track.patch.or(track.hit_list).unwrap_or(0);
+        let looped = piano
+            || track
+                .patch
+                .and_then(|p| self.project.patches.get(&p))
+                .is_some_and(|p| p.looped && entry.is_none());
+        let mut set = |var: u8, value: i32| {
+            if var != 0xFF {
+                regs[usize::from(var)] = value;
+            }
+        };
+        set(attrs.patch, patch_value as i32);
+        set(attrs.priority, track.priority);
+        set(attrs.vol, track.volume);
+        set(attrs.extvol, args.volume);
+        set(attrs.pan, args.pan);
+        set(attrs.duckpri, track.duck_priority);
+        set(attrs.group, track.control_group.number());
+        set(attrs.looped, i32::from(looped));
+        set(attrs.source, object);
+        if layout == crate::registers::Layout::Tso {
+            set(0x10, track.args_type);
+            set(0x3F, track.hit_list.map_or(0, |h| h as i32));
+            set(0x38, track.spl);
+        }
+        self.seq += 1;
+        let entry_op = entry.unwrap_or(NONE);
+        let thread = Thread {
+            generation: 0,
+            track: track.id,
+            track_name: Arc::from(track.name.as_str()),
+            event: Arc::from(event.name.as_str()),
+            source,
+            owners: source.into_iter().collect::<BTreeSet<_>>(),
+            by_object: source.is_some(),
+            voice,
+            attrs,
+            pc: entry_op,
+            entry: entry_op,
+            loop_point: entry_op,
+            calls: Vec::new(),
+            stack: Vec::new(),
+            regs,
+            zero: false,
+            sign: false,
+            time: now,
+            state: ThreadState::Running,
+            notes: Vec::new(),
+            list: None,
+            own_list: track.hit_list,
+            own_patch: track.patch,
+            simple: entry.is_none(),
+            ducking: false,
+            duck_gain: 1.0,
+            groups: BTreeSet::new(),
+            group: track.control_group,
+            fuel_tick: u64::MAX,
+            fuel_used: 0,
+            interrupted: false,
+            started_seq: self.seq,
+            started_at: now,
+            // Started by a running thread (play_trk): it joins that thread's chain.
+            chain: self.running.and_then(|r| r.chain).map(|index| ChainRef {
+                tick: self.clock.tick(),
+                index,
+            }),
+        };
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.threads.push(None);
+                self.generations.push(0);
+                self.threads.len() - 1
+            }
+        };
+        let generation = self.generations.get(index).copied().unwrap_or(0);
+        let mut thread = thread;
+        thread.generation = generation;
+        if let Some(slot) = self.threads.get_mut(index) {
+            *slot = Some(Box::new(thread));
+        }
+        self.voices.occupy(voice, index);
+        self.voices.add_instance(track.id, index);
+        self.schedule(
+            now,
+            Wake::Run {
+                thread: index,
+                generation,
+            },
+        );
+        if self.duckers > 0 {
+            self.update_ducking();
+        }
+        index
+    }
+
+    pub(super) fn schedule(&mut self, at: SampleTime, wake: Wake) {
+        self.queue.push(at, wake, &self.clock);
+    }
+}

@@ -1,0 +1,130 @@
+//! Levels: a track's volume and pan as sent to the sound sink, updates from its source
+//! object, and ducking.
+
+use super::*;
+
+impl Engine {
+    /// New volume and pan (0–1024 each) for everything `object` is playing.
+    pub fn update_source(&mut self, object: ObjectId, volume: i32, pan: i32) -> usize {
+        let mut updated = 0;
+        for index in 0..self.threads.len() {
+            let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
+                continue;
+            };
+            if th.source != Some(object) {
+                continue;
+            }
+            let (extvol, pan_reg) = (th.attrs.extvol, th.attrs.pan);
+            th.set_reg(extvol, volume);
+            th.set_reg(pan_reg, pan);
+            updated += 1;
+            let now = self.clock.now();
+            self.send_levels(index, now);
+        }
+        updated
+    }
+
+    /// Recomputes every thread's duck gain: a ducking thread lowers the threads of lower
+    /// ducking priority to a fixed level by their own priority.
+    pub(super) fn update_ducking(&mut self) {
+        let duckers: Vec<(usize, i32)> = self
+            .threads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                t.as_ref()
+                    .filter(|t| t.ducking)
+                    .map(|t| (i, t.reg(t.attrs.duckpri)))
+            })
+            .collect();
+        let was_ducking = self.duckers > 0;
+        self.duckers = duckers.len();
+        if duckers.is_empty() && !was_ducking {
+            return;
+        }
+        for index in 0..self.threads.len() {
+            let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
+                continue;
+            };
+            let own = th.reg(th.attrs.duckpri);
+            let ducked = duckers.iter().any(|(d, pri)| *d != index && *pri > own);
+            let gain = if ducked { duck_level(own) } else { 1.0 };
+            if (gain - th.duck_gain).abs() > f32::EPSILON {
+                th.duck_gain = gain;
+                let message = if ducked {
+                    format!(
+                        "ducked to {gain:.2} (its ducking priority {own} is below a ducking track's)"
+                    )
+                } else {
+                    "unducked".to_string()
+                };
+                self.record_thread(TraceKind::Voice, index, message);
+                let now = self.clock.now();
+                self.send_levels(index, now);
+            }
+        }
+    }
+
+    /// Sends the current gain and pan of a thread's live notes.
+    ///
+    /// `at` is when the change happens: a waiting thread's own time is when it wakes.
+    pub(super) fn send_levels(&mut self, index: usize, at: SampleTime) {
+        let Some(th) = self.threads.get(index).and_then(Option::as_ref) else {
+            return;
+        };
+        if !th.has_live_notes() {
+            return;
+        }
+        let (gain, pan) = (note_gain(th), note_pan(th));
+        let at = at.max(self.clock.now());
+        let ramp = u32::try_from(self.clock.ms_to_samples(RAMP_MS)).unwrap_or(u32::MAX);
+        let notes: Vec<NoteId> = th.live_notes().map(|n| n.id).collect();
+        for note in notes {
+            self.sink.send(SoundCommand::SetGain {
+                note,
+                at,
+                gain,
+                ramp,
+            });
+            self.sink.send(SoundCommand::SetPan {
+                note,
+                at,
+                pan,
+                ramp,
+            });
+        }
+    }
+}
+
+/// (vol, extvol, pan, duck gain) of a thread, to notice changes.
+pub(super) fn levels_of(th: &Thread) -> (i32, i32, i32, u32) {
+    (
+        th.reg(th.attrs.vol),
+        th.reg(th.attrs.extvol),
+        th.reg(th.attrs.pan),
+        th.duck_gain.to_bits(),
+    )
+}
+
+/// Linear gain of a thread's notes: track volume × external volume × ducking.
+pub fn note_gain(th: &Thread) -> f32 {
+    let scale = |v: i32| (v.clamp(0, 4096) as f32) / crate::project::FULL_VOLUME as f32;
+    (scale(th.reg(th.attrs.vol)) * scale(th.reg(th.attrs.extvol)) * th.duck_gain).clamp(0.0, 4.0)
+}
+
+/// Pan of a thread's notes, −1 to 1, from the 0–1024 pan register.
+pub fn note_pan(th: &Thread) -> f32 {
+    ((th.reg(th.attrs.pan) as f32 - 512.0) / 512.0).clamp(-1.0, 1.0)
+}
+
+/// The level a ducked thread drops to, by its own ducking priority (the fixed gains of
+/// a 2014 FreeSO version: low 0.15, normal 0.25, high 0.45, higher 0.65).
+pub fn duck_level(duck_priority: i32) -> f32 {
+    match duck_priority {
+        i32::MIN..=10 => 0.15,
+        11..=20 => 0.25,
+        21..=30 => 0.45,
+        31..=40 => 0.65,
+        _ => 1.0,
+    }
+}

@@ -1,0 +1,255 @@
+//! How tracks end: quieting by object or all at once, stopping and killing by track ID,
+//! notes ending, finished threads disposed of once silent, and the voice a disposed
+//! thread frees handed to one waiting on it.
+
+use super::*;
+
+impl Engine {
+    /// Quiets everything `object` is playing (QuietBySourceID): it stops owning each
+    /// track; a track started by objects ends when its last owner goes.
+    pub fn quiet(&mut self, object: ObjectId) -> usize {
+        let owned: Vec<(usize, u32)> = self
+            .threads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                t.as_ref()
+                    .filter(|t| t.owners.contains(&object))
+                    .map(|t| (i, t.track))
+            })
+            .collect();
+        owned
+            .into_iter()
+            .map(|(_, track)| self.quiet_track(object, track))
+            .sum()
+    }
+
+    /// `object` stops saying `track`; returns the number of tracks that ended.
+    pub fn quiet_track(&mut self, object: ObjectId, track: u32) -> usize {
+        let threads: Vec<usize> = self.voices.instances(track).to_vec();
+        let mut ended = 0;
+        for index in threads {
+            let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
+                continue;
+            };
+            if !th.owners.remove(&object) {
+                continue;
+            }
+            let left: Vec<String> = th.owners.iter().map(ToString::to_string).collect();
+            if left.is_empty() && th.by_object {
+                let message = format!(
+                    "quiet: object {object} was the last owner of `{}`: it stops",
+                    th.track_name
+                );
+                self.record_thread(TraceKind::Voice, index, message);
+                self.kill(index, "its last owner was quieted");
+                ended += 1;
+            } else {
+                let message = format!(
+                    "quiet: object {object} stops saying `{}`; it plays on for [{}]",
+                    th.track_name,
+                    left.join(", ")
+                );
+                self.record_thread(TraceKind::Voice, index, message);
+            }
+        }
+        ended
+    }
+
+    /// Quiets everything (QuietAll); returns how many tracks ended.
+    pub fn quiet_all(&mut self) -> usize {
+        let all: Vec<usize> = (0..self.threads.len())
+            .filter(|i| self.threads.get(*i).is_some_and(Option::is_some))
+            .collect();
+        if !all.is_empty() {
+            self.record(
+                TraceKind::Voice,
+                format!("quiet all: {} track(s) stop", all.len()),
+            );
+        }
+        for index in &all {
+            self.kill(*index, "quiet all");
+        }
+        all.len()
+    }
+
+    /// Stops (`kill` false: lets the current notes end) or kills every copy of a track.
+    pub fn stop_track_id(&mut self, track: u32, kill: bool) -> usize {
+        let threads: Vec<usize> = self.voices.instances(track).to_vec();
+        for index in &threads {
+            if kill {
+                self.kill(*index, "killed by an event");
+            } else {
+                self.stop_gracefully(*index);
+            }
+        }
+        threads.len()
+    }
+
+    pub(super) fn note_ended(&mut self, index: usize, generation: u32, note: usize) {
+        if !self.current(index, generation) {
+            return;
+        }
+        let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
+            return;
+        };
+        if let Some(n) = th.notes.get_mut(note) {
+            n.live = false;
+        }
+        let playing = th.attrs.isplaying;
+        let any_live = th.has_live_notes();
+        th.set_reg(playing, i32::from(any_live));
+        self.finish_if_silent(index);
+    }
+
+    /// Disposes of a finished thread once its last note has ended.
+    pub(super) fn finish_if_silent(&mut self, index: usize) {
+        let done = self
+            .threads
+            .get(index)
+            .and_then(Option::as_ref)
+            .is_some_and(|t| t.state == ThreadState::Finished && !t.has_live_notes());
+        if done {
+            self.dispose(index, "ended");
+        }
+    }
+
+    /// Stops a thread's code; its looping notes stop now, the others play out.
+    pub(super) fn stop_gracefully(&mut self, index: usize) {
+        let now = self.clock.now();
+        let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
+            return;
+        };
+        th.state = ThreadState::Finished;
+        let mut stops = Vec::new();
+        for note in th.notes.iter_mut().filter(|n| n.live && n.end.is_none()) {
+            note.live = false;
+            stops.push(note.id);
+        }
+        for note in stops {
+            self.sink.send(SoundCommand::Stop { note, at: now });
+        }
+        self.record_thread(
+            TraceKind::Track,
+            index,
+            "stopped: its current notes play out".to_string(),
+        );
+        self.finish_if_silent(index);
+    }
+
+    /// Lets an interrupted `nc_` thread's looping notes end with their current cycle.
+    pub(super) fn finish_loops_at_cycle_end(&mut self, index: usize, now: SampleTime) {
+        let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
+            return;
+        };
+        th.state = ThreadState::Finished;
+        let generation = th.generation;
+        let mut ends = Vec::new();
+        for (i, note) in th.notes.iter().enumerate() {
+            if note.live && note.end.is_none() {
+                ends.push((i, note.id));
+            }
+        }
+        for (i, id) in ends {
+            // Without a known cycle length the loop stops at the next tick.
+            let at = now + (self.clock.tick_end() - now).max(1);
+            self.sink.send(SoundCommand::Stop { note: id, at });
+            self.schedule(
+                at,
+                Wake::NoteEnd {
+                    thread: index,
+                    generation,
+                    note: i,
+                },
+            );
+        }
+        self.finish_if_silent(index);
+    }
+
+    /// Stops a thread now: its notes stop (short fade) and its voice is freed.
+    pub(super) fn kill(&mut self, index: usize, why: &str) {
+        let now = self.clock.now();
+        let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
+            return;
+        };
+        // A running thread stops at its own time; a sleeping one (whose time is its
+        // future wake) stops now.
+        let at = if th.time <= self.clock.tick_end() {
+            th.time.max(now)
+        } else {
+            now
+        };
+        let mut stops = Vec::new();
+        for note in th.notes.iter_mut().filter(|n| n.live) {
+            note.live = false;
+            stops.push(note.id);
+        }
+        for note in stops {
+            self.sink.send(SoundCommand::Stop { note, at });
+        }
+        self.dispose(index, why);
+    }
+
+    /// Removes a thread: frees its voice (or hands it to a thread waiting on it) and its
+    /// instance-map entry.
+    pub(super) fn dispose(&mut self, index: usize, why: &str) {
+        if self.tracing(TraceKind::Track) {
+            self.record_thread(TraceKind::Track, index, format!("track ends ({why})"));
+        }
+        let Some(th) = self.threads.get_mut(index).and_then(Option::take) else {
+            return;
+        };
+        if let Some(generation) = self.generations.get_mut(index) {
+            *generation = generation.wrapping_add(1);
+        }
+        self.free.push(index);
+        self.voices.remove_instance(th.track, index);
+        self.voices.release(th.voice, index);
+        // A thread waiting for this one (interrupt handoff) takes its voice and starts.
+        let now = self.clock.now();
+        let waiting: Vec<usize> = self
+            .threads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                t.as_ref()
+                    .filter(|t| t.state == ThreadState::Blocked(index))
+                    .map(|_| i)
+            })
+            .collect();
+        for waiter in waiting {
+            let generation = match self.threads.get_mut(waiter).and_then(Option::as_mut) {
+                Some(w) => {
+                    w.state = ThreadState::Running;
+                    w.time = w.time.max(now);
+                    w.generation
+                }
+                None => continue,
+            };
+            self.voices.occupy(th.voice, waiter);
+            self.schedule(
+                now,
+                Wake::Run {
+                    thread: waiter,
+                    generation,
+                },
+            );
+        }
+        if th.ducking {
+            self.update_ducking();
+        }
+    }
+
+    /// Threads other than `except` matching a predicate.
+    pub(super) fn threads_where(
+        &self,
+        except: usize,
+        keep: impl Fn(&Thread) -> bool,
+    ) -> Vec<usize> {
+        self.threads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| t.as_ref().filter(|t| i != except && keep(t)).map(|_| i))
+            .collect()
+    }
+}

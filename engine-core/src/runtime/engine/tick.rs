@@ -1,0 +1,271 @@
+//! Ticking: every wake due before the next tick runs in time order; each thread runs
+//! under its own fuel, its `play_trk` chain's and the tick's, and a fault stops it (a
+//! chain's fault the whole chain).
+
+use super::*;
+
+impl Engine {
+    /// Runs one tick: every thread and note end due before the next tick, in time order.
+    pub fn tick(&mut self) {
+        let end = self.clock.tick_end();
+        self.queue.begin_tick(self.clock.tick(), &self.clock);
+        self.chains.clear();
+        self.tick_used = 0;
+        let mut deferred = 0usize;
+        while let Some((at, wake)) = self.queue.pop_before(end) {
+            match wake {
+                Wake::Run { thread, generation } if self.tick_used >= self.config.tick_fuel => {
+                    // The tick's fuel is used up: the thread runs at the next tick.
+                    deferred += 1;
+                    self.schedule(end, Wake::Run { thread, generation });
+                }
+                Wake::Run { thread, generation } => self.run_thread(thread, generation, at, end),
+                Wake::NoteEnd {
+                    thread,
+                    generation,
+                    note,
+                } => self.note_ended(thread, generation, note),
+            }
+        }
+        if deferred > 0 {
+            let message = format!(
+                "overloaded: all tracks together ran {} instructions in one tick (the limit); {deferred} track run(s) wait for the next tick",
+                self.tick_used
+            );
+            self.record(TraceKind::Error, message);
+        }
+        self.queue.end_tick(&self.clock);
+        self.clock.advance();
+    }
+
+    /// Ticks until the clock reaches `time`.
+    pub fn run_until(&mut self, time: SampleTime) {
+        while self.clock.now() < time {
+            self.tick();
+        }
+    }
+
+    pub(super) fn current(&self, index: usize, generation: u32) -> bool {
+        self.threads
+            .get(index)
+            .and_then(Option::as_ref)
+            .is_some_and(|t| t.generation == generation)
+    }
+
+    pub(super) fn run_thread(
+        &mut self,
+        index: usize,
+        generation: u32,
+        at: SampleTime,
+        tick_end: SampleTime,
+    ) {
+        if !self.current(index, generation) {
+            return;
+        }
+        let Some(mut th) = self.threads.get_mut(index).and_then(Option::take) else {
+            return;
+        };
+        if th.state != ThreadState::Running {
+            self.put_back(index, th);
+            return;
+        }
+        th.time = th.time.max(at);
+        let ran_at = th.time;
+        let tick = self.clock.tick();
+        if th.fuel_tick != tick {
+            th.fuel_tick = tick;
+            th.fuel_used = 0;
+        }
+        let own_left = self.config.fuel_per_tick.saturating_sub(th.fuel_used);
+        let chain = th.chain.filter(|c| c.tick == tick).map(|c| c.index);
+        let chain_left = chain
+            .and_then(|c| self.chains.get(c as usize))
+            .map_or(u32::MAX, |c| {
+                self.config.chain_fuel_per_tick.saturating_sub(c.used)
+            });
+        let tick_left =
+            u32::try_from(self.config.tick_fuel.saturating_sub(self.tick_used)).unwrap_or(u32::MAX);
+        let budget = own_left.min(chain_left).min(tick_left);
+        let levels_before = levels::levels_of(&th);
+        let first = usize::from(FIRST_GLOBAL);
+        let globals = self.program.uses_globals;
+        if globals {
+            th.regs[first..first + GLOBAL_COUNT].copy_from_slice(&self.globals);
+        }
+        let (exit, used, after) = if th.simple {
+            (
+                self.run_simple(index, &mut th),
+                1,
+                host::AfterRun::default(),
+            )
+        } else {
+            let program = Arc::clone(&self.program);
+            self.running = Some(Running { chain });
+            let mut host = host::HostCtx::new(self, index);
+            let (exit, used) = vm::run(&mut th, &program, &mut host, budget);
+            (exit, used, host.finish())
+        };
+        // The chain (if the run made or joined one) pays for the run too.
+        let chain = self.running.take().and_then(|r| r.chain);
+        if let Some(c) = chain {
+            th.chain = Some(ChainRef { tick, index: c });
+            if let Some(fuel) = self.chains.get_mut(c as usize) {
+                fuel.used = fuel.used.saturating_add(used);
+            }
+        }
+        self.tick_used = self.tick_used.saturating_add(u64::from(used));
+        // Out of fuel because of a shared budget, not the thread's own: the chain's
+        // budget stops the chain; the tick's makes the thread go on at the next tick.
+        let exit = match exit {
+            Exit::Fault {
+                kind: FaultKind::OutOfFuel(_),
+                op,
+            } if used < own_left => match chain.and_then(|c| self.chains.get(c as usize)) {
+                Some(fuel) if used >= chain_left => Exit::Fault {
+                    kind: FaultKind::ChainOutOfFuel {
+                        used: fuel.used,
+                        starts: fuel.starts,
+                    },
+                    op,
+                },
+                _ => Exit::NextTick,
+            },
+            other => other,
+        };
+        self.globals
+            .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
+        th.fuel_used = th.fuel_used.saturating_add(used);
+        self.instructions += u64::from(used);
+        let levels_changed = levels::levels_of(&th) != levels_before;
+        self.put_back(index, th);
+        if after.ducking_changed {
+            self.update_ducking();
+        }
+        if levels_changed {
+            // The new levels apply from when the thread ran, not from when it wakes next.
+            self.send_levels(index, ran_at);
+        }
+        if after.kill_self {
+            self.kill(index, "its own track killed it");
+            return;
+        }
+        if after.stop_self && matches!(exit, Exit::Sleep(_) | Exit::NextTick) {
+            self.stop_gracefully(index);
+            return;
+        }
+        match exit {
+            Exit::Sleep(SampleTime::MAX) => {}
+            Exit::Sleep(wake) => self.schedule(
+                wake,
+                Wake::Run {
+                    thread: index,
+                    generation,
+                },
+            ),
+            Exit::NextTick => {
+                if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
+                    th.time = th.time.max(tick_end);
+                }
+                self.schedule(
+                    tick_end,
+                    Wake::Run {
+                        thread: index,
+                        generation,
+                    },
+                );
+            }
+            Exit::Finished => {
+                if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
+                    th.state = ThreadState::Finished;
+                }
+                if self.tracing(TraceKind::Track) {
+                    self.record_thread(TraceKind::Track, index, "code ended".to_string());
+                }
+                self.finish_if_silent(index);
+            }
+            Exit::Fault { kind, op } => self.fault(index, &kind, op),
+        }
+    }
+
+    pub(super) fn put_back(&mut self, index: usize, th: Box<Thread>) {
+        if let Some(slot) = self.threads.get_mut(index) {
+            *slot = Some(th);
+        }
+    }
+
+    /// Simple mode: play the track's sound once.
+    pub(super) fn run_simple(&mut self, index: usize, th: &mut Thread) -> Exit {
+        let mut host = host::HostCtx::new(self, index);
+        let result = vm::Host::note_on(&mut host, th, false);
+        host.finish();
+        match result {
+            Ok(_) => Exit::Finished,
+            Err(kind) => Exit::Fault { kind, op: NONE },
+        }
+    }
+
+    pub(super) fn fault(&mut self, index: usize, kind: &FaultKind, op: u32) {
+        let (event, track) = self
+            .threads
+            .get(index)
+            .and_then(Option::as_ref)
+            .map(|t| (t.event.clone(), t.track_name.clone()))
+            .unwrap_or_else(|| (Arc::from("?"), Arc::from("?")));
+        let place = if op == NONE {
+            "its sound".to_string()
+        } else {
+            self.where_is(op)
+        };
+        let stopped = if matches!(kind, FaultKind::ChainOutOfFuel { .. }) {
+            "the chain is stopped"
+        } else {
+            "the track is stopped"
+        };
+        let message = format!("event `{event}`, track `{track}`, {place}: {kind}; {stopped}");
+        self.record_thread(TraceKind::Error, index, message);
+        let chain = self
+            .threads
+            .get(index)
+            .and_then(Option::as_ref)
+            .and_then(|t| t.chain)
+            .filter(|c| c.tick == self.clock.tick());
+        self.kill(index, "fault");
+        if let (FaultKind::ChainOutOfFuel { .. }, Some(chain)) = (kind, chain) {
+            let members = self.threads_where(index, |t| t.chain == Some(chain));
+            for member in members {
+                self.kill(member, "its play_trk chain was stopped");
+            }
+        }
+    }
+
+    /// Charges a `play_trk` start to the running thread's chain (creating the chain on
+    /// its first start), or fails when the chain has used up its fuel for the tick.
+    pub(super) fn charge_start(&mut self) -> Result<(), FaultKind> {
+        let Some(mut running) = self.running else {
+            return Ok(());
+        };
+        let index = match running.chain {
+            Some(index) => index,
+            None => {
+                let index = u32::try_from(self.chains.len()).unwrap_or(u32::MAX);
+                self.chains.push(ChainFuel::default());
+                running.chain = Some(index);
+                self.running = Some(running);
+                index
+            }
+        };
+        let budget = self.config.chain_fuel_per_tick;
+        let Some(chain) = self.chains.get_mut(index as usize) else {
+            return Ok(());
+        };
+        if chain.used.saturating_add(START_FUEL) > budget {
+            return Err(FaultKind::ChainOutOfFuel {
+                used: chain.used,
+                starts: chain.starts,
+            });
+        }
+        chain.used += START_FUEL;
+        chain.starts += 1;
+        Ok(())
+    }
+}
