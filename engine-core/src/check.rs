@@ -34,6 +34,8 @@ use std::path::{Path, PathBuf};
 
 mod cycles;
 
+pub use cycles::MAX_CYCLE_SEARCHES;
+
 /// A rule of the linter. Its [`name`](Lint::name) is what `hitbench check` prints in
 /// brackets after each diagnostic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -711,3 +711,34 @@ fn long_hit_list_chains_and_cycles_are_checked_in_linear_time() {
         &cycles[0].diagnostic.message[..200]
     );
 }
+
+#[test]
+fn a_tangle_of_hit_lists_is_checked_in_linear_time() {
+    // Found by the fuzzer: in 2 000 lists that each hold the next two (round the end),
+    // every list's shortest cycle is long, and searching one from every list took
+    // seconds (quadratic). The tangle is reported by its first lists only.
+    const LISTS: u32 = 20_000;
+    let mut text = String::from("[GlobalHitList]\n");
+    for k in 0..LISTS {
+        let next = |d: u32| 100_000 + (k + d) % LISTS;
+        text.push_str(&format!("{}={},{}\n", 100_000 + k, next(1), next(2)));
+    }
+    let dir = TempDir::new("tangle");
+    dir.write("lists.hot", text.as_bytes());
+    let project = Project::load(&dir.0);
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(check::findings(&project));
+    });
+    let findings = result
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("checking a tangle of 20 000 hit lists took more than 10 s");
+    let cycles = findings
+        .iter()
+        .filter(|f| f.lint == Lint::HitListCycle)
+        .count();
+    assert!(
+        (1..=check::MAX_CYCLE_SEARCHES).contains(&cycles),
+        "{cycles} reports"
+    );
+}

@@ -8,6 +8,13 @@ use crate::registers::Layout;
 use crate::runtime::thread::AttrRegs;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+/// The most searches for a shortest cycle started in one group of tracks or hit lists
+/// that all reach one another (a strongly connected component). A search costs the
+/// size of the group, so searching from each member of a tangle of thousands was
+/// quadratic; the first few members' cycles are reported instead (a group that is one
+/// plain cycle needs a single search anyway).
+pub const MAX_CYCLE_SEARCHES: usize = 8;
+
 /// Instructions followed from one track's entry before the walk gives up (generated
 /// code can be large; a cycle further in is not seen).
 const WALK_LIMIT: usize = 20_000;
@@ -183,13 +190,9 @@ pub(super) fn play_cycles(project: &Project, facts: &CodeFacts<'_>, found: &mut 
     };
     let components = Components::new(reaches.keys().copied(), &edges);
     let mut reported: BTreeSet<Vec<u32>> = BTreeSet::new();
-    let mut simple_done: HashSet<usize> = HashSet::new();
+    let mut searches = Searches::default();
     for &start in reaches.keys() {
-        // In a simple cycle every track's shortest cycle is the whole component: one
-        // search decides for all of them.
-        if let Some((c, true)) = components.cyclic(start)
-            && !simple_done.insert(c)
-        {
+        if !searches.allowed(&components, start) {
             continue;
         }
         let Some(cycle) = shortest_cycle(start, &edges, &components) else {
@@ -360,6 +363,28 @@ impl Components {
     }
 }
 
+/// Searches started per component.
+#[derive(Default)]
+struct Searches(HashMap<usize, usize>);
+
+impl Searches {
+    /// Whether to search for a cycle through `node`: only if one runs through it, once
+    /// in a component that is one simple cycle (every member's shortest cycle is the
+    /// whole component), and at most [`MAX_CYCLE_SEARCHES`] times in any other.
+    fn allowed(&mut self, components: &Components, node: u32) -> bool {
+        let Some((component, simple)) = components.cyclic(node) else {
+            return false;
+        };
+        let done = self.0.entry(component).or_insert(0);
+        let limit = if simple { 1 } else { MAX_CYCLE_SEARCHES };
+        if *done >= limit {
+            return false;
+        }
+        *done += 1;
+        true
+    }
+}
+
 /// The shortest cycle through `start` in the graph `edges` (breadth first), as the
 /// list of nodes from `start` on. Only nodes of `start`'s component can be on it, so the
 /// search stays inside (it would find the same cycle without that, just slower).
@@ -410,12 +435,9 @@ pub(super) fn hit_list_cycles(project: &Project, found: &mut Vec<Finding>) {
     };
     let components = Components::new(lists.keys().copied(), &inner);
     let mut reported: BTreeSet<Vec<u32>> = BTreeSet::new();
-    let mut simple_done: HashSet<usize> = HashSet::new();
+    let mut searches = Searches::default();
     for list in lists.values() {
-        // In a simple cycle every list's shortest cycle is the whole component.
-        if let Some((c, true)) = components.cyclic(list.id)
-            && !simple_done.insert(c)
-        {
+        if !searches.allowed(&components, list.id) {
             continue;
         }
         let Some(cycle) = shortest_cycle(list.id, &inner, &components) else {
