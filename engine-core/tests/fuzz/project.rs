@@ -188,14 +188,24 @@ fn long_lists() -> impl Strategy<Value = String> {
     })
 }
 
-/// A chain of hit lists, each holding the next (and the last the first, sometimes), with
-/// a track whose list is the head: deep nesting for everything that follows lists.
+/// A chain of hit lists, each holding the next (the last one a patch, or the first:
+/// a cycle), or a tangle (each holding the next two, round the end: every list's
+/// shortest cycle is long), with a track whose list is the head: deep nesting for
+/// everything that follows lists.
 fn nested_lists() -> impl Strategy<Value = String> {
-    (prop_oneof![4 => 1usize..100, 1 => 100usize..60_000], any::<bool>()).prop_map(|(depth, cycle)| {
-        let mut out = String::from("[Track]\n0x1ff=0,0,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_normal,@3000,0\n[EventMapping]\nevent_deep=kSndobPlay,0x1ff,0,0,0,0\n[GlobalHitList]\n");
+    (prop_oneof![4 => 1usize..100, 1 => 100usize..60_000], 0u8..3).prop_map(|(depth, shape)| {
+        let mut out = String::from(
+            "[Track]\n0x1ff=0,0,1024,kArgsNormal,duckpri_normal,kGroupVox,spl_normal,@3000,0\n\
+                 [EventMapping]\nevent_deep=kSndobPlay,0x1ff,0,0,0,0\n[GlobalHitList]\n",
+        );
         for k in 0..depth {
-            let next = if k + 1 < depth { 3000 + k + 1 } else if cycle { 3000 } else { 100 };
-            out.push_str(&format!("{}={next}\n", 3000 + k));
+            let at = |d: usize| 3000 + (k + d) % depth;
+            let entries = match shape {
+                0 if k + 1 == depth => "100".to_string(),
+                0 | 1 => at(1).to_string(),
+                _ => format!("{},{}", at(1), at(2)),
+            };
+            out.push_str(&format!("{}={entries}\n", 3000 + k));
         }
         out
     })
