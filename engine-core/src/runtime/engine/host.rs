@@ -10,7 +10,7 @@ use crate::runtime::program::Op;
 use crate::runtime::sink::{ControlGroup, SampleRef, SoundCommand};
 use crate::runtime::thread::{ListRef, Thread};
 use crate::runtime::trace::TraceKind;
-use crate::runtime::vm::{FaultKind, Host};
+use crate::runtime::vm::{FaultKind, Host, MAX_LOCAL_LIST_IDS};
 use std::sync::Arc;
 
 /// Deepest nesting of hit lists inside hit lists followed when choosing a sample.
@@ -266,13 +266,23 @@ impl Host for HostCtx<'_> {
             .map_or(0, |v| *v as i32))
     }
 
-    fn list_add(&mut self, th: &mut Thread, id: i32) {
-        let Ok(id) = u32::try_from(id) else { return };
+    fn list_add(&mut self, th: &mut Thread, id: i32) -> Result<(), FaultKind> {
+        let Ok(id) = u32::try_from(id) else {
+            return Ok(());
+        };
         let mut local = local_copy(self.engine, th);
-        if let ListRef::Local { entries, .. } = &mut local {
-            entries.push(id);
-        }
+        let result = match &mut local {
+            ListRef::Local { entries, .. } if entries.len() >= MAX_LOCAL_LIST_IDS => {
+                Err(FaultKind::LocalListTooLong)
+            }
+            ListRef::Local { entries, .. } => {
+                entries.push(id);
+                Ok(())
+            }
+            ListRef::Global(_) => Ok(()),
+        };
         th.list = Some(local);
+        result
     }
 
     fn list_remove(&mut self, th: &mut Thread, id: i32) {
@@ -420,13 +430,16 @@ impl Host for HostCtx<'_> {
 }
 
 /// The thread's current list as a local copy it may change.
-fn local_copy(engine: &Engine, th: &Thread) -> ListRef {
-    match &th.list {
-        Some(local @ ListRef::Local { .. }) => local.clone(),
+/// The thread's own list, taken out of it to be changed and put back (a global list
+/// becomes a copy the first time; the copy is not copied again on each change, which
+/// made a loop of `smart_add` quadratic).
+fn local_copy(engine: &Engine, th: &mut Thread) -> ListRef {
+    match th.list.take() {
+        Some(local @ ListRef::Local { .. }) => local,
         Some(ListRef::Global(id)) => ListRef::Local {
-            from: *id,
+            from: id,
             entries: engine
-                .list_entries(&ListRef::Global(*id))
+                .list_entries(&ListRef::Global(id))
                 .unwrap_or_default(),
             last: None,
         },
