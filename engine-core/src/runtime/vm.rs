@@ -16,6 +16,11 @@ use std::fmt;
 pub const MAX_CALL_DEPTH: usize = 64;
 /// Deepest `push` stack before a thread is stopped.
 pub const MAX_STACK_DEPTH: usize = 64;
+/// Entries of a hit list a host operation may copy or go through for the price of one
+/// instruction of fuel: `smart_remove`, `smart_choose` and copying a list for
+/// `smart_add` cost one instruction plus their list's length divided by this, so the
+/// fuel limits bound their work too.
+pub const LIST_ENTRIES_PER_FUEL: usize = 16;
 /// The most entries a thread's own hit list may hold (`smart_add`): as many as a whole
 /// hit list may expand to. Adding past it faults the thread.
 pub const MAX_LOCAL_LIST_IDS: usize = crate::formats::hitlist::MAX_LIST_IDS as usize;
@@ -228,7 +233,10 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
                 used,
             );
         };
-        match step(th, program, host, &op, pc) {
+        let step = step(th, program, host, &op, pc);
+        // What the host's work for the instruction cost beyond it (list work).
+        used = used.saturating_add(std::mem::take(&mut th.host_fuel));
+        match step {
             Step::Next => pc = op.next,
             Step::Goto(target) => pc = target,
             Step::Leave(exit) => return (exit, used),

@@ -3,8 +3,8 @@
 //! other tracks keep running.
 
 use super::support::{TempProject, args, engine, records, run_for, started_patches};
-use engine_core::runtime::TraceKind;
 use engine_core::runtime::vm::MAX_LOCAL_LIST_IDS;
+use engine_core::runtime::{TraceKind, TraceSwitches};
 
 const SOURCE: &str = "\
 LAYOUT tso
@@ -292,4 +292,41 @@ fn a_track_growing_its_hit_list_without_end_is_stopped_in_time() {
             .all(|r| r.message.contains("without yielding")),
         "{errors:#?}"
     );
+}
+
+#[test]
+fn work_on_long_hit_lists_is_paid_for_in_fuel() {
+    // Found by the fuzzer: `smart_remove`, `smart_choose` and copying a list for
+    // `smart_add` go through the whole list, yet cost one instruction each, so a loop
+    // of them on a list of 65 000 entries did billions of steps in one tick. List work
+    // is charged as fuel now, and the loop runs out of it like any other.
+    let p = TempProject::new("listwork");
+    p.file(
+        "listwork.src",
+        "LAYOUT tso\nBINARY [\nremover\n\tloadl v8 #900\n\tsmart_setlist v8\n\tloadl v1 #7\n\
+         \tsmart_add v1\nagain\n\tsmart_remove v2\n\tjump @again\n\
+         chooser\n\tloadl v8 #900\n\tsmart_setlist v8\npick\n\tsmart_choose v1\n\tjump @pick\n]\n",
+    )
+    .file("t.hot", "[GlobalHitList]\n900=0-64999\n");
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let (trace, seconds) = within(60, move || {
+        let (mut engine, _sink) = engine(project, 1, 0.05);
+        engine.set_trace_switches(TraceSwitches::default());
+        engine.trigger("remover", None, args()).unwrap();
+        engine.trigger("chooser", None, args()).unwrap();
+        run_for(&mut engine, 0.5);
+        (engine.take_trace(), engine.clock().seconds(engine.now()))
+    });
+    assert!(seconds >= 0.5, "the clock went on ({seconds} s)");
+    let errors = records(&trace, TraceKind::Error);
+    for track in ["remover", "chooser"] {
+        assert!(
+            errors
+                .iter()
+                .any(|r| r.message.contains(&format!("event `{track}`"))
+                    && r.message.contains("without yielding")),
+            "{track} runs out of fuel: {errors:#?}"
+        );
+    }
 }
