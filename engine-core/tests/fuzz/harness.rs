@@ -240,6 +240,7 @@ impl Watchdog {
                 continue;
             };
             report(&self.settings, case.target, &reason, &case.input);
+            remove_scratch_root();
             std::process::exit(1);
         }
     }
@@ -446,6 +447,17 @@ pub fn reproduce(target: &Target, dir: &Path, settings: &Settings, watchdog: &Wa
     }
 }
 
+/// Where this process's scratch folders go.
+fn scratch_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{}", std::process::id()))
+}
+
+/// Removes every scratch folder of this process (at the end, and before the watchdog
+/// ends the process, whose running case cannot drop its own).
+pub fn remove_scratch_root() {
+    let _ = std::fs::remove_dir_all(scratch_root());
+}
+
 /// A folder for one case under the target directory, removed when dropped.
 pub struct Scratch(PathBuf);
 
@@ -454,9 +466,7 @@ impl Scratch {
     pub fn new() -> std::io::Result<Self> {
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("fuzz-{}", std::process::id()))
-            .join(n.to_string());
+        let dir = scratch_root().join(n.to_string());
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir)?;
         Ok(Self(dir))

@@ -180,9 +180,7 @@ fn main() -> ExitCode {
             failed.push(target.name);
         }
     }
-    let _ = std::fs::remove_dir_all(
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{}", std::process::id())),
-    );
+    harness::remove_scratch_root();
     println!(
         "fuzz: {} target(s) in {:.1} s: {}",
         chosen.len(),
