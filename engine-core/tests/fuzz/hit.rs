@@ -226,7 +226,7 @@ fn run(input: &Input) -> Result<(), String> {
 pub const TARGET: Target = Target {
     name: "hit",
     about: ".hit bytes into HitFile, disasm round trip, built-set load, engine",
-    cases: 250,
+    cases: 200,
     memory: MEMORY,
     time: TIME,
     strategy,

@@ -335,7 +335,7 @@ fn run(input: &Input) -> Result<(), String> {
 pub const TARGET: Target = Target {
     name: "project",
     about: "a generated data directory into Project::load, check::findings, Engine ticks",
-    cases: 150,
+    cases: 100,
     memory: MEMORY,
     time: TIME,
     strategy,
