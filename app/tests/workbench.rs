@@ -9,7 +9,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::output::OutputChoice;
+use engine_core::sound::output::OutputChoice;
 use hitbench::workbench::Workbench;
 use hitbench::workbench::dock::Pane;
 use std::path::{Path, PathBuf};

@@ -1,43 +1,30 @@
 //! engine-core — the HitBench sound engine, a library a game could embed.
 //!
-//! How the parts fit:
-//! - [`formats`] reads and writes every HIT file format (`.hit`, `.hot`, `.hsm`, `.evt`,
-//!   hit lists, `.fsc`) and HitBench's own `.sym` (late-bound symbols) and `.hdb` (debug
-//!   line info).
-//! - [`isa`] is the 96-opcode instruction set: numbering, operand kinds, decoding.
-//! - [`registers`] and [`symbols`] name the variables of both register layouts and the
-//!   built-in constants that stand in for Maxis' `defaultsyms.txt`.
-//! - [`asm`] assembles Maxis MakeTrax source; [`disasm`] turns a `.hit` back into source
-//!   that reassembles byte for byte.
-//! - [`project`] loads a data directory: finds its sources and assembles them.
-//! - [`diag`] is the diagnostic type every parser reports through.
-//! - [`fsrules`] decides which files may be read from a data folder, and how (links,
-//!   depth, regular files only, size limits), for every part that reads one.
+//! The crate is layered; each layer uses only the layers above it in this list, and no
+//! two modules depend on each other (a tidy test checks both):
+//!
+//! 1. [`toolchain`] — files into checked values: diagnostics, the file rule for data
+//!    folders, the 96-opcode instruction set and register layouts, every HIT file format,
+//!    the MakeTrax assembler and the disassembler, and loading a project (data folders,
+//!    tables, late binding).
+//! 2. [`runtime`] — the engine: events in, timed sound commands out; the VM, Box-X voices
+//!    and the instance map, hit-list picks, the objects tracks read, traces. It makes no
+//!    sound and reads no clock but its own.
+//! 3. [`sound`] — making the sound: decoding audio, the resource cache, the mixer on the
+//!    audio thread, the sound server that turns runtime commands into mixer commands, and
+//!    the outputs (sound card, null, WAV).
+//! 4. [`world`] — the world around the sounds: the lot, the view's volume and pan,
+//!    stations, music modes, ambience, and the director that runs them.
+//! 5. [`tools`] — what the workbench and `hitbench check` look at: the linter, live
+//!    inspection views, and the hit-list editor's model.
+//! 6. [`host`] — running it all: the command language, a session (engine + server +
+//!    world), the live engine thread, the offline renderer and hot reload.
 //!
 //! This crate never depends on a UI toolkit.
 
-pub mod asm;
-pub mod audio;
-pub mod cache;
-pub mod check;
-pub mod command;
-pub mod diag;
-pub mod disasm;
-pub mod formats;
-pub mod fsrules;
-pub mod hitlists;
-pub mod inspect;
-pub mod isa;
-pub mod live;
-pub mod mixer;
-pub mod offline;
-pub mod output;
-pub mod project;
-pub mod registers;
-pub mod reload;
+pub mod host;
 pub mod runtime;
-pub mod server;
-pub mod session;
-mod suggest;
-pub mod symbols;
+pub mod sound;
+pub mod toolchain;
+pub mod tools;
 pub mod world;

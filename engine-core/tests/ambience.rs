@@ -4,8 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::diag::Severity;
 use engine_core::runtime::sink::{ControlGroup, RecordingSink, SoundCommand};
+use engine_core::toolchain::diag::Severity;
 use engine_core::world::ambience::{Ambience, AmbienceSettings};
 use engine_core::world::settings::WorldIni;
 use engine_core::world::sound::NoteIds;

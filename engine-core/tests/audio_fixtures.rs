@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
-use engine_core::audio::decode::{DecodeLimits, Decoded, StreamDecoder, decode, probe};
+use engine_core::sound::audio::decode::{DecodeLimits, Decoded, StreamDecoder, decode, probe};
 
 /// Largest difference allowed between our MP3 frame count and the manifest's (one MPEG frame:
 /// decoders differ in how they handle encoder delay and padding).

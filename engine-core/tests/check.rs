@@ -1,13 +1,13 @@
-//! `engine_core::check`: a project with one planted mistake per rule reports each one
+//! `engine_core::tools::check`: a project with one planted mistake per rule reports each one
 //! once, with its rule, file and line (its world.ini and lot file too); the same project
 //! without the mistakes is clean;
 //! the seed examples check without errors.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::check::{self, Finding, Lint};
-use engine_core::diag::Severity;
-use engine_core::project::Project;
+use engine_core::toolchain::diag::Severity;
+use engine_core::toolchain::project::Project;
+use engine_core::tools::check::{self, Finding, Lint};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -571,7 +571,7 @@ fn a_sample_link_leaving_the_project_is_refused_alike_by_check_and_the_cache() {
         dir.0.join("leak.wav").display(),
         dir.0.display()
     );
-    let (cache, problems) = engine_core::server::project_cache(&project.dirs, 1 << 20);
+    let (cache, problems) = engine_core::sound::server::project_cache(&project.dirs, 1 << 20);
     assert!(problems.is_empty(), "{problems:?}");
     let refused = cache.get("leak.wav").unwrap_err().to_string();
     assert!(refused.contains(&reason), "the cache said: {refused}");

@@ -6,12 +6,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::formats::hitlist::HitEntry;
-use engine_core::hitlists::{
+use engine_core::toolchain::formats::hitlist::HitEntry;
+use engine_core::toolchain::project::Project;
+use engine_core::tools::hitlist_editor::{
     DefinitionKind, DiskStatus, EditError, HitListEditor, ListOwner, Plays, SaveError, hit_lists,
     parse_entry_text, simulate,
 };
-use engine_core::project::Project;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -8,10 +8,10 @@
 #[allow(dead_code)]
 mod support;
 
-use engine_core::inspect::{self, LaneEnd, ThreadStatus, VoiceHistory};
-use engine_core::project::Project;
-use engine_core::registers::Layout;
 use engine_core::runtime::{Engine, EngineConfig, EventArgs, SharedSink, TraceSwitches};
+use engine_core::toolchain::project::Project;
+use engine_core::toolchain::registers::Layout;
+use engine_core::tools::inspect::{self, LaneEnd, ThreadStatus, VoiceHistory};
 use support::{TempProject, args, run_for, samples_of};
 
 /// An engine with `voices` voice slots; every trace on if `traced`.
@@ -150,7 +150,7 @@ fn threads_show_event_track_pc_source_line_and_registers() {
     // successor in the program: the view found it anyway.
     let program = engine.program();
     let next = program
-        .op_at(engine_core::project::CodeRef {
+        .op_at(engine_core::toolchain::project::CodeRef {
             unit: sleeper.unit.unwrap(),
             address: sleeper.next_pc.unwrap(),
         })
@@ -420,9 +420,9 @@ fn the_instance_map_lists_owners_of_shared_and_multiple_tracks() {
 
 #[test]
 fn the_live_snapshot_carries_threads_voices_instances_and_history() {
-    use engine_core::live::LiveEngine;
-    use engine_core::output::OutputChoice;
-    use engine_core::session::SessionConfig;
+    use engine_core::host::live::LiveEngine;
+    use engine_core::host::session::SessionConfig;
+    use engine_core::sound::output::OutputChoice;
     use std::time::{Duration, Instant};
 
     let p = TempProject::new("inspect-live");

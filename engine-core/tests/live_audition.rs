@@ -3,10 +3,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::live::{LiveCommand, LiveEngine, LiveSnapshot};
-use engine_core::output::OutputChoice;
-use engine_core::project::Project;
-use engine_core::session::SessionConfig;
+use engine_core::host::live::{LiveCommand, LiveEngine, LiveSnapshot};
+use engine_core::host::session::SessionConfig;
+use engine_core::sound::output::OutputChoice;
+use engine_core::toolchain::project::Project;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

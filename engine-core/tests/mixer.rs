@@ -5,10 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc};
-use engine_core::audio::SampleBuffer;
-use engine_core::cache::{Handle, Resource};
-use engine_core::mixer::{MixCommand, MixEvent, MixerConfig, VoiceSource, mixer};
 use engine_core::runtime::sink::ControlGroup;
+use engine_core::sound::audio::SampleBuffer;
+use engine_core::sound::cache::{Handle, Resource};
+use engine_core::sound::mixer::{MixCommand, MixEvent, MixerConfig, VoiceSource, mixer};
 use std::sync::Arc;
 
 #[global_allocator]

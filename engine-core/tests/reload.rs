@@ -9,14 +9,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::live::LiveEngine;
-use engine_core::mixer::{Mixer, MixerConfig, mixer};
-use engine_core::output::OutputChoice;
-use engine_core::project::Project;
-use engine_core::reload::{Reload, ReloadConfig, ReloadStatus, Reloader, SampleOutcome};
+use engine_core::host::live::LiveEngine;
+use engine_core::host::reload::{Reload, ReloadConfig, ReloadStatus, Reloader, SampleOutcome};
+use engine_core::host::session::{SaveLotPolicy, Session, SessionConfig};
 use engine_core::runtime::{EventArgs, TraceKind, TraceRecord, TraceSwitches};
-use engine_core::server::ServerConfig;
-use engine_core::session::{SaveLotPolicy, Session, SessionConfig};
+use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
+use engine_core::sound::output::OutputChoice;
+use engine_core::sound::server::ServerConfig;
+use engine_core::toolchain::project::Project;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
@@ -546,7 +546,7 @@ fn the_live_engine_watches_its_project_and_shows_reloads_and_errors() {
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let engine = LiveEngine::start(project, OutputChoice::Null, SessionConfig::default()).unwrap();
     let start = Instant::now();
-    let wait = |what: &str, done: &dyn Fn(&engine_core::live::LiveSnapshot) -> bool| {
+    let wait = |what: &str, done: &dyn Fn(&engine_core::host::live::LiveSnapshot) -> bool| {
         let mut trace = Vec::new();
         loop {
             let snapshot = engine.take_snapshot();
@@ -654,7 +654,7 @@ fn a_project_opened_by_a_relative_path_is_watched_too() {
     for spelling in [relative.clone(), Path::new(".").join(&relative)] {
         let project = Project::load(&spelling);
         assert!(!project.has_errors(), "{:#?}", project.diagnostics);
-        let (cache, _) = engine_core::server::project_cache(&project.dirs, 1 << 24);
+        let (cache, _) = engine_core::sound::server::project_cache(&project.dirs, 1 << 24);
         let (reloader, reloads) =
             Reloader::with_channel(&project, cache, ReloadConfig::default()).unwrap();
         assert!(

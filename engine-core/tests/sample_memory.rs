@@ -6,11 +6,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::audio::decode::{self, DecodeError};
-use engine_core::cache::Handle;
-use engine_core::mixer::{Mixer, MixerConfig, mixer};
 use engine_core::runtime::sink::{ControlGroup, SampleRef, SoundCommand, SoundSink};
-use engine_core::server::{ServerConfig, SoundServer, project_cache};
+use engine_core::sound::audio::decode::{self, DecodeError};
+use engine_core::sound::cache::Handle;
+use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
+use engine_core::sound::server::{ServerConfig, SoundServer, project_cache};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -374,9 +374,9 @@ fn a_flac_at_an_absurd_sample_rate_is_refused() {
 /// sound small enough by its headers to be cached (so only the cache can send one to the
 /// streaming path).
 fn server_refusing_above(dir: &Path, max_bytes: usize, blocking: bool) -> (SoundServer, Mixer) {
-    use engine_core::audio::decode::DecodeLimits;
-    use engine_core::cache::ResourceCache;
-    use engine_core::server::SampleLoader;
+    use engine_core::sound::audio::decode::DecodeLimits;
+    use engine_core::sound::cache::ResourceCache;
+    use engine_core::sound::server::SampleLoader;
     let cache = Arc::new(ResourceCache::with_budget(256 * MIB));
     let limits = DecodeLimits {
         max_bytes,

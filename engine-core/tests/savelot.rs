@@ -5,9 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::mixer::{MixerConfig, mixer};
-use engine_core::project::Project;
-use engine_core::session::{SaveLotPolicy, Session, SessionConfig};
+use engine_core::host::session::{SaveLotPolicy, Session, SessionConfig};
+use engine_core::sound::mixer::{MixerConfig, mixer};
+use engine_core::toolchain::project::Project;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

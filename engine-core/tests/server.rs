@@ -4,10 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::mixer::{Mixer, MixerConfig, mixer};
 use engine_core::runtime::sink::ControlGroup;
-use engine_core::server::bank::{SoundDef, distance_volume};
-use engine_core::server::{Power, Refusal, Request, ServerConfig, SoundServer, project_cache};
+use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
+use engine_core::sound::server::bank::{SoundDef, distance_volume};
+use engine_core::sound::server::{
+    Power, Refusal, Request, ServerConfig, SoundServer, project_cache,
+};
 use std::path::{Path, PathBuf};
 
 /// A folder holding `beep.wav`: 0.1 s of a constant 0.5 at 48 kHz, mono 16-bit.
@@ -206,7 +208,7 @@ fn warm_up_loads_the_project_samples_in_the_background() {
          LIST [Patch] 2=0,gone,\"missing.wav\",0,0,0,0,0\n",
     )
     .unwrap();
-    let project = engine_core::project::Project::load(sounds.path());
+    let project = engine_core::toolchain::project::Project::load(sounds.path());
     let (server, _mixer) = server(&sounds);
     assert!(!server.cache().is_cached("beep.wav"));
     assert_eq!(

@@ -3,7 +3,7 @@
 //! lot file's round trip and error reporting, and `[View]` settings from a `world.ini`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::diag::Severity;
+use engine_core::toolchain::diag::Severity;
 use engine_core::world::lot::Lot;
 use engine_core::world::settings::WorldIni;
 use engine_core::world::view::{

@@ -5,13 +5,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::command::{self, Command, WorldCommand};
-use engine_core::mixer::{Mixer, MixerConfig, mixer};
-use engine_core::offline::{RenderOptions, render};
-use engine_core::project::Project;
+use engine_core::host::command::{self, Command, WorldCommand};
+use engine_core::host::offline::{RenderOptions, render};
+use engine_core::host::session::{SaveLotPolicy, Session, SessionConfig};
 use engine_core::runtime::TraceKind;
-use engine_core::server::ServerConfig;
-use engine_core::session::{SaveLotPolicy, Session, SessionConfig};
+use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
+use engine_core::sound::server::ServerConfig;
+use engine_core::toolchain::project::Project;
 use engine_core::world::lot::Lot;
 use engine_core::world::music::MusicMode;
 use std::path::{Path, PathBuf};

@@ -9,8 +9,8 @@
 //! Preloading is asked of the engine with [`Command::Preload`] and
 //! [`Command::CancelPreload`]; its progress comes back in `ctx.live.preload`.
 
-use crate::{Command, Panel, PanelContext};
-use engine_core::cache::{CacheStats, MissKind, Residency, ResourceStats};
+use crate::{Command, Panel, PanelContext, theme};
+use engine_core::sound::cache::{CacheStats, MissKind, Residency, ResourceStats};
 use std::collections::VecDeque;
 
 /// Points of history kept.
@@ -152,18 +152,6 @@ fn lay_row(row: &[f64], free: egui::Rect, out: &mut Vec<egui::Rect>) -> egui::Re
             x += width;
         }
         egui::Rect::from_min_max(egui::pos2(free.min.x, free.min.y + height), free.max)
-    }
-}
-
-/// The colour of recency `t` (0 = used last, 1 = used longest ago): hot to cold.
-fn heat(t: f32) -> egui::Color32 {
-    let hot = egui::Color32::from_rgb(0xf0, 0x5a, 0x28);
-    let warm = egui::Color32::from_rgb(0xe8, 0xc0, 0x40);
-    let cold = egui::Color32::from_rgb(0x2c, 0x4a, 0x8c);
-    if t < 0.5 {
-        hot.lerp_to_gamma(warm, t * 2.0)
-    } else {
-        warm.lerp_to_gamma(cold, (t - 0.5) * 2.0)
     }
 }
 
@@ -386,24 +374,21 @@ impl CachePanel {
         let last = (shown.len().max(2) - 1) as f32;
         let painter = ui.painter_at(rect);
         for ((resource, cell), r) in shown.iter().zip(&cells).zip(&ranks) {
-            let fill = heat(*r as f32 / last);
+            let heat = *r as f32 / last;
+            let fill = theme::heat(heat);
             let inner = cell.shrink(1.0);
             painter.rect_filled(inner, 2.0, fill);
             if resource.residency == Residency::Pinned || resource.over_budget {
                 painter.rect_stroke(
                     inner,
                     2.0,
-                    egui::Stroke::new(2.0, egui::Color32::WHITE),
+                    egui::Stroke::new(2.0, theme::PINNED_EDGE),
                     egui::StrokeKind::Inside,
                 );
             }
             if inner.width() > 40.0 && inner.height() > 16.0 {
                 let name = resource.name.rsplit('/').next().unwrap_or(&resource.name);
-                let text_color = if (*r as f32 / last) < 0.6 {
-                    egui::Color32::BLACK
-                } else {
-                    egui::Color32::WHITE
-                };
+                let text_color = theme::heat_label(heat);
                 let galley = painter.layout(
                     name.to_owned(),
                     egui::FontId::proportional(11.0),
@@ -428,7 +413,7 @@ impl CachePanel {
             for (t, label) in [(0.0, "used last"), (0.5, ""), (1.0, "used longest ago")] {
                 let (swatch, _) =
                     ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-                ui.painter().rect_filled(swatch, 2.0, heat(t));
+                ui.painter().rect_filled(swatch, 2.0, theme::heat(t));
                 if !label.is_empty() {
                     ui.label(label);
                 }
@@ -452,31 +437,15 @@ impl CachePanel {
                 .collect()
         };
         let lines: [Series; 5] = [
-            (
-                "hits",
-                |p| p.hits,
-                egui::Color32::from_rgb(0x50, 0xb0, 0x50),
-            ),
+            ("hits", |p| p.hits, theme::CACHE_HITS),
             (
                 "compulsory misses",
                 |p| p.compulsory,
-                egui::Color32::from_rgb(0x50, 0x90, 0xe0),
+                theme::CACHE_COMPULSORY,
             ),
-            (
-                "capacity misses",
-                |p| p.capacity,
-                egui::Color32::from_rgb(0xe0, 0xa0, 0x30),
-            ),
-            (
-                "conflict misses",
-                |p| p.conflict,
-                egui::Color32::from_rgb(0xd0, 0x50, 0xd0),
-            ),
-            (
-                "evictions",
-                |p| p.evictions,
-                egui::Color32::from_rgb(0xe0, 0x40, 0x40),
-            ),
+            ("capacity misses", |p| p.capacity, theme::CACHE_CAPACITY),
+            ("conflict misses", |p| p.conflict, theme::CACHE_CONFLICT),
+            ("evictions", |p| p.evictions, theme::CACHE_EVICTIONS),
         ];
         egui_plot::Plot::new("cache-history")
             .height(140.0)

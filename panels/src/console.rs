@@ -6,8 +6,8 @@
 //! focuses the input from anywhere in the window.
 
 use crate::{Command, Panel, PanelContext};
-use engine_core::command::WORDS;
-use engine_core::project::Project;
+use engine_core::host::command::WORDS;
+use engine_core::toolchain::project::Project;
 
 /// How many suggestions are shown.
 pub const SUGGESTIONS: usize = 8;

@@ -1,10 +1,12 @@
 //! panels — the workbench's panels: egui code only.
 //!
-//! One panel is one struct in one file, with `Default` and UI-local state only (filter
-//! text, selection, scroll lock). A panel reads a borrowed, read-only [`PanelContext`]
-//! and *emits* [`Command`]s; it never mutates the engine and never does IO. The app
-//! applies the commands at the end of the frame. That keeps every panel testable from
-//! fixture data with no engine running.
+//! One panel is one struct in one module (a file, or a folder split by part for the
+//! larger ones), with `Default` and UI-local state only (filter text, selection, scroll
+//! lock). A panel reads a borrowed, read-only [`PanelContext`] and *emits*
+//! [`Command`]s; it never mutates the engine and never does IO. The app applies the
+//! commands at the end of the frame. That keeps every panel testable from fixture data
+//! with no engine running. Every colour a panel paints comes from [`theme`], named by
+//! what it means.
 
 pub mod browser;
 pub mod cache;
@@ -15,13 +17,14 @@ pub mod mixer;
 pub mod problems;
 pub mod source_view;
 pub mod sources;
+pub mod theme;
 pub mod threads;
 pub mod traces;
 pub mod voices;
 
-use engine_core::live::LiveSnapshot;
-use engine_core::project::Project;
+use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::TraceRecord;
+use engine_core::toolchain::project::Project;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
@@ -179,6 +182,14 @@ pub trait Panel {
     fn title(&self) -> &'static str;
     /// Draws the panel; requests go into `commands`.
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>);
+}
+
+/// The last part of `path` (the whole path when it has none).
+pub(crate) fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    )
 }
 
 /// `path` shown relative to the project folder when it is inside it.

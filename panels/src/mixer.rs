@@ -6,9 +6,9 @@
 //! keyboard step), never every frame; until the engine's snapshot shows the new value
 //! the slider keeps showing the value asked for.
 
-use crate::{Command, Panel, PanelContext};
-use egui::{Color32, Rect, Sense, Stroke, StrokeKind, Vec2, pos2, vec2};
-use engine_core::mixer::MixerSnapshot;
+use crate::{Command, Panel, PanelContext, theme};
+use egui::{Rect, Sense, Stroke, StrokeKind, Vec2, pos2, vec2};
+use engine_core::sound::mixer::MixerSnapshot;
 
 /// The sample rate assumed until the app says which one the output runs at.
 pub const DEFAULT_RATE: u32 = 48_000;
@@ -187,9 +187,9 @@ fn meter(ui: &mut egui::Ui, peak: f32, held: f32, height: f32) {
     if fraction > 0.0 {
         // Three coloured segments up to the level.
         let segments = [
-            (METER_FLOOR_DB, -12.0, Color32::from_rgb(70, 190, 90)),
-            (-12.0, -3.0, Color32::from_rgb(220, 200, 60)),
-            (-3.0, METER_TOP_DB, Color32::from_rgb(230, 70, 60)),
+            (METER_FLOOR_DB, -12.0, theme::METER_SAFE),
+            (-12.0, -3.0, theme::METER_LOUD),
+            (-3.0, METER_TOP_DB, theme::METER_HOT),
         ];
         for (from, to, colour) in segments {
             let low = db_fraction(from);

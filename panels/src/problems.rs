@@ -2,7 +2,7 @@
 //! each clickable to its source line.
 
 use crate::{Command, Panel, PanelContext, display_path};
-use engine_core::diag::Severity;
+use engine_core::toolchain::diag::Severity;
 
 /// UI state of the Problems panel.
 #[derive(Debug, Clone)]

@@ -8,8 +8,8 @@
 //! its lines around the thread's line show here.
 
 use crate::{Command, Panel, PanelContext, Selection, SourceText};
-use engine_core::inspect::{FaultView, ThreadStatus, ThreadView};
 use engine_core::runtime::clock::SampleTime;
+use engine_core::tools::inspect::{FaultView, ThreadStatus, ThreadView};
 use std::path::Path;
 
 /// The engine's sample rate when the snapshot does not say (it does not today).

@@ -8,7 +8,7 @@
 //! the matching records and only looks at the records appended since the last frame; the
 //! index is rebuilt when the filter changes.
 
-use crate::{Command, Panel, PanelContext, Selection};
+use crate::{Command, Panel, PanelContext, Selection, theme};
 use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
@@ -557,7 +557,7 @@ fn row(
                 .monospace()
                 .weak(),
         );
-        let color = kind_color(ui.visuals(), record.kind);
+        let color = theme::trace_kind(ui.visuals(), record.kind);
         ui.label(
             egui::RichText::new(format!("{:<6}", record.kind.name()))
                 .monospace()
@@ -632,18 +632,6 @@ fn describe(record: &TraceRecord) -> String {
     }
     text.push_str(&record.message);
     text
-}
-
-fn kind_color(visuals: &egui::Visuals, kind: TraceKind) -> egui::Color32 {
-    match kind {
-        TraceKind::Error => visuals.error_fg_color,
-        TraceKind::Voice => visuals.warn_fg_color,
-        TraceKind::Event | TraceKind::Track => visuals.strong_text_color(),
-        TraceKind::Sample | TraceKind::Pick => visuals.hyperlink_color,
-        TraceKind::Hook | TraceKind::Print | TraceKind::Reload | TraceKind::World => {
-            visuals.weak_text_color()
-        }
-    }
 }
 
 /// `n` with thin separators between thousands: 1,000,000.

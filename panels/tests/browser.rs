@@ -9,9 +9,9 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use engine_core::hitlists::hit_lists;
-use engine_core::live::LiveSnapshot;
-use engine_core::project::Project;
+use engine_core::host::live::LiveSnapshot;
+use engine_core::toolchain::project::Project;
+use engine_core::tools::hitlist_editor::hit_lists;
 use engine_core::world::director::{StationView, WorldView};
 use engine_core::world::view::{Camera, ViewSettings, place};
 use engine_core::world::{ObjectKind, WorldObject};

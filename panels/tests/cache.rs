@@ -6,8 +6,8 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::cache::{CacheStats, MissKind, Residency, ResourceStats};
-use engine_core::live::{LiveSnapshot, PreloadStatus};
+use engine_core::host::live::{LiveSnapshot, PreloadStatus};
+use engine_core::sound::cache::{CacheStats, MissKind, Residency, ResourceStats};
 use panels::{CachePanel, Command, ContextData};
 
 mod common;

@@ -5,7 +5,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::project::Project;
+use engine_core::toolchain::project::Project;
 use panels::{Command, ConsoleEntry, ConsolePanel, ContextData};
 
 mod common;

@@ -8,8 +8,8 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::hitlists::hit_lists;
-use engine_core::project::Project;
+use engine_core::toolchain::project::Project;
+use engine_core::tools::hitlist_editor::hit_lists;
 use panels::{Command, ContextData, HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 use std::path::PathBuf;
 

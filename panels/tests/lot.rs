@@ -9,11 +9,11 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::live::LiveSnapshot;
-use engine_core::mixer::{Mixer, MixerConfig, MixerSnapshot, mixer};
-use engine_core::project::Project;
-use engine_core::server::ServerConfig;
-use engine_core::session::{Session, SessionConfig};
+use engine_core::host::live::LiveSnapshot;
+use engine_core::host::session::{Session, SessionConfig};
+use engine_core::sound::mixer::{Mixer, MixerConfig, MixerSnapshot, mixer};
+use engine_core::sound::server::ServerConfig;
+use engine_core::toolchain::project::Project;
 use panels::{Command, ContextData, LotPanel, Selection};
 use std::path::Path;
 

@@ -7,8 +7,8 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::live::LiveSnapshot;
-use engine_core::mixer::MixerSnapshot;
+use engine_core::host::live::LiveSnapshot;
+use engine_core::sound::mixer::MixerSnapshot;
 use panels::{Command, ContextData, MixerPanel};
 
 mod common;

@@ -8,7 +8,7 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::project::Project;
+use engine_core::toolchain::project::Project;
 use panels::{Command, ContextData, ProblemsPanel};
 use std::path::PathBuf;
 

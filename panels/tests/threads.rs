@@ -7,10 +7,10 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::inspect::{ThreadStatus, ThreadView, VoiceHistory};
-use engine_core::live::LiveSnapshot;
-use engine_core::registers::{self, Layout};
+use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::toolchain::registers::{self, Layout};
+use engine_core::tools::inspect::{ThreadStatus, ThreadView, VoiceHistory};
 use panels::{Command, ContextData, Selection, SourceText, ThreadsPanel};
 use std::path::PathBuf;
 use std::sync::Arc;

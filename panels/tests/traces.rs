@@ -7,8 +7,8 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::project::Project;
 use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::toolchain::project::Project;
 use panels::{Command, ContextData, Selection, TraceFilter, TracesPanel};
 use std::collections::VecDeque;
 use std::sync::Arc;

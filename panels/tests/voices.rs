@@ -8,10 +8,12 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use engine_core::inspect::{InstanceCopy, InstanceView, VoiceHistory, VoiceOccupant, VoiceView};
-use engine_core::live::LiveSnapshot;
+use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::tools::inspect::{
+    InstanceCopy, InstanceView, VoiceHistory, VoiceOccupant, VoiceView,
+};
 use panels::{Command, ContextData, Selection, VoicesPanel};
 use std::sync::Arc;
 

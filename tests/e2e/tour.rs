@@ -3,10 +3,10 @@
 //! played, from which list, where) and in the audio (each part of the tour is loud
 //! enough to hear, and the stereo image moves as the tour says).
 
-use engine_core::command::parse_script;
-use engine_core::offline::{RenderOptions, RenderReport, render};
-use engine_core::project::Project;
+use engine_core::host::command::parse_script;
+use engine_core::host::offline::{RenderOptions, RenderReport, render};
 use engine_core::runtime::TraceKind;
+use engine_core::toolchain::project::Project;
 use hitbench_tests::{TempDir, hitbench, workspace};
 use std::path::Path;
 

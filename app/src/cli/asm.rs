@@ -4,9 +4,9 @@ use super::Io;
 use super::args::{Args, usage};
 use super::paths::relative_to;
 use anyhow::Context as _;
-use engine_core::asm::{self, AsmOptions, DiskFiles};
-use engine_core::diag::Severity;
-use engine_core::registers::Layout;
+use engine_core::toolchain::asm::{self, AsmOptions, DiskFiles};
+use engine_core::toolchain::diag::Severity;
+use engine_core::toolchain::registers::Layout;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -1,13 +1,13 @@
 //! `hitbench check`: load a project and lint it — every load diagnostic and the linter's
-//! own (`engine_core::check`), sorted by file and line, each as
+//! own (`engine_core::tools::check`), sorted by file and line, each as
 //! `file:line: error|warning[rule]: message` (like rustc and gcc, so editors can jump to
 //! it), then a summary line. Exit status 1 on errors (or, with `--strict`, on warnings
 //! too), 2 on a wrong command line.
 
 use super::Io;
 use super::args::{Args, usage};
-use engine_core::check;
-use engine_core::project::Project;
+use engine_core::toolchain::project::Project;
+use engine_core::tools::check;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -3,11 +3,11 @@
 use super::Io;
 use super::args::{Args, usage};
 use anyhow::Context as _;
-use engine_core::disasm::{self, DisasmOptions};
-use engine_core::formats::hdb::HdbFile;
-use engine_core::formats::hit::HitFile;
-use engine_core::formats::hsm::HsmFile;
-use engine_core::registers::Layout;
+use engine_core::toolchain::disasm::{self, DisasmOptions};
+use engine_core::toolchain::formats::hdb::HdbFile;
+use engine_core::toolchain::formats::hit::HitFile;
+use engine_core::toolchain::formats::hsm::HsmFile;
+use engine_core::toolchain::registers::Layout;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -49,7 +49,7 @@ fn load_side_file<T>(
     hit_path: &Path,
     extension: &str,
     io: &mut Io<'_>,
-    parse: impl Fn(&str, &Path) -> (T, Vec<engine_core::diag::Diagnostic>),
+    parse: impl Fn(&str, &Path) -> (T, Vec<engine_core::toolchain::diag::Diagnostic>),
 ) -> anyhow::Result<Option<T>> {
     let (path, required) = match given {
         Some(path) => (path, true),

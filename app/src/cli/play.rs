@@ -9,10 +9,10 @@ use super::args::{Args, usage};
 use super::render::{
     load_project, load_script, parse_seconds, parse_seed, print_record, savelot_policy,
 };
-use engine_core::live::{LiveCommand, LiveEngine};
-use engine_core::output::OutputChoice;
+use engine_core::host::live::{LiveCommand, LiveEngine};
+use engine_core::host::session::SessionConfig;
 use engine_core::runtime::{EngineConfig, TraceSwitches};
-use engine_core::session::SessionConfig;
+use engine_core::sound::output::OutputChoice;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -102,7 +102,7 @@ fn print_news(engine: &LiveEngine, show_trace: bool, io: &mut Io<'_>) -> anyhow:
 }
 
 fn print_snapshot(
-    snapshot: &engine_core::live::LiveSnapshot,
+    snapshot: &engine_core::host::live::LiveSnapshot,
     show_trace: bool,
     io: &mut Io<'_>,
 ) -> anyhow::Result<()> {

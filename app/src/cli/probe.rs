@@ -9,7 +9,7 @@
 
 use super::Io;
 use super::args::{Args, usage};
-use engine_core::audio::decode::{DecodeLimits, scan_file};
+use engine_core::sound::audio::decode::{DecodeLimits, scan_file};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -6,11 +6,13 @@
 use super::Io;
 use super::args::{Args, usage};
 use anyhow::Context as _;
-use engine_core::command::{MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals};
-use engine_core::offline::{self, RenderOptions};
-use engine_core::project::Project;
+use engine_core::host::command::{
+    MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals,
+};
+use engine_core::host::offline::{self, RenderOptions};
+use engine_core::host::session::SaveLotPolicy;
 use engine_core::runtime::{TraceKind, TraceRecord};
-use engine_core::session::SaveLotPolicy;
+use engine_core::toolchain::project::Project;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

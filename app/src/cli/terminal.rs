@@ -3,7 +3,7 @@
 //! name in a data file (a patch called `x\r…`, a file name with an ESC sequence) can
 //! neither forge a line of output nor send the terminal a command.
 //!
-//! Diagnostics already escape their text (`engine_core::diag::printable`), newlines
+//! Diagnostics already escape their text (`engine_core::toolchain::diag::printable`), newlines
 //! included; this is the backstop for everything else a command prints.
 
 use std::io::{self, Write};

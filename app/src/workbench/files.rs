@@ -23,10 +23,10 @@
 //! the script's problems with their `file:line`.
 
 use super::Workbench;
-use engine_core::command::{parse_script, savelot_refusals};
-use engine_core::offline::{self, RenderOptions};
-use engine_core::project::{PROJECT_EXTENSIONS, Project};
+use engine_core::host::command::{parse_script, savelot_refusals};
+use engine_core::host::offline::{self, RenderOptions};
 use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::toolchain::project::{PROJECT_EXTENSIONS, Project};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
@@ -505,7 +505,7 @@ fn holds_project_files(dir: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine_core::output::OutputChoice;
+    use engine_core::sound::output::OutputChoice;
 
     fn workspace() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

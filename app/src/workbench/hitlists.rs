@@ -4,8 +4,10 @@
 //! their files when a project is shown, and how the last save went — all handed to the
 //! panel as [`HitListData`].
 
-use engine_core::hitlists::{DiskStatus, HitListEditor, SaveError, hit_lists, parse_entry_text};
-use engine_core::project::Project;
+use engine_core::toolchain::project::Project;
+use engine_core::tools::hitlist_editor::{
+    DiskStatus, HitListEditor, SaveError, hit_lists, parse_entry_text,
+};
 use panels::{HitListData, HitListEdit, SaveOutcome};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -139,7 +141,7 @@ impl HitListSessions {
 #[cfg(test)]
 mod tests {
     use super::super::Workbench;
-    use engine_core::output::OutputChoice;
+    use engine_core::sound::output::OutputChoice;
     use panels::{Command, HitListEdit, SaveOutcome};
     use std::path::{Path, PathBuf};
 

@@ -9,11 +9,11 @@ pub mod settings;
 
 use anyhow::Context as _;
 use dock::{Pane, Panels};
-use engine_core::live::{LiveCommand, LiveEngine, LiveSnapshot};
-use engine_core::output::OutputChoice;
-use engine_core::project::Project;
+use engine_core::host::live::{LiveCommand, LiveEngine, LiveSnapshot};
+use engine_core::host::session::{SaveLotPolicy, SessionConfig};
 use engine_core::runtime::TraceRecord;
-use engine_core::session::{SaveLotPolicy, SessionConfig};
+use engine_core::sound::output::OutputChoice;
+use engine_core::toolchain::project::Project;
 use panels::{Command, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter};
 use settings::Settings;
 use std::collections::VecDeque;

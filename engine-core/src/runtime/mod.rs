@@ -14,6 +14,7 @@
 pub mod clock;
 pub mod engine;
 pub mod hitlists;
+pub mod objects;
 pub mod program;
 mod queue;
 pub mod rng;

@@ -7,9 +7,9 @@
 //! instructions. Bytes that do not decode become `Opcode::Invalid` ops that fault when run; the
 //! export table is data and is never decoded.
 
-use crate::isa::{self, JumpTarget, Opcode, OperandKind};
-use crate::project::{CodeRef, Project};
-use crate::registers::Layout;
+use crate::toolchain::isa::{self, JumpTarget, Opcode, OperandKind};
+use crate::toolchain::project::{CodeRef, Project};
+use crate::toolchain::registers::Layout;
 
 /// "No op here": an address that is not an instruction, or a missing successor.
 pub const NONE: u32 = u32::MAX;
@@ -67,7 +67,7 @@ impl Program {
     pub fn build(project: &Project) -> Self {
         let mut program = Program::default();
         for (unit_index, unit) in project.units.iter().enumerate() {
-            let mut starts: Vec<u32> = vec![crate::formats::hit::HEADER_LEN as u32];
+            let mut starts: Vec<u32> = vec![crate::toolchain::formats::hit::HEADER_LEN as u32];
             starts.extend(unit.labels.iter().map(|(_, a)| *a));
             starts.extend(project.tracks.values().filter_map(|t| {
                 let entry = t.entry?;
@@ -105,7 +105,7 @@ impl Program {
             while pc < bytes.len()
                 && index[pc] == NONE
                 && !in_table(pc)
-                && pc >= crate::formats::hit::HEADER_LEN
+                && pc >= crate::toolchain::formats::hit::HEADER_LEN
             {
                 let op_index = u32::try_from(self.ops.len()).unwrap_or(NONE);
                 index[pc] = op_index;
@@ -196,13 +196,15 @@ fn touches_globals(op: &Op) -> bool {
                 if *kind == OperandKind::Var
                     && vars
                         .get(small)
-                        .is_some_and(|v| crate::registers::is_global(*v))
+                        .is_some_and(|v| crate::toolchain::registers::is_global(*v))
                 {
                     return true;
                 }
                 small += 1;
             }
-            OperandKind::Jump if op.through_var != 0 && crate::registers::is_global(op.a) => {
+            OperandKind::Jump
+                if op.through_var != 0 && crate::toolchain::registers::is_global(op.a) =>
+            {
                 return true;
             }
             _ => {}

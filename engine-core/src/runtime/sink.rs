@@ -9,49 +9,7 @@ use std::sync::Arc;
 /// Identifies one playing note (one mixer voice) for its whole life.
 pub type NoteId = u64;
 
-/// The option group a sound belongs to (seed "Options"): each has its own volume.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub enum ControlGroup {
-    /// Sound effects, including TVs (`kGroupSfx` = 1).
-    #[default]
-    Fx,
-    /// Music, radios and stings (`kGroupMusic` = 2).
-    Music,
-    /// Voices (`kGroupVox` = 3).
-    Vox,
-}
-
-impl ControlGroup {
-    /// The group for a `kGroup…` number (1 FX, 2 Music, 3 VOX; anything else FX).
-    pub fn from_number(n: i64) -> Self {
-        match n {
-            2 => ControlGroup::Music,
-            3 => ControlGroup::Vox,
-            _ => ControlGroup::Fx,
-        }
-    }
-
-    /// The `kGroup…` number.
-    pub fn number(self) -> i32 {
-        match self {
-            ControlGroup::Fx => 1,
-            ControlGroup::Music => 2,
-            ControlGroup::Vox => 3,
-        }
-    }
-
-    /// "FX", "Music" or "VOX".
-    pub fn name(self) -> &'static str {
-        match self {
-            ControlGroup::Fx => "FX",
-            ControlGroup::Music => "Music",
-            ControlGroup::Vox => "VOX",
-        }
-    }
-
-    /// All groups, in option order.
-    pub const ALL: [ControlGroup; 3] = [ControlGroup::Fx, ControlGroup::Music, ControlGroup::Vox];
-}
+pub use crate::toolchain::project::ControlGroup;
 
 /// What to play: a sample file, named as the resource cache knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -6,7 +6,7 @@
 
 use super::clock::SampleTime;
 use super::sink::NoteId;
-use crate::world::ObjectId;
+use crate::runtime::objects::ObjectId;
 use std::fmt;
 use std::sync::Arc;
 

@@ -8,8 +8,8 @@
 use super::clock::SampleTime;
 use super::program::{NONE, Op, Program};
 use super::thread::Thread;
-use crate::isa::Opcode;
-use crate::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
+use crate::toolchain::isa::Opcode;
+use crate::toolchain::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use std::fmt;
 
 /// Deepest call nesting before a thread is stopped.
@@ -23,7 +23,7 @@ pub const MAX_STACK_DEPTH: usize = 64;
 pub const LIST_ENTRIES_PER_FUEL: usize = 16;
 /// The most entries a thread's own hit list may hold (`smart_add`): as many as a whole
 /// hit list may expand to. Adding past it faults the thread.
-pub const MAX_LOCAL_LIST_IDS: usize = crate::formats::hitlist::MAX_LIST_IDS as usize;
+pub const MAX_LOCAL_LIST_IDS: usize = crate::toolchain::formats::hitlist::MAX_LIST_IDS as usize;
 
 /// Why a thread was stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -54,11 +54,11 @@
 use super::playlist::{audio_files, is_audio};
 use super::settings::{Setting, WorldIni, read_section};
 use super::sound::{NoteIds, sample_ref};
-use crate::diag::{Diagnostic, Severity};
-use crate::formats::fsc::{FULL_SCALE, FscHeader, FscScore};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::toolchain::diag::{Diagnostic, Severity};
+use crate::toolchain::formats::fsc::{FULL_SCALE, FscHeader, FscScore};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
@@ -197,19 +197,20 @@ impl AmbienceSettings {
     }
 }
 
-/// A file setting that must exist.
+/// A file setting that must name a regular file.
 fn existing_file(setting: &Setting, what: &str, d: &mut Vec<Diagnostic>) -> Option<PathBuf> {
     let path = setting.path();
-    if path.is_file() {
-        Some(path)
-    } else {
-        d.push(setting.error(format!(
-            "`{}`: the {what} file {} does not exist; the ambience plays without it",
-            setting.key,
-            path.display()
-        )));
-        None
-    }
+    let problem = match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_file() => return Some(path),
+        Ok(_) => "is not a regular file (a folder, a named pipe or a device)",
+        Err(_) => "does not exist",
+    };
+    d.push(setting.error(format!(
+        "`{}`: the {what} file {} {problem}; the ambience plays without it",
+        setting.key,
+        path.display()
+    )));
+    None
 }
 
 /// The score as [`AmbienceState`] shows it.
@@ -943,14 +944,17 @@ fn load_score(
     rate: u32,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Score> {
-    let bytes = match std::fs::read(file) {
+    let bytes = match crate::toolchain::fsrules::ReadRules::within(dirs).read(file) {
         Ok(bytes) => bytes,
         Err(e) => {
             diagnostics.push(Diagnostic::error(
                 file,
                 0,
                 0,
-                format!("cannot read the ambience score: {e}; the ambience plays no score"),
+                format!(
+                    "cannot read the ambience score: it {}; the ambience plays no score",
+                    e.reason()
+                ),
             ));
             return None;
         }

@@ -2,7 +2,7 @@
 //! driven together beside the runtime — the part of the seed's sound engine that is not
 //! tracks.
 //!
-//! A [`Session`](crate::session::Session) owns one. Every tick it
+//! A [`Session`](crate::host::session::Session) owns one. Every tick it
 //! 1. hands the runtime's world requests ([`HookEvent`]: kTurnOnTV, kTurnOffTV,
 //!    kSetMusicMode) to the stations and the music,
 //! 2. routes world notes that ended (the server's `take_ended`) to whoever played them,
@@ -19,6 +19,7 @@
 //! same seed and script gives the same file.
 
 use super::ambience::{Ambience, AmbienceSettings, AmbienceState};
+use super::commands::{Turn, WorldCommand, ZoomStep};
 use super::lot::Lot;
 use super::lot_doc::LotDocument;
 use super::lot_save::{SaveLotError, SaveLotPolicy, resolve_target, write_atomically};
@@ -28,12 +29,11 @@ use super::sound::NoteIds;
 use super::stations::Stations;
 use super::view::{Camera, Placement, ViewSettings, ZOOM_FAR, ZOOM_NEAR, place, station_mix};
 use super::{ObjectId, ObjectKind, WorldObject};
-use crate::command::WorldCommand;
-use crate::diag::{Diagnostic, Severity};
-use crate::project::Project;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{NoteId, SoundSink};
 use crate::runtime::{Engine, EventArgs, HookEvent, TraceKind};
+use crate::toolchain::diag::{Diagnostic, Severity};
+use crate::toolchain::project::Project;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -885,28 +885,6 @@ impl WorldDirector {
         }
         s.trim_end().to_string()
     }
-}
-
-/// A zoom request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ZoomStep {
-    /// One level nearer.
-    In,
-    /// One level farther.
-    Out,
-    /// A level, 1 near … 3 far.
-    Level(u8),
-}
-
-/// A rotation request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Turn {
-    /// A quarter turn to the left.
-    Left,
-    /// A quarter turn to the right.
-    Right,
-    /// To a rotation, 0–3.
-    To(u8),
 }
 
 /// `14.5` as `14:30`.

@@ -24,7 +24,7 @@ use super::lot_doc::{Line, LotDocument, Said, Statement, settings};
 use super::settings::{WorldIni, read_section};
 use super::view::{Camera, DEFAULT_SCREEN, ViewSettings, ZOOM_FAR, ZOOM_NEAR};
 use super::{FIELD_COUNT, ObjectId, ObjectKind, World, WorldObject, field};
-use crate::diag::Diagnostic;
+use crate::toolchain::diag::Diagnostic;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -127,7 +127,9 @@ impl Lot {
 
     /// Like [`Lot::load`], and also the file as read (`None` if it could not be read).
     pub fn load_document(path: &Path) -> (Lot, Option<LotDocument>, Vec<Diagnostic>) {
-        match std::fs::read(path) {
+        // A regular file of a sane size (never a pipe or a device), wherever world.ini
+        // put it (that it is inside the project is checked where the path is chosen).
+        match crate::toolchain::fsrules::ReadRules::for_file(path).read(path) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);
                 let (lot, mut document, diagnostics) = Lot::parse_document(&text, path);
@@ -141,7 +143,7 @@ impl Lot {
                     path,
                     0,
                     0,
-                    format!("cannot read the lot: {e}"),
+                    format!("cannot read the lot: it {}", e.reason()),
                 )],
             ),
         }

@@ -31,11 +31,11 @@
 use super::playlist::Playlist;
 use super::settings::{Setting, WorldIni, read_section};
 use super::sound::{NoteIds, sample_ref};
-use crate::diag::Diagnostic;
-use crate::fsrules::ReadRules;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::fsrules::ReadRules;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;

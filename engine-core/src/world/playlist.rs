@@ -8,11 +8,11 @@
 //! again before every pick, so a file a user drops in joins the current round and a file
 //! removed is skipped. Files are played in name order inside the directory listing and
 //! the bag is drawn with the engine's seeded generator, so a render is reproducible.
-//! The directory is listed under the file rules ([`crate::fsrules`]): a link leading out
+//! The directory is listed under the file rules ([`crate::toolchain::fsrules`]): a link leading out
 //! of it is not played.
 
-use crate::fsrules::{self, LinkPolicy, WalkOptions};
 use crate::runtime::rng::Rng;
+use crate::toolchain::fsrules::{self, LinkPolicy, WalkOptions};
 use std::path::{Path, PathBuf};
 
 /// File extensions a playlist takes (lower case).

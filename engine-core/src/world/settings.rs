@@ -10,8 +10,8 @@
 //! reads its own section from [`WorldIni`]; every bad value is a diagnostic naming the
 //! file and line, and the default is used instead.
 
-use crate::diag::Diagnostic;
-use crate::formats::hot::HotDocument;
+use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::formats::hot::HotDocument;
 use std::path::{Path, PathBuf};
 
 /// The settings file's name in a data directory.
@@ -104,16 +104,22 @@ impl WorldIni {
         let mut diagnostics = Vec::new();
         for dir in dirs {
             let path = dir.join(FILE_NAME);
-            if !path.is_file() {
+            if std::fs::symlink_metadata(&path).is_err() {
                 continue;
             }
-            match std::fs::read(&path) {
+            // The data folder's rule: a regular file inside it, of a sane size.
+            match crate::toolchain::fsrules::ReadRules::within(std::slice::from_ref(dir))
+                .read(&path)
+            {
                 Ok(bytes) => ini.add(&path, dir, &bytes),
-                Err(e) => diagnostics.push(Diagnostic::error(
+                Err(refusal) => diagnostics.push(Diagnostic::error(
                     &path,
                     0,
                     0,
-                    format!("cannot read the world settings: {e}"),
+                    format!(
+                        "cannot read the world settings: it {}; the defaults are used",
+                        refusal.reason()
+                    ),
                 )),
             }
         }

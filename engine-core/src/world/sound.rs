@@ -2,9 +2,9 @@
 //! their own range, and naming a file so the resource cache and the sound server find
 //! it.
 
-use crate::project::resource_name;
 use crate::runtime::sink::{NoteId, SampleRef};
-use crate::server::WORLD_NOTES;
+use crate::sound::server::WORLD_NOTES;
+use crate::toolchain::project::resource_name;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -29,7 +29,7 @@ impl NoteIds {
 
     /// True if `note` is one of the world's.
     pub fn owns(note: NoteId) -> bool {
-        (WORLD_NOTES..crate::server::SERVER_NOTES).contains(&note)
+        (WORLD_NOTES..crate::sound::server::SERVER_NOTES).contains(&note)
     }
 }
 
@@ -55,7 +55,7 @@ mod tests {
         assert_eq!(ids.fresh(), a + 1);
         assert!(NoteIds::owns(a));
         assert!(!NoteIds::owns(1));
-        assert!(!NoteIds::owns(crate::server::SERVER_NOTES));
+        assert!(!NoteIds::owns(crate::sound::server::SERVER_NOTES));
     }
 
     #[test]

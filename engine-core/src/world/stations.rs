@@ -16,11 +16,11 @@
 use super::playlist::{Playlist, audio_files, sub_dirs};
 use super::settings::{Setting, WorldIni};
 use super::sound::{NoteIds, sample_ref};
-use crate::diag::Diagnostic;
-use crate::fsrules::ReadRules;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::fsrules::ReadRules;
 use crate::world::ObjectId;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -57,7 +57,7 @@ impl StationDef {
 /// A station code from a `[Stations]` key: a number (`28`, `0x104`) or four letters
 /// read as little-endian ASCII (`KACT`), as the original engine read track IDs.
 pub fn station_code(key: &str) -> Option<u32> {
-    if let Some(n) = crate::formats::number::parse_int(key) {
+    if let Some(n) = crate::toolchain::formats::number::parse_int(key) {
         return u32::try_from(n).ok();
     }
     let bytes = key.as_bytes();

@@ -27,8 +27,8 @@
 
 use super::settings::{Setting, WorldIni, read_section};
 use super::{ObjectKind, World, WorldObject};
-use crate::diag::Diagnostic;
-use crate::project::FULL_VOLUME;
+use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::project::FULL_VOLUME;
 use std::borrow::Borrow;
 use std::f32::consts::FRAC_PI_2;
 use std::fmt;

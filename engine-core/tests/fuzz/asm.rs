@@ -7,10 +7,10 @@
 use crate::harness::{Input, MIB, MemoryBound, Target};
 use crate::mutate::{self, NUMBERS};
 use crate::words::{BUILTINS, name};
-use engine_core::asm::{AsmOptions, Assembly, MemoryFiles, assemble_text};
-use engine_core::disasm::{DisasmOptions, disassemble};
-use engine_core::isa::{OPCODES, OperandKind};
-use engine_core::registers::{self, Layout};
+use engine_core::toolchain::asm::{AsmOptions, Assembly, MemoryFiles, assemble_text};
+use engine_core::toolchain::disasm::{DisasmOptions, disassemble};
+use engine_core::toolchain::isa::{OPCODES, OperandKind};
+use engine_core::toolchain::registers::{self, Layout};
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use std::path::Path;

@@ -7,7 +7,7 @@
 //! cuts and repeated blocks. Each case probes and decodes from memory within a frame limit.
 
 use crate::harness::{Input, MIB, MemoryBound, Target};
-use engine_core::audio::decode::{DecodeLimits, decode, probe};
+use engine_core::sound::audio::decode::{DecodeLimits, decode, probe};
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use std::time::Duration;

@@ -6,9 +6,9 @@
 use crate::harness::{Input, MIB, MemoryBound, Target};
 use crate::mutate::{self, NUMBERS};
 use crate::words::{comment, ending, id, join, name, number};
-use engine_core::formats::hitlist::HitList;
-use engine_core::formats::hot::HotDocument;
-use engine_core::formats::{evt, fsc, hdb, hsm, sym};
+use engine_core::toolchain::formats::hitlist::HitList;
+use engine_core::toolchain::formats::hot::HotDocument;
+use engine_core::toolchain::formats::{evt, fsc, hdb, hsm, sym};
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use std::path::Path;

@@ -6,13 +6,13 @@
 
 use crate::harness::{Input, MIB, MemoryBound, Scratch, Target};
 use crate::project::play;
-use engine_core::asm::{AsmOptions, MemoryFiles, assemble_text};
-use engine_core::disasm::{DisasmOptions, disassemble};
-use engine_core::formats::hdb::HdbFile;
-use engine_core::formats::hit::{HEADER_LEN, HitFile, header};
-use engine_core::formats::hsm::HsmFile;
-use engine_core::isa::{OPCODES, OperandKind};
-use engine_core::project::Project;
+use engine_core::toolchain::asm::{AsmOptions, MemoryFiles, assemble_text};
+use engine_core::toolchain::disasm::{DisasmOptions, disassemble};
+use engine_core::toolchain::formats::hdb::HdbFile;
+use engine_core::toolchain::formats::hit::{HEADER_LEN, HitFile, header};
+use engine_core::toolchain::formats::hsm::HsmFile;
+use engine_core::toolchain::isa::{OPCODES, OperandKind};
+use engine_core::toolchain::project::Project;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use std::path::Path;

@@ -5,7 +5,7 @@
 use crate::harness::{Input, MIB, MemoryBound, Target};
 use crate::mutate;
 use crate::words::{comment, ending, join, name, number};
-use engine_core::command::{parse, parse_hour, parse_script};
+use engine_core::host::command::{parse, parse_hour, parse_script};
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use std::path::Path;

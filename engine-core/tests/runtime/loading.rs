@@ -3,8 +3,8 @@
 //! loads, and every kind of input (sources, built sets, .hot, .evt) is read.
 
 use super::support::{TempProject, args, engine, run_for, started_patches};
-use engine_core::project::{MAX_HIT_LIST_IDS, NameValue, Project};
 use engine_core::runtime::Outcome;
+use engine_core::toolchain::project::{MAX_HIT_LIST_IDS, NameValue, Project};
 use std::path::PathBuf;
 
 fn base() -> TempProject {
@@ -157,11 +157,11 @@ fn built_sets_and_evt_lists_load() {
     let build = TempProject::new("built");
     let source = "LAYOUT tso\nBINARY [\nbeep\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n\
                   \t69 78 84 80\n\t#0x4242 #beep\n\t69 69 78 84\n]\n";
-    let assembly = engine_core::asm::assemble_text(
+    let assembly = engine_core::toolchain::asm::assemble_text(
         &build.path().join("gen.src"),
         source,
-        &engine_core::asm::AsmOptions::default(),
-        &engine_core::asm::DiskFiles::within(&[build.path().to_path_buf()]),
+        &engine_core::toolchain::asm::AsmOptions::default(),
+        &engine_core::toolchain::asm::DiskFiles::within(&[build.path().to_path_buf()]),
     );
     assert!(!assembly.has_errors());
     let data = TempProject::new("data");

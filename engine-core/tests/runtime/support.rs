@@ -1,10 +1,10 @@
 //! Helpers: temporary projects written from text, engines on a shared recording sink.
 
-use engine_core::project::Project;
 use engine_core::runtime::{
     Engine, EngineConfig, EventArgs, SampleInfo, SharedSink, SoundCommand, TraceKind, TraceRecord,
     TraceSwitches, UniformSamples,
 };
+use engine_core::toolchain::project::Project;
 use engine_core::world::{ObjectKind, WorldObject};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -2,8 +2,8 @@
 //! promise that assembly reports every problem, not just the first.
 
 use super::support::{Seen, assemble, assemble_with, diagnostics, diagnostics_with, expect_one};
-use engine_core::asm::MemoryFiles;
-use engine_core::diag::Severity::{Error, Warning};
+use engine_core::toolchain::asm::MemoryFiles;
+use engine_core::toolchain::diag::Severity::{Error, Warning};
 use std::path::Path;
 
 #[test]
@@ -218,11 +218,11 @@ fn include_search_uses_the_including_folder_then_include_dirs() {
     files.insert("src/a.src", "INCLUDE b.src\nINCLUDE shared.src\n");
     files.insert("src/b.src", "DEFINE from_b 7\n");
     files.insert("inc/shared.src", "DEFINE from_shared 9\n");
-    let options = engine_core::asm::AsmOptions {
+    let options = engine_core::toolchain::asm::AsmOptions {
         include_dirs: vec!["inc".into()],
         ..Default::default()
     };
-    let a = engine_core::asm::assemble(Path::new("src/a.src"), &options, &files);
+    let a = engine_core::toolchain::asm::assemble(Path::new("src/a.src"), &options, &files);
     assert!(a.diagnostics.is_empty(), "{:#?}", a.diagnostics);
     let names: Vec<_> = a
         .symbols

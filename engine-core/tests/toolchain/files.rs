@@ -2,7 +2,7 @@
 //! (issue 10 R5), `INCLUDE`/`INIFILE`/`SYMBOLFILE` read only regular files of bounded
 //! size inside the source's folders (R6), and writing many `LIST` lines is linear (R10).
 
-use engine_core::asm::{self, AsmOptions, Assembly, DiskFiles, MemoryFiles};
+use engine_core::toolchain::asm::{self, AsmOptions, Assembly, DiskFiles, MemoryFiles};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -235,7 +235,7 @@ fn an_oversized_include_is_refused_unread() {
     let big = dir.0.join("big.inc");
     std::fs::File::create(&big)
         .unwrap()
-        .set_len(engine_core::fsrules::MAX_TEXT_FILE_BYTES + 1)
+        .set_len(engine_core::toolchain::fsrules::MAX_TEXT_FILE_BYTES + 1)
         .unwrap();
     let root = dir.write("a.src", "INCLUDE big.inc\n");
     let a = assemble_disk(&root, &AsmOptions::default());
@@ -290,7 +290,7 @@ fn the_hot_output_matches_one_insert_per_line() {
         &AsmOptions::default(),
         &MemoryFiles::default(),
     );
-    let mut expected = engine_core::formats::hot::HotDocument::default();
+    let mut expected = engine_core::toolchain::formats::hot::HotDocument::default();
     for line in &a.hot_lines {
         let _ = expected.insert(&line.section, &line.key, &line.value);
     }

@@ -3,7 +3,7 @@
 //! are written out by hand from the reference, independently of the assembler's table.
 
 use super::support::code_of;
-use engine_core::isa::{self, OperandSource};
+use engine_core::toolchain::isa::{self, OperandSource};
 
 /// (source line, expected bytes). `top` is a label at address 16 (the first code
 /// byte); v1 = 5, v2 = 6, v3 = 7 (hit-reference §1.3).

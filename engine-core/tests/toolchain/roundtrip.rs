@@ -3,12 +3,12 @@
 //! soup never panics the assembler or any parser.
 
 use super::support::assemble_with;
-use engine_core::asm::{AsmOptions, MemoryFiles, assemble_text};
-use engine_core::disasm::{DisasmOptions, disassemble};
-use engine_core::formats::hit::HitFile;
-use engine_core::formats::{evt, fsc, hdb, hitlist, hot, hsm, sym};
-use engine_core::isa::{OPCODES, OperandKind};
-use engine_core::registers::{self, Layout};
+use engine_core::toolchain::asm::{AsmOptions, MemoryFiles, assemble_text};
+use engine_core::toolchain::disasm::{DisasmOptions, disassemble};
+use engine_core::toolchain::formats::hit::HitFile;
+use engine_core::toolchain::formats::{evt, fsc, hdb, hitlist, hot, hsm, sym};
+use engine_core::toolchain::isa::{OPCODES, OperandKind};
+use engine_core::toolchain::registers::{self, Layout};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -194,10 +194,10 @@ fn seed_examples_disassemble_and_reassemble() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/seed-examples");
     let source = root.join("seed_tracks.src");
     let options = AsmOptions::default();
-    let a = engine_core::asm::assemble(
+    let a = engine_core::toolchain::asm::assemble(
         &source,
         &options,
-        &engine_core::asm::DiskFiles::for_source(&source, &options),
+        &engine_core::toolchain::asm::DiskFiles::for_source(&source, &options),
     );
     assert!(!a.has_errors(), "{:#?}", a.diagnostics);
     let hsm_text = a.hsm().to_text();

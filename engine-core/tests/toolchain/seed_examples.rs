@@ -1,8 +1,8 @@
 //! The five track examples of the seed's appendix assemble without errors, with the
 //! labels and instruction sequences the document shows.
 
-use engine_core::asm::{AsmOptions, Assembly, DiskFiles, SymbolKind, assemble};
-use engine_core::isa;
+use engine_core::toolchain::asm::{AsmOptions, Assembly, DiskFiles, SymbolKind, assemble};
+use engine_core::toolchain::isa;
 use std::path::Path;
 
 fn seed_examples() -> Assembly {

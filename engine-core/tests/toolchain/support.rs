@@ -1,7 +1,7 @@
 //! Helpers shared by the toolchain tests.
 
-use engine_core::asm::{AsmOptions, Assembly, MemoryFiles, assemble_text};
-use engine_core::diag::Severity;
+use engine_core::toolchain::asm::{AsmOptions, Assembly, MemoryFiles, assemble_text};
+use engine_core::toolchain::diag::Severity;
 use std::path::{Path, PathBuf};
 
 /// Assembles `source` (named `test.src`) with no include files.

@@ -2,7 +2,7 @@
 
 use super::super::Io;
 use super::Size;
-use engine_core::asm::{self, AsmOptions, MemoryFiles};
+use engine_core::toolchain::asm::{self, AsmOptions, MemoryFiles};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};

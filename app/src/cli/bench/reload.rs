@@ -6,12 +6,12 @@
 use super::super::Io;
 use super::Size;
 use anyhow::Context as _;
-use engine_core::mixer::{Mixer, MixerConfig, mixer};
-use engine_core::project::Project;
-use engine_core::reload::{Reload, ReloadConfig, Reloader};
+use engine_core::host::reload::{Reload, ReloadConfig, Reloader};
+use engine_core::host::session::{Session, SessionConfig};
 use engine_core::runtime::{EventArgs, TraceKind, TraceSwitches};
-use engine_core::server::ServerConfig;
-use engine_core::session::{Session, SessionConfig};
+use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
+use engine_core::sound::server::ServerConfig;
+use engine_core::toolchain::project::Project;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;

@@ -8,10 +8,10 @@
 use super::super::Io;
 use super::Size;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
-use engine_core::inspect::{VoiceOccupant, VoiceView};
-use engine_core::live::LiveSnapshot;
-use engine_core::project::Project;
+use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::{ControlGroup, TraceKind, TraceRecord};
+use engine_core::toolchain::project::Project;
+use engine_core::tools::inspect::{VoiceOccupant, VoiceView};
 use panels::{Command, ContextData, TRACE_LIMIT};
 use std::collections::VecDeque;
 use std::path::Path;

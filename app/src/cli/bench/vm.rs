@@ -5,8 +5,8 @@
 use super::super::Io;
 use super::Size;
 use anyhow::Context as _;
-use engine_core::project::Project;
 use engine_core::runtime::{Engine, EngineConfig, EventArgs, NullSink, SampleInfo, UniformSamples};
+use engine_core::toolchain::project::Project;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

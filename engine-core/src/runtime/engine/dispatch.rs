@@ -131,7 +131,7 @@ impl Engine {
             event_type: EventType::Play,
             track_id,
             implicit: true,
-            origin: crate::project::Origin::default(),
+            origin: crate::toolchain::project::Origin::default(),
         };
         self.play(&event, source, args, false, None)
     }
@@ -151,7 +151,7 @@ impl Engine {
             event_type: EventType::Play,
             track_id,
             implicit: true,
-            origin: crate::project::Origin::default(),
+            origin: crate::toolchain::project::Origin::default(),
         };
         self.play(&event, caller.source, args, false, Some(caller))
     }
@@ -453,7 +453,7 @@ impl Engine {
         set(attrs.group, track.control_group.number());
         set(attrs.looped, i32::from(looped));
         set(attrs.source, object);
-        if layout == crate::registers::Layout::Tso {
+        if layout == crate::toolchain::registers::Layout::Tso {
             set(0x10, track.args_type);
             set(0x3F, track.hit_list.map_or(0, |h| h as i32));
             set(0x38, track.spl);

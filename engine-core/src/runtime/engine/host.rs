@@ -419,7 +419,7 @@ impl Host for HostCtx<'_> {
     }
 
     fn print(&mut self, th: &Thread, var: u8, value: i32, at: &Op) {
-        let name = crate::registers::name(self.engine.program.layout(at.unit), var)
+        let name = crate::toolchain::registers::name(self.engine.program.layout(at.unit), var)
             .map_or_else(|| format!("variable {var}"), str::to_string);
         let place = self.engine.where_is(th.pc);
         self.engine.record_for(

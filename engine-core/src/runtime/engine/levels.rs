@@ -108,7 +108,7 @@ pub(super) fn levels_of(th: &Thread) -> (i32, i32, i32, u32) {
 
 /// Linear gain of a thread's notes: track volume × external volume × ducking.
 pub fn note_gain(th: &Thread) -> f32 {
-    let scale = |v: i32| (v.clamp(0, 4096) as f32) / crate::project::FULL_VOLUME as f32;
+    let scale = |v: i32| (v.clamp(0, 4096) as f32) / crate::toolchain::project::FULL_VOLUME as f32;
     (scale(th.reg(th.attrs.vol)) * scale(th.reg(th.attrs.extvol)) * th.duck_gain).clamp(0.0, 4.0)
 }
 

@@ -3,10 +3,9 @@
 //! everything on a sample-time clock so the same seed and inputs always give the same
 //! commands and the same trace.
 
-use crate::project::{DebugTrace, EventDef, EventType, Project, TrackDef};
-use crate::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use crate::runtime::clock::{Clock, SampleTime};
 use crate::runtime::hitlists::HitListState;
+use crate::runtime::objects::{ObjectId, World};
 use crate::runtime::program::{NONE, Program};
 use crate::runtime::queue::TimedQueue;
 use crate::runtime::rng::Rng;
@@ -16,7 +15,8 @@ use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, Th
 use crate::runtime::trace::{TraceKind, TraceLog, TraceRecord, TraceSwitches};
 use crate::runtime::vm::{self, Exit, FaultKind};
 use crate::runtime::voices::{Allocation, Voices};
-use crate::world::{ObjectId, World};
+use crate::toolchain::project::{DebugTrace, EventDef, EventType, Project, TrackDef};
+use crate::toolchain::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -90,7 +90,7 @@ pub struct EventArgs {
 impl Default for EventArgs {
     fn default() -> Self {
         Self {
-            volume: crate::project::FULL_VOLUME,
+            volume: crate::toolchain::project::FULL_VOLUME,
             pan: 512,
             position: [0; 3],
             normal: [0; 4],
@@ -437,7 +437,7 @@ impl Engine {
     pub fn add_directory(
         &mut self,
         dir: impl Into<std::path::PathBuf>,
-    ) -> Vec<crate::diag::Diagnostic> {
+    ) -> Vec<crate::toolchain::diag::Diagnostic> {
         let mut dirs = self.project.dirs.clone();
         dirs.push(dir.into());
         let project = Project::load_dirs(&dirs);
@@ -505,7 +505,7 @@ impl Engine {
     }
 
     /// Every live thread with its index, in index order (read-only, for inspectors:
-    /// [`crate::inspect`]).
+    /// the inspector (`inspect`)).
     pub fn live_threads(&self) -> impl Iterator<Item = (usize, &Thread)> {
         self.threads
             .iter()

@@ -92,7 +92,7 @@ impl Engine {
             return "an address outside the code".to_string();
         };
         let unit = usize::from(op.unit);
-        let at = crate::project::CodeRef {
+        let at = crate::toolchain::project::CodeRef {
             unit,
             address: op.addr,
         };

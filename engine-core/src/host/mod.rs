@@ -1,0 +1,15 @@
+//! Running it all:
+//!
+//! - [`command`] — the command language of the console, render scripts and `play`.
+//! - [`session`] — one engine, one sound server and one world director ticked together;
+//!   it applies hot reloads.
+//! - [`live`] — the live engine: a session on its own thread ahead of the audio output,
+//!   with snapshots for the workbench.
+//! - [`offline`] — a script rendered into a WAV file, bit for bit the same every time.
+//! - [`reload`] — watching the data folders and loading what changed, on its own thread.
+
+pub mod command;
+pub mod live;
+pub mod offline;
+pub mod reload;
+pub mod session;

@@ -1,0 +1,268 @@
+//! Offline rendering: a project, a timed script of console commands, and the mixer run
+//! in lock-step as fast as the machine allows, written to a WAV file. Loads are
+//! synchronous and everything runs on sample time, so the same project, script and seed
+//! give a bit-identical file.
+//!
+//! A render longer than a WAV file can hold ([`WAV_MAX_FRAMES`]) is refused before it
+//! starts, with the size it would have had; a write that fails (a full disk) ends it with
+//! an error naming the file, and the unfinished file is deleted.
+
+use crate::host::command::TimedCommand;
+use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
+use crate::runtime::{EngineConfig, TraceRecord, TraceSwitches};
+use crate::sound::mixer::{MixerConfig, mixer};
+use crate::sound::output::{WAV_MAX_FRAMES, WavWriter, wav_file_bytes};
+use crate::sound::server::ServerConfig;
+use crate::toolchain::project::Project;
+use std::path::Path;
+
+/// How to render.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RenderOptions {
+    /// Output frames per second.
+    pub sample_rate: u32,
+    /// Random seed.
+    pub seed: u64,
+    /// Seconds rendered after the last command (for the sounds to play out).
+    pub tail_seconds: f64,
+    /// Total length in seconds (overrides the tail when given).
+    pub duration: Option<f64>,
+    /// Whether, and where, the script's `savelot` may write (by default nowhere).
+    pub save_lot: SaveLotPolicy,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            sample_rate: 48_000,
+            seed: 0,
+            tail_seconds: 3.0,
+            duration: None,
+            save_lot: SaveLotPolicy::Denied,
+        }
+    }
+}
+
+/// What a render did.
+#[derive(Debug, Clone)]
+pub struct RenderReport {
+    /// Frames written.
+    pub frames: u64,
+    /// Seconds written.
+    pub seconds: f64,
+    /// One line per command: its time, the command line and what happened.
+    pub log: Vec<String>,
+    /// Everything the engine and the server traced ([`render`]; empty from
+    /// [`render_with`], which hands the records over as they come).
+    pub trace: Vec<TraceRecord>,
+    /// Notes started, cache misses, notes dropped.
+    pub started: u64,
+    /// Notes dropped.
+    pub dropped: u64,
+    /// Largest absolute sample value.
+    pub peak: f32,
+}
+
+/// Renders `script` against `project` into the WAV file `out`, keeping every trace
+/// record in the report.
+pub fn render(
+    project: Project,
+    script: &[TimedCommand],
+    out: &Path,
+    options: RenderOptions,
+) -> Result<RenderReport, String> {
+    let mut trace = Vec::new();
+    let mut report = render_with(project, script, out, options, &mut |r| trace.push(r))?;
+    report.trace = trace;
+    Ok(report)
+}
+
+/// The frames a render of `options` lasts, or why it cannot be written to `out`.
+fn length(script: &[TimedCommand], out: &Path, options: &RenderOptions) -> Result<u64, String> {
+    let rate = f64::from(options.sample_rate.max(1));
+    let last = script.last().map_or(0.0, |c| c.time);
+    let seconds = options
+        .duration
+        .unwrap_or(last + options.tail_seconds)
+        .max(0.0);
+    let frames = seconds * rate;
+    if !frames.is_finite() || frames.round() > WAV_MAX_FRAMES as f64 {
+        let bytes = wav_file_bytes(frames.round() as u64);
+        return Err(format!(
+            "cannot render to {}: {seconds} s at {} Hz would be a {bytes}-byte WAV file, more \
+             than the format holds (4 GiB: {:.0} s at this rate); render less with --duration",
+            out.display(),
+            options.sample_rate,
+            WAV_MAX_FRAMES as f64 / rate,
+        ));
+    }
+    Ok(frames.round() as u64)
+}
+
+/// Renders `script` against `project` into the WAV file `out`, handing every trace record
+/// to `on_record` as it happens (so a long render keeps none in memory). The log and
+/// counts come back in the report. On an error the unfinished file is deleted.
+pub fn render_with(
+    project: Project,
+    script: &[TimedCommand],
+    out: &Path,
+    options: RenderOptions,
+    on_record: &mut dyn FnMut(TraceRecord),
+) -> Result<RenderReport, String> {
+    let total_frames = length(script, out, &options)?;
+    let mut writer = WavWriter::create(out, options.sample_rate).map_err(|e| e.to_string())?;
+    let result = run(
+        project,
+        script,
+        options,
+        total_frames,
+        &mut writer,
+        on_record,
+    )
+    .and_then(|report| writer.finish().map(|_| report).map_err(|e| e.to_string()));
+    if result.is_err() {
+        discard(out);
+    }
+    result
+}
+
+/// Deletes an unfinished output file — only a regular file (never `/dev/null` or a
+/// device someone rendered to).
+fn discard(out: &Path) {
+    if std::fs::symlink_metadata(out).is_ok_and(|m| m.is_file()) {
+        let _ = std::fs::remove_file(out);
+    }
+}
+
+/// The render loop: commands, ticks and mixer blocks into `writer`.
+fn run(
+    project: Project,
+    script: &[TimedCommand],
+    options: RenderOptions,
+    total_frames: u64,
+    writer: &mut WavWriter,
+    on_record: &mut dyn FnMut(TraceRecord),
+) -> Result<RenderReport, String> {
+    let mixer_config = MixerConfig {
+        sample_rate: options.sample_rate,
+        ..MixerConfig::default()
+    };
+    let (handle, mut mixer) = mixer(mixer_config);
+    let config = SessionConfig {
+        engine: EngineConfig {
+            sample_rate: options.sample_rate,
+            seed: options.seed,
+            ..EngineConfig::default()
+        },
+        server: ServerConfig {
+            blocking: true,
+            ..ServerConfig::default()
+        },
+        save_lot: options.save_lot,
+        trace: TraceSwitches::ALL,
+        ..SessionConfig::default()
+    };
+    let mut session = Session::new(project, handle, config);
+    let rate = f64::from(options.sample_rate.max(1));
+    let mut buffer = vec![0.0f32; (mixer.max_block() * 2).max(4096)];
+    let mut next = 0;
+    let mut log = Vec::new();
+    let mut peak = 0.0f32;
+    while session.now() < total_frames {
+        // Commands due by the start of this tick run before it.
+        while let Some(timed) = script.get(next) {
+            let at = (timed.time * rate).round() as u64;
+            if at > session.now() {
+                break;
+            }
+            let result = session.execute(&timed.command);
+            log.push(match result {
+                Ok(message) => format!("{:>8.3}  line {}: {message}", timed.time, timed.line),
+                Err(message) => {
+                    format!("{:>8.3}  line {}: error: {message}", timed.time, timed.line)
+                }
+            });
+            next += 1;
+        }
+        let start = session.now();
+        session.tick();
+        let frames = (session.now() - start).min(total_frames - start) as usize;
+        let mut done = 0;
+        while done < frames {
+            let n = (frames - done).min(buffer.len() / 2);
+            let Some(block) = buffer.get_mut(..n * 2) else {
+                break;
+            };
+            mixer.render(block);
+            peak = block.iter().fold(peak, |p, s| p.max(s.abs()));
+            writer.write(block).map_err(|e| e.to_string())?;
+            done += n;
+        }
+        for record in session.take_trace() {
+            on_record(record);
+        }
+    }
+    let (started, _missed, dropped) = session.server.counts();
+    let frames = writer.frames();
+    Ok(RenderReport {
+        frames,
+        seconds: frames as f64 / rate,
+        log,
+        trace: Vec::new(),
+        started,
+        dropped,
+        peak,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// Runs a render on its own thread; `None` if it has not ended within `limit` (the
+    /// thread is left to the process's end).
+    fn render_within(
+        options: RenderOptions,
+        out: &Path,
+        limit: Duration,
+    ) -> Option<Result<RenderReport, String>> {
+        let out = out.to_path_buf();
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = send.send(render(Project::default(), &[], &out, options));
+        });
+        receive.recv_timeout(limit).ok()
+    }
+
+    #[test]
+    fn a_render_longer_than_a_wav_can_hold_is_refused_up_front() {
+        // 10^7 s at 48 kHz is 1.9 TB of 16-bit stereo: it used to render until the disk
+        // was full (or its 32-bit sizes wrapped). /dev/null keeps the unfixed run harmless.
+        let options = RenderOptions {
+            duration: Some(1e7),
+            ..RenderOptions::default()
+        };
+        let result = render_within(options, Path::new("/dev/null"), Duration::from_secs(20))
+            .expect("refused at once, not rendered");
+        let message = result.expect_err("too long for a WAV file");
+        assert!(message.contains("/dev/null"), "{message}");
+        assert!(message.contains("4 GiB"), "{message}");
+        // Refused before the file is created.
+        let out =
+            std::env::temp_dir().join(format!("hitbench-too-long-{}.wav", std::process::id()));
+        let result = render_within(options, &out, Duration::from_secs(20)).expect("at once");
+        assert!(result.is_err());
+        assert!(!out.exists());
+    }
+
+    #[test]
+    fn a_failed_render_deletes_only_a_regular_file() {
+        let out = std::env::temp_dir().join(format!("hitbench-cut-{}.wav", std::process::id()));
+        std::fs::write(&out, b"RIFF").expect("write");
+        discard(&out);
+        assert!(!out.exists());
+        discard(Path::new("/dev/null"));
+        assert!(Path::new("/dev/null").exists());
+    }
+}

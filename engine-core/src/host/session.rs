@@ -1,0 +1,291 @@
+//! A session: a loaded project's engine, its sound server and the controlled
+//! character, driven together — one tick of the runtime, then the server turns the
+//! tick's commands into mixer commands. The offline renderer and the live engine
+//! thread both run one.
+//!
+//! A live session also applies hot reloads ([`Session::apply_reload`], see
+//! [`crate::host::reload`]); its own trace records (what a reload did) are merged with the
+//! engine's and the server's.
+
+use crate::host::command::{self, Command};
+use crate::host::reload::{Reload, ReloadConfig, ReloadSummary};
+use crate::runtime::clock::SampleTime;
+use crate::runtime::samples::{SampleInfo, SampleLibrary};
+use crate::runtime::sink::SampleRef;
+use crate::runtime::{
+    Engine, EngineConfig, SharedSink, SoundSink, TraceKind, TraceRecord, TraceSwitches,
+};
+use crate::sound::mixer::MixerHandle;
+use crate::sound::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
+use crate::toolchain::project::Project;
+use crate::world::ObjectId;
+use crate::world::director::WorldDirector;
+pub use crate::world::lot_save::SaveLotPolicy;
+pub use apply_reload::swap_project;
+
+mod apply_reload;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How a session runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SessionConfig {
+    /// The runtime (its sample rate must be the mixer's).
+    pub engine: EngineConfig,
+    /// The sound server.
+    pub server: ServerConfig,
+    /// The resource cache's byte budget.
+    pub cache_budget: usize,
+    /// Whether, and where, `savelot` may write (by default nowhere).
+    pub save_lot: SaveLotPolicy,
+    /// The optional traces the engine starts with (errors are always traced).
+    pub trace: TraceSwitches,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self {
+            engine: EngineConfig::default(),
+            server: ServerConfig::default(),
+            cache_budget: 256 * 1024 * 1024,
+            save_lot: SaveLotPolicy::default(),
+            trace: TraceSwitches::default(),
+        }
+    }
+}
+
+/// Sample lengths for the runtime, measured through the cache and remembered; a reload
+/// that changes sample data bumps the shared generation, and the memo starts afresh.
+struct SampleLengths {
+    cache: Arc<crate::sound::cache::ResourceCache>,
+    inner: CacheSamples,
+    seen: u64,
+    generation: Arc<AtomicU64>,
+}
+
+impl SampleLibrary for SampleLengths {
+    fn info(&mut self, sample: &SampleRef) -> Result<SampleInfo, String> {
+        let generation = self.generation.load(Ordering::Acquire);
+        if generation != self.seen {
+            self.inner = CacheSamples::new(Arc::clone(&self.cache));
+            self.seen = generation;
+        }
+        self.inner.info(sample)
+    }
+}
+
+/// An engine and its sound server.
+pub struct Session {
+    /// The runtime.
+    pub engine: Engine,
+    /// The sound server.
+    pub server: SoundServer,
+    outbox: SharedSink,
+    /// The character `sev` plays from.
+    pub controlled: Option<ObjectId>,
+    /// Problems found setting the session up (resource directories).
+    pub problems: Vec<String>,
+    /// Bumped when sample data changed, so remembered lengths are measured again.
+    lengths: Arc<AtomicU64>,
+    /// The session's own trace records (reloads), not yet taken.
+    notes: Vec<TraceRecord>,
+    /// The lot, the view, stations, music and ambience.
+    pub world: WorldDirector,
+}
+
+impl Session {
+    /// A session for `project`, sending to the mixer behind `mixer`.
+    pub fn new(project: Project, mixer: MixerHandle, mut config: SessionConfig) -> Self {
+        config.engine.sample_rate = mixer.sample_rate();
+        let (cache, problems) = project_cache(&project.dirs, config.cache_budget);
+        let outbox = SharedSink::default();
+        let lengths = Arc::new(AtomicU64::new(0));
+        let samples = SampleLengths {
+            cache: Arc::clone(&cache),
+            inner: CacheSamples::new(Arc::clone(&cache)),
+            seen: 0,
+            generation: Arc::clone(&lengths),
+        };
+        let mut world =
+            WorldDirector::load(&project, config.engine.sample_rate, config.engine.seed);
+        world.set_save_policy(config.save_lot);
+        let mut engine = Engine::new(
+            project,
+            config.engine,
+            Box::new(outbox.clone()),
+            Box::new(samples),
+        );
+        let server = SoundServer::new(mixer, cache, config.server, config.engine.seed);
+        engine.set_trace_switches(config.trace);
+        let controlled = world.install(&mut engine);
+        Self {
+            engine,
+            server,
+            outbox,
+            controlled,
+            problems,
+            lengths,
+            notes: Vec::new(),
+            world,
+        }
+    }
+
+    /// Adds a record of the session's own to the trace, at the engine's time.
+    pub fn record(&mut self, kind: TraceKind, message: String) {
+        self.notes.push(TraceRecord {
+            time: self.engine.now(),
+            kind,
+            event: None,
+            track: None,
+            object: None,
+            voice: None,
+            note: None,
+            message,
+        });
+    }
+
+    /// Forgets every sample length the runtime remembered (sample files changed).
+    pub fn forget_sample_lengths(&self) {
+        self.lengths.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Applies a hot reload loaded by a [`crate::host::reload::Reloader`]: swaps its project in
+    /// (restarting or dropping the tracks whose code was running, as `config` says),
+    /// lets changed samples be measured again, and traces what it did. `None` if the
+    /// reload only carried the watcher's state.
+    pub fn apply_reload(&mut self, reload: Reload, config: &ReloadConfig) -> Option<ReloadSummary> {
+        apply_reload::apply(self, reload, config)
+    }
+
+    /// Reads the world again (`world.ini`, ambience scores; the lot file too when
+    /// `lot_changed` or when `world.ini` now names another one): what the old world
+    /// played fades out, the new one starts at the next tick where the old left off —
+    /// same camera, hour and music mode, receivers that were on tune in again — or from
+    /// the new lot. Returns what happened, one line each (problems of the new files
+    /// included).
+    pub fn reload_world(&mut self, lot_changed: bool) -> Vec<String> {
+        let now = self.engine.now();
+        self.world.shutdown(now, &mut self.server);
+        self.take_world_news();
+        let rate = self.engine.clock().sample_rate();
+        let seed = self.engine.config().seed;
+        let mut world = WorldDirector::load(self.engine.project(), rate, seed);
+        let mut lines = Vec::new();
+        let lot_changed = lot_changed || world.lot_file() != self.world.lot_file();
+        if lot_changed {
+            // The lot on disk replaces the objects; the old objects' sounds stop.
+            self.engine.quiet_all();
+            self.controlled = world.install(&mut self.engine);
+            lines.push(format!(
+                "world: the lot was read again ({} object(s))",
+                self.engine.world().len()
+            ));
+        }
+        let old = std::mem::replace(&mut self.world, world);
+        self.world.take_over(old, !lot_changed);
+        for d in self.world.diagnostics() {
+            lines.push(d.to_string());
+        }
+        lines.push("world: world.ini and the ambience score read again; stations, music and ambience restart".into());
+        self.pump();
+        lines
+    }
+
+    /// Hands the engine's commands to the server.
+    fn pump(&mut self) {
+        for command in self.outbox.take() {
+            self.server.send(command);
+        }
+    }
+
+    /// Runs a command of the shared command language.
+    pub fn execute(&mut self, command: &Command) -> Result<String, String> {
+        if let Command::World(world) = command {
+            let result =
+                self.world
+                    .execute(world, &mut self.engine, self.controlled, &mut self.server);
+            self.pump();
+            self.take_world_news();
+            return result;
+        }
+        let controls = Arc::clone(&self.server.mixer().controls);
+        let source = match command {
+            Command::SoundEvent { object, .. } => object.or(self.controlled),
+            _ => None,
+        };
+        let args = self.world.event_args(&self.engine, source);
+        let result = command::execute(
+            command,
+            &mut command::Context {
+                engine: &mut self.engine,
+                controls: Some(&controls),
+                controlled: &mut self.controlled,
+                args,
+            },
+        );
+        self.pump();
+        result
+    }
+
+    /// Moves the world's news into the trace.
+    fn take_world_news(&mut self) {
+        let time = self.engine.now();
+        for news in self.world.take_news() {
+            self.notes.push(TraceRecord {
+                time,
+                kind: news.kind,
+                event: None,
+                track: None,
+                object: news.object,
+                voice: None,
+                note: None,
+                message: news.message,
+            });
+        }
+    }
+
+    /// Parses and runs one console line.
+    pub fn run_line(&mut self, line: &str) -> Result<String, String> {
+        match command::parse(line) {
+            Ok(Some(command)) => self.execute(&command),
+            Ok(None) => Ok(String::new()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// One engine tick, then the server catches up.
+    pub fn tick(&mut self) {
+        let cache = Arc::clone(self.server.cache());
+        cache.begin_tick();
+        let from = self.engine.now();
+        self.engine.tick();
+        self.pump();
+        let ended = self.server.take_ended();
+        let until = self.engine.now();
+        self.world
+            .tick(&mut self.engine, &ended, from, until, &mut self.server);
+        self.pump();
+        self.take_world_news();
+        self.server
+            .mixer()
+            .controls
+            .reverb
+            .set(self.world.reverb_level());
+        self.server.update(until);
+        cache.end_tick();
+    }
+
+    /// The engine's time (the start of the next tick).
+    pub fn now(&self) -> SampleTime {
+        self.engine.now()
+    }
+
+    /// Takes the trace records of the engine and the server, in time order.
+    pub fn take_trace(&mut self) -> Vec<TraceRecord> {
+        let mut records = self.engine.take_trace();
+        records.extend(self.server.take_trace());
+        records.append(&mut self.notes);
+        records.sort_by_key(|r| r.time);
+        records
+    }
+}

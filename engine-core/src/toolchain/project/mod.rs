@@ -1,0 +1,197 @@
+//! A project: one or more data directories, loaded in order, later ones overriding
+//! earlier tracks, events, patches, hit lists and names (the seed's
+//! `AddDownloadDirectory`).
+//!
+//! Each directory may hold MakeTrax sources (`*.src`, assembled on load; files another
+//! source `INCLUDE`s belong to that source), built sets (`x.hit` with `x.hsm`, `x.hot`,
+//! `x.hdb`, `x.sym`), stand-alone `.hot` tables, `.evt` event lists and sample files.
+//! A built set (`.hit` and its side files) with the same name as a source beside it is
+//! that source's earlier output and is skipped. Loading never fails: every problem becomes a
+//! diagnostic naming its file and line, and everything else still loads.
+//!
+//! Loading runs in phases: read every directory ([`unit`], [`tables`]); collect the
+//! project-wide names, later directories winning; resolve the tables into definitions;
+//! make events and tracks for labels nobody mapped; bind late symbols (`.sym` imports).
+//!
+//! Each file is first read into a [`Piece`] ([`inputs`]); the project keeps its pieces so
+//! [`Project::reload`] can load the directories again and, for a file that no longer
+//! parses, keep the piece of its last good version ([`reload`]).
+
+pub mod defs;
+pub mod inputs;
+mod link;
+pub mod reload;
+mod resolve;
+mod scan;
+pub mod tables;
+pub mod unit;
+
+pub use defs::{
+    CodeRef, ControlGroup, DEFAULT_PRIORITY, DebugTrace, EventDef, EventType, FULL_VOLUME,
+    HitListDef, NameDef, NameValue, Origin, PatchDef, TrackDef,
+};
+pub use inputs::{FileStamp, LoadInputs, Piece, PieceKind};
+pub use reload::{Changes, KeptFile, ReloadReport};
+pub(crate) use resolve::refused_sample;
+pub use resolve::resource_name;
+pub use scan::SAMPLE_EXTENSIONS;
+pub use unit::{CodeImport, CodeUnit, UnitOrigin};
+
+use crate::toolchain::diag::{self, Diagnostic};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// File extension of MakeTrax sources.
+pub const SOURCE_EXTENSION: &str = "src";
+
+/// Extensions of the files the loader reads besides samples (and besides files a
+/// source `INCLUDE`s, whatever their names): a change to one of these means the project
+/// must be loaded again. A new kind of project file adds its extension here.
+pub const PROJECT_EXTENSIONS: &[&str] = &[
+    "src", "hit", "hsm", "hdb", "sym", "hot", "evt", "fsc", "ini", "lot",
+];
+
+/// First track ID HitBench gives tracks made from labels that no table names.
+pub const IMPLICIT_TRACK_BASE: u32 = 0xF000_0000;
+
+/// The most IDs the project's global hit lists may expand to together (4 MiB of IDs); a
+/// list that would pass it is refused with an error, so a few kilobytes of long ranges
+/// cannot take gigabytes.
+pub const MAX_HIT_LIST_IDS: u64 = 1 << 20;
+
+/// A definition replaced by a later one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Override {
+    /// What was replaced: "track 0x2000", "event ui_click", "hit list 92", "name x".
+    pub what: String,
+    /// The definition that lost.
+    pub old: Origin,
+    /// The definition that won.
+    pub new: Origin,
+}
+
+/// A loaded project.
+#[derive(Debug, Clone, Default)]
+pub struct Project {
+    /// The data directories, in load order.
+    pub dirs: Vec<PathBuf>,
+    /// Every unit of code, in load order.
+    pub units: Vec<CodeUnit>,
+    /// Events by lower-cased name.
+    pub events: BTreeMap<String, EventDef>,
+    /// Tracks by ID.
+    pub tracks: BTreeMap<u32, TrackDef>,
+    /// Patches by ID.
+    pub patches: BTreeMap<u32, PatchDef>,
+    /// Global hit lists by ID.
+    pub hit_lists: BTreeMap<u32, HitListDef>,
+    /// Project-wide code labels by lower-cased name (routines, track entry points).
+    pub labels: HashMap<String, NameDef>,
+    /// Project-wide named numbers by lower-cased name (constants, patch and hit-list
+    /// names, equates). A name may be both a label and a value (a track and its patch
+    /// are often named alike); each use picks the kind it needs.
+    pub values: HashMap<String, NameDef>,
+    /// Sample files found in the data directories.
+    pub samples: Vec<PathBuf>,
+    /// Definitions a later directory replaced.
+    pub overrides: Vec<Override>,
+    /// Every problem found while loading.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What each file was read as (shared between copies of the project): what a
+    /// [reload](Project::reload) falls back to for a file that no longer parses.
+    pub inputs: Arc<LoadInputs>,
+}
+
+impl Project {
+    /// Loads one data directory.
+    pub fn load(root: &Path) -> Self {
+        Self::load_dirs(&[root.to_path_buf()])
+    }
+
+    /// Loads data directories in order; later ones override earlier ones.
+    pub fn load_dirs(dirs: &[PathBuf]) -> Self {
+        reload::load(dirs, None).0
+    }
+
+    /// Loads the project's directories again. A source, built set, `.hot` or `.evt`
+    /// whose new version has errors keeps the version `self` had (if that one loaded
+    /// without errors) and its new errors are reported; everything else is read anew.
+    /// The report also says what changed since `self`.
+    pub fn reload(&self) -> (Self, ReloadReport) {
+        reload::load(&self.dirs, Some(self))
+    }
+
+    /// Like [`reload`](Self::reload), with a different list of data directories (one
+    /// added, say): files are matched with the earlier version by path.
+    pub fn reload_dirs(&self, dirs: &[PathBuf]) -> (Self, ReloadReport) {
+        reload::load(dirs, Some(self))
+    }
+
+    /// The first data directory.
+    pub fn root(&self) -> &Path {
+        self.dirs.first().map_or(Path::new(""), PathBuf::as_path)
+    }
+
+    /// Every diagnostic of the load.
+    pub fn all_diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter()
+    }
+
+    /// True if anything failed to load.
+    pub fn has_errors(&self) -> bool {
+        diag::has_errors(&self.diagnostics)
+    }
+
+    /// The event with this name (case-insensitive).
+    pub fn event(&self, name: &str) -> Option<&EventDef> {
+        self.events.get(&name.to_ascii_lowercase())
+    }
+
+    /// The track with this ID.
+    pub fn track(&self, id: u32) -> Option<&TrackDef> {
+        self.tracks.get(&id)
+    }
+
+    /// The track whose name is `name` (case-insensitive).
+    pub fn track_by_name(&self, name: &str) -> Option<&TrackDef> {
+        self.tracks
+            .values()
+            .find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// A project-wide code label (case-insensitive).
+    pub fn label(&self, name: &str) -> Option<&NameDef> {
+        self.labels.get(&name.to_ascii_lowercase())
+    }
+
+    /// A project-wide named number (case-insensitive).
+    pub fn value(&self, name: &str) -> Option<&NameDef> {
+        self.values.get(&name.to_ascii_lowercase())
+    }
+
+    /// Every file the project was made from (sources, includes, tables, samples), for
+    /// watching.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self
+            .units
+            .iter()
+            .flat_map(|u| u.files.iter().cloned())
+            .chain(self.samples.iter().cloned())
+            .collect();
+        files.sort();
+        files.dedup();
+        files
+    }
+
+    /// The unit a source or `.hit` file became, if any.
+    pub fn unit_for(&self, path: &Path) -> Option<usize> {
+        self.units.iter().position(|u| u.path() == path)
+    }
+
+    /// Where code at `at` came from, as `file:line` when debug info knows it.
+    pub fn locate(&self, at: CodeRef) -> Option<Origin> {
+        let (file, line) = self.units.get(at.unit)?.locate(at.address)?;
+        Some(Origin::new(file, line))
+    }
+}

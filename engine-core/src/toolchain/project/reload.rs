@@ -1,0 +1,320 @@
+//! Loading a project's directories again ([`super::Project::reload`]): every file is
+//! read anew, but a file whose new version has errors keeps the piece of its last good
+//! version, and the report says so with the new errors (`file:line`). "Has errors"
+//! means it does not parse or assemble, or — found once every file is read — it no
+//! longer resolves (a table naming an undefined constant, code using a name nobody
+//! defines). The report also lists what changed since the previous load — sources,
+//! tables and samples added, changed (size or modification time) or removed. Deleted
+//! files are simply gone: that is a change, not an error.
+
+use super::inputs::{FileStamp, LoadInputs, Piece, PieceKind};
+use super::resolve::Loader;
+use super::{Project, link, scan};
+use crate::toolchain::asm::DiskFiles;
+use crate::toolchain::diag::Diagnostic;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A file whose version on disk has errors: its last good version is still in use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptFile {
+    /// The file (a source, a `.hit`, a `.hot`, a `.evt`).
+    pub path: PathBuf,
+    /// What it is.
+    pub kind: PieceKind,
+    /// The problems of the version on disk, each with its file and line.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Files added, changed and removed since the previous load.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// New files.
+    pub added: Vec<PathBuf>,
+    /// Files whose size or modification time changed.
+    pub changed: Vec<PathBuf>,
+    /// Files that are gone.
+    pub removed: Vec<PathBuf>,
+}
+
+impl Changes {
+    /// True if nothing was added, changed or removed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.changed.is_empty() && self.removed.is_empty()
+    }
+
+    /// Every file named, added then changed then removed.
+    pub fn all(&self) -> impl Iterator<Item = &PathBuf> {
+        self.added
+            .iter()
+            .chain(self.changed.iter())
+            .chain(self.removed.iter())
+    }
+
+    fn lines(&self, what: &str, out: &mut Vec<String>) {
+        for (list, verb) in [
+            (&self.added, "added"),
+            (&self.changed, "changed"),
+            (&self.removed, "removed"),
+        ] {
+            for path in list {
+                out.push(format!("{what} {} {verb}", path.display()));
+            }
+        }
+    }
+}
+
+/// What a reload found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReloadReport {
+    /// Files whose new version has errors; their last good version is in use.
+    pub kept: Vec<KeptFile>,
+    /// Sources and built sets added, changed or removed.
+    pub sources: Changes,
+    /// `.hot` and `.evt` files added, changed or removed.
+    pub tables: Changes,
+    /// Sample files added, changed or removed.
+    pub samples: Changes,
+}
+
+impl ReloadReport {
+    /// True if nothing changed and no file was kept at an earlier version.
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+            && self.sources.is_empty()
+            && self.tables.is_empty()
+            && self.samples.is_empty()
+    }
+
+    /// True if code or tables changed (the project must be swapped in; samples alone
+    /// only need the cache).
+    pub fn project_changed(&self) -> bool {
+        !self.sources.is_empty() || !self.tables.is_empty() || !self.kept.is_empty()
+    }
+
+    /// One line per change, for logs and traces ("source ui.src changed").
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.sources.lines("source", &mut out);
+        self.tables.lines("tables", &mut out);
+        self.samples.lines("sample", &mut out);
+        for kept in &self.kept {
+            out.push(format!(
+                "{} {} has errors: its last good version is kept",
+                kept.kind.name(),
+                kept.path.display()
+            ));
+        }
+        out
+    }
+}
+
+/// How many times a reload falls back for files whose new version loads with errors
+/// (each fallback can change what other files resolve to).
+const FALLBACK_ROUNDS: usize = 3;
+
+/// One data directory as read: the problems that belong to no file, and its samples
+/// (`None` if the directory is not there).
+struct DirRead {
+    index: usize,
+    dir: PathBuf,
+    diagnostics: Vec<Diagnostic>,
+    samples: Option<Vec<PathBuf>>,
+}
+
+/// Loads `dirs`; with a `previous` project, a file whose new version has errors keeps
+/// the previous piece, and the report compares with `previous`.
+///
+/// Errors come in two kinds: a file that does not parse or assemble (its piece has
+/// errors), and a file that parses but does not resolve (a table naming an undefined
+/// constant, a source using a name nobody defines — found once every file is read). Both
+/// fall back: the first as each file is read, the second by loading again with the
+/// previous piece of each changed file that now has errors it did not have before.
+pub(super) fn load(dirs: &[PathBuf], previous: Option<&Project>) -> (Project, ReloadReport) {
+    let mut inputs = LoadInputs::default();
+    let mut report = ReloadReport::default();
+    let mut read = Vec::with_capacity(dirs.len());
+    // Sources may include files from any of the project's data folders, nothing else.
+    let files = DiskFiles::within(dirs);
+    for (index, dir) in dirs.iter().enumerate() {
+        let mut diagnostics = Vec::new();
+        let found = scan::read_dir(index, dir, &files, &mut diagnostics);
+        let samples = found.map(|found| {
+            inputs
+                .samples
+                .extend(found.samples.iter().map(|s| FileStamp::of(s)));
+            for piece in found.pieces {
+                let piece = match previous {
+                    Some(previous) => fall_back(piece, &previous.inputs, index, &mut report),
+                    None => piece,
+                };
+                inputs.pieces.push(piece);
+            }
+            found.samples
+        });
+        read.push(DirRead {
+            index,
+            dir: dir.clone(),
+            diagnostics,
+            samples,
+        });
+    }
+    let mut project = build(dirs, &read, &inputs.pieces);
+    if let Some(previous) = previous {
+        for _ in 0..FALLBACK_ROUNDS {
+            if !fall_back_unresolved(&project, previous, &mut inputs.pieces, &mut report) {
+                break;
+            }
+            project = build(dirs, &read, &inputs.pieces);
+        }
+        compare(&previous.inputs, &inputs, &mut report);
+    }
+    project.inputs = Arc::new(inputs);
+    (project, report)
+}
+
+/// Resolves `pieces` into a project (names, tables, late symbols).
+fn build(dirs: &[PathBuf], read: &[DirRead], pieces: &[Piece]) -> Project {
+    let mut loader = Loader::default();
+    for dir in read {
+        loader.diagnostics.extend(dir.diagnostics.iter().cloned());
+        let Some(samples) = &dir.samples else {
+            continue;
+        };
+        loader.sample_index.add(dir.index, &dir.dir, samples);
+        for piece in pieces.iter().filter(|p| p.dir == dir.index) {
+            loader.add_piece(piece);
+        }
+    }
+    let mut project = loader.finish(dirs.to_vec());
+    link::bind(&mut project);
+    project
+}
+
+/// Puts back the previous piece of every file that changed, parsed, and now has errors
+/// in `project` it did not have in `previous` (the new errors are kept with it, for
+/// the report). Returns whether any was put back.
+fn fall_back_unresolved(
+    project: &Project,
+    previous: &Project,
+    pieces: &mut [Piece],
+    report: &mut ReloadReport,
+) -> bool {
+    let mut any = false;
+    for piece in pieces.iter_mut() {
+        if piece.is_kept() || piece.has_errors() {
+            continue;
+        }
+        let Some(old) = previous.inputs.piece(piece.kind, &piece.path) else {
+            continue;
+        };
+        if old.has_errors() || old.stamps == piece.stamps {
+            continue;
+        }
+        let files: Vec<&Path> = std::iter::once(piece.path.as_path())
+            .chain(piece.stamps.iter().map(|s| s.path.as_path()))
+            .collect();
+        let errors: Vec<Diagnostic> = project
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error() && files.contains(&d.file.as_path()))
+            .cloned()
+            .collect();
+        if errors.is_empty() {
+            continue;
+        }
+        // Errors the previous load had for these files too (other than the ones of a
+        // kept version's file on disk) are not this version's fault.
+        let before = previous.diagnostics.iter().any(|d| {
+            d.is_error() && files.contains(&d.file.as_path()) && !old.kept_because.contains(d)
+        });
+        if before {
+            continue;
+        }
+        let mut kept = old.clone();
+        kept.move_to_dir(piece.dir);
+        kept.kept_because = errors;
+        report.kept.push(KeptFile {
+            path: kept.path.clone(),
+            kind: kept.kind,
+            diagnostics: kept.kept_because.clone(),
+        });
+        *piece = kept;
+        any = true;
+    }
+    any
+}
+
+/// The piece to use for a file: the new one, unless it has errors and the previous
+/// load had a good version of the same file.
+fn fall_back(piece: Piece, previous: &LoadInputs, dir: usize, report: &mut ReloadReport) -> Piece {
+    if !piece.has_errors() {
+        return piece;
+    }
+    let Some(old) = previous.piece(piece.kind, &piece.path) else {
+        return piece;
+    };
+    if old.has_errors() {
+        return piece;
+    }
+    let mut kept = old.clone();
+    kept.move_to_dir(dir);
+    kept.kept_because = piece.diagnostics;
+    report.kept.push(KeptFile {
+        path: kept.path.clone(),
+        kind: kept.kind,
+        diagnostics: kept.kept_because.clone(),
+    });
+    kept
+}
+
+fn compare(old: &LoadInputs, new: &LoadInputs, report: &mut ReloadReport) {
+    let before: HashMap<(PieceKind, &Path), &Piece> = old
+        .pieces
+        .iter()
+        .map(|p| ((p.kind, p.path.as_path()), p))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    for piece in &new.pieces {
+        seen.insert((piece.kind, piece.path.as_path()));
+        let changes = if piece.kind.is_code() {
+            &mut report.sources
+        } else {
+            &mut report.tables
+        };
+        match before.get(&(piece.kind, piece.path.as_path())) {
+            None => changes.added.push(piece.path.clone()),
+            // A kept piece is the old version: reported as kept, not as a change.
+            Some(_) if piece.is_kept() => {}
+            Some(old) if old.stamps != piece.stamps => changes.changed.push(piece.path.clone()),
+            Some(_) => {}
+        }
+    }
+    for piece in &old.pieces {
+        if !seen.contains(&(piece.kind, piece.path.as_path())) {
+            let changes = if piece.kind.is_code() {
+                &mut report.sources
+            } else {
+                &mut report.tables
+            };
+            changes.removed.push(piece.path.clone());
+        }
+    }
+    let samples: HashMap<&Path, &FileStamp> =
+        old.samples.iter().map(|s| (s.path.as_path(), s)).collect();
+    let mut present = std::collections::HashSet::new();
+    for stamp in &new.samples {
+        present.insert(stamp.path.as_path());
+        match samples.get(stamp.path.as_path()) {
+            None => report.samples.added.push(stamp.path.clone()),
+            Some(old) if *old != stamp => report.samples.changed.push(stamp.path.clone()),
+            Some(_) => {}
+        }
+    }
+    for stamp in &old.samples {
+        if !present.contains(stamp.path.as_path()) {
+            report.samples.removed.push(stamp.path.clone());
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! Reading one data directory: finding its files by kind and turning sources, built
+//! sets, tables and event lists into pieces (units and raw tables, with the problems of
+//! each file and the stamps of the files it was made from).
+
+use super::inputs::{Piece, PieceKind};
+use super::tables::{self, TableSource};
+use super::unit;
+use crate::toolchain::asm::DiskFiles;
+use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::fsrules::{self, WalkOptions};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// File extensions of samples the engine plays.
+pub const SAMPLE_EXTENSIONS: &[&str] = &["wav", "mp3", "ogg", "oga", "flac", "xa", "utk"];
+
+/// The files of one directory, sorted, by kind.
+#[derive(Debug, Default)]
+struct Found {
+    sources: Vec<PathBuf>,
+    hits: Vec<PathBuf>,
+    hots: Vec<PathBuf>,
+    evts: Vec<PathBuf>,
+    samples: Vec<PathBuf>,
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// Sorts the files of a data folder by kind, through the file rules' walk (links
+/// leaving the folder, folders nested too deep, named pipes and devices are refused with
+/// a warning each; hidden folders are skipped).
+fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
+    let options = WalkOptions {
+        skip_hidden: true,
+        ..WalkOptions::default()
+    };
+    let walk = match fsrules::walk(dir, &options) {
+        Ok(walk) => walk,
+        Err(refusal) => {
+            diagnostics.push(Diagnostic::error(
+                dir,
+                0,
+                0,
+                format!("cannot read folder: {}", refusal.reason()),
+            ));
+            return;
+        }
+    };
+    for refusal in walk.refused.iter().cloned().chain(walk.too_deep(&options)) {
+        diagnostics.push(Diagnostic::warning(
+            refusal.path(),
+            0,
+            0,
+            format!("not read: {}", refusal.reason()),
+        ));
+    }
+    for entry in walk.files() {
+        let path = entry.path.clone();
+        match extension(&path).as_str() {
+            "src" => found.sources.push(path),
+            "hit" => found.hits.push(path),
+            "hot" => found.hots.push(path),
+            "evt" => found.evts.push(path),
+            e if SAMPLE_EXTENSIONS.contains(&e) => found.samples.push(path),
+            _ => {}
+        }
+    }
+}
+
+/// A path without its extension, lower-cased, to pair outputs with their source.
+fn stem_key(path: &Path) -> PathBuf {
+    let mut key = path.with_extension("");
+    key = PathBuf::from(key.to_string_lossy().to_ascii_lowercase());
+    key
+}
+
+/// What one data directory held: its pieces in load order (sources, built sets,
+/// stand-alone tables, event lists) and its sample files.
+#[derive(Debug, Default)]
+pub struct DirFiles {
+    /// The pieces, in load order.
+    pub pieces: Vec<Piece>,
+    /// The sample files, sorted.
+    pub samples: Vec<PathBuf>,
+}
+
+/// Reads data directory number `index` into pieces, reading files through `files` (the
+/// file rules of the project's data folders). Problems that belong to no piece (a
+/// missing directory, an unreadable folder, a file refused) go to `diagnostics`; `None`
+/// if the directory is not there.
+pub fn read_dir(
+    index: usize,
+    dir: &Path,
+    files: &DiskFiles,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<DirFiles> {
+    if !dir.is_dir() {
+        diagnostics.push(Diagnostic::error(
+            dir,
+            0,
+            0,
+            "data directory not found (or not a folder)",
+        ));
+        return None;
+    }
+    let mut found = Found::default();
+    walk(dir, &mut found, diagnostics);
+    let rules = files.rules();
+    for list in [
+        &mut found.sources,
+        &mut found.hits,
+        &mut found.hots,
+        &mut found.evts,
+        &mut found.samples,
+    ] {
+        list.sort();
+    }
+    let mut pieces = Vec::new();
+
+    // Sources: assemble each; a file another source includes is part of that source.
+    let assembled: Vec<(unit::CodeUnit, crate::toolchain::asm::Assembly)> = found
+        .sources
+        .iter()
+        .map(|source| unit::assemble(index, source, files))
+        .collect();
+    let included: HashSet<PathBuf> = assembled
+        .iter()
+        .flat_map(|(_, a)| a.sources.iter().skip(1).cloned())
+        .collect();
+    let source_stems: HashSet<PathBuf> = found.sources.iter().map(|s| stem_key(s)).collect();
+    for (code_unit, assembly) in assembled {
+        if included.contains(code_unit.path()) {
+            continue;
+        }
+        let mut piece = Piece::new(PieceKind::Source, code_unit.path(), index);
+        piece
+            .diagnostics
+            .extend(assembly.diagnostics.iter().cloned());
+        let (doc, origins) = assembly.hot_in_source_order();
+        let source = TableSource {
+            file: code_unit.path().to_path_buf(),
+            origins: Some(origins),
+        };
+        if !assembly.hot_lines.is_empty() {
+            piece.tables = Some(tables::read_hot(
+                index,
+                Some(0),
+                &doc,
+                source,
+                &mut piece.diagnostics,
+            ));
+        }
+        piece.stamp(&assembly.sources);
+        piece.unit = Some(code_unit);
+        pieces.push(piece);
+    }
+
+    // Built sets, unless they are a source's earlier output.
+    let mut set_stems = HashSet::new();
+    for hit in &found.hits {
+        let key = stem_key(hit);
+        if source_stems.contains(&key) {
+            continue;
+        }
+        set_stems.insert(key);
+        let mut piece = Piece::new(PieceKind::Built, hit, index);
+        let Some(mut code_unit) = unit::load_built(index, hit, rules, &mut piece.diagnostics)
+        else {
+            piece.stamp(std::slice::from_ref(hit));
+            pieces.push(piece);
+            continue;
+        };
+        let hot = hit.with_extension("hot");
+        if hot.is_file()
+            && let Some(raw) =
+                tables::read_hot_file(index, Some(0), &hot, rules, &mut piece.diagnostics)
+        {
+            code_unit.files.push(hot.clone());
+            code_unit.track_data = raw
+                .tables
+                .track_data
+                .iter()
+                .map(|t| (t.id, t.address))
+                .collect();
+            piece.tables = Some(raw);
+        }
+        piece.stamp(&code_unit.files);
+        piece.unit = Some(code_unit);
+        pieces.push(piece);
+    }
+
+    // Stand-alone tables and event lists.
+    for hot in &found.hots {
+        let key = stem_key(hot);
+        // Part of a built set (read with it), or a source's earlier `hitbench asm` output
+        // (a .hot beside a .hit of the source's name). A lone `x.hot` beside `x.src` is a
+        // hand-written table and is read.
+        let generated = source_stems.contains(&key) && hot.with_extension("hit").is_file();
+        if generated || set_stems.contains(&key) {
+            continue;
+        }
+        let mut piece = Piece::new(PieceKind::Tables, hot, index);
+        piece.tables = tables::read_hot_file(index, None, hot, rules, &mut piece.diagnostics);
+        piece.stamp(std::slice::from_ref(hot));
+        pieces.push(piece);
+    }
+    for evt in &found.evts {
+        let mut piece = Piece::new(PieceKind::Events, evt, index);
+        piece.events = tables::read_evt_file(index, evt, rules, &mut piece.diagnostics);
+        piece.stamp(std::slice::from_ref(evt));
+        pieces.push(piece);
+    }
+    Some(DirFiles {
+        pieces,
+        samples: found.samples,
+    })
+}

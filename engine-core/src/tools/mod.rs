@@ -1,0 +1,11 @@
+//! What the workbench and the command line look at, beside playing:
+//!
+//! - [`check`] — `hitbench check`'s linter: rules over a loaded project.
+//! - [`inspect`] — plain-data views of a live engine (threads, voice slots, the instance
+//!   map, voice history) for the workbench's inspectors.
+//! - [`hitlist_editor`] — the hit-list editor's model: lists resolved to what they play,
+//!   pick simulation, lossless edits of a `.hot` or `LIST` line.
+
+pub mod check;
+pub mod hitlist_editor;
+pub mod inspect;

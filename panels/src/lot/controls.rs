@@ -1,0 +1,146 @@
+//! The Lot view's controls: the toolbar (zoom, rotate, floor, hour, music mode, fit) and
+//! the keys that work while the pointer is over the map. Each sends a console line.
+
+use super::LotPanel;
+use crate::Command;
+use engine_core::world::director::WorldView;
+use engine_core::world::music::MusicMode;
+use engine_core::world::view::{Camera, ZOOM_FAR, ZOOM_NEAR};
+
+/// Sends a console line.
+fn run(commands: &mut Vec<Command>, line: String) {
+    commands.push(Command::RunLine(line));
+}
+
+impl LotPanel {
+    /// The toolbar above the map: the camera's buttons, the hour, the music mode, and a
+    /// line that says where the camera is with a button to fit the map again.
+    pub(super) fn toolbar(
+        &mut self,
+        ui: &mut egui::Ui,
+        world: &WorldView,
+        commands: &mut Vec<Command>,
+    ) {
+        let camera = &world.camera;
+        ui.horizontal_wrapped(|ui| {
+            camera_buttons(ui, camera, commands);
+            ui.separator();
+            self.hour_slider(ui, world, commands);
+            music_mode(ui, world, commands);
+        });
+        ui.horizontal(|ui| {
+            if ui
+                .small_button("Fit")
+                .on_hover_text("fit the objects and the full-volume area to the map")
+                .clicked()
+            {
+                self.frame = None;
+            }
+            ui.label(format!(
+                "camera ({:.2}, {:.2}) · zoom {} · rotation {} · {:.0}×{:.0} px screen · fade {:.0} px",
+                camera.centre[0],
+                camera.centre[1],
+                camera.zoom,
+                camera.rotation % 4,
+                camera.screen[0],
+                camera.screen[1],
+                world.settings.fade_distance,
+            ));
+        });
+    }
+
+    /// The hour slider: follows the pointer while dragged, sends `hour <h>` when let go
+    /// or changed by keys.
+    fn hour_slider(&mut self, ui: &mut egui::Ui, world: &WorldView, commands: &mut Vec<Command>) {
+        let hour_label = ui.label("Hour");
+        let mut hour = self.hour.unwrap_or(world.hour);
+        let response = ui
+            .add(
+                egui::Slider::new(&mut hour, 0.0..=24.0)
+                    .step_by(0.25)
+                    .fixed_decimals(2),
+            )
+            .labelled_by(hour_label.id);
+        if response.dragged() || response.changed() {
+            self.hour = Some(hour);
+        }
+        if response.drag_stopped() || (response.changed() && !response.dragged()) {
+            run(commands, format!("hour {hour:.2}"));
+            self.hour = None;
+        }
+    }
+
+    /// The keys that work while the pointer is over the map.
+    pub(super) fn keys(&self, ui: &egui::Ui, camera: &Camera, commands: &mut Vec<Command>) {
+        let pressed = |key| ui.input(|i| i.key_pressed(key));
+        if pressed(egui::Key::Plus) || pressed(egui::Key::Equals) {
+            run(commands, "zoom in".into());
+        }
+        if pressed(egui::Key::Minus) {
+            run(commands, "zoom out".into());
+        }
+        if pressed(egui::Key::Q) {
+            run(commands, "rotate left".into());
+        }
+        if pressed(egui::Key::E) {
+            run(commands, "rotate right".into());
+        }
+        if pressed(egui::Key::PageUp) {
+            run(commands, format!("floor {}", camera.level + 1));
+        }
+        if pressed(egui::Key::PageDown) {
+            run(commands, format!("floor {}", camera.level - 1));
+        }
+    }
+}
+
+/// Zoom, rotate and floor buttons, each naming its key.
+fn camera_buttons(ui: &mut egui::Ui, camera: &Camera, commands: &mut Vec<Command>) {
+    if ui
+        .add_enabled(camera.zoom > ZOOM_NEAR, egui::Button::new("Zoom in"))
+        .on_hover_text("zoom in (key +)")
+        .clicked()
+    {
+        run(commands, "zoom in".into());
+    }
+    if ui
+        .add_enabled(camera.zoom < ZOOM_FAR, egui::Button::new("Zoom out"))
+        .on_hover_text("zoom out: quieter (key -)")
+        .clicked()
+    {
+        run(commands, "zoom out".into());
+    }
+    if ui.button("Rotate left").on_hover_text("key Q").clicked() {
+        run(commands, "rotate left".into());
+    }
+    if ui.button("Rotate right").on_hover_text("key E").clicked() {
+        run(commands, "rotate right".into());
+    }
+    ui.separator();
+    if ui
+        .button("Floor down")
+        .on_hover_text("key Page Down")
+        .clicked()
+    {
+        run(commands, format!("floor {}", camera.level - 1));
+    }
+    ui.label(format!("floor {}", camera.level));
+    if ui.button("Floor up").on_hover_text("key Page Up").clicked() {
+        run(commands, format!("floor {}", camera.level + 1));
+    }
+}
+
+/// The music-mode box: sends `mode <name>` when another is chosen.
+fn music_mode(ui: &mut egui::Ui, world: &WorldView, commands: &mut Vec<Command>) {
+    let mut mode = world.music.mode;
+    egui::ComboBox::from_label("Music mode")
+        .selected_text(mode.name())
+        .show_ui(ui, |ui| {
+            for m in MusicMode::ALL {
+                ui.selectable_value(&mut mode, m, m.name());
+            }
+        });
+    if mode != world.music.mode {
+        run(commands, format!("mode {}", mode.name()));
+    }
+}

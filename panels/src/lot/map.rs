@@ -1,0 +1,247 @@
+//! The Lot view's map: lays the lot out on the canvas, paints it (through `paint`), and
+//! turns clicks and drags into a selection, `move` and `view` lines.
+
+use super::details::details;
+use super::geometry::{MapFrame, ViewQuads, snap};
+use super::paint::{Look, MapPainter};
+use super::{Drag, LotPanel, Sounding, drawn_position};
+use crate::{Command, PanelContext, Selection};
+use egui::{FontId, Pos2, Rect, Response, Sense, Vec2, vec2};
+use engine_core::world::director::WorldView;
+use engine_core::world::view::{Camera, Placement, ViewSettings, place};
+use engine_core::world::{ObjectId, WorldObject};
+
+impl LotPanel {
+    /// The map: grid, view quads, stations, objects, listener; drags and selection.
+    pub(super) fn map(
+        &mut self,
+        ui: &mut egui::Ui,
+        size: Vec2,
+        ctx: &PanelContext<'_>,
+        sounding: &Sounding,
+        commands: &mut Vec<Command>,
+    ) {
+        let world = &ctx.live.world;
+        let (canvas, background) = ui.allocate_exact_size(size, Sense::click_and_drag());
+        let background = background.accessible_name("Lot map");
+        let camera = self.shown_camera(&world.camera);
+        let view = ViewQuads::of(&world.settings, &camera);
+        let map = MapPainter {
+            painter: ui.painter_at(canvas),
+            frame: self.fit_frame(canvas, world, &view),
+            visuals: ui.visuals().clone(),
+            small: FontId::proportional(11.0),
+        };
+        map.background();
+        map.view(&view);
+        map.grid();
+        map.stations(world, self.drag);
+        map.listener(world.ambience.listener);
+        let hovered_object = self.objects(ui, &map, ctx, &camera, sounding, commands);
+
+        self.background_input(&background, &world.camera, &map.frame, commands);
+        if background.hovered() || hovered_object.is_some() {
+            self.keys(ui, &world.camera, commands);
+        }
+        if let Some(id) = hovered_object
+            && let Some((object, placement)) = world.objects.iter().find(|(o, _)| o.id == id)
+        {
+            background.show_tooltip_ui(|ui| {
+                details(ui, object, placement, sounding, ctx, false);
+            });
+        }
+    }
+
+    /// How the lot lies on `canvas`: the objects, the listener and the full-volume area
+    /// are fitted to the map when it has no layout yet, the canvas changed, or one of
+    /// them left it (not while dragging: the map stays still under the pointer). The
+    /// screen and the silent edge may reach beyond.
+    fn fit_frame(&mut self, canvas: Rect, world: &WorldView, view: &ViewQuads) -> MapFrame {
+        let mut needed: Vec<[f32; 2]> = world.objects.iter().map(|(o, _)| o.position).collect();
+        needed.extend(view.full);
+        needed.push(world.ambience.listener);
+        let frame = match self.frame {
+            Some(f) if self.drag.is_some() => MapFrame { canvas, ..f },
+            Some(f) if f.canvas == canvas && f.shows(&needed) => f,
+            _ => MapFrame::fit(canvas, &needed),
+        };
+        self.frame = Some(frame);
+        frame
+    }
+
+    /// Paints every object and makes it hoverable, clickable and draggable. Returns the
+    /// object hovered (when nothing is being dragged).
+    fn objects(
+        &mut self,
+        ui: &egui::Ui,
+        map: &MapPainter,
+        ctx: &PanelContext<'_>,
+        camera: &Camera,
+        sounding: &Sounding,
+        commands: &mut Vec<Command>,
+    ) -> Option<ObjectId> {
+        let world = &ctx.live.world;
+        let highlighted = match ctx.selection {
+            Some(Selection::Object(id)) => Some(*id),
+            _ => None,
+        };
+        // Where each object is drawn follows the drag as it was when the frame began.
+        let drag = self.drag;
+        let mut hovered_object = None;
+        for (object, placement) in &world.objects {
+            let at = drawn_position(drag, object);
+            let c = map.frame.to_px(at);
+            let p = self.shown_placement(object, at, camera, &world.settings, placement);
+            let look = Look {
+                alpha: if object.level != camera.level {
+                    0.4
+                } else {
+                    1.0
+                },
+                sounding: sounding.contains(object.id),
+                selected: self.selected == Some(object.id) || highlighted == Some(object.id),
+            };
+            map.object(c, object, &p, look);
+            if self.object_widget(ui, c, object, &map.frame, commands) {
+                hovered_object = Some(object.id);
+            }
+        }
+        hovered_object
+    }
+
+    /// Where `object` would sound from: drawn at `at` while it is dragged or the camera
+    /// is, else as the engine placed it.
+    fn shown_placement(
+        &self,
+        object: &WorldObject,
+        at: [f32; 2],
+        camera: &Camera,
+        settings: &ViewSettings,
+        placement: &Placement,
+    ) -> Placement {
+        let dragged = matches!(self.drag, Some(Drag::Object { id, .. }) if id == object.id);
+        if dragged || matches!(self.drag, Some(Drag::View { .. })) {
+            let moved = WorldObject {
+                position: at,
+                ..object.clone()
+            };
+            place(&moved, camera, settings)
+        } else {
+            *placement
+        }
+    }
+
+    /// The object's hit area at `c`, named by the object: hover for details, click to
+    /// select, drag to move. True if it is hovered while nothing is dragged.
+    fn object_widget(
+        &mut self,
+        ui: &egui::Ui,
+        c: Pos2,
+        object: &WorldObject,
+        frame: &MapFrame,
+        commands: &mut Vec<Command>,
+    ) -> bool {
+        let hit = Rect::from_center_size(c, vec2(22.0, 22.0));
+        let id = ui.scope_id().with(("lot-object", object.id));
+        let response = ui
+            .interact(hit.intersect(frame.canvas), id, Sense::click_and_drag())
+            .on_hover_cursor(egui::CursorIcon::Grab);
+        let name = object.name.clone();
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name.clone()));
+        let hovered = response.hovered() && self.drag.is_none();
+        self.object_input(&response, object, frame, commands);
+        hovered
+    }
+
+    /// An object's click selects it; its drag moves it on the map, snapped, and sends
+    /// `move` when it is let go somewhere else.
+    fn object_input(
+        &mut self,
+        response: &Response,
+        object: &WorldObject,
+        frame: &MapFrame,
+        commands: &mut Vec<Command>,
+    ) {
+        if response.clicked() {
+            self.selected = Some(object.id);
+            commands.push(Command::Select(Selection::Object(object.id)));
+        }
+        if response.drag_started()
+            && let Some(p) = press_origin(response)
+        {
+            let t = frame.to_tile(p);
+            self.drag = Some(Drag::Object {
+                id: object.id,
+                grab: [t[0] - object.position[0], t[1] - object.position[1]],
+                to: object.position,
+            });
+            self.selected = Some(object.id);
+        }
+        if let Some(Drag::Object { id, grab, to }) = self.drag.as_mut()
+            && *id == object.id
+        {
+            if response.dragged()
+                && let Some(p) = response.interact_pointer_pos()
+            {
+                let t = frame.to_tile(p);
+                *to = [snap(t[0] - grab[0]), snap(t[1] - grab[1])];
+            }
+            if response.drag_stopped() {
+                let [x, y] = *to;
+                if [x, y] != object.position {
+                    commands.push(Command::RunLine(format!(
+                        "move {} {x:.2} {y:.2}",
+                        object.id
+                    )));
+                }
+                self.drag = None;
+            }
+        }
+    }
+
+    /// A click on the ground clears the selection; a drag moves the camera and sends
+    /// `view` when it is let go somewhere else.
+    fn background_input(
+        &mut self,
+        response: &Response,
+        camera: &Camera,
+        frame: &MapFrame,
+        commands: &mut Vec<Command>,
+    ) {
+        if response.clicked() {
+            self.selected = None;
+        }
+        if response.drag_started()
+            && let Some(p) = press_origin(response)
+        {
+            self.drag = Some(Drag::View {
+                from: camera.centre,
+                grab: frame.to_tile(p),
+                to: camera.centre,
+            });
+        }
+        if let Some(Drag::View { from, grab, to }) = self.drag.as_mut() {
+            if response.dragged()
+                && let Some(p) = response.interact_pointer_pos()
+            {
+                let t = frame.to_tile(p);
+                *to = [from[0] + t[0] - grab[0], from[1] + t[1] - grab[1]];
+            }
+            if response.drag_stopped() {
+                let [x, y] = *to;
+                if *to != *from {
+                    commands.push(Command::RunLine(format!("view {x:.2} {y:.2}")));
+                }
+                self.drag = None;
+            }
+        }
+    }
+}
+
+/// Where the pointer went down for the drag that `response` started.
+fn press_origin(response: &Response) -> Option<Pos2> {
+    response
+        .ctx
+        .input(|i| i.pointer.press_origin())
+        .or_else(|| response.interact_pointer_pos())
+}

@@ -1,0 +1,340 @@
+//! The Voices panel: the engine's N Box-X voice slots as rows (track, event, owners,
+//! priority, group, gain, pan, elapsed) and as lanes over the last seconds, painted one
+//! row per slot with time running to the right; steals, faults and refusals are marked
+//! and say why on hover, and listed below with their reasons. The instance map (track →
+//! objects saying it) closes the panel. A slot's Quiet button quiets its owners; a click
+//! on a slot, a track or an owner selects it for the other panels.
+//!
+//! The lanes are drawn in `lanes`; the table, the decisions and the instance map here.
+
+mod lanes;
+
+use crate::{Command, Panel, PanelContext, Selection, file_name, theme};
+use engine_core::runtime::clock::SampleTime;
+use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant};
+use engine_core::world::ObjectId;
+
+/// The engine's sample rate when the snapshot does not say (it does not today).
+const DEFAULT_RATE: u32 = 48_000;
+/// Height of one slot's lane.
+const LANE_HEIGHT: f32 = 16.0;
+/// Width of the slot numbers left of the lanes.
+const GUTTER: f32 = 50.0;
+/// Height of the time axis under the lanes.
+const AXIS_HEIGHT: f32 = 16.0;
+/// How many steals, refusals and faults the decisions list shows (newest first).
+const DECISIONS_SHOWN: usize = 200;
+
+/// UI state of the Voices panel.
+#[derive(Debug, Clone)]
+pub struct VoicesPanel {
+    /// How many seconds of history the lanes show (up to the 30 the engine keeps).
+    pub window_seconds: u32,
+    /// The engine clock's sample rate, to turn sample times into seconds.
+    pub sample_rate: u32,
+}
+
+impl Default for VoicesPanel {
+    fn default() -> Self {
+        Self {
+            window_seconds: 10,
+            sample_rate: DEFAULT_RATE,
+        }
+    }
+}
+
+impl Panel for VoicesPanel {
+    fn title(&self) -> &'static str {
+        "Voices"
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+        let slots = &ctx.live.voice_slots;
+        if slots.is_empty() {
+            ui.label("No engine is running: play the project to see its voices here.");
+            return;
+        }
+        let used = slots.iter().filter(|s| s.occupant.is_some()).count();
+        ui.horizontal(|ui| {
+            ui.strong(format!("{used} of {} voices in use", slots.len()));
+            ui.separator();
+            ui.label("Lanes show the last");
+            for seconds in [5, 10, 30] {
+                ui.selectable_value(&mut self.window_seconds, seconds, format!("{seconds} s"));
+            }
+        });
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                egui::CollapsingHeader::new("Slots")
+                    .default_open(true)
+                    .show(ui, |ui| self.slots_table(ui, ctx, commands));
+                egui::CollapsingHeader::new(format!("Lanes: the last {} s", self.window_seconds))
+                    .default_open(true)
+                    .show(ui, |ui| self.lanes(ui, ctx, commands));
+                egui::CollapsingHeader::new("Steals, refusals and faults")
+                    .default_open(true)
+                    .show(ui, |ui| self.decisions(ui, ctx, commands));
+                egui::CollapsingHeader::new("Instance map")
+                    .default_open(true)
+                    .show(ui, |ui| instance_map(ui, ctx, commands));
+            });
+    }
+}
+
+impl VoicesPanel {
+    fn seconds(&self, samples: SampleTime) -> f64 {
+        samples as f64 / f64::from(self.sample_rate.max(1))
+    }
+
+    /// The slots as rows of a table; free slots say so.
+    fn slots_table(&self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+        egui::Grid::new("voice-slots")
+            .striped(true)
+            .num_columns(11)
+            .spacing([12.0, 4.0])
+            .show(ui, |ui| {
+                for header in [
+                    "Slot", "Track", "Event", "Owners", "Priority", "Group", "Gain", "Pan",
+                    "Elapsed", "Notes", "",
+                ] {
+                    ui.strong(header);
+                }
+                ui.end_row();
+                for view in &ctx.live.voice_slots {
+                    let selected = ctx.selection == Some(&Selection::Voice(view.slot));
+                    if ui
+                        .selectable_label(selected, view.slot.to_string())
+                        .on_hover_text(format!("Select voice {}", view.slot))
+                        .clicked()
+                    {
+                        commands.push(Command::Select(Selection::Voice(view.slot)));
+                    }
+                    match &view.occupant {
+                        None => {
+                            ui.weak("free");
+                        }
+                        Some(o) => self.occupant_cells(ui, o, commands),
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+
+    fn occupant_cells(&self, ui: &mut egui::Ui, o: &VoiceOccupant, commands: &mut Vec<Command>) {
+        let track = if o.finished {
+            format!("{} (notes ending)", o.track_name)
+        } else {
+            o.track_name.to_string()
+        };
+        if ui
+            .link(track)
+            .on_hover_text(format!(
+                "Track {} (ID {}), thread {}; click to select the track",
+                o.track_name, o.track, o.thread
+            ))
+            .clicked()
+        {
+            commands.push(Command::Select(Selection::Track(o.track_name.to_string())));
+        }
+        ui.label(o.event.as_ref());
+        owner_links(ui, &o.owners, commands);
+        ui.label(o.priority.to_string());
+        ui.label(o.group.name());
+        ui.label(format!("{:.2}", o.gain))
+            .on_hover_text(format!("{:.1} dB", 20.0 * o.gain.max(1e-6).log10()));
+        ui.label(pan_text(o.pan));
+        ui.label(format!("{:.1} s", self.seconds(o.elapsed)));
+        ui.label(o.live_notes.to_string());
+        let quiet = ui
+            .add_enabled(!o.owners.is_empty(), egui::Button::new("Quiet").small())
+            .on_hover_text(if o.owners.is_empty() {
+                "A UI sound has no object to quiet (use quietall)".to_string()
+            } else {
+                format!(
+                    "quiet {}: the object(s) stop saying everything they play",
+                    join(&o.owners)
+                )
+            });
+        if quiet.clicked() {
+            for owner in &o.owners {
+                commands.push(Command::RunLine(format!("quiet {owner}")));
+            }
+        }
+    }
+
+    /// Steals, refusals and faults of the history, newest first, with their reasons.
+    fn decisions(&self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+        let history = &ctx.live.history;
+        enum Entry<'a> {
+            Steal(&'a Lane),
+            Refusal(&'a engine_core::tools::inspect::Refusal),
+            Fault(&'a engine_core::tools::inspect::FaultView),
+        }
+        let mut entries: Vec<(SampleTime, Entry<'_>)> = Vec::new();
+        for lane in history.lanes() {
+            if let (Some(LaneEnd::Stolen { .. }), Some(at)) = (&lane.end, lane.ended_at) {
+                entries.push((at, Entry::Steal(lane)));
+            }
+        }
+        entries.extend(
+            history
+                .refusals()
+                .iter()
+                .map(|r| (r.time, Entry::Refusal(r))),
+        );
+        entries.extend(history.faults().iter().map(|f| (f.time, Entry::Fault(f))));
+        if entries.is_empty() {
+            ui.weak("No steals, refusals or faults in the last 30 s.");
+            return;
+        }
+        entries.sort_by_key(|(time, _)| std::cmp::Reverse(*time));
+        egui::Grid::new("voice-decisions")
+            .striped(true)
+            .num_columns(3)
+            .show(ui, |ui| {
+                for (time, entry) in entries.iter().take(DECISIONS_SHOWN) {
+                    ui.monospace(format!("{:8.2} s", self.seconds(*time)));
+                    match entry {
+                        Entry::Steal(lane) => {
+                            ui.colored_label(theme::STOLEN, "stolen");
+                            if let Some(end) = &lane.end {
+                                ui.label(format!(
+                                    "voice {}: `{}` {end}",
+                                    lane.slot, lane.track_name
+                                ));
+                            }
+                        }
+                        Entry::Refusal(r) => {
+                            ui.colored_label(ui.visuals().error_fg_color, "refused");
+                            ui.label(format!(
+                                "`{}` (event `{}`): {}",
+                                r.track_name.as_deref().unwrap_or("?"),
+                                r.event,
+                                r.reason
+                            ));
+                        }
+                        Entry::Fault(f) => {
+                            ui.colored_label(theme::FAULT, "fault");
+                            ui.horizontal(|ui| {
+                                if let Some(file) = &f.file {
+                                    let place = match f.line {
+                                        Some(line) => format!("{}:{line}", file_name(file)),
+                                        None => file_name(file),
+                                    };
+                                    if ui
+                                        .link(place)
+                                        .on_hover_text(file.display().to_string())
+                                        .clicked()
+                                    {
+                                        commands.push(Command::OpenSource {
+                                            path: file.clone(),
+                                            line: f.line.unwrap_or(0),
+                                        });
+                                    }
+                                }
+                                ui.label(format!(
+                                    "`{}`: {}",
+                                    f.track_name.as_deref().unwrap_or("?"),
+                                    crate::threads::fault_what(&f.message)
+                                ))
+                                .on_hover_text(&f.message);
+                            });
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+}
+
+/// The instance map: each track playing, the slots of its copies and the objects saying
+/// it (each selectable).
+fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Command>) {
+    let map = &ctx.live.instances;
+    if map.is_empty() {
+        ui.weak("No track is playing.");
+        return;
+    }
+    egui::Grid::new("instance-map")
+        .striped(true)
+        .num_columns(3)
+        .spacing([12.0, 4.0])
+        .show(ui, |ui| {
+            ui.strong("Track");
+            ui.strong("Copies");
+            ui.strong("Objects saying it");
+            ui.end_row();
+            for entry in map {
+                let selected =
+                    ctx.selection == Some(&Selection::Track(entry.track_name.to_string()));
+                if ui
+                    .selectable_label(selected, entry.track_name.as_ref())
+                    .on_hover_text(format!("Track ID {}; click to select it", entry.track))
+                    .clicked()
+                {
+                    commands.push(Command::Select(Selection::Track(
+                        entry.track_name.to_string(),
+                    )));
+                }
+                let copies: Vec<String> = entry
+                    .copies
+                    .iter()
+                    .map(|c| format!("voice {} (`{}`)", c.voice, c.event))
+                    .collect();
+                ui.label(copies.join(", "));
+                owner_links(ui, &entry.owners, commands);
+                ui.end_row();
+            }
+        });
+}
+
+/// Owners as `@7` links that select the object; "UI" when there are none.
+fn owner_links(ui: &mut egui::Ui, owners: &[ObjectId], commands: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 6.0;
+        if owners.is_empty() {
+            ui.weak("UI");
+        }
+        for owner in owners {
+            if ui
+                .link(format!("@{owner}"))
+                .on_hover_text(format!("Select object {owner}"))
+                .clicked()
+            {
+                commands.push(Command::Select(Selection::Object(*owner)));
+            }
+        }
+    });
+}
+
+fn pan_text(pan: f32) -> String {
+    if pan.abs() < 0.005 {
+        "C".to_string()
+    } else if pan < 0.0 {
+        format!("L {:.2}", -pan)
+    } else {
+        format!("R {pan:.2}")
+    }
+}
+
+fn join(owners: &[ObjectId]) -> String {
+    owners
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pan_reads_left_centre_right() {
+        assert_eq!(pan_text(0.0), "C");
+        assert_eq!(pan_text(-0.5), "L 0.50");
+        assert_eq!(pan_text(0.25), "R 0.25");
+    }
+}
