@@ -670,3 +670,75 @@ fn forty_thousand_unused_patches_check_in_linear_time() {
         .count();
     assert_eq!(unused, PATCHES as usize);
 }
+
+#[test]
+fn long_hit_list_chains_and_cycles_are_checked_in_linear_time() {
+    // Found by the fuzzer: the cycle rule searched for a cycle from every list, each
+    // search walking the whole chain, so 35 000 lists in a chain took minutes. Here a
+    // chain and a cycle of 20 000 lists each must be checked well within the generous
+    // limit, with one report for the cycle.
+    const LISTS: u32 = 20_000;
+    let mut text = String::from("[GlobalHitList]\n");
+    for k in 0..LISTS {
+        text.push_str(&format!("{}={}\n", 100_000 + k, 100_000 + (k + 1) % LISTS));
+        let next = if k + 1 < LISTS { 200_000 + k + 1 } else { 10 };
+        text.push_str(&format!("{}={next}\n", 200_000 + k));
+    }
+    text.push_str("[Patch]\n10=0,ok_patch,\"ok.wav\",0,0,0,0,0\n");
+    let dir = TempDir::new("long-lists");
+    dir.write("lists.hot", text.as_bytes());
+    dir.write("ok.wav", &wav());
+    let project = Project::load(&dir.0);
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(check::findings(&project));
+    });
+    let findings = result
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("checking 40 000 hit lists took more than 10 s");
+    let cycles: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.lint == Lint::HitListCycle)
+        .collect();
+    assert_eq!(cycles.len(), 1, "{}", cycles.len());
+    assert_eq!(cycles[0].diagnostic.severity, Severity::Error);
+    assert!(
+        cycles[0]
+            .diagnostic
+            .message
+            .starts_with("hit lists contain one another in a cycle: 100000 → 100001 → "),
+        "{}",
+        &cycles[0].diagnostic.message[..200]
+    );
+}
+
+#[test]
+fn a_tangle_of_hit_lists_is_checked_in_linear_time() {
+    // Found by the fuzzer: in 2 000 lists that each hold the next two (round the end),
+    // every list's shortest cycle is long, and searching one from every list took
+    // seconds (quadratic). The tangle is reported by its first lists only.
+    const LISTS: u32 = 20_000;
+    let mut text = String::from("[GlobalHitList]\n");
+    for k in 0..LISTS {
+        let next = |d: u32| 100_000 + (k + d) % LISTS;
+        text.push_str(&format!("{}={},{}\n", 100_000 + k, next(1), next(2)));
+    }
+    let dir = TempDir::new("tangle");
+    dir.write("lists.hot", text.as_bytes());
+    let project = Project::load(&dir.0);
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(check::findings(&project));
+    });
+    let findings = result
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("checking a tangle of 20 000 hit lists took more than 10 s");
+    let cycles = findings
+        .iter()
+        .filter(|f| f.lint == Lint::HitListCycle)
+        .count();
+    assert!(
+        (1..=check::MAX_CYCLE_SEARCHES).contains(&cycles),
+        "{cycles} reports"
+    );
+}

@@ -165,6 +165,10 @@ pub struct Thread {
     pub fuel_tick: u64,
     /// Instructions run in `fuel_tick`.
     pub fuel_used: u32,
+    /// Fuel the host's work for the instruction being run costs beyond the instruction
+    /// (see [`LIST_ENTRIES_PER_FUEL`](super::vm::LIST_ENTRIES_PER_FUEL)); `vm::run`
+    /// charges and clears it after each instruction.
+    pub host_fuel: u32,
     /// Another thread interrupted this one.
     pub interrupted: bool,
     /// The engine sequence number of the start (older threads have smaller numbers).

@@ -16,6 +16,14 @@ use std::fmt;
 pub const MAX_CALL_DEPTH: usize = 64;
 /// Deepest `push` stack before a thread is stopped.
 pub const MAX_STACK_DEPTH: usize = 64;
+/// Entries of a hit list a host operation may copy or go through for the price of one
+/// instruction of fuel: `smart_remove`, `smart_choose` and copying a list for
+/// `smart_add` cost one instruction plus their list's length divided by this, so the
+/// fuel limits bound their work too.
+pub const LIST_ENTRIES_PER_FUEL: usize = 16;
+/// The most entries a thread's own hit list may hold (`smart_add`): as many as a whole
+/// hit list may expand to. Adding past it faults the thread.
+pub const MAX_LOCAL_LIST_IDS: usize = crate::toolchain::formats::hitlist::MAX_LIST_IDS as usize;
 
 /// Why a thread was stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +51,8 @@ pub enum FaultKind {
     HitListsTooDeep(u32),
     /// `smart_setlist 0` on a track without a hit list.
     NoOwnHitList,
+    /// `smart_add` past [`MAX_LOCAL_LIST_IDS`] entries.
+    LocalListTooLong,
     /// `pop` on an empty stack.
     StackUnderflow,
     /// `push` beyond [`MAX_STACK_DEPTH`].
@@ -100,6 +110,10 @@ impl fmt::Display for FaultKind {
                 super::MAX_LIST_DEPTH
             ),
             FaultKind::NoOwnHitList => write!(f, "smart_setlist 0 on a track that has no hit list"),
+            FaultKind::LocalListTooLong => write!(
+                f,
+                "smart_add would give the track's hit list more than {MAX_LOCAL_LIST_IDS} entries"
+            ),
             FaultKind::StackUnderflow => write!(f, "pop on an empty stack"),
             FaultKind::StackOverflow => write!(f, "push beyond {MAX_STACK_DEPTH} values"),
             FaultKind::BadGlobal(g) => write!(f, "global {g} does not exist (0-35 or 0x64-0x87)"),
@@ -152,7 +166,7 @@ pub trait Host {
     /// Entry `index` of the current hit list.
     fn list_index(&mut self, th: &mut Thread, index: i32) -> Result<i32, FaultKind>;
     /// Adds an ID to the thread's copy of the current hit list.
-    fn list_add(&mut self, th: &mut Thread, id: i32);
+    fn list_add(&mut self, th: &mut Thread, id: i32) -> Result<(), FaultKind>;
     /// Removes an ID from the thread's copy of the current hit list.
     fn list_remove(&mut self, th: &mut Thread, id: i32);
     /// Empties the thread's copy of the current hit list.
@@ -219,7 +233,10 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
                 used,
             );
         };
-        match step(th, program, host, &op, pc) {
+        let step = step(th, program, host, &op, pc);
+        // What the host's work for the instruction cost beyond it (list work).
+        used = used.saturating_add(std::mem::take(&mut th.host_fuel));
+        match step {
             Step::Next => pc = op.next,
             Step::Goto(target) => pc = target,
             Step::Leave(exit) => return (exit, used),
@@ -539,10 +556,7 @@ fn step_sound<H: Host>(th: &mut Thread, host: &mut H, op: &Op, pc: u32) -> Step 
             host.note_off(th, th.regs[a]);
             Ok(())
         }
-        Opcode::SmartAdd => {
-            host.list_add(th, th.regs[a]);
-            Ok(())
-        }
+        Opcode::SmartAdd => host.list_add(th, th.regs[a]),
         Opcode::SmartRemove => {
             host.list_remove(th, th.regs[a]);
             Ok(())

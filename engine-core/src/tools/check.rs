@@ -33,6 +33,8 @@ use std::path::{Path, PathBuf};
 
 mod cycles;
 
+pub use cycles::MAX_CYCLE_SEARCHES;
+
 /// Instructions the `play-cycle` rule follows from one track's entry before it gives up
 /// (generated code can be large; a cycle further in is not seen).
 pub const CYCLE_WALK_LIMIT: usize = 20_000;

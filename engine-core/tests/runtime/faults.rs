@@ -3,7 +3,8 @@
 //! other tracks keep running.
 
 use super::support::{TempProject, args, engine, records, run_for, started_patches};
-use engine_core::runtime::TraceKind;
+use engine_core::runtime::vm::MAX_LOCAL_LIST_IDS;
+use engine_core::runtime::{TraceKind, TraceSwitches};
 
 const SOURCE: &str = "\
 LAYOUT tso
@@ -239,4 +240,93 @@ fn a_hit_list_that_contains_itself_is_a_cycle_not_a_missing_patch() {
         "{message}"
     );
     assert!(message.contains(&format!("({file}:5)")), "{message}");
+}
+
+#[test]
+fn a_track_growing_its_hit_list_without_end_is_stopped_in_time() {
+    // Found by the fuzzer: `smart_add` copied the thread's whole list for each entry it
+    // added, so adding took time quadratic in the list (a dozen tracks looping on it
+    // hung the engine), and a track that adds 15 000 entries a tick and waits grew its
+    // list without bound. Now adding is cheap and a list past MAX_LOCAL_LIST_IDS
+    // faults its track.
+    let p = TempProject::new("grower");
+    p.file(
+        "grower.src",
+        "LAYOUT tso\nBINARY [\ngrower\n\tloadl v1 #7\n\tloadl v2 #20\n\tloadl v4 #15000\n\
+         round\n\tloadb v3 0\ngrow\n\tsmart_add v1\n\tinc v3\n\tcmp v3 v4\n\tiflt @grow\n\
+         \twait v2\n\tjump @round\n\
+         looper\n\tloadl v1 #7\nagain\n\tsmart_add v1\n\tsmart_remove v1\n\tjump @again\n]\n",
+    );
+    let file = p.path().join("grower.src").display().to_string();
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let trace = within(60, move || {
+        let (mut engine, _sink) = engine(project, 1, 0.05);
+        engine.trigger("grower", None, args()).unwrap();
+        engine.trigger("looper", None, args()).unwrap();
+        run_for(&mut engine, 1.0);
+        engine.take_trace()
+    });
+    let errors = records(&trace, TraceKind::Error);
+    let grower = errors
+        .iter()
+        .find(|r| r.message.contains("event `grower`"))
+        .unwrap_or_else(|| panic!("no fault for grower: {errors:#?}"));
+    assert!(
+        grower
+            .message
+            .contains(&format!("more than {MAX_LOCAL_LIST_IDS} entries")),
+        "{}",
+        grower.message
+    );
+    assert!(
+        grower.message.contains(&format!("({file}:10)")),
+        "{}",
+        grower.message
+    );
+    // The looper adds and removes: its list stays small, it only runs out of fuel.
+    assert!(
+        errors
+            .iter()
+            .filter(|r| r.message.contains("event `looper`"))
+            .all(|r| r.message.contains("without yielding")),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn work_on_long_hit_lists_is_paid_for_in_fuel() {
+    // Found by the fuzzer: `smart_remove`, `smart_choose` and copying a list for
+    // `smart_add` go through the whole list, yet cost one instruction each, so a loop
+    // of them on a list of 65 000 entries did billions of steps in one tick. List work
+    // is charged as fuel now, and the loop runs out of it like any other.
+    let p = TempProject::new("listwork");
+    p.file(
+        "listwork.src",
+        "LAYOUT tso\nBINARY [\nremover\n\tloadl v8 #900\n\tsmart_setlist v8\n\tloadl v1 #7\n\
+         \tsmart_add v1\nagain\n\tsmart_remove v2\n\tjump @again\n\
+         chooser\n\tloadl v8 #900\n\tsmart_setlist v8\npick\n\tsmart_choose v1\n\tjump @pick\n]\n",
+    )
+    .file("t.hot", "[GlobalHitList]\n900=0-64999\n");
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let (trace, seconds) = within(60, move || {
+        let (mut engine, _sink) = engine(project, 1, 0.05);
+        engine.set_trace_switches(TraceSwitches::default());
+        engine.trigger("remover", None, args()).unwrap();
+        engine.trigger("chooser", None, args()).unwrap();
+        run_for(&mut engine, 0.5);
+        (engine.take_trace(), engine.clock().seconds(engine.now()))
+    });
+    assert!(seconds >= 0.5, "the clock went on ({seconds} s)");
+    let errors = records(&trace, TraceKind::Error);
+    for track in ["remover", "chooser"] {
+        assert!(
+            errors
+                .iter()
+                .any(|r| r.message.contains(&format!("event `{track}`"))
+                    && r.message.contains("without yielding")),
+            "{track} runs out of fuel: {errors:#?}"
+        );
+    }
 }

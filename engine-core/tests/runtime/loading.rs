@@ -4,7 +4,7 @@
 
 use super::support::{TempProject, args, engine, run_for, started_patches};
 use engine_core::runtime::Outcome;
-use engine_core::toolchain::project::{NameValue, Project};
+use engine_core::toolchain::project::{MAX_HIT_LIST_IDS, NameValue, Project};
 use std::path::PathBuf;
 
 fn base() -> TempProject {
@@ -209,4 +209,32 @@ fn a_directory_added_after_start_is_loaded_at_once() {
     engine.trigger("late_sound", None, args()).unwrap();
     run_for(&mut engine, 0.2);
     assert_eq!(started_patches(&sink.commands()), [20]);
+}
+
+#[test]
+fn hit_lists_expand_within_the_project_budget() {
+    // Found by the fuzzer: 3 KB of `[GlobalHitList]` lines of long ranges expanded to
+    // over 100 MB (and made `check` list every ID). Lists past the budget are refused.
+    let p = base();
+    let lists = usize::try_from(MAX_HIT_LIST_IDS).unwrap() / 65_536 + 8;
+    let mut text = String::from("[GlobalHitList]\n");
+    for k in 0..lists {
+        text.push_str(&format!("{}=0-65535\n", 5000 + k));
+    }
+    p.file("lists.hot", &text);
+    let project = p.load();
+    let expanded: usize = project.hit_lists.values().map(|l| l.entries.len()).sum();
+    assert!(
+        expanded as u64 <= MAX_HIT_LIST_IDS,
+        "{expanded} IDs expanded"
+    );
+    let refused: Vec<_> = project
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("more than"))
+        .collect();
+    assert!(refused.len() >= 8, "{:#?}", project.diagnostics);
+    assert!(project.hit_lists.len() >= lists - 9);
+    assert!(refused[0].file.ends_with("lists.hot"), "{}", refused[0]);
+    assert!(project.event("baby_cry").is_some());
 }

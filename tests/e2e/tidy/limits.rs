@@ -68,6 +68,22 @@ fn limits_table_matches_the_code() {
             engine_core::toolchain::formats::hitlist::MAX_RANGE_LEN,
         ),
         (
+            "formats::hitlist::MAX_LIST_IDS",
+            engine_core::toolchain::formats::hitlist::MAX_LIST_IDS,
+        ),
+        (
+            "project::MAX_HIT_LIST_IDS",
+            engine_core::toolchain::project::MAX_HIT_LIST_IDS,
+        ),
+        (
+            "runtime::vm::MAX_LOCAL_LIST_IDS",
+            engine_core::runtime::vm::MAX_LOCAL_LIST_IDS as u64,
+        ),
+        (
+            "runtime::vm::LIST_ENTRIES_PER_FUEL",
+            engine_core::runtime::vm::LIST_ENTRIES_PER_FUEL as u64,
+        ),
+        (
             "asm::MAX_INCLUDE_DEPTH",
             engine_core::toolchain::asm::MAX_INCLUDE_DEPTH as u64,
         ),
@@ -126,6 +142,10 @@ fn limits_table_matches_the_code() {
         (
             "check::CYCLE_WALK_LIMIT",
             engine_core::tools::check::CYCLE_WALK_LIMIT as u64,
+        ),
+        (
+            "check::MAX_CYCLE_SEARCHES",
+            engine_core::tools::check::MAX_CYCLE_SEARCHES as u64,
         ),
     ];
     let table = limits_table();

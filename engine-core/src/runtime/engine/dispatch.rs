@@ -471,6 +471,7 @@ impl Engine {
             group: track.control_group,
             fuel_tick: u64::MAX,
             fuel_used: 0,
+            host_fuel: 0,
             interrupted: false,
             started_seq: self.seq,
             started_at: now,

@@ -10,7 +10,7 @@ use crate::runtime::program::Op;
 use crate::runtime::sink::{ControlGroup, SampleRef, SoundCommand};
 use crate::runtime::thread::{ListRef, Thread};
 use crate::runtime::trace::TraceKind;
-use crate::runtime::vm::{FaultKind, Host};
+use crate::runtime::vm::{FaultKind, Host, LIST_ENTRIES_PER_FUEL, MAX_LOCAL_LIST_IDS};
 use std::sync::Arc;
 
 /// Deepest nesting of hit lists inside hit lists followed when choosing a sample.
@@ -218,17 +218,19 @@ impl Host for HostCtx<'_> {
     }
 
     fn choose(&mut self, th: &mut Thread) -> Result<i32, FaultKind> {
-        let Some(list) = th.list.clone() else {
+        let Some(list) = th.list.take() else {
             return Ok(0);
         };
         let pick = match list {
             ListRef::Global(id) => {
+                th.list = Some(ListRef::Global(id));
                 let project = Arc::clone(&self.engine.project);
                 let entries = project
                     .hit_lists
                     .get(&id)
                     .map(|l| l.entries.as_slice())
                     .ok_or(FaultKind::MissingHitList(i64::from(id)))?;
+                charge(th, entries.len());
                 let pick = self.engine.hitlists.pick(id, entries, &mut self.engine.rng);
                 if let Some(p) = &pick {
                     self.trace_pick(th, id, p);
@@ -240,15 +242,16 @@ impl Host for HostCtx<'_> {
                 entries,
                 last,
             } => {
+                charge(th, entries.len());
                 let pick = hitlists::pick(&entries, last, &mut self.engine.rng);
                 if let Some(p) = &pick {
                     self.trace_pick(th, from, p);
-                    th.list = Some(ListRef::Local {
-                        from,
-                        entries,
-                        last: Some(p.value),
-                    });
                 }
+                th.list = Some(ListRef::Local {
+                    from,
+                    entries,
+                    last: pick.as_ref().map(|p| p.value).or(last),
+                });
                 pick
             }
         };
@@ -256,29 +259,46 @@ impl Host for HostCtx<'_> {
     }
 
     fn list_index(&mut self, th: &mut Thread, index: i32) -> Result<i32, FaultKind> {
-        let Some(list) = th.list.clone() else {
-            return Ok(0);
+        let entries = match &th.list {
+            None => return Ok(0),
+            Some(ListRef::Global(id)) => self
+                .engine
+                .project
+                .hit_lists
+                .get(id)
+                .map_or(&[][..], |l| l.entries.as_slice()),
+            Some(ListRef::Local { entries, .. }) => entries.as_slice(),
         };
-        let entries = self.engine.list_entries(&list).unwrap_or_default();
         Ok(usize::try_from(index)
             .ok()
             .and_then(|i| entries.get(i))
             .map_or(0, |v| *v as i32))
     }
 
-    fn list_add(&mut self, th: &mut Thread, id: i32) {
-        let Ok(id) = u32::try_from(id) else { return };
+    fn list_add(&mut self, th: &mut Thread, id: i32) -> Result<(), FaultKind> {
+        let Ok(id) = u32::try_from(id) else {
+            return Ok(());
+        };
         let mut local = local_copy(self.engine, th);
-        if let ListRef::Local { entries, .. } = &mut local {
-            entries.push(id);
-        }
+        let result = match &mut local {
+            ListRef::Local { entries, .. } if entries.len() >= MAX_LOCAL_LIST_IDS => {
+                Err(FaultKind::LocalListTooLong)
+            }
+            ListRef::Local { entries, .. } => {
+                entries.push(id);
+                Ok(())
+            }
+            ListRef::Global(_) => Ok(()),
+        };
         th.list = Some(local);
+        result
     }
 
     fn list_remove(&mut self, th: &mut Thread, id: i32) {
         let Ok(id) = u32::try_from(id) else { return };
         let mut local = local_copy(self.engine, th);
         if let ListRef::Local { entries, .. } = &mut local {
+            charge(th, entries.len());
             entries.retain(|e| *e != id);
         }
         th.list = Some(local);
@@ -420,16 +440,30 @@ impl Host for HostCtx<'_> {
 }
 
 /// The thread's current list as a local copy it may change.
-fn local_copy(engine: &Engine, th: &Thread) -> ListRef {
-    match &th.list {
-        Some(local @ ListRef::Local { .. }) => local.clone(),
-        Some(ListRef::Global(id)) => ListRef::Local {
-            from: *id,
-            entries: engine
-                .list_entries(&ListRef::Global(*id))
-                .unwrap_or_default(),
-            last: None,
-        },
+/// Charges the thread for going through `entries` entries of a hit list (see
+/// [`LIST_ENTRIES_PER_FUEL`]).
+fn charge(th: &mut Thread, entries: usize) {
+    let cost = u32::try_from(entries / LIST_ENTRIES_PER_FUEL).unwrap_or(u32::MAX);
+    th.host_fuel = th.host_fuel.saturating_add(cost);
+}
+
+/// The thread's own list, taken out of it to be changed and put back (a global list
+/// becomes a copy the first time; the copy is not copied again on each change, which
+/// made a loop of `smart_add` quadratic).
+fn local_copy(engine: &Engine, th: &mut Thread) -> ListRef {
+    match th.list.take() {
+        Some(local @ ListRef::Local { .. }) => local,
+        Some(ListRef::Global(id)) => {
+            let entries = engine
+                .list_entries(&ListRef::Global(id))
+                .unwrap_or_default();
+            charge(th, entries.len());
+            ListRef::Local {
+                from: id,
+                entries,
+                last: None,
+            }
+        }
         None => ListRef::Local {
             from: 0,
             entries: Vec::new(),

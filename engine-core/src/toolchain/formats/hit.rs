@@ -191,36 +191,44 @@ pub fn header() -> [u8; HEADER_LEN] {
 /// 8-byte entries and then `EENT` is the table. If `ENTP` appears but no occurrence is
 /// terminated, the table was cut off.
 pub fn find_entry_table(bytes: &[u8]) -> Result<Option<EntryTable>, HitError> {
+    // An `ENTP` at `offset` is ended by the first `EENT` at `offset + 4 + 8k`: the bytes
+    // before it are read as whole entries whatever they hold. So only `EENT`s in the same
+    // residue class mod 8 as `offset + 4` can end it, and since `ENTP`s are visited in
+    // order, one cursor per class finds each one's candidate in a single pass (trying
+    // each `ENTP` to the end of the file was quadratic).
+    let start = HEADER_LEN.min(bytes.len());
+    let mut eents: [Vec<usize>; 8] = Default::default();
+    for at in positions(bytes, start, &EENT) {
+        eents[at % 8].push(at);
+    }
+    let mut cursors = [0usize; 8];
     let mut first_unterminated = None;
-    let mut from = HEADER_LEN.min(bytes.len());
-    while let Some(found) = find(&bytes[from..], &ENTP) {
-        let offset = from + found;
-        let mut entries = Vec::new();
-        let mut at = offset + 4;
-        let table = loop {
-            match bytes.get(at..at + 4) {
-                Some(marker) if marker == EENT => {
-                    break Some(EntryTable {
-                        offset,
-                        end: at + 4,
-                        entries,
-                    });
-                }
-                Some(_) => match (u32_at(bytes, at), u32_at(bytes, at + 4)) {
-                    (Some(track_id), Some(address)) => {
-                        entries.push(Entry { track_id, address });
-                        at += 8;
-                    }
-                    _ => break None,
-                },
-                None => break None,
-            }
-        };
-        if let Some(table) = table {
-            return Ok(Some(table));
+    for offset in positions(bytes, start, &ENTP) {
+        let first = offset + 4;
+        let class = first % 8;
+        let candidates = &eents[class];
+        let cursor = &mut cursors[class];
+        while candidates.get(*cursor).is_some_and(|&at| at < first) {
+            *cursor += 1;
         }
-        first_unterminated.get_or_insert(offset);
-        from = offset + 1;
+        let Some(&end_marker) = candidates.get(*cursor) else {
+            first_unterminated.get_or_insert(offset);
+            continue;
+        };
+        let entries = (first..end_marker)
+            .step_by(8)
+            .filter_map(|at| {
+                Some(Entry {
+                    track_id: u32_at(bytes, at)?,
+                    address: u32_at(bytes, at + 4)?,
+                })
+            })
+            .collect();
+        return Ok(Some(EntryTable {
+            offset,
+            end: end_marker + 4,
+            entries,
+        }));
     }
     match first_unterminated {
         Some(offset) => Err(HitError::UnterminatedEntryTable { offset }),
@@ -228,8 +236,19 @@ pub fn find_entry_table(bytes: &[u8]) -> Result<Option<EntryTable>, HitError> {
     }
 }
 
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
+/// Every offset from `start` on where `needle` begins, in order.
+fn positions<'a>(
+    bytes: &'a [u8],
+    start: usize,
+    needle: &'a [u8],
+) -> impl Iterator<Item = usize> + 'a {
+    bytes
+        .get(start..)
+        .unwrap_or(&[])
+        .windows(needle.len())
+        .enumerate()
+        .filter(move |(_, w)| *w == needle)
+        .map(move |(i, _)| start + i)
 }
 
 /// Encodes an export table (markers included) for the given entries.
@@ -248,6 +267,39 @@ pub fn encode_entry_table(entries: &[Entry]) -> Vec<u8> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The table rule written the slow, obvious way: try every `ENTP` in order.
+    fn by_the_rule(bytes: &[u8]) -> Result<Option<EntryTable>, HitError> {
+        let mut first_unterminated = None;
+        for offset in HEADER_LEN..bytes.len() {
+            if bytes.get(offset..offset + 4) != Some(&ENTP[..]) {
+                continue;
+            }
+            let mut entries = Vec::new();
+            let mut at = offset + 4;
+            loop {
+                if bytes.get(at..at + 4) == Some(&EENT[..]) {
+                    return Ok(Some(EntryTable {
+                        offset,
+                        end: at + 4,
+                        entries,
+                    }));
+                }
+                match (u32_at(bytes, at), u32_at(bytes, at + 4)) {
+                    (Some(track_id), Some(address)) => {
+                        entries.push(Entry { track_id, address });
+                        at += 8;
+                    }
+                    _ => break,
+                }
+            }
+            first_unterminated.get_or_insert(offset);
+        }
+        match first_unterminated {
+            Some(offset) => Err(HitError::UnterminatedEntryTable { offset }),
+            None => Ok(None),
+        }
+    }
 
     #[test]
     fn header_round_trip() {
@@ -319,7 +371,65 @@ mod tests {
         );
     }
 
+    /// Found by the fuzzer: every unterminated `ENTP` used to be scanned to the end of the
+    /// file, so a file of many `ENTP`s took time quadratic in its length (a megabyte:
+    /// hours). A 4 MiB file of them must be read in well under the generous limit.
+    #[test]
+    fn many_unterminated_entry_tables_are_read_in_linear_time() {
+        let mut bytes = header().to_vec();
+        for _ in 0..(1 << 20) {
+            bytes.extend_from_slice(&ENTP);
+        }
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(HitFile::from_bytes(bytes));
+        });
+        let read = result.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(
+            read.expect("a file of 4 MiB of ENTP markers took more than 10 s to read"),
+            Err(HitError::UnterminatedEntryTable { offset: 16 })
+        );
+    }
+
+    #[test]
+    fn the_table_is_the_first_entp_with_an_eent_a_whole_entry_away() {
+        // `ENTP` at 16 has an `EENT` 6 bytes on (not a whole entry): unterminated. The one
+        // at 26 is ended by the `EENT` 8 bytes after its marker: one entry.
+        let mut code = b"ENTP\x01\x00EENT".to_vec();
+        code.extend_from_slice(b"ENTP\x07\x00\x00\x00\x10\x00\x00\x00EENT");
+        let mut bytes = header().to_vec();
+        bytes.extend_from_slice(&code);
+        let table = find_entry_table(&bytes).unwrap().unwrap();
+        assert_eq!(table.offset, 26);
+        assert_eq!(table.end, 26 + 4 + 8 + 4);
+        assert_eq!(
+            table.entries,
+            [Entry {
+                track_id: 7,
+                address: 16
+            }]
+        );
+    }
+
     proptest! {
+        /// The scan agrees with the plain reading of the rule: the first `ENTP` followed
+        /// by whole 8-byte entries and then `EENT`.
+        #[test]
+        fn entry_table_matches_the_rule(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just(ENTP.to_vec()),
+                    Just(EENT.to_vec()),
+                    proptest::collection::vec(any::<u8>(), 1..6)
+                ],
+                0..30,
+            )
+        ) {
+            let mut bytes = header().to_vec();
+            bytes.extend(parts.concat());
+            prop_assert_eq!(find_entry_table(&bytes), by_the_rule(&bytes));
+        }
+
         #[test]
         fn never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
             let _ = HitFile::from_bytes(bytes.clone());

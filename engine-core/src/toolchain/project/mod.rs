@@ -57,6 +57,11 @@ pub const PROJECT_EXTENSIONS: &[&str] = &[
 /// First track ID HitBench gives tracks made from labels that no table names.
 pub const IMPLICIT_TRACK_BASE: u32 = 0xF000_0000;
 
+/// The most IDs the project's global hit lists may expand to together (4 MiB of IDs); a
+/// list that would pass it is refused with an error, so a few kilobytes of long ranges
+/// cannot take gigabytes.
+pub const MAX_HIT_LIST_IDS: u64 = 1 << 20;
+
 /// A definition replaced by a later one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Override {

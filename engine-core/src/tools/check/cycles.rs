@@ -8,6 +8,13 @@ use crate::toolchain::project::{CodeRef, Origin, Project};
 use crate::toolchain::registers::Layout;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+/// The most searches for a shortest cycle started in one group of tracks or hit lists
+/// that all reach one another (a strongly connected component). A search costs the
+/// size of the group, so searching from each member of a tangle of thousands was
+/// quadratic; the first few members' cycles are reported instead (a group that is one
+/// plain cycle needs a single search anyway).
+pub const MAX_CYCLE_SEARCHES: usize = 8;
+
 /// What the code reachable from a track's entry *without yielding* does.
 #[derive(Debug, Default)]
 struct Reach {
@@ -177,9 +184,14 @@ pub(super) fn play_cycles(project: &Project, facts: &CodeFacts<'_>, found: &mut 
                 .collect()
         })
     };
+    let components = Components::new(reaches.keys().copied(), &edges);
     let mut reported: BTreeSet<Vec<u32>> = BTreeSet::new();
+    let mut searches = Searches::default();
     for &start in reaches.keys() {
-        let Some(cycle) = shortest_cycle(start, &edges) else {
+        if !searches.allowed(&components, start) {
+            continue;
+        }
+        let Some(cycle) = shortest_cycle(start, &edges, &components) else {
             continue;
         };
         if cycle.len() == 1 && !reaches.get(&start).is_some_and(|r| r.multiple) {
@@ -237,14 +249,155 @@ pub(super) fn play_cycles(project: &Project, facts: &CodeFacts<'_>, found: &mut 
     }
 }
 
+/// The strongly connected components of the graph `edges` over `nodes` (Tarjan's
+/// algorithm, iterative so that a chain of any length cannot overflow the stack).
+struct Components {
+    /// The component of every node seen.
+    of: HashMap<u32, usize>,
+    /// Per component: whether it holds a cycle, and whether it is one simple cycle (each
+    /// node has exactly one successor inside), where every node's shortest cycle is the
+    /// whole component.
+    kind: Vec<(bool, bool)>,
+}
+
+/// Tarjan's bookkeeping.
+#[derive(Default)]
+struct Tarjan {
+    index: HashMap<u32, usize>,
+    low: HashMap<u32, usize>,
+    stack: Vec<u32>,
+    on_stack: HashSet<u32>,
+    of: HashMap<u32, usize>,
+    count: usize,
+    /// The walk's own call stack: a node, its successors, the next one to follow.
+    calls: Vec<(u32, Vec<u32>, usize)>,
+}
+
+impl Tarjan {
+    fn enter(&mut self, node: u32, edges: &dyn Fn(u32) -> Vec<u32>) {
+        let i = self.index.len();
+        self.index.insert(node, i);
+        self.low.insert(node, i);
+        self.stack.push(node);
+        self.on_stack.insert(node);
+        self.calls.push((node, edges(node), 0));
+    }
+
+    fn lower(&mut self, node: u32, to: usize) {
+        if let Some(low) = self.low.get_mut(&node) {
+            *low = (*low).min(to);
+        }
+    }
+
+    fn walk(&mut self, root: u32, edges: &dyn Fn(u32) -> Vec<u32>) {
+        self.enter(root, edges);
+        while let Some((node, successors, next)) = self.calls.last_mut() {
+            let node = *node;
+            if let Some(&to) = successors.get(*next) {
+                *next += 1;
+                match self.index.get(&to).copied() {
+                    None => self.enter(to, edges),
+                    Some(i) if self.on_stack.contains(&to) => self.lower(node, i),
+                    Some(_) => {}
+                }
+                continue;
+            }
+            self.calls.pop();
+            let low = self.low.get(&node).copied().unwrap_or(0);
+            if let Some(&(parent, _, _)) = self.calls.last() {
+                self.lower(parent, low);
+            }
+            if self.index.get(&node) == Some(&low) {
+                while let Some(member) = self.stack.pop() {
+                    self.on_stack.remove(&member);
+                    self.of.insert(member, self.count);
+                    if member == node {
+                        break;
+                    }
+                }
+                self.count += 1;
+            }
+        }
+    }
+}
+
+impl Components {
+    fn new(nodes: impl Iterator<Item = u32>, edges: &dyn Fn(u32) -> Vec<u32>) -> Self {
+        let mut tarjan = Tarjan::default();
+        for root in nodes {
+            if !tarjan.index.contains_key(&root) {
+                tarjan.walk(root, edges);
+            }
+        }
+        let Tarjan { of, count, .. } = tarjan;
+        let mut sizes = vec![0usize; count];
+        let mut inner_edges = vec![0usize; count];
+        for (&node, &c) in &of {
+            let inside: HashSet<u32> = edges(node)
+                .into_iter()
+                .filter(|to| of.get(to) == Some(&c))
+                .collect();
+            if let (Some(size), Some(inner)) = (sizes.get_mut(c), inner_edges.get_mut(c)) {
+                *size += 1;
+                *inner += inside.len();
+            }
+        }
+        let kind = sizes
+            .iter()
+            .zip(&inner_edges)
+            .map(|(&size, &edges)| (edges > 0, edges == size))
+            .collect();
+        Components { of, kind }
+    }
+
+    /// The component of `node` if a cycle runs through it, with whether the component is
+    /// one simple cycle.
+    fn cyclic(&self, node: u32) -> Option<(usize, bool)> {
+        let c = *self.of.get(&node)?;
+        let (cyclic, simple) = *self.kind.get(c)?;
+        cyclic.then_some((c, simple))
+    }
+}
+
+/// Searches started per component.
+#[derive(Default)]
+struct Searches(HashMap<usize, usize>);
+
+impl Searches {
+    /// Whether to search for a cycle through `node`: only if one runs through it, once
+    /// in a component that is one simple cycle (every member's shortest cycle is the
+    /// whole component), and at most [`MAX_CYCLE_SEARCHES`] times in any other.
+    fn allowed(&mut self, components: &Components, node: u32) -> bool {
+        let Some((component, simple)) = components.cyclic(node) else {
+            return false;
+        };
+        let done = self.0.entry(component).or_insert(0);
+        let limit = if simple { 1 } else { MAX_CYCLE_SEARCHES };
+        if *done >= limit {
+            return false;
+        }
+        *done += 1;
+        true
+    }
+}
+
 /// The shortest cycle through `start` in the graph `edges` (breadth first), as the
-/// list of nodes from `start` on.
-fn shortest_cycle(start: u32, edges: &dyn Fn(u32) -> Vec<u32>) -> Option<Vec<u32>> {
+/// list of nodes from `start` on. Only nodes of `start`'s component can be on it, so the
+/// search stays inside (it would find the same cycle without that, just slower).
+fn shortest_cycle(
+    start: u32,
+    edges: &dyn Fn(u32) -> Vec<u32>,
+    components: &Components,
+) -> Option<Vec<u32>> {
+    let (component, _) = components.cyclic(start)?;
     let mut parent: HashMap<u32, u32> = HashMap::new();
     let mut queue = std::collections::VecDeque::from([start]);
     let mut visited: HashSet<u32> = HashSet::from([start]);
     while let Some(node) = queue.pop_front() {
         for next in edges(node) {
+            if components.of.get(&next) != Some(&component) {
+                continue;
+            }
             if next == start {
                 let mut cycle = vec![node];
                 let mut at = node;
@@ -276,9 +429,14 @@ pub(super) fn hit_list_cycles(project: &Project, found: &mut Vec<Finding>) {
             l.entries.iter().copied().filter(|e| is_list(e)).collect()
         })
     };
+    let components = Components::new(lists.keys().copied(), &inner);
     let mut reported: BTreeSet<Vec<u32>> = BTreeSet::new();
+    let mut searches = Searches::default();
     for list in lists.values() {
-        let Some(cycle) = shortest_cycle(list.id, &inner) else {
+        if !searches.allowed(&components, list.id) {
+            continue;
+        }
+        let Some(cycle) = shortest_cycle(list.id, &inner, &components) else {
             continue;
         };
         let mut key = cycle.clone();

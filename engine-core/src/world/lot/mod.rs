@@ -406,7 +406,11 @@ impl Parser<'_> {
         let trimmed = line.trim_start();
         if self.in_header {
             if let Some(comment) = trimmed.strip_prefix('#') {
-                self.lot.header.push(comment.to_string());
+                // A CR left at the end (before the CRLF, or ending the file) would be
+                // written before the line end and read back as part of it.
+                self.lot
+                    .header
+                    .push(comment.trim_end_matches('\r').to_string());
                 return None;
             }
             if trimmed.is_empty() {
@@ -754,6 +758,18 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the fuzzer: a header comment ending in a carriage return (a CR before
+    /// the CRLF, or at the very end of the file) kept it, and `to_text` wrote it before
+    /// its own line end, where reading it back took it for part of a CRLF.
+    #[test]
+    fn header_comments_ending_in_carriage_returns_read_back() {
+        let (lot, _) = Lot::parse("# one\r\r\n#  two \r", Path::new("t.lot"));
+        assert_eq!(lot.header, [" one", "  two "]);
+        let (again, problems) = Lot::parse(&lot.to_text(), Path::new("t.lot"));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(again, lot);
+    }
 
     #[test]
     fn tokens_keep_columns_quotes_and_stop_at_comments() {

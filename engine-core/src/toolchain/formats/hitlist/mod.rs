@@ -17,6 +17,10 @@ use thiserror::Error;
 /// so a typo like `1-4000000000` cannot exhaust memory.
 pub const MAX_RANGE_LEN: u64 = 65_536;
 
+/// The most IDs a whole hit list may expand to (as many as one range may hold): a list
+/// of many ranges, each within [`MAX_RANGE_LEN`], is refused rather than expanded.
+pub const MAX_LIST_IDS: u64 = MAX_RANGE_LEN;
+
 /// One entry of a hit list, as written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum HitEntry {
@@ -120,6 +124,12 @@ pub enum HitListError {
         /// The name.
         name: String,
     },
+    /// The list expands to more than [`MAX_LIST_IDS`] IDs and is not expanded.
+    #[error("hit list expands to {count} IDs, more than the limit of {MAX_LIST_IDS}")]
+    ListTooLong {
+        /// Number of IDs after expansion.
+        count: u64,
+    },
     /// More IDs than a 32-bit count can describe.
     #[error("hit list expands to {count} IDs, more than a 32-bit count can hold")]
     TooManyIds {
@@ -211,8 +221,8 @@ impl HitList {
 
     /// The numeric IDs in order, ranges expanded lazily.
     ///
-    /// Fails, before yielding anything, if an entry is a name, a range runs backwards or
-    /// a range is longer than [`MAX_RANGE_LEN`].
+    /// Fails, before yielding anything, if an entry is a name, a range runs backwards, a
+    /// range is longer than [`MAX_RANGE_LEN`] or the list longer than [`MAX_LIST_IDS`].
     pub fn ids(&self) -> Result<impl Iterator<Item = u32> + '_, HitListError> {
         self.id_count()?;
         let ranges = self.entries.iter().filter_map(|entry| match entry {
@@ -224,11 +234,16 @@ impl HitList {
         Ok(ranges.flatten())
     }
 
-    /// How many IDs [`HitList::ids`] yields, or why it would fail.
+    /// How many IDs [`HitList::ids`] yields, or why it would fail (a name, a bad range,
+    /// more than [`MAX_LIST_IDS`] in all).
     pub fn id_count(&self) -> Result<u64, HitListError> {
-        self.entries.iter().try_fold(0u64, |sum, entry| {
+        let count = self.entries.iter().try_fold(0u64, |sum, entry| {
             Ok(sum.saturating_add(entry.expanded_len()?))
-        })
+        })?;
+        if count > MAX_LIST_IDS {
+            return Err(HitListError::ListTooLong { count });
+        }
+        Ok(count)
     }
 
     /// A copy with every name replaced by `lookup(name)`; unknown names are an error.

@@ -17,6 +17,21 @@ fn words(values: &[u32]) -> Vec<u8> {
 }
 
 #[test]
+fn a_list_expanding_past_the_limit_is_refused_not_expanded() {
+    // Each range is bounded, but a list of many ranges was not: a line of a few bytes
+    // per entry expanded to a quarter of a megabyte per entry.
+    let (list, _) = parse("0-65535,0-65535");
+    assert_eq!(
+        list.id_count(),
+        Err(HitListError::ListTooLong { count: 2 * 65_536 })
+    );
+    assert!(list.ids().is_err());
+    assert!(list.to_bytes_v1().is_err());
+    let (fits, _) = parse("0-65534,7");
+    assert_eq!(fits.id_count(), Ok(MAX_LIST_IDS));
+}
+
+#[test]
 fn parses_global_hit_list_value() {
     let (list, diags) = parse(" 1025-1035, 20016 ,0x4F85,sulsaxj_way_aa\r\n");
     assert!(diags.is_empty(), "{diags:?}");

@@ -10,11 +10,11 @@ use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::formats::hitlist::HitList;
 use crate::toolchain::formats::hot::{self, IdRef};
 use crate::toolchain::fsrules::ReadRules;
-use crate::toolchain::project::Project;
 use crate::toolchain::project::defs::{EventDef, EventType, HitListDef, Origin, PatchDef};
 use crate::toolchain::project::error::ResolveError;
 use crate::toolchain::project::tables::{self, RawEvents, RawTables, resolve_id};
 use crate::toolchain::project::unit::CodeUnit;
+use crate::toolchain::project::{MAX_HIT_LIST_IDS, Project};
 use std::sync::Arc;
 
 /// The column of value field `i` (1 when the entry has no such field).
@@ -46,8 +46,16 @@ impl TableResolver<'_> {
         for patch in &t.patches {
             self.patch(patch);
         }
+        // IDs the project's lists hold so far, against MAX_HIT_LIST_IDS (kept up to date
+        // list by list, not summed again per list, so many lists stay linear).
+        let mut expanded: u64 = self
+            .project
+            .hit_lists
+            .values()
+            .map(|l| l.entries.len() as u64)
+            .sum();
         for list in &t.global_hit_lists {
-            self.hit_list(list);
+            self.hit_list(list, &mut expanded);
         }
         for track in &t.tracks {
             self.track(track);
@@ -137,7 +145,7 @@ impl TableResolver<'_> {
         );
     }
 
-    fn hit_list(&mut self, list: &hot::GlobalHitListDef) {
+    fn hit_list(&mut self, list: &hot::GlobalHitListDef, expanded: &mut u64) {
         let Some(id) = self.id_u32(&list.id, "hit list ID", list.line) else {
             return;
         };
@@ -159,9 +167,29 @@ impl TableResolver<'_> {
                     None
                 }
             });
-        let entries: Result<Vec<u32>, _> = resolved.and_then(|l| l.ids().map(Iterator::collect));
-        let entries = match entries {
-            Ok(entries) => entries,
+        let replaced = self
+            .project
+            .hit_lists
+            .get(&id)
+            .map_or(0, |l| l.entries.len() as u64);
+        let counted = resolved.and_then(|l| Ok((l.id_count()?, l)));
+        let entries = match counted {
+            Ok((count, _)) if *expanded - replaced + count > MAX_HIT_LIST_IDS => {
+                self.diagnostics.push(source.error(
+                    list.line,
+                    list.value_column,
+                    format!(
+                        "hit list {id} expands to {count} IDs; with the lists before it the \
+                         project's hit lists would hold more than {MAX_HIT_LIST_IDS}, so it is \
+                         not loaded"
+                    ),
+                ));
+                return;
+            }
+            Ok((count, l)) => {
+                *expanded = *expanded - replaced + count;
+                l.ids().map(Iterator::collect).unwrap_or_default()
+            }
             Err(e) => {
                 let message = if unresolved.is_empty() {
                     format!("hit list {id}: {e}")
