@@ -1,7 +1,8 @@
 //! `check`'s cycle rules: tracks that start one another with `play_trk` without waiting
 //! (the engine stops such a chain with a fault), and hit lists that contain themselves.
 
-use super::{CodeFacts, Finding, Lint, track_title};
+use super::facts::CodeFacts;
+use super::lint::{Finding, Lint, track_title};
 use crate::runtime::thread::AttrRegs;
 use crate::toolchain::isa::{self, JumpTarget, Opcode, OperandKind};
 use crate::toolchain::project::{CodeRef, Origin, Project};
