@@ -22,26 +22,49 @@ pub struct TimedCommand {
     pub line: u32,
 }
 
-/// The time at the start of a script line, or why it is not one (not a finite number,
-/// negative, beyond [`MAX_SCRIPT_SECONDS`], or earlier than the line before).
-fn line_time(time_text: &str, last_time: f64) -> Result<f64, String> {
+/// Why the start of a script line is not a time the script may use.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+enum TimeError {
+    /// Beyond [`MAX_SCRIPT_SECONDS`].
+    #[error(
+        "time {time} is beyond the latest a script may use, {max} s (24 h); \
+         render longer with `--duration`",
+        max = MAX_SCRIPT_SECONDS
+    )]
+    TooLate {
+        /// The time written.
+        time: f64,
+    },
+    /// Earlier than the line before.
+    #[error("time {time} is earlier than the line before ({before}); times must not go back")]
+    Backwards {
+        /// The time written.
+        time: f64,
+        /// The time of the line before.
+        before: f64,
+    },
+    /// Not a finite, non-negative number.
+    #[error("`{0}` is not a time: each line starts with seconds, e.g. `1.5 sev ui click`")]
+    NotATime(String),
+}
+
+/// The time at the start of a script line.
+fn line_time(time_text: &str, last_time: f64) -> Result<f64, TimeError> {
     match time_text.parse::<f64>() {
-        Ok(t) if t.is_finite() && t > MAX_SCRIPT_SECONDS => Err(format!(
-            "time {t} is beyond the latest a script may use, {MAX_SCRIPT_SECONDS} s (24 h); \
-             render longer with `--duration`"
-        )),
-        Ok(t) if t.is_finite() && t >= 0.0 => {
-            if t < last_time {
-                Err(format!(
-                    "time {t} is earlier than the line before ({last_time}); times must not go back"
-                ))
+        Ok(time) if time.is_finite() && time > MAX_SCRIPT_SECONDS => {
+            Err(TimeError::TooLate { time })
+        }
+        Ok(time) if time.is_finite() && time >= 0.0 => {
+            if time < last_time {
+                Err(TimeError::Backwards {
+                    time,
+                    before: last_time,
+                })
             } else {
-                Ok(t)
+                Ok(time)
             }
         }
-        _ => Err(format!(
-            "`{time_text}` is not a time: each line starts with seconds, e.g. `1.5 sev ui click`"
-        )),
+        _ => Err(TimeError::NotATime(time_text.to_owned())),
     }
 }
 
@@ -64,8 +87,8 @@ pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnost
             .unwrap_or((trimmed, ""));
         let time = match line_time(time_text, last_time) {
             Ok(time) => time,
-            Err(message) => {
-                diagnostics.push(Diagnostic::error(file, line, lead + 1, message));
+            Err(why) => {
+                diagnostics.push(Diagnostic::error(file, line, lead + 1, why.to_string()));
                 continue;
             }
         };
