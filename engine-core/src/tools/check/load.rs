@@ -106,7 +106,7 @@ pub fn classify(diagnostic: &Diagnostic) -> Lint {
     }
 }
 
-/// The table parser's "`key` is set again in [Section] on line N" names a line of the
+/// The table parser's "`key` is set again in \[Section\] on line N" names a line of the
 /// table document; for `LIST` lines of a source that is not a line of the file, so this
 /// says the source line of the definition that won instead.
 fn set_again(project: &Project, d: &Diagnostic) -> Option<String> {

@@ -49,7 +49,7 @@ pub struct LineChange {
 }
 
 /// An editing session on one file's hit lists: a `.hot` file (its `[GlobalHitList]`
-/// entries, edited through [`HotDocument::set`]) or a MakeTrax source (its
+/// entries, edited through [`HotDocument::set`](crate::toolchain::formats::hot::HotDocument::set)) or a MakeTrax source (its
 /// `LIST [GlobalHitList] key=value` lines, each edited as a one-line splice).
 ///
 /// Every edit rewrites only the edited list's line; every other byte, line endings

@@ -67,7 +67,7 @@ pub enum EditError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SaveError {
     /// The file changed on disk since it was opened (or last saved); saving would throw
-    /// those changes away. [`HitListEditor::save_anyway`] overwrites them.
+    /// those changes away. [`HitListEditor::save_anyway`](super::HitListEditor::save_anyway) overwrites them.
     #[error("{}: the file changed on disk since it was opened ({detail}); not saved", path.display())]
     ChangedOnDisk {
         /// The file.

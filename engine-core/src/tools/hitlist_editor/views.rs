@@ -55,7 +55,7 @@ pub struct ListDefinition {
     pub line: u32,
     /// A `.hot` entry or a source `LIST` line.
     pub kind: DefinitionKind,
-    /// Why the list cannot be edited, or `None` when [`HitListEditor`] can edit it
+    /// Why the list cannot be edited, or `None` when [`HitListEditor`](super::HitListEditor) can edit it
     /// (open [`ListDefinition::file`] and use [`HitListView::key`]).
     pub read_only: Option<String>,
 }
@@ -115,8 +115,8 @@ pub struct EntryTarget {
 /// One entry of a list, as written, with what it plays.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HitListEntryView {
-    /// Position in the list as written (what [`HitListEditor::remove_entry`] and
-    /// [`HitListEditor::move_entry`] take).
+    /// Position in the list as written (what [`HitListEditor::remove_entry`](super::HitListEditor::remove_entry) and
+    /// [`HitListEditor::move_entry`](super::HitListEditor::move_entry) take).
     pub index: usize,
     /// The entry's text as written (`7`, `5-9`, `0x10`, `name`).
     pub text: String,
@@ -134,7 +134,7 @@ pub struct HitListView {
     /// Hit list ID.
     pub id: u32,
     /// The key as written in its definition (`92`, `hl_baby_cry`): what
-    /// [`HitListEditor`] operations take.
+    /// [`HitListEditor`](super::HitListEditor) operations take.
     pub key: String,
     /// The list's name, when its key is a name.
     pub name: Option<String>,
@@ -147,7 +147,7 @@ pub struct HitListView {
     /// The entries as written, resolved.
     pub entries: Vec<HitListEntryView>,
     /// The IDs the engine picks from (ranges expanded, names resolved): what
-    /// [`simulate`] takes.
+    /// [`simulate`](super::simulate()) takes.
     pub expanded: Vec<u32>,
     /// Where it is defined; `None` for a track whose list is not defined.
     pub definition: Option<ListDefinition>,
@@ -156,7 +156,7 @@ pub struct HitListView {
 }
 
 impl HitListView {
-    /// True when [`HitListEditor`] can change this list.
+    /// True when [`HitListEditor`](super::HitListEditor) can change this list.
     pub fn is_editable(&self) -> bool {
         self.definition
             .as_ref()

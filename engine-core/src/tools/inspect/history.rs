@@ -114,7 +114,7 @@ impl VoiceHistory {
     }
 
     /// Compares the history with the voice slots as they are at `now` (call it after
-    /// [`push`](Self::push) with the same moment's [`voices`]): a lane whose track has
+    /// [`push`](Self::push) with the same moment's [`voices`](super::voices())): a lane whose track has
     /// left its slot closes at `now`, a track the records did not announce gets a lane.
     pub fn observe(&mut self, voices: &[VoiceView], now: SampleTime) {
         for view in voices {

@@ -1,5 +1,5 @@
-//! Read-only, plain-data views of a running [`Engine`] for the workbench's inspectors:
-//! the live VM threads ([`threads`]), the Box-X voice slots ([`voices`]), the instance
+//! Read-only, plain-data views of a running [`Engine`](crate::runtime::Engine) for the workbench's inspectors:
+//! the live VM threads ([`threads`](threads())), the Box-X voice slots ([`voices`](voices())), the instance
 //! map ([`instances`]) and a bounded history of who held each voice ([`VoiceHistory`]).
 //!
 //! Everything here is built on the engine's own thread from a shared borrow of the

@@ -55,7 +55,7 @@ impl fmt::Display for ThreadStatus {
 }
 
 /// One live VM thread. Threads that fault are stopped at once, so they never appear
-/// here: their faults are in [`VoiceHistory::faults`], with `file:line`.
+/// here: their faults are in [`VoiceHistory::faults`](super::VoiceHistory::faults), with `file:line`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ThreadView {
     /// The thread's index (stable while it lives; reused after it ends).
