@@ -11,10 +11,10 @@ use crate::host::command::TimedCommand;
 use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
 use crate::runtime::{EngineConfig, TraceRecord, TraceSwitches};
 use crate::sound::mixer::{MixerConfig, mixer};
-use crate::sound::output::{WAV_MAX_FRAMES, WavWriter, wav_file_bytes};
+use crate::sound::output::{WAV_MAX_FRAMES, WavError, WavWriter, wav_file_bytes};
 use crate::sound::server::ServerConfig;
 use crate::toolchain::project::Project;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How to render.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,6 +63,32 @@ pub struct RenderReport {
     pub peak: f32,
 }
 
+/// Why a render failed. Each names the output file.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The render would be longer than a WAV file can hold; nothing was written.
+    #[error(
+        "cannot render to {}: {seconds} s at {rate} Hz would be a {bytes}-byte WAV file, more \
+         than the format holds (4 GiB: {max_seconds:.0} s at this rate); render less with --duration",
+        path.display()
+    )]
+    TooLong {
+        /// The output file.
+        path: PathBuf,
+        /// The length asked for.
+        seconds: f64,
+        /// Frames per second.
+        rate: u32,
+        /// The size the file would have had.
+        bytes: u64,
+        /// The longest render a WAV file holds at this rate.
+        max_seconds: f64,
+    },
+    /// Creating or writing the WAV file failed (the unfinished file is deleted).
+    #[error(transparent)]
+    Wav(#[from] WavError),
+}
+
 /// Renders `script` against `project` into the WAV file `out`, keeping every trace
 /// record in the report.
 pub fn render(
@@ -70,7 +96,7 @@ pub fn render(
     script: &[TimedCommand],
     out: &Path,
     options: RenderOptions,
-) -> Result<RenderReport, String> {
+) -> Result<RenderReport, RenderError> {
     let mut trace = Vec::new();
     let mut report = render_with(project, script, out, options, &mut |r| trace.push(r))?;
     report.trace = trace;
@@ -78,7 +104,11 @@ pub fn render(
 }
 
 /// The frames a render of `options` lasts, or why it cannot be written to `out`.
-fn length(script: &[TimedCommand], out: &Path, options: &RenderOptions) -> Result<u64, String> {
+fn length(
+    script: &[TimedCommand],
+    out: &Path,
+    options: &RenderOptions,
+) -> Result<u64, RenderError> {
     let rate = f64::from(options.sample_rate.max(1));
     let last = script.last().map_or(0.0, |c| c.time);
     let seconds = options
@@ -87,14 +117,13 @@ fn length(script: &[TimedCommand], out: &Path, options: &RenderOptions) -> Resul
         .max(0.0);
     let frames = seconds * rate;
     if !frames.is_finite() || frames.round() > WAV_MAX_FRAMES as f64 {
-        let bytes = wav_file_bytes(frames.round() as u64);
-        return Err(format!(
-            "cannot render to {}: {seconds} s at {} Hz would be a {bytes}-byte WAV file, more \
-             than the format holds (4 GiB: {:.0} s at this rate); render less with --duration",
-            out.display(),
-            options.sample_rate,
-            WAV_MAX_FRAMES as f64 / rate,
-        ));
+        return Err(RenderError::TooLong {
+            path: out.to_path_buf(),
+            seconds,
+            rate: options.sample_rate,
+            bytes: wav_file_bytes(frames.round() as u64),
+            max_seconds: WAV_MAX_FRAMES as f64 / rate,
+        });
     }
     Ok(frames.round() as u64)
 }
@@ -108,9 +137,9 @@ pub fn render_with(
     out: &Path,
     options: RenderOptions,
     on_record: &mut dyn FnMut(TraceRecord),
-) -> Result<RenderReport, String> {
+) -> Result<RenderReport, RenderError> {
     let total_frames = length(script, out, &options)?;
-    let mut writer = WavWriter::create(out, options.sample_rate).map_err(|e| e.to_string())?;
+    let mut writer = WavWriter::create(out, options.sample_rate)?;
     let result = run(
         project,
         script,
@@ -119,7 +148,7 @@ pub fn render_with(
         &mut writer,
         on_record,
     )
-    .and_then(|report| writer.finish().map(|_| report).map_err(|e| e.to_string()));
+    .and_then(|report| Ok(writer.finish().map(|_| report)?));
     if result.is_err() {
         discard(out);
     }
@@ -142,7 +171,7 @@ fn run(
     total_frames: u64,
     writer: &mut WavWriter,
     on_record: &mut dyn FnMut(TraceRecord),
-) -> Result<RenderReport, String> {
+) -> Result<RenderReport, RenderError> {
     let mixer_config = MixerConfig {
         sample_rate: options.sample_rate,
         ..MixerConfig::default()
@@ -195,7 +224,7 @@ fn run(
             };
             mixer.render(block);
             peak = block.iter().fold(peak, |p, s| p.max(s.abs()));
-            writer.write(block).map_err(|e| e.to_string())?;
+            writer.write(block)?;
             done += n;
         }
         for record in session.take_trace() {
@@ -226,7 +255,7 @@ mod tests {
         options: RenderOptions,
         out: &Path,
         limit: Duration,
-    ) -> Option<Result<RenderReport, String>> {
+    ) -> Option<Result<RenderReport, RenderError>> {
         let out = out.to_path_buf();
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -245,7 +274,7 @@ mod tests {
         };
         let result = render_within(options, Path::new("/dev/null"), Duration::from_secs(20))
             .expect("refused at once, not rendered");
-        let message = result.expect_err("too long for a WAV file");
+        let message = result.expect_err("too long for a WAV file").to_string();
         assert!(message.contains("/dev/null"), "{message}");
         assert!(message.contains("4 GiB"), "{message}");
         // Refused before the file is created.

@@ -199,6 +199,10 @@ impl Session {
     }
 
     /// Runs a command of the shared command language.
+    ///
+    /// The result is a console reply — the sentence the console, `hitbench play` and a
+    /// render's log print — from the command language ([`command::CommandError`]) and
+    /// from the world director alike, so both kinds of failure are the text they say.
     pub fn execute(&mut self, command: &Command) -> Result<String, String> {
         if let Command::World(world) = command {
             let result =
@@ -222,7 +226,8 @@ impl Session {
                 controlled: &mut self.controlled,
                 args,
             },
-        );
+        )
+        .map_err(|e| e.to_string());
         self.pump();
         result
     }

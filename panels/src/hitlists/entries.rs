@@ -21,7 +21,7 @@ pub(super) fn resolve(
     }
     let entry = match parse_entry_text(text) {
         Ok(entry) => entry,
-        Err(e) => return (Err(e), Vec::new()),
+        Err(e) => return (Err(e.to_string()), Vec::new()),
     };
     let ids: Vec<u32> = match &entry {
         HitEntry::Id(id) => vec![*id],
@@ -129,7 +129,7 @@ impl HitListsPanel {
                         self.new_entry.clear();
                         self.entry_error = None;
                     }
-                    Err(e) => self.entry_error = Some(e),
+                    Err(e) => self.entry_error = Some(e.to_string()),
                 }
             }
         });

@@ -134,7 +134,7 @@ impl SampleChange {
 }
 
 /// One settled batch of changes, loaded on the reload thread and ready to be applied on
-/// the engine thread ([`Session::apply_reload`]).
+/// the engine thread ([`Session::apply_reload`](crate::host::session::Session::apply_reload)).
 #[derive(Debug, Clone)]
 pub struct Reload {
     /// The changed files the watcher reported (empty for a "read everything again").
@@ -289,7 +289,7 @@ impl Reloader {
     }
 
     /// Like [`start`](Self::start), handing batches out through a channel (to apply
-    /// with [`Session::apply_reload`] when it suits the caller).
+    /// with [`Session::apply_reload`](crate::host::session::Session::apply_reload) when it suits the caller).
     pub fn with_channel(
         project: &Project,
         cache: Arc<ResourceCache>,

@@ -6,7 +6,7 @@
 use super::watch::{Batch, Debouncer, DirWatcher, Signal, WatchStatus};
 use super::{FileErrors, Reload, ReloadConfig, SampleChange, SampleOutcome};
 use crate::sound::audio::decode::{self, DecodeLimits};
-use crate::sound::cache::{Handle, ResourceCache};
+use crate::sound::cache::{CacheError, Handle, ResourceCache};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::fsrules::ReadRules;
 use crate::toolchain::project::{
@@ -296,7 +296,7 @@ impl Worker {
             return SampleChange {
                 path: path.to_path_buf(),
                 name: None,
-                outcome: SampleOutcome::Ignored("it is outside the data directories".into()),
+                outcome: SampleOutcome::Ignored(SampleError::OutsideDataDirs.to_string()),
             };
         };
         let change = |outcome| SampleChange {
@@ -312,10 +312,10 @@ impl Worker {
         }
         let new_file = !self.cache_serves(&name);
         if new_file && let Err(e) = self.add_to_cache(path) {
-            return change(self.failed(path, &name, e));
+            return change(self.failed(path, &name, &e));
         }
         if let Err(e) = check(path, &name) {
-            return change(self.failed(path, &name, e));
+            return change(self.failed(path, &name, &e));
         }
         match self.cache.reload(&name) {
             Ok(_) => {
@@ -327,12 +327,13 @@ impl Worker {
                     SampleOutcome::Reloaded
                 })
             }
-            Err(e) => change(self.failed(path, &name, e.to_string())),
+            Err(e) => change(self.failed(path, &name, &SampleError::Cache(e))),
         }
     }
 
     /// A sample that does not load: keeps the version in memory if there is one.
-    fn failed(&mut self, path: &Path, name: &str, error: String) -> SampleOutcome {
+    fn failed(&mut self, path: &Path, name: &str, error: &SampleError) -> SampleOutcome {
+        let error = error.to_string();
         if !self.kept.contains_key(name)
             && self.cache.is_cached(name)
             && let Ok(handle) = self.cache.get(name)
@@ -370,18 +371,18 @@ impl Worker {
     }
 
     /// Indexes again the data directory holding `path`, so the cache serves a new file.
-    fn add_to_cache(&self, path: &Path) -> Result<(), String> {
+    fn add_to_cache(&self, path: &Path) -> Result<(), SampleError> {
         let dir = self
             .base
             .dirs
             .iter()
             .rev()
             .find(|d| path.starts_with(d))
-            .ok_or_else(|| "it is outside the data directories".to_string())?;
+            .ok_or(SampleError::OutsideDataDirs)?;
         self.cache
             .add_directory(dir)
             .map(|_| ())
-            .map_err(|e| e.to_string())
+            .map_err(SampleError::Cache)
     }
 
     /// Every file problem now: the project's errors by file (marking files whose last
@@ -448,8 +449,29 @@ fn nothing_to_swap(batch: &Batch, new: &Project, report: &ReloadReport) -> bool 
         })
 }
 
+/// Why a changed sample cannot be put into the cache. The reload's messages name the
+/// sample and its file, so these say only what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+enum SampleError {
+    /// The file is in none of the data directories.
+    #[error("it is outside the data directories")]
+    OutsideDataDirs,
+    /// The data folders' rule refuses it (not a regular file, too large, …).
+    #[error("cannot read: it {0}")]
+    Refused(String),
+    /// Reading it failed.
+    #[error("cannot read: {0}")]
+    Read(#[from] std::io::Error),
+    /// It does not decode.
+    #[error("does not decode: {0}")]
+    Undecodable(#[from] decode::DecodeError),
+    /// The cache could not index its directory, or load it.
+    #[error(transparent)]
+    Cache(CacheError),
+}
+
 /// Checks that a sample file decodes (large files: that their header reads).
-fn check(path: &Path, name: &str) -> Result<(), String> {
+fn check(path: &Path, name: &str) -> Result<(), SampleError> {
     if !DECODED.contains(&extension(path).as_str()) {
         return Ok(());
     }
@@ -459,26 +481,24 @@ fn check(path: &Path, name: &str) -> Result<(), String> {
         ReadRules::for_file(path).with_max_bytes(crate::toolchain::fsrules::MAX_RESOURCE_BYTES);
     let checked = rules
         .check(path)
-        .map_err(|r| format!("cannot read: it {}", r.reason()))?;
+        .map_err(|r| SampleError::Refused(r.reason()))?;
     if checked.len > FULL_CHECK_BYTES {
         use std::io::Read;
         let mut head = vec![0u8; 64 * 1024];
         let n = rules
             .open(path)
             .map_err(crate::toolchain::fsrules::Refusal::into_io)
-            .and_then(|mut f| f.read(&mut head))
-            .map_err(|e| format!("cannot read: {e}"))?;
+            .and_then(|mut f| f.read(&mut head))?;
         head.truncate(n);
-        return decode::probe(name, &head)
-            .map(|_| ())
-            .map_err(|e| format!("does not decode: {e}"));
+        decode::probe(name, &head)?;
+        return Ok(());
     }
     let bytes = rules
         .read(path)
-        .map_err(|r| format!("cannot read: it {}", r.reason()))?;
+        .map_err(|r| SampleError::Refused(r.reason()))?;
     match decode::decode(name, &bytes, &DecodeLimits::default()) {
         // Too large to hold in memory is no damage: such a sound is streamed.
         Ok(_) | Err(decode::DecodeError::TooLarge { .. }) => Ok(()),
-        Err(e) => Err(format!("does not decode: {e}")),
+        Err(e) => Err(e.into()),
     }
 }

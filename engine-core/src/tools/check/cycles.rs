@@ -1,9 +1,10 @@
 //! `check`'s cycle rules: tracks that start one another with `play_trk` without waiting
 //! (the engine stops such a chain with a fault), and hit lists that contain themselves.
 
-use super::{CodeFacts, Finding, Lint, track_title};
+use super::facts::CodeFacts;
+use super::lint::{Finding, Lint, track_title};
 use crate::runtime::thread::AttrRegs;
-use crate::toolchain::isa::{self, JumpTarget, Opcode, OperandKind};
+use crate::toolchain::isa::{self, Instruction, JumpTarget, Opcode, OperandKind};
 use crate::toolchain::project::{CodeRef, Origin, Project};
 use crate::toolchain::registers::Layout;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -36,6 +37,37 @@ struct Path {
     depth: usize,
 }
 
+impl Path {
+    /// Follows what an instruction that neither branches nor starts a track does to the
+    /// registers: a constant loaded or copied is known, any other write makes a
+    /// variable's value unknown.
+    fn track_registers(&mut self, instr: &Instruction) {
+        let [a, b, _] = instr.operands;
+        match instr.info.op {
+            Opcode::Loadl => {
+                self.regs.insert(a, i64::from(b as i32));
+            }
+            Opcode::Loadb => {
+                self.regs.insert(a, i64::from(b as u8 as i8));
+            }
+            Opcode::Set | Opcode::Setll => match self.regs.get(&b).copied() {
+                Some(value) => {
+                    self.regs.insert(a, value);
+                }
+                None => {
+                    self.regs.remove(&a);
+                }
+            },
+            Opcode::Test | Opcode::Cmp | Opcode::NoteOff | Opcode::KillTrk => {}
+            _ => {
+                if let Some(OperandKind::Var) = instr.info.operands.first() {
+                    self.regs.remove(&a);
+                }
+            }
+        }
+    }
+}
+
 fn reach(project: &Project, facts: &CodeFacts<'_>, entry: CodeRef) -> Reach {
     let mut reach = Reach::default();
     let layout = project
@@ -60,14 +92,14 @@ fn reach(project: &Project, facts: &CodeFacts<'_>, entry: CodeRef) -> Reach {
             let Ok(instr) = isa::decode(unit.hit.bytes(), path.at.address as usize) else {
                 break;
             };
-            let operand_at = path.at.address.saturating_add(1);
+            let (here, operand_at) = (path.at.unit, path.at.address.saturating_add(1));
             let target = |address: u32| {
                 facts
                     .far
-                    .get(&(path.at.unit, operand_at))
+                    .get(&(here, operand_at))
                     .copied()
                     .unwrap_or(CodeRef {
-                        unit: path.at.unit,
+                        unit: here,
                         address,
                     })
             };
@@ -75,26 +107,12 @@ fn reach(project: &Project, facts: &CodeFacts<'_>, entry: CodeRef) -> Reach {
                 unit: path.at.unit,
                 address: path.at.address.saturating_add(instr.len as u32),
             };
-            let [a, b, _] = instr.operands;
+            let [a, _, _] = instr.operands;
             let opcode = instr.info.op;
             if opcode.may_yield() {
                 break;
             }
             match opcode {
-                Opcode::Loadl => {
-                    path.regs.insert(a, i64::from(b as i32));
-                }
-                Opcode::Loadb => {
-                    path.regs.insert(a, i64::from(b as u8 as i8));
-                }
-                Opcode::Set | Opcode::Setll => match path.regs.get(&b).copied() {
-                    Some(value) => {
-                        path.regs.insert(a, value);
-                    }
-                    None => {
-                        path.regs.remove(&a);
-                    }
-                },
                 Opcode::PlayTrk => {
                     if let Some(track) = path.regs.get(&a).and_then(|v| u32::try_from(*v).ok()) {
                         reach
@@ -104,11 +122,8 @@ fn reach(project: &Project, facts: &CodeFacts<'_>, entry: CodeRef) -> Reach {
                     }
                 }
                 Opcode::End | Opcode::Return => {
-                    if path.depth == 0 {
-                        reach.ends = true;
-                        break;
-                    }
                     // Returning from a call: the walk of the caller goes on after it.
+                    reach.ends |= path.depth == 0;
                     break;
                 }
                 Opcode::Loop => break,
@@ -129,17 +144,7 @@ fn reach(project: &Project, facts: &CodeFacts<'_>, entry: CodeRef) -> Reach {
                     path.depth += 1;
                     continue;
                 }
-                _ => {
-                    // Any other write to a variable makes its value unknown.
-                    if let Some(OperandKind::Var) = instr.info.operands.first()
-                        && !matches!(
-                            opcode,
-                            Opcode::Test | Opcode::Cmp | Opcode::NoteOff | Opcode::KillTrk
-                        )
-                    {
-                        path.regs.remove(&a);
-                    }
-                }
+                _ => path.track_registers(&instr),
             }
             if path.regs.get(&multiple).is_some_and(|v| *v != 0) {
                 reach.multiple = true;

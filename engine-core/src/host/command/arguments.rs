@@ -1,0 +1,171 @@
+//! The argument readers of the engine's commands (`sev`, `ui`, `quiet`, `control`,
+//! `field`, `trace`, `volume`, `help`, `play`), which the grammar table points to.
+
+use super::line::{Line, ParseError, error};
+use super::{Command, TraceTarget, VolumeTarget};
+use crate::runtime::sink::ControlGroup;
+use crate::world::{ObjectId, field as fields};
+
+/// The event name (words joined with `_`) and the `@object` of `sev` and `ui`.
+fn event_words(line: &Line<'_>) -> Result<(String, Option<ObjectId>), ParseError> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut object = None;
+    for &(column, word) in line.args {
+        if let Some(id) = word.strip_prefix('@') {
+            object = Some(id.parse().map_err(|_| {
+                error(
+                    column,
+                    format!("`{word}` is not an object (write @ and a number, e.g. @3)"),
+                )
+            })?);
+        } else {
+            names.push(word);
+        }
+    }
+    if names.is_empty() {
+        let head = line.head;
+        return Err(line.missing(format!(
+            "`{head}` needs an event name, e.g. `{head} ui moneyback`"
+        )));
+    }
+    Ok((names.join("_"), object))
+}
+
+/// `sev <event…> [@object]`.
+pub(super) fn sound_event(line: &Line<'_>) -> Result<Command, ParseError> {
+    let (name, object) = event_words(line)?;
+    Ok(Command::SoundEvent { name, object })
+}
+
+/// `ui <event…>`.
+pub(super) fn ui_sound(line: &Line<'_>) -> Result<Command, ParseError> {
+    let (name, object) = event_words(line)?;
+    if object.is_some() {
+        return Err(error(
+            line.head_column,
+            "a UI sound has no source object; use `sev … @object`",
+        ));
+    }
+    Ok(Command::UiSound { name })
+}
+
+/// `quiet <object>`.
+pub(super) fn quiet(line: &Line<'_>) -> Result<Command, ParseError> {
+    Ok(Command::Quiet(line.object(0, "quiet")?))
+}
+
+/// `quietall`.
+pub(super) fn quiet_all(_: &Line<'_>) -> Result<Command, ParseError> {
+    Ok(Command::QuietAll)
+}
+
+/// `control <object>`.
+pub(super) fn control(line: &Line<'_>) -> Result<Command, ParseError> {
+    Ok(Command::Control(line.object(0, "control")?))
+}
+
+/// `field <object> <field> <value>`.
+pub(super) fn field(line: &Line<'_>) -> Result<Command, ParseError> {
+    let object = line.object(0, "field")?;
+    let Some((column, name)) = line.arg(1) else {
+        return Err(
+            line.missing("field needs a field name or number and a value: `field 3 neat 40`")
+        );
+    };
+    let Some(field) = fields::by_name(name) else {
+        let known: Vec<&str> = fields::NAMES.iter().map(|(_, n)| *n).collect();
+        return Err(error(
+            column,
+            format!(
+                "unknown field `{name}` (known: {}, or 0-31)",
+                known.join(", ")
+            ),
+        ));
+    };
+    let Some((column, value)) = line.arg(2) else {
+        return Err(line.missing("field needs a value"));
+    };
+    let value = value
+        .parse()
+        .map_err(|_| error(column, format!("`{value}` is not a number")))?;
+    Ok(Command::Field {
+        object,
+        field,
+        value,
+    })
+}
+
+/// `trace events|samples|tracks|all on|off`.
+pub(super) fn trace(line: &Line<'_>) -> Result<Command, ParseError> {
+    let Some((column, which)) = line.arg(0) else {
+        return Err(line.missing("trace needs events, samples, tracks or all, then on or off"));
+    };
+    let target = match which.to_ascii_lowercase().as_str() {
+        "events" | "event" => TraceTarget::Events,
+        "samples" | "sample" => TraceTarget::Samples,
+        "tracks" | "track" => TraceTarget::Tracks,
+        "all" => TraceTarget::All,
+        _ => {
+            return Err(error(
+                column,
+                format!("`{which}`: trace events, samples, tracks or all"),
+            ));
+        }
+    };
+    let on = match line.arg(1).map(|(c, w)| (c, w.to_ascii_lowercase())) {
+        Some((_, w)) if w == "on" => true,
+        Some((_, w)) if w == "off" => false,
+        Some((c, w)) => return Err(error(c, format!("`{w}`: on or off"))),
+        None => return Err(line.missing("trace needs on or off")),
+    };
+    Ok(Command::Trace { target, on })
+}
+
+/// `volume fx|music|vox|master <0..1>`.
+pub(super) fn volume(line: &Line<'_>) -> Result<Command, ParseError> {
+    let Some((column, which)) = line.arg(0) else {
+        return Err(line.missing("volume needs fx, music, vox or master, then a value 0..1"));
+    };
+    let target = match which.to_ascii_lowercase().as_str() {
+        "fx" => VolumeTarget::Group(ControlGroup::Fx),
+        "music" => VolumeTarget::Group(ControlGroup::Music),
+        "vox" => VolumeTarget::Group(ControlGroup::Vox),
+        "master" => VolumeTarget::Master,
+        _ => {
+            return Err(error(
+                column,
+                format!("`{which}`: volume fx, music, vox or master"),
+            ));
+        }
+    };
+    let Some((column, value)) = line.arg(1) else {
+        return Err(line.missing("volume needs a value 0..1"));
+    };
+    let value: f32 = value
+        .parse()
+        .ok()
+        .filter(|v: &f32| v.is_finite() && *v >= 0.0 && *v <= 4.0)
+        .ok_or_else(|| {
+            error(
+                column,
+                format!("`{value}` is not a volume (0 to 1; up to 4 amplifies)"),
+            )
+        })?;
+    Ok(Command::Volume { target, value })
+}
+
+/// `help`.
+pub(super) fn help(_: &Line<'_>) -> Result<Command, ParseError> {
+    Ok(Command::Help)
+}
+
+/// `play <patch id|patch name|sample file>`: the rest of the line, so a path may hold
+/// spaces.
+pub(super) fn play(line: &Line<'_>) -> Result<Command, ParseError> {
+    let Some(target) = line.rest_from(0) else {
+        return Err(
+            line.missing("play needs a patch ID, a patch name or a sample file: `play 100`")
+        );
+    };
+    Ok(Command::Play(target.to_owned()))
+}

@@ -1,0 +1,254 @@
+//! Running a parsed [`Command`] against the engine: events, quieting, the controlled
+//! character, data fields, traces, volumes, `help` and auditioning a patch or sample.
+//! The world's commands are the session's world director's to run.
+
+use super::grammar::help_lines;
+use super::{Command, TraceTarget, VolumeTarget};
+use crate::runtime::sink::SampleRef;
+use crate::runtime::{Engine, EventArgs, TraceSwitches, TriggerError};
+use crate::sound::mixer::MixerControls;
+use crate::toolchain::project::Project;
+use crate::world::ObjectId;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What a command acts on.
+pub struct Context<'a> {
+    /// The runtime.
+    pub engine: &'a mut Engine,
+    /// Option and master volumes, when there is a mixer.
+    pub controls: Option<&'a MixerControls>,
+    /// The controlled character.
+    pub controlled: &'a mut Option<ObjectId>,
+    /// Arguments of an object sound (`sev`): the volume and pan of the source where it
+    /// stands in the view. UI sounds start with the defaults.
+    pub args: EventArgs,
+}
+
+/// Why a command could not run. The message is the console's reply: it names the event,
+/// object, patch or file, and says what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// `sev` without `@object` while no character is controlled.
+    #[error(
+        "no controlled character: `sev` plays from the character you control — choose one with \
+         `control <object>` (or in the lot view), name one with `sev {event} @<object>`, or play it \
+         as a UI sound with `ui {event}`"
+    )]
+    NoControlledCharacter {
+        /// The event asked for.
+        event: String,
+    },
+    /// `sev` from an object that is not on the lot (nothing is played).
+    #[error(
+        "there is no object {object} on the lot; `sev {event}` was not played (`world` lists the objects)"
+    )]
+    SourceNotOnLot {
+        /// The object named as the source.
+        object: ObjectId,
+        /// The event asked for.
+        event: String,
+    },
+    /// `control` or `field` of an object that is not on the lot.
+    #[error("there is no object {0} on the lot")]
+    NoSuchObject(ObjectId),
+    /// The runtime could not start the event.
+    #[error(transparent)]
+    Trigger(#[from] TriggerError),
+    /// `volume` where no mixer runs.
+    #[error("no mixer is running")]
+    NoMixer,
+    /// A world command where no world runs.
+    #[error("the world is not running here (no lot)")]
+    NoWorld,
+    /// `play` found nothing to play.
+    #[error(transparent)]
+    Audition(#[from] AuditionError),
+}
+
+/// Why `play <target>` found nothing to play.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuditionError {
+    /// The patch exists, but its sample file was not found.
+    #[error("patch {patch} ({name}): sample file `{path}` was not found")]
+    SampleNotFound {
+        /// Patch ID.
+        patch: u32,
+        /// Patch name.
+        name: String,
+        /// The sample path as the patch table writes it.
+        path: String,
+    },
+    /// A number that is no patch's ID.
+    #[error("there is no patch {0}")]
+    NoSuchPatch(String),
+    /// Neither a patch's name nor a sample file of the project.
+    #[error(
+        "`{0}` is neither a patch (ID or name) nor a sample file in the project's data directories"
+    )]
+    NotFound(String),
+}
+
+/// Runs a command; returns a line for the console, or why it could not run.
+///
+/// # Errors
+/// [`CommandError`]: the engine is unchanged then (an unknown event is traced).
+pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, CommandError> {
+    match command {
+        Command::SoundEvent { name, object } => sound_event(cx, name, *object),
+        Command::UiSound { name } => {
+            let outcome = cx.engine.trigger(name, None, EventArgs::default())?;
+            Ok(format!("{name}: {outcome}"))
+        }
+        Command::Quiet(object) => {
+            let ended = cx.engine.quiet(*object);
+            Ok(format!("quieted object {object}: {ended} track(s) ended"))
+        }
+        Command::QuietAll => Ok(format!(
+            "quieted everything: {} track(s) ended",
+            cx.engine.quiet_all()
+        )),
+        Command::Control(object) => {
+            if cx.engine.world().get(*object).is_none() {
+                return Err(CommandError::NoSuchObject(*object));
+            }
+            *cx.controlled = Some(*object);
+            Ok(format!("controlling object {object}"))
+        }
+        Command::Field {
+            object,
+            field,
+            value,
+        } => {
+            let world = cx.engine.world_mut();
+            if !world.set_field(*object, i32::from(*field), *value) {
+                return Err(CommandError::NoSuchObject(*object));
+            }
+            Ok(format!("object {object}: field {field} = {value}"))
+        }
+        Command::Trace { target, on } => Ok(trace(cx.engine, *target, *on)),
+        Command::Volume { target, value } => volume(cx.controls, *target, *value),
+        Command::World(_) => Err(CommandError::NoWorld),
+        Command::Play(target) => {
+            let (what, sample) = audition_sample(cx.engine.project(), target)?;
+            let note = cx.engine.play_sample(sample);
+            Ok(format!("playing {what} (note {note})"))
+        }
+        Command::Help => Ok(help_lines()
+            .iter()
+            .map(|(syntax, what)| format!("{syntax:<42} {what}"))
+            .collect::<Vec<_>>()
+            .join("\n")),
+    }
+}
+
+/// `sev`: the event from `object`, else from the controlled character.
+fn sound_event(
+    cx: &mut Context<'_>,
+    name: &str,
+    object: Option<ObjectId>,
+) -> Result<String, CommandError> {
+    let Some(source) = object.or(*cx.controlled) else {
+        return Err(CommandError::NoControlledCharacter {
+            event: name.to_owned(),
+        });
+    };
+    // With a lot, the source must stand on it: a sound from nowhere is a mistake.
+    let world = cx.engine.world();
+    if !world.is_empty() && world.get(source).is_none() {
+        return Err(CommandError::SourceNotOnLot {
+            object: source,
+            event: name.to_owned(),
+        });
+    }
+    let outcome = cx.engine.trigger(name, Some(source), cx.args)?;
+    Ok(format!("{name} from object {source}: {outcome}"))
+}
+
+/// `trace`: switches one optional trace, or all three.
+fn trace(engine: &mut Engine, target: TraceTarget, on: bool) -> String {
+    let mut switches: TraceSwitches = engine.trace_switches();
+    match target {
+        TraceTarget::Events => switches.events = on,
+        TraceTarget::Samples => switches.samples = on,
+        TraceTarget::Tracks => switches.tracks = on,
+        TraceTarget::All => {
+            switches.events = on;
+            switches.samples = on;
+            switches.tracks = on;
+        }
+    }
+    engine.set_trace_switches(switches);
+    format!("trace {target:?} {}", if on { "on" } else { "off" }).to_lowercase()
+}
+
+/// `volume`: an option group's volume or the master volume.
+fn volume(
+    controls: Option<&MixerControls>,
+    target: VolumeTarget,
+    value: f32,
+) -> Result<String, CommandError> {
+    let Some(controls) = controls else {
+        return Err(CommandError::NoMixer);
+    };
+    let name = match target {
+        VolumeTarget::Group(group) => {
+            controls.set_group_volume(group, value);
+            group.name()
+        }
+        VolumeTarget::Master => {
+            controls.set_master(value);
+            "master"
+        }
+    };
+    Ok(format!("volume {name} = {value}"))
+}
+
+/// What `play <target>` plays: a patch by ID (`100`, `0x64`) or name, else a sample
+/// file by its resource name or its path (absolute, or relative to a data directory).
+fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef), AuditionError> {
+    let id = match target
+        .strip_prefix("0x")
+        .or_else(|| target.strip_prefix("0X"))
+    {
+        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+        None => target.parse::<u32>().ok(),
+    };
+    let patch = match id {
+        Some(id) => project.patches.get(&id),
+        None => project
+            .patches
+            .values()
+            .find(|p| p.name.eq_ignore_ascii_case(target)),
+    };
+    if let Some(patch) = patch {
+        let (Some(name), Some(path)) = (&patch.resource, &patch.path) else {
+            return Err(AuditionError::SampleNotFound {
+                patch: patch.id,
+                name: patch.name.clone(),
+                path: patch.path_text.clone(),
+            });
+        };
+        let sample = SampleRef {
+            patch: patch.id,
+            name: Arc::clone(name),
+            path: Arc::clone(path),
+        };
+        return Ok((
+            format!("patch {} ({}, {name})", patch.id, patch.name),
+            sample,
+        ));
+    }
+    if id.is_some() {
+        return Err(AuditionError::NoSuchPatch(target.to_owned()));
+    }
+    let wanted = Path::new(target);
+    let file = std::iter::once(wanted.to_path_buf())
+        .filter(|p| p.is_absolute())
+        .chain(project.dirs.iter().rev().map(|dir| dir.join(wanted)))
+        .find(|p| p.is_file());
+    match file.and_then(|f| crate::world::sound::sample_ref(&f, &project.dirs)) {
+        Some(sample) => Ok((format!("sample {}", sample.name), sample)),
+        None => Err(AuditionError::NotFound(target.to_owned())),
+    }
+}

@@ -1,0 +1,316 @@
+//! The command language's grammar in one table: [`COMMANDS`] holds every command's word,
+//! aliases, argument syntax, help line, how many arguments it takes and the function that
+//! reads them. [`parse`], the completion words ([`WORDS`]), the `help` text
+//! ([`help_lines`]), the "did you mean" hint and the arity errors all come from it, so
+//! a new command is one row here and one argument reader.
+
+use super::Command;
+use super::line::{Line, ParseError, error, split_words};
+use super::{arguments as engine, world_arguments as world};
+use Arity::{AtMost, Rest};
+
+/// How many arguments a command takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arity {
+    /// At most this many words; one more is an "unexpected" error.
+    AtMost(usize),
+    /// Any number: the command reads the rest of the line.
+    Rest,
+}
+
+/// One command of the language.
+pub struct CommandSpec {
+    /// The command word.
+    pub name: &'static str,
+    /// Other words for the same command, completed and listed by `help`.
+    pub aliases: &'static [&'static str],
+    /// Words accepted for it but neither completed nor listed (`?` for `help`).
+    pub hidden: &'static [&'static str],
+    /// The argument syntax after the word, as `help` shows it.
+    pub args: &'static str,
+    /// What it does, as `help` says it.
+    pub help: &'static str,
+    /// How many arguments it takes.
+    pub arity: Arity,
+    /// Reads the arguments into a command.
+    read: fn(&Line<'_>) -> Result<Command, ParseError>,
+}
+
+impl CommandSpec {
+    /// The command's syntax as `help` lists it: the word, then the arguments.
+    fn syntax(&self, word: &str) -> String {
+        if self.args.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{word} {}", self.args)
+        }
+    }
+
+    fn is_called(&self, word: &str) -> bool {
+        self.name == word || self.aliases.contains(&word) || self.hidden.contains(&word)
+    }
+}
+
+const fn spec(
+    name: &'static str,
+    args: &'static str,
+    help: &'static str,
+    arity: Arity,
+    read: fn(&Line<'_>) -> Result<Command, ParseError>,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        aliases: &[],
+        hidden: &[],
+        args,
+        help,
+        arity,
+        read,
+    }
+}
+
+/// Every command, in the order `help` lists them.
+pub const COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        aliases: &["soundevent"],
+        ..spec(
+            "sev",
+            "<event…> [@object]",
+            "play an event from the controlled character (or @object); `sev ui moneyback` = ui_moneyback",
+            Rest,
+            engine::sound_event,
+        )
+    },
+    spec(
+        "ui",
+        "<event…>",
+        "play an event as a UI sound (no source object)",
+        Rest,
+        engine::ui_sound,
+    ),
+    spec(
+        "quiet",
+        "<object>",
+        "quiet everything an object is playing",
+        AtMost(1),
+        engine::quiet,
+    ),
+    spec(
+        "quietall",
+        "",
+        "quiet everything",
+        AtMost(0),
+        engine::quiet_all,
+    ),
+    spec(
+        "control",
+        "<object>",
+        "choose the controlled character (the source of `sev`)",
+        AtMost(1),
+        engine::control,
+    ),
+    spec(
+        "field",
+        "<object> <field> <value>",
+        "set a data field (gender, creativity, neat, playful, … or a number)",
+        AtMost(3),
+        engine::field,
+    ),
+    spec(
+        "trace",
+        "events|samples|tracks|all on|off",
+        "switch a trace",
+        AtMost(2),
+        engine::trace,
+    ),
+    spec(
+        "volume",
+        "fx|music|vox|master <0..1>",
+        "set an option volume or the master volume",
+        AtMost(2),
+        engine::volume,
+    ),
+    spec(
+        "view",
+        "<x> <y>",
+        "centre the camera on a lot tile",
+        AtMost(2),
+        world::view,
+    ),
+    spec(
+        "scroll",
+        "<dx> <dy>",
+        "scroll the view by pixels (x right, y down)",
+        AtMost(2),
+        world::scroll,
+    ),
+    spec(
+        "zoom",
+        "in|out|1|2|3",
+        "zoom the camera (1 near … 3 far)",
+        AtMost(1),
+        world::zoom,
+    ),
+    spec(
+        "rotate",
+        "left|right|0-3",
+        "rotate the view by quarter turns",
+        AtMost(1),
+        world::rotate,
+    ),
+    spec(
+        "floor",
+        "<n>",
+        "show another floor (0 ground)",
+        AtMost(1),
+        world::floor,
+    ),
+    spec(
+        "hour",
+        "<h>",
+        "set the hour of day (14, 14.5 or 14:30): the night loop, the score",
+        AtMost(1),
+        world::hour,
+    ),
+    spec(
+        "mode",
+        "<music mode>",
+        "live, buy, build, neighborhood, publish, load, credits, options, family",
+        AtMost(1),
+        world::mode,
+    ),
+    spec(
+        "move",
+        "<object> <x> <y> [floor]",
+        "move an object on the lot",
+        AtMost(4),
+        world::move_object,
+    ),
+    spec(
+        "room",
+        "<tiles>",
+        "size of the room around the character (small rooms add reverb)",
+        AtMost(1),
+        world::room,
+    ),
+    spec(
+        "turnon",
+        "<object> <station>",
+        "turn a radio or TV on, tuned to a station code",
+        AtMost(2),
+        world::turn_on,
+    ),
+    spec(
+        "turnoff",
+        "<object>",
+        "turn a radio or TV off",
+        AtMost(1),
+        world::turn_off,
+    ),
+    spec(
+        "world",
+        "",
+        "camera, music, ambience, stations, every object's volume and pan and why",
+        AtMost(0),
+        world::describe,
+    ),
+    spec(
+        "savelot",
+        "[file]",
+        "save the lot (objects, camera, hour, mode)",
+        AtMost(1),
+        world::save_lot,
+    ),
+    CommandSpec {
+        hidden: &["?"],
+        ..spec("help", "", "list the commands", AtMost(0), engine::help)
+    },
+    spec(
+        "play",
+        "<patch id|patch name|sample file>",
+        "audition one patch or sample once as a UI sound",
+        Rest,
+        engine::play,
+    ),
+];
+
+const fn word_count(specs: &[CommandSpec]) -> usize {
+    let mut count = 0;
+    let mut i = 0;
+    while i < specs.len() {
+        count += 1 + specs[i].aliases.len();
+        i += 1;
+    }
+    count
+}
+
+const fn collect_words<const N: usize>(specs: &[CommandSpec]) -> [&'static str; N] {
+    let mut words = [""; N];
+    let mut n = 0;
+    let mut i = 0;
+    while i < specs.len() {
+        words[n] = specs[i].name;
+        n += 1;
+        let mut j = 0;
+        while j < specs[i].aliases.len() {
+            words[n] = specs[i].aliases[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    words
+}
+
+const WORD_ARRAY: [&str; word_count(COMMANDS)] = collect_words(COMMANDS);
+
+/// Every command word (names and aliases, in [`COMMANDS`] order), for completion.
+pub const WORDS: &[&str] = &WORD_ARRAY;
+
+/// The `help` listing: (syntax, what it does) per command word, aliases saying which
+/// command they stand for.
+pub fn help_lines() -> Vec<(String, String)> {
+    let mut lines = Vec::new();
+    for spec in COMMANDS {
+        lines.push((spec.syntax(spec.name), spec.help.to_owned()));
+        for alias in spec.aliases {
+            lines.push((spec.syntax(alias), format!("the same as {}", spec.name)));
+        }
+    }
+    lines
+}
+
+/// The command a word names (case-insensitive), if any.
+pub fn lookup(word: &str) -> Option<&'static CommandSpec> {
+    let word = word.to_ascii_lowercase();
+    COMMANDS.iter().find(|spec| spec.is_called(&word))
+}
+
+/// Parses one command line (no time). Blank lines and comments are `Ok(None)`.
+pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
+    let code = line.split(['#', ';']).next().unwrap_or("");
+    let words = split_words(code);
+    let Some(line) = Line::new(code, &words) else {
+        return Ok(None);
+    };
+    let Some(spec) = lookup(line.head) else {
+        let other = line.head.to_ascii_lowercase();
+        let hint = crate::toolchain::suggest::closest(&other, WORDS.iter().copied())
+            .map(|w| format!(" (did you mean `{w}`?)"))
+            .unwrap_or_default();
+        return Err(error(
+            line.head_column,
+            format!("unknown command `{other}`{hint}; `help` lists the commands"),
+        ));
+    };
+    let command = (spec.read)(&line)?;
+    if let AtMost(count) = spec.arity
+        && let Some((column, extra)) = line.arg(count)
+    {
+        return Err(error(
+            column,
+            format!("unexpected `{extra}` after the command"),
+        ));
+    }
+    Ok(Some(command))
+}

@@ -1,0 +1,110 @@
+//! The command language shared by the workbench's cheat console, `hitbench render`
+//! scripts and the command line: one grammar, one parser, one executor.
+//!
+//! - [`grammar`] — every command in one table ([`COMMANDS`]: word, aliases, argument
+//!   syntax, help line, how many arguments, how to read them); [`parse`], [`WORDS`] (for
+//!   completion), `help` and the arity errors all come from it.
+//! - `arguments` and `world_arguments` — the argument readers the table points to;
+//!   `line` the words of a line with their columns, and [`ParseError`].
+//! - [`script`] — render and play scripts: `<seconds> <command>` lines, times not
+//!   decreasing and at most [`MAX_SCRIPT_SECONDS`]; `#` and `;` start comments.
+//! - [`execute`](mod@execute) — running a parsed command against the engine; the world's
+//!   commands ([`WorldCommand`]) go to the session's
+//!   [`WorldDirector`](crate::world::director::WorldDirector) instead.
+//!
+//! Event words are joined with `_`, as in the design document's `sev ui moneyback`; the
+//! source of `sev` is the controlled character unless `@object` names one.
+
+mod arguments;
+pub mod execute;
+pub mod grammar;
+mod line;
+pub mod script;
+#[cfg(test)]
+mod tests;
+mod world_arguments;
+
+use crate::runtime::sink::ControlGroup;
+use crate::world::ObjectId;
+
+pub use crate::world::commands::{Turn, WorldCommand, ZoomStep};
+pub use execute::{AuditionError, CommandError, Context, execute};
+pub use grammar::{COMMANDS, CommandSpec, WORDS, help_lines, parse};
+pub use line::ParseError;
+pub use script::{MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals};
+pub use world_arguments::parse_hour;
+
+/// Which trace a `trace` command switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceTarget {
+    /// Events.
+    Events,
+    /// Samples.
+    Samples,
+    /// Tracks.
+    Tracks,
+    /// All three.
+    All,
+}
+
+/// Which volume a `volume` command sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VolumeTarget {
+    /// An option group.
+    Group(ControlGroup),
+    /// The master volume.
+    Master,
+}
+
+/// One parsed command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Trigger an event from an object (the controlled character by default).
+    SoundEvent {
+        /// The event name (words joined with `_`).
+        name: String,
+        /// An explicit source object.
+        object: Option<ObjectId>,
+    },
+    /// Trigger an event as a UI sound (no source).
+    UiSound {
+        /// The event name.
+        name: String,
+    },
+    /// Quiet everything an object plays.
+    Quiet(ObjectId),
+    /// Quiet everything.
+    QuietAll,
+    /// Choose the controlled character.
+    Control(ObjectId),
+    /// Set an object's data field.
+    Field {
+        /// The object.
+        object: ObjectId,
+        /// Field number.
+        field: u8,
+        /// New value.
+        value: i32,
+    },
+    /// Switch a trace.
+    Trace {
+        /// Which.
+        target: TraceTarget,
+        /// On or off.
+        on: bool,
+    },
+    /// Set a volume.
+    Volume {
+        /// Which.
+        target: VolumeTarget,
+        /// 0…1 (more amplifies).
+        value: f32,
+    },
+    /// A command for the world (camera, hour, music mode, objects, stations).
+    World(WorldCommand),
+    /// List the commands.
+    Help,
+    /// Play one patch (by ID or name) or sample file (a path inside a data directory,
+    /// or a resource name) once as a UI sound: for auditioning.
+    Play(String),
+}

@@ -1,0 +1,131 @@
+//! Render and play scripts: one `<seconds> <command>` per line, times not going back and
+//! at most [`MAX_SCRIPT_SECONDS`]; `#` and `;` start comments. Every problem is a
+//! diagnostic naming the file, line and column.
+
+use super::grammar::parse;
+use super::{Command, WorldCommand};
+use crate::toolchain::diag::Diagnostic;
+use std::path::Path;
+
+/// The latest time a script line may have, in seconds (24 h). Longer renders say so
+/// with `--duration`; a line at `1e308` must not mean "render until the disk is full".
+pub const MAX_SCRIPT_SECONDS: f64 = 86_400.0;
+
+/// A command with the time it runs at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimedCommand {
+    /// Seconds from the start.
+    pub time: f64,
+    /// The command.
+    pub command: Command,
+    /// 1-based line in the script.
+    pub line: u32,
+}
+
+/// Why the start of a script line is not a time the script may use.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+enum TimeError {
+    /// Beyond [`MAX_SCRIPT_SECONDS`].
+    #[error(
+        "time {time} is beyond the latest a script may use, {max} s (24 h); \
+         render longer with `--duration`",
+        max = MAX_SCRIPT_SECONDS
+    )]
+    TooLate {
+        /// The time written.
+        time: f64,
+    },
+    /// Earlier than the line before.
+    #[error("time {time} is earlier than the line before ({before}); times must not go back")]
+    Backwards {
+        /// The time written.
+        time: f64,
+        /// The time of the line before.
+        before: f64,
+    },
+    /// Not a finite, non-negative number.
+    #[error("`{0}` is not a time: each line starts with seconds, e.g. `1.5 sev ui click`")]
+    NotATime(String),
+}
+
+/// The time at the start of a script line.
+fn line_time(time_text: &str, last_time: f64) -> Result<f64, TimeError> {
+    match time_text.parse::<f64>() {
+        Ok(time) if time.is_finite() && time > MAX_SCRIPT_SECONDS => {
+            Err(TimeError::TooLate { time })
+        }
+        Ok(time) if time.is_finite() && time >= 0.0 => {
+            if time < last_time {
+                Err(TimeError::Backwards {
+                    time,
+                    before: last_time,
+                })
+            } else {
+                Ok(time)
+            }
+        }
+        _ => Err(TimeError::NotATime(time_text.to_owned())),
+    }
+}
+
+/// Parses a script: `<seconds> <command>` per line. Returns the commands and every
+/// problem (file, line, column).
+pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnostic>) {
+    let mut commands = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut last_time = 0.0f64;
+    for (index, raw) in text.lines().enumerate() {
+        let line = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let code = raw.split(['#', ';']).next().unwrap_or("");
+        let trimmed = code.trim_start();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let lead = u32::try_from(code.len() - trimmed.len()).unwrap_or(0);
+        let (time_text, rest) = trimmed
+            .split_once(char::is_whitespace)
+            .unwrap_or((trimmed, ""));
+        let time = match line_time(time_text, last_time) {
+            Ok(time) => time,
+            Err(why) => {
+                diagnostics.push(Diagnostic::error(file, line, lead + 1, why.to_string()));
+                continue;
+            }
+        };
+        last_time = time;
+        let offset = lead + u32::try_from(time_text.chars().count()).unwrap_or(0) + 1;
+        match parse(rest) {
+            Ok(Some(command)) => commands.push(TimedCommand {
+                time,
+                command,
+                line,
+            }),
+            Ok(None) => diagnostics.push(Diagnostic::error(
+                file,
+                line,
+                offset + 1,
+                "a time needs a command after it",
+            )),
+            Err(e) => diagnostics.push(Diagnostic::error(file, line, offset + e.column, e.message)),
+        }
+    }
+    (commands, diagnostics)
+}
+
+/// An error for each `savelot` line of a script that was not allowed to save the lot
+/// (`hitbench render` and `play` without `--allow-savelot`, the workbench's renders).
+pub fn savelot_refusals(script: &[TimedCommand], file: &Path) -> Vec<Diagnostic> {
+    script
+        .iter()
+        .filter(|c| matches!(c.command, Command::World(WorldCommand::SaveLot(_))))
+        .map(|c| {
+            Diagnostic::error(
+                file,
+                c.line,
+                0,
+                "this script may not save the lot: `savelot` runs only with `--allow-savelot` \
+                 (which saves inside the project's folders)",
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,208 @@
+//! Tests of the command language: every command parses, mistakes say where and what,
+//! scripts have times and report lines.
+
+use super::*;
+use crate::runtime::sink::ControlGroup;
+use std::path::Path;
+
+fn ok(line: &str) -> Command {
+    parse(line)
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .unwrap_or(Command::Help)
+}
+
+#[test]
+fn sev_joins_words() {
+    assert_eq!(
+        ok("sev ui moneyback"),
+        Command::SoundEvent {
+            name: "ui_moneyback".into(),
+            object: None
+        }
+    );
+    assert_eq!(
+        ok("soundevent vox laugh @3"),
+        Command::SoundEvent {
+            name: "vox_laugh".into(),
+            object: Some(3)
+        }
+    );
+    assert_eq!(
+        ok("UI ui_click"),
+        Command::UiSound {
+            name: "ui_click".into()
+        }
+    );
+}
+
+#[test]
+fn every_command_parses() {
+    assert_eq!(ok("quiet 4"), Command::Quiet(4));
+    assert_eq!(ok("quietall"), Command::QuietAll);
+    assert_eq!(ok("control 2"), Command::Control(2));
+    assert_eq!(
+        ok("field 2 neat 40"),
+        Command::Field {
+            object: 2,
+            field: 20,
+            value: 40
+        }
+    );
+    assert_eq!(
+        ok("trace samples off"),
+        Command::Trace {
+            target: TraceTarget::Samples,
+            on: false
+        }
+    );
+    assert_eq!(
+        ok("volume vox 0.5"),
+        Command::Volume {
+            target: VolumeTarget::Group(ControlGroup::Vox),
+            value: 0.5
+        }
+    );
+    assert_eq!(ok("help"), Command::Help);
+    assert_eq!(ok("play 100"), Command::Play("100".into()));
+    assert_eq!(
+        ok("PLAY sounds/baby cry.wav"),
+        Command::Play("sounds/baby cry.wav".into())
+    );
+    assert!(parse("play").unwrap_err().message.contains("play needs"));
+    assert_eq!(parse("  # just a comment"), Ok(None));
+}
+
+#[test]
+fn mistakes_say_where_and_what() {
+    let e = parse("sev").unwrap_err();
+    assert!(e.message.contains("needs an event name"));
+    let e = parse("quiet x").unwrap_err();
+    assert_eq!(e.column, 7);
+    let e = parse("volme fx 1").unwrap_err();
+    assert!(e.message.contains("did you mean `volume`"), "{}", e.message);
+    let e = parse("volume fx loud").unwrap_err();
+    assert_eq!(e.column, 11);
+    let e = parse("quietall now").unwrap_err();
+    assert!(e.message.contains("unexpected `now`"));
+    let e = parse("field 1 charm 3").unwrap_err();
+    assert!(e.message.contains("unknown field `charm`"));
+}
+
+#[test]
+fn scripts_have_times_and_report_lines() {
+    let text = "# tour\n0.0 ui ui_click\n1.5 sev vox laugh @2 ; comment\n\nx quietall\n1.0 quietall\n2 nonsense\n";
+    let (commands, d) = parse_script(text, Path::new("tour.txt"));
+    assert_eq!(commands.len(), 2);
+    assert_eq!(commands[1].time, 1.5);
+    assert_eq!(commands[1].line, 3);
+    let places: Vec<(u32, u32)> = d.iter().map(|d| (d.line, d.column)).collect();
+    assert_eq!(places, vec![(5, 1), (6, 1), (7, 3)]);
+    assert!(d[1].message.contains("earlier than the line before"));
+}
+
+#[test]
+fn script_times_must_be_finite_and_within_the_maximum() {
+    // A line at 1e308 s used to render until the disk was full.
+    let text = "0 quietall\n86400 quietall\n86400.5 quietall\n1e308 quietall\ninf quietall\nNaN quietall\n";
+    let (commands, d) = parse_script(text, Path::new("long.txt"));
+    assert_eq!(commands.len(), 2, "{d:?}");
+    let lines: Vec<u32> = d.iter().map(|d| d.line).collect();
+    assert_eq!(lines, vec![3, 4, 5, 6], "{d:?}");
+    for diagnostic in &d {
+        assert!(diagnostic.is_error());
+        assert_eq!(diagnostic.file, Path::new("long.txt"));
+    }
+    assert!(
+        d[0].message.contains("24 h") && d[0].message.contains("--duration"),
+        "{}",
+        d[0].message
+    );
+}
+
+#[test]
+fn completion_words_come_from_the_table_in_order() {
+    let expected = [
+        "sev",
+        "soundevent",
+        "ui",
+        "quiet",
+        "quietall",
+        "control",
+        "field",
+        "trace",
+        "volume",
+        "view",
+        "scroll",
+        "zoom",
+        "rotate",
+        "floor",
+        "hour",
+        "mode",
+        "move",
+        "room",
+        "turnon",
+        "turnoff",
+        "world",
+        "savelot",
+        "help",
+        "play",
+    ];
+    assert_eq!(WORDS, expected);
+    for word in WORDS {
+        assert!(grammar::lookup(word).is_some(), "{word}");
+    }
+    assert_eq!(grammar::lookup("?").map(|s| s.name), Some("help"));
+}
+
+#[test]
+fn help_lists_every_command_and_alias() {
+    let lines = help_lines();
+    assert_eq!(lines.len(), WORDS.len());
+    assert_eq!(
+        lines[1],
+        (
+            "soundevent <event…> [@object]".to_owned(),
+            "the same as sev".to_owned()
+        )
+    );
+    assert_eq!(
+        lines[4],
+        ("quietall".to_owned(), "quiet everything".to_owned())
+    );
+    for ((syntax, _), word) in lines.iter().zip(WORDS) {
+        assert!(syntax.starts_with(word), "{syntax}");
+    }
+}
+
+#[test]
+fn a_word_past_a_commands_arity_is_unexpected() {
+    let full = [
+        "quiet 1",
+        "quietall",
+        "control 1",
+        "field 1 neat 3",
+        "trace all on",
+        "volume fx 1",
+        "view 1 2",
+        "scroll 1 2",
+        "zoom in",
+        "rotate left",
+        "floor 1",
+        "hour 12",
+        "mode buy",
+        "move 1 2 3 0",
+        "room 3",
+        "turnon 1 28",
+        "turnoff 1",
+        "world",
+        "savelot x.lot",
+        "help",
+    ];
+    for line in full {
+        assert!(parse(line).is_ok(), "{line}");
+        let e = parse(&format!("{line} extra")).unwrap_err();
+        assert!(e.message.contains("unexpected `extra`"), "{line}: {e}");
+    }
+    // `sev`, `ui` and `play` read the rest of the line.
+    assert_eq!(ok("play a b c"), Command::Play("a b c".into()));
+}

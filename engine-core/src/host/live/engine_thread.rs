@@ -1,0 +1,225 @@
+//! The `hitbench-engine` thread's loop: take the UI's commands and finished reloads,
+//! tick the session until it is two ticks ahead of what the mixer has rendered, then
+//! publish a snapshot (inspection views, meters, cache, trace, replies, reload state).
+
+use super::preload::Preloading;
+use super::{LiveCommand, LiveSnapshot, Message};
+use crate::host::reload::{ReloadConfig, ReloadStatus, Reloader};
+use crate::host::session::Session;
+use crate::runtime::{TraceKind, TraceRecord};
+use crate::sound::cache::CacheStats;
+use crate::toolchain::project::Project;
+use crate::tools::inspect::{self, VoiceHistory};
+use std::ops::ControlFlow;
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Trace records the snapshot keeps if the UI does not take them (oldest dropped).
+const TRACE_BACKLOG: usize = 200_000;
+
+/// Ticks the engine may run at once to catch up with the audio before it publishes.
+const MAX_CATCH_UP_TICKS: u32 = 64;
+
+/// A console reply: the line (or a script's label) and what the session answered — the
+/// sentence the console and `hitbench play` print, so a failure stays its text.
+pub(super) type Reply = (String, Result<String, String>);
+
+/// What the engine thread owns.
+pub(super) struct EngineThread {
+    session: Session,
+    /// Stopped (with its thread) when the engine thread ends.
+    reloader: Option<Reloader>,
+    status: ReloadStatus,
+    reload_config: ReloadConfig,
+    /// How far ahead of the mixer's position the session runs (two ticks).
+    lead: u64,
+    /// How long to wait for a message between two looks at the audio's position.
+    period: Duration,
+    /// Replies not yet published.
+    replies: Vec<Reply>,
+    history: VoiceHistory,
+    preloading: Option<Preloading>,
+}
+
+impl EngineThread {
+    /// The thread's state for `session`, following `reloader` when there is one.
+    pub(super) fn new(session: Session, reloader: Option<Reloader>, status: ReloadStatus) -> Self {
+        let reload_config = reloader.as_ref().map(|r| *r.config()).unwrap_or_default();
+        let rate = u64::from(session.engine.clock().sample_rate());
+        let tick_rate = u64::from(session.engine.clock().tick_rate().max(1));
+        Self {
+            session,
+            reloader,
+            status,
+            reload_config,
+            // Stay two ticks ahead of what the mixer has rendered.
+            lead: 2 * rate / tick_rate,
+            period: Duration::from_millis((1000 / tick_rate / 2).max(1)),
+            replies: Vec::new(),
+            history: VoiceHistory::new(30 * rate, 4096),
+            preloading: None,
+        }
+    }
+
+    /// Runs until told to stop, or until the UI side is gone.
+    pub(super) fn run(mut self, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
+        loop {
+            let first = match receive.recv_timeout(self.period) {
+                Ok(message) => Some(message),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            };
+            for message in first
+                .into_iter()
+                .chain(std::iter::from_fn(|| receive.try_recv().ok()))
+            {
+                if self.handle(message).is_break() {
+                    return;
+                }
+            }
+            self.catch_up();
+            if self.publish(shared).is_break() {
+                return;
+            }
+        }
+    }
+
+    /// Carries out one message; `Break` to stop the thread.
+    fn handle(&mut self, message: Message) -> ControlFlow<()> {
+        match message {
+            Message::Command(LiveCommand::Stop) => return ControlFlow::Break(()),
+            Message::Command(LiveCommand::Line(line)) => {
+                let result = self.session.run_line(&line);
+                self.replies.push((line, result));
+            }
+            Message::Command(LiveCommand::Execute { label, command }) => {
+                let result = self.session.execute(&command);
+                self.replies.push((label, result));
+            }
+            Message::Command(LiveCommand::Preload(pattern)) => {
+                if let Some(old) = &self.preloading {
+                    old.job.cancel();
+                }
+                self.preloading = Some(Preloading::start(self.session.server.cache(), pattern));
+            }
+            Message::Command(LiveCommand::CancelPreload) => {
+                if let Some(running) = &self.preloading {
+                    running.job.cancel();
+                }
+            }
+            Message::Command(LiveCommand::Project(project)) => self.replace_project(*project),
+            Message::Reload(reload) => {
+                self.status
+                    .apply(&mut self.session, *reload, &self.reload_config);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Swaps a new project in (reload, added directory) and watches its directories.
+    fn replace_project(&mut self, project: Project) {
+        if let Some(reloader) = &self.reloader {
+            reloader.set_project(&project);
+        }
+        self.session.record(
+            TraceKind::Reload,
+            format!(
+                "project replaced: {} data director(ies), {} problem(s)",
+                project.dirs.len(),
+                project.diagnostics.len()
+            ),
+        );
+        crate::host::session::swap_project(
+            &mut self.session,
+            project,
+            self.reload_config.restart_tracks,
+        );
+    }
+
+    /// Ticks until the session is `lead` ahead of the audio (at most
+    /// [`MAX_CATCH_UP_TICKS`] at once); far behind, it jumps to the audio's time.
+    fn catch_up(&mut self) {
+        let audio = self.session.server.mixer().position();
+        let mut ticks = 0;
+        while self.session.now() < audio + self.lead && ticks < MAX_CATCH_UP_TICKS {
+            self.session.tick();
+            ticks += 1;
+        }
+        if self.session.now() + self.lead < audio {
+            // Far behind (the machine stalled): jump to the audio's time rather than
+            // play a burst of old sounds.
+            while self.session.now() < audio {
+                self.session.tick();
+            }
+        }
+    }
+
+    /// Publishes what happened since the last snapshot; `Break` if the snapshot's lock
+    /// is poisoned (the UI side panicked).
+    fn publish(&mut self, shared: &Mutex<LiveSnapshot>) -> ControlFlow<()> {
+        let trace = self.session.take_trace();
+        let now = self.session.now();
+        let engine = &self.session.engine;
+        let voice_slots = inspect::voices(engine);
+        self.history.push(&trace, now);
+        self.history.observe(&voice_slots, now);
+        let threads = inspect::threads(engine);
+        let instances = inspect::instances(engine);
+        let world = self.session.world.view(engine);
+        let Ok(mut snapshot) = shared.lock() else {
+            return ControlFlow::Break(());
+        };
+        snapshot.threads = threads;
+        snapshot.voice_slots = voice_slots;
+        snapshot.instances = instances;
+        snapshot.world = world;
+        snapshot.trace_switches = engine.trace_switches();
+        if snapshot.history.version() != self.history.version() {
+            snapshot.history = Arc::new(self.history.clone());
+        }
+        snapshot.now = now;
+        snapshot.tracks = engine.active_tracks();
+        snapshot.voices = (engine.voices_in_use(), engine.config().max_voices);
+        snapshot.mixer = self.session.server.mixer().controls.snapshot();
+        self.publish_cache(&mut snapshot);
+        self.publish_news(&mut snapshot, trace);
+        ControlFlow::Continue(())
+    }
+
+    /// The cache's statistics, the resource list when they changed, the preload.
+    fn publish_cache(&mut self, snapshot: &mut LiveSnapshot) {
+        let cache = self.session.server.cache();
+        let stats = cache.stats();
+        // Every tick counts one more tick; only other changes renew the resource list.
+        let changed = snapshot.cache.as_ref().is_none_or(|old| {
+            old != &CacheStats {
+                ticks: old.ticks,
+                ..stats.clone()
+            }
+        });
+        if changed {
+            snapshot.cache_resources = cache.resource_stats();
+        }
+        snapshot.cache = Some(stats);
+        snapshot.preload = self.preloading.as_mut().map(Preloading::status);
+        snapshot.notes = self.session.server.counts();
+    }
+
+    /// The new trace records (at most [`TRACE_BACKLOG`] kept), replies and reload state.
+    fn publish_news(&mut self, snapshot: &mut LiveSnapshot, trace: Vec<TraceRecord>) {
+        snapshot.trace.extend(trace);
+        let excess = snapshot.trace.len().saturating_sub(TRACE_BACKLOG);
+        if excess > 0 {
+            snapshot.trace.drain(..excess);
+        }
+        snapshot.replies.append(&mut self.replies);
+        let reload = &snapshot.reload;
+        if reload.applied != self.status.applied
+            || reload.watch != self.status.watch
+            || reload.errors != self.status.errors
+        {
+            snapshot.reload = self.status.clone();
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The live engine: a session on its own thread ("hitbench-engine"), ticking ahead of
+//! the audio output's position so commands always reach the mixer before their frame.
+//! The UI sends console lines and reads snapshots; a stalled UI never stalls sound, and
+//! the audio thread never waits for anything.
+//!
+//! The project's data directories are watched ([`crate::host::reload`]): the reload thread
+//! loads what changed and hands it to the engine thread, which swaps it in between two
+//! ticks; the snapshot's [`ReloadStatus`] says what was reloaded and which files have
+//! errors.
+
+use crate::host::command::Command;
+use crate::host::reload::{Reload, ReloadConfig, ReloadStatus, Reloader};
+use crate::host::session::{Session, SessionConfig};
+use crate::runtime::{ActiveTrack, TraceRecord, TraceSwitches};
+use crate::sound::cache::{CacheStats, ResourceStats};
+use crate::sound::mixer::{MixerConfig, MixerSnapshot};
+use crate::sound::output::{self, Output, OutputChoice};
+use crate::toolchain::project::Project;
+use crate::tools::inspect::{InstanceView, ThreadView, VoiceHistory, VoiceView};
+use crate::world::director::WorldView;
+use engine_thread::EngineThread;
+pub use preload::PreloadStatus;
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+mod engine_thread;
+mod preload;
+
+/// What the UI can ask of the engine thread.
+#[derive(Debug)]
+pub enum LiveCommand {
+    /// A console line; the reply goes into the snapshot's console output.
+    Line(String),
+    /// A parsed command (a script's line); the reply is filed under `label`.
+    Execute {
+        /// How the reply is labelled (e.g. `tour.txt:3`).
+        label: String,
+        /// The command.
+        command: Command,
+    },
+    /// Replace the project (reload, added directory). Its directories are watched from
+    /// then on.
+    Project(Box<Project>),
+    /// Preload every resource whose name matches a pattern (`*` and `?` wildcards) on
+    /// the cache's loader thread; progress shows in [`LiveSnapshot::preload`]. A new
+    /// preload cancels the one running.
+    Preload(String),
+    /// Cancel the running preload.
+    CancelPreload,
+    /// Stop the thread.
+    Stop,
+}
+
+/// What the engine thread publishes for the UI.
+#[derive(Debug, Clone, Default)]
+pub struct LiveSnapshot {
+    /// Engine time (samples).
+    pub now: u64,
+    /// Tracks playing.
+    pub tracks: Vec<ActiveTrack>,
+    /// Voices in use / limit.
+    pub voices: (usize, usize),
+    /// Mixer meters and load.
+    pub mixer: MixerSnapshot,
+    /// Resource-cache statistics.
+    pub cache: Option<CacheStats>,
+    /// Notes the sound server started, found not yet loaded (cache misses), and dropped.
+    pub notes: (u64, u64, u64),
+    /// Trace records not yet taken by the UI.
+    pub trace: Vec<TraceRecord>,
+    /// Console replies not yet taken by the UI: (the line, Ok(reply) or Err(problem)),
+    /// each the sentence the console prints.
+    pub replies: Vec<(String, Result<String, String>)>,
+    /// Hot reload: what is watched, the last reload, files with errors.
+    pub reload: ReloadStatus,
+    /// The live VM threads (event, track, PC and source line, registers).
+    pub threads: Vec<ThreadView>,
+    /// Every Box-X voice slot (exactly the engine's voice count).
+    pub voice_slots: Vec<VoiceView>,
+    /// The instance map: track → objects saying it.
+    pub instances: Vec<InstanceView>,
+    /// Who held each voice over the last 30 seconds, refusals and faults (shared: a new
+    /// copy only when it changed).
+    pub history: Arc<VoiceHistory>,
+    /// The world: camera, objects with their volume and pan, stations, music, ambience.
+    pub world: WorldView,
+    /// Which optional traces (events, samples, tracks) the engine records now.
+    pub trace_switches: TraceSwitches,
+    /// Every resource the cache knows of (size, hits, loads, evictions, last use),
+    /// sorted by name; refreshed when the cache statistics change.
+    pub cache_resources: Vec<ResourceStats>,
+    /// The last preload asked for: its progress, or how it ended.
+    pub preload: Option<PreloadStatus>,
+}
+
+/// What reaches the engine thread: the UI's commands and finished reloads.
+enum Message {
+    Command(LiveCommand),
+    Reload(Box<Reload>),
+}
+
+/// A running live engine and its audio output.
+pub struct LiveEngine {
+    commands: Sender<Message>,
+    snapshot: Arc<Mutex<LiveSnapshot>>,
+    thread: Option<JoinHandle<()>>,
+    /// The output (kept here: a sound-card stream must stay on the thread that made it).
+    pub output: Output,
+}
+
+impl LiveEngine {
+    /// Opens the audio output (falling back to the null output), builds a session for
+    /// `project` at the output's rate and starts the engine thread, watching the
+    /// project's data directories with the default [`ReloadConfig`].
+    pub fn start(
+        project: Project,
+        choice: OutputChoice,
+        config: SessionConfig,
+    ) -> std::io::Result<Self> {
+        Self::start_with(project, choice, config, Some(ReloadConfig::default()))
+    }
+
+    /// Like [`start`](Self::start); `reload` says how to hot-reload, `None` not to watch.
+    pub fn start_with(
+        project: Project,
+        choice: OutputChoice,
+        config: SessionConfig,
+        reload: Option<ReloadConfig>,
+    ) -> std::io::Result<Self> {
+        let (handle, output) = output::open(choice, MixerConfig::default());
+        let session = Session::new(project, handle, config);
+        session.server.warm_up(session.engine.project());
+        let (commands, receive) = mpsc::channel();
+        let mut status = ReloadStatus::default();
+        let reloader = match reload {
+            Some(reload_config) => {
+                let deliver = commands.clone();
+                let reloader = Reloader::start(
+                    session.engine.project(),
+                    Arc::clone(session.server.cache()),
+                    reload_config,
+                    move |reload| {
+                        let _ = deliver.send(Message::Reload(Box::new(reload)));
+                    },
+                )?;
+                status.watching = true;
+                status.watch = reloader.watch_status().clone();
+                Some(reloader)
+            }
+            None => None,
+        };
+        let snapshot = Arc::new(Mutex::new(LiveSnapshot {
+            reload: status.clone(),
+            ..LiveSnapshot::default()
+        }));
+        let shared = Arc::clone(&snapshot);
+        let thread = std::thread::Builder::new()
+            .name("hitbench-engine".into())
+            .spawn(move || EngineThread::new(session, reloader, status).run(&receive, &shared))?;
+        Ok(Self {
+            commands,
+            snapshot,
+            thread: Some(thread),
+            output,
+        })
+    }
+
+    /// Sends a command to the engine thread (false if it has stopped).
+    pub fn send(&self, command: LiveCommand) -> bool {
+        self.commands.send(Message::Command(command)).is_ok()
+    }
+
+    /// Runs a console line on the engine thread.
+    pub fn line(&self, line: &str) -> bool {
+        self.send(LiveCommand::Line(line.to_string()))
+    }
+
+    /// Takes the latest snapshot (trace records and replies move to the caller).
+    pub fn take_snapshot(&self) -> LiveSnapshot {
+        match self.snapshot.lock() {
+            Ok(mut s) => {
+                // Take the queues first so they are moved, not copied.
+                let trace = std::mem::take(&mut s.trace);
+                let replies = std::mem::take(&mut s.replies);
+                LiveSnapshot {
+                    trace,
+                    replies,
+                    ..s.clone()
+                }
+            }
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+}
+
+impl Drop for LiveEngine {
+    fn drop(&mut self) {
+        let _ = self.commands.send(Message::Command(LiveCommand::Stop));
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

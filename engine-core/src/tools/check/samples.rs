@@ -1,0 +1,88 @@
+//! The `bad-sample` rule: every sample a patch uses is decoded from end to end with the
+//! engine's own decoder, so a damaged file is found before a player hears it.
+
+use super::lint::{Finding, Lint};
+use crate::sound::audio::decode::{DecodeError, DecodeLimits, scan_file};
+use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
+use crate::toolchain::project::{PatchDef, Project, refused_sample};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Why a sample file does not decode. The finding that reports it names the patch and
+/// the file; this says what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+enum Undecodable {
+    /// Part of it decodes, then it is damaged.
+    #[error("it is damaged ({0})")]
+    Damaged(String),
+    /// It decodes to nothing.
+    #[error("it holds no audio")]
+    Empty,
+    /// It cannot be opened or not a frame decodes.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+}
+
+/// Decodes a sample file from end to end (through the engine's own decoder, one chunk at
+/// a time, up to the decoder's length ceiling).
+fn decode_whole(file: &Path) -> Result<(), Undecodable> {
+    match scan_file(file, DecodeLimits::default().max_frames) {
+        Ok(scanned) => match scanned.partial {
+            Some(why) => Err(Undecodable::Damaged(why)),
+            None if scanned.frames == 0 => Err(Undecodable::Empty),
+            None => Ok(()),
+        },
+        // Longer than a sample may be held: it streams, and what was read decoded.
+        Err(DecodeError::TooLong { .. }) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The `bad-sample` rule (and `missing-sample` for files the cache would refuse).
+pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
+    // The cache's rule: a sample is only opened if the cache would serve it.
+    let rules = ReadRules::within(&project.dirs).with_max_bytes(MAX_RESOURCE_BYTES);
+    let mut by_file: BTreeMap<&Path, Vec<&PatchDef>> = BTreeMap::new();
+    for patch in project.patches.values() {
+        if let Some(file) = &patch.file {
+            by_file.entry(file.as_path()).or_default().push(patch);
+        }
+    }
+    for (file, mut patches) in by_file {
+        patches
+            .sort_by(|a, b| (&a.origin.file, a.origin.line).cmp(&(&b.origin.file, b.origin.line)));
+        let Some(first) = patches.first() else {
+            continue;
+        };
+        if let Err(refusal) = rules.check(file) {
+            found.push(Finding::error(
+                Lint::MissingSample,
+                &first.origin,
+                refused_sample(first.id, &first.name, &first.path_text, &refusal),
+            ));
+            continue;
+        }
+        let Err(why) = decode_whole(file) else {
+            continue;
+        };
+        let others = match patches.len() - 1 {
+            0 => String::new(),
+            1 => " (1 other patch uses it too)".to_string(),
+            n => format!(" ({n} other patches use it too)"),
+        };
+        found.push(Finding::error(
+            Lint::BadSample,
+            &first.origin,
+            format!(
+                "patch {} ({}): sample `{}` does not decode: {why}{others}; \
+                 re-export it, or point the patch at a good file",
+                first.id,
+                first.name,
+                first
+                    .resource
+                    .as_deref()
+                    .map_or_else(|| file.display().to_string(), str::to_string),
+            ),
+        ));
+    }
+}
