@@ -4,7 +4,7 @@
 //!   ticking threads on a sample-time [`clock`], ducking, quieting.
 //! - [`program`] predecodes the project's code; [`vm`] interprets it one thread at a
 //!   time; [`host`] is what instructions do outside their thread.
-//! - [`hitlists`] picks without immediate repetition; [`rng`] is the seeded generator.
+//! - [`picks`] hit-list picks without immediate repetition; [`rng`] is the seeded generator.
 //! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
 //!   tells the runtime how long samples are; [`trace`] records every decision.
 //!
@@ -13,8 +13,8 @@
 
 pub mod clock;
 pub mod engine;
-pub mod hitlists;
 pub mod objects;
+pub mod picks;
 pub mod program;
 mod queue;
 pub mod rng;

@@ -5,7 +5,7 @@
 
 use super::{Engine, EventArgs, note_gain, note_pan};
 use crate::runtime::clock::SampleTime;
-use crate::runtime::hitlists;
+use crate::runtime::picks;
 use crate::runtime::program::Op;
 use crate::runtime::sink::{ControlGroup, SampleRef, SoundCommand};
 use crate::runtime::thread::{ListRef, Thread};
@@ -86,7 +86,7 @@ impl<'e> HostCtx<'e> {
         })
     }
 
-    fn trace_pick(&mut self, th: &Thread, list: u32, pick: &hitlists::Pick) {
+    fn trace_pick(&mut self, th: &Thread, list: u32, pick: &picks::Pick) {
         if !self.engine.tracing(TraceKind::Pick) {
             return;
         }
@@ -243,7 +243,7 @@ impl Host for HostCtx<'_> {
                 last,
             } => {
                 charge(th, entries.len());
-                let pick = hitlists::pick(&entries, last, &mut self.engine.rng);
+                let pick = picks::pick(&entries, last, &mut self.engine.rng);
                 if let Some(p) = &pick {
                     self.trace_pick(th, from, p);
                 }

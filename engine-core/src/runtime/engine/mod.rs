@@ -4,8 +4,8 @@
 //! commands and the same trace.
 
 use crate::runtime::clock::{Clock, SampleTime};
-use crate::runtime::hitlists::HitListState;
 use crate::runtime::objects::{ObjectId, World};
+use crate::runtime::picks::HitListState;
 use crate::runtime::program::{NONE, Program};
 use crate::runtime::queue::TimedQueue;
 use crate::runtime::rng::Rng;

@@ -10,7 +10,7 @@
 //!   their own list) and one view per track that has a list, each entry resolved the way
 //!   the engine resolves a sound: a patch if a patch has that ID, else a nested hit list.
 //!   The view types are in `views`.
-//! - [`simulate`](simulate()) runs [`crate::runtime::hitlists`]'s no-immediate-repetition rule with
+//! - [`simulate`](simulate()) runs [`crate::runtime::picks`]'s no-immediate-repetition rule with
 //!   the engine's seeded generator and reports how often and how soon entries repeat.
 //! - [`HitListEditor`] (`editor`) is one file's editing session: edits go through
 //!   [`HotDocument::set`](crate::toolchain::formats::hot::HotDocument::set) (or a one-line

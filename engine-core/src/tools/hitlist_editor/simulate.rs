@@ -1,7 +1,7 @@
 //! The pick simulation: the engine's no-immediate-repetition rule and seeded generator
 //! run N times over a list, with how often and how soon each ID repeats.
 
-use crate::runtime::hitlists::HitListState;
+use crate::runtime::picks::HitListState;
 use crate::runtime::rng::Rng;
 use std::collections::HashMap;
 
@@ -51,7 +51,7 @@ pub struct PickStats {
 const PREVIEW_LEN: usize = 32;
 
 /// Picks `n` times from `entries` with the engine's rule (a random entry, never the
-/// previous pick unless it is the only choice: [`crate::runtime::hitlists`]) and the
+/// previous pick unless it is the only choice: [`crate::runtime::picks`]) and the
 /// engine's generator seeded with `seed`, and reports how often and how soon each ID
 /// repeats. The same entries, `n` and seed always give the same result.
 pub fn simulate(entries: &[u32], n: usize, seed: u64) -> PickStats {
