@@ -11,7 +11,7 @@
 pub mod browser;
 pub mod cache;
 pub mod console;
-pub mod hitlists;
+pub mod hitlist_editor;
 pub mod lot;
 pub mod mixer;
 pub mod problems;
@@ -31,7 +31,7 @@ use std::path::PathBuf;
 pub use browser::BrowserPanel;
 pub use cache::CachePanel;
 pub use console::{ConsoleEntry, ConsolePanel};
-pub use hitlists::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
+pub use hitlist_editor::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 pub use lot::LotPanel;
 pub use mixer::MixerPanel;
 pub use problems::ProblemsPanel;

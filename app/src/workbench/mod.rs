@@ -4,7 +4,7 @@
 
 pub mod dock;
 pub mod files;
-pub mod hitlists;
+pub mod hitlist_sessions;
 pub mod settings;
 
 use anyhow::Context as _;
@@ -55,7 +55,7 @@ pub struct Workbench {
     config_dir: Option<PathBuf>,
     status: String,
     /// The hit-list files being edited, and what the hit-list panel reads.
-    hitlists: hitlists::HitListSessions,
+    hitlists: hitlist_sessions::HitListSessions,
     /// The open file dialog and the render under way.
     files: files::FileJobs,
 }
@@ -106,7 +106,7 @@ impl Workbench {
             settings,
             config_dir,
             status: String::new(),
-            hitlists: hitlists::HitListSessions::default(),
+            hitlists: hitlist_sessions::HitListSessions::default(),
             files: files::FileJobs::default(),
         };
         workbench.open_project(&dir);
