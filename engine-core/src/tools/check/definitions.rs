@@ -1,7 +1,7 @@
 //! The rules about what a definition points to: tracks with no code to run, references
 //! to neither a patch nor a hit list, and definitions repeated in one data directory.
 
-use super::facts::{CodeFacts, names_a_track};
+use super::facts::CodeFacts;
 use super::lint::{Finding, Lint, track_title};
 use crate::toolchain::formats::hit::HEADER_LEN;
 use crate::toolchain::isa;
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 fn events_of(facts: &CodeFacts<'_>, track: u32) -> Vec<String> {
     facts
         .events_of(track)
-        .filter(|e| names_a_track(e.event_type))
+        .filter(|e| e.event_type.needs_track())
         .map(|e| format!("`{}`", e.name))
         .collect()
 }

@@ -4,9 +4,7 @@
 
 use crate::toolchain::formats::hit::HEADER_LEN;
 use crate::toolchain::isa::{self, JumpTarget, Opcode, OperandKind};
-use crate::toolchain::project::{
-    CodeRef, EventDef, EventType, IMPLICIT_TRACK_BASE, Project, TrackDef,
-};
+use crate::toolchain::project::{CodeRef, EventDef, IMPLICIT_TRACK_BASE, Project, TrackDef};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Facts from a linear sweep of every unit's code, and lookups built once so that no
@@ -179,19 +177,6 @@ fn computed_runs<V>(map: &BTreeMap<u32, V>, computed: &HashSet<u32>) -> HashSet<
         previous = Some(id);
     }
     out
-}
-
-/// True for event types that start or stop a track (the others use the track ID as a
-/// station code, a music mode or nothing).
-pub(super) fn names_a_track(event_type: EventType) -> bool {
-    matches!(
-        event_type,
-        EventType::Play
-            | EventType::PlayPiano
-            | EventType::Stop
-            | EventType::Kill
-            | EventType::KillInstance
-    )
 }
 
 /// True if a `[Track]` line defined the track (not the loader, from a label or an export

@@ -2,7 +2,7 @@
 //! (or, failing those, its samples' folders) say it is — the design document's "common
 //! mistake" of a sound the wrong option controls.
 
-use super::facts::{CodeFacts, names_a_track, table_defined};
+use super::facts::{CodeFacts, table_defined};
 use super::lint::{Finding, Lint, track_title};
 use crate::runtime::sink::ControlGroup;
 use crate::toolchain::project::{PatchDef, Project};
@@ -95,7 +95,7 @@ pub(super) fn wrong_groups(project: &Project, facts: &CodeFacts<'_>, found: &mut
         };
         said(format!("track name `{}`", track.name), &track.name);
         for event in facts.events_of(track.id) {
-            if !event.implicit && names_a_track(event.event_type) {
+            if !event.implicit && event.event_type.needs_track() {
                 said(format!("event `{}`", event.name), &event.name);
             }
         }
