@@ -2,7 +2,7 @@
 //! extension, and [`project_cache`], a cache over a project's data folders with them.
 
 use crate::sound::audio::MemoryBudget;
-use crate::sound::audio::decode::{self, DecodeError, DecodeLimits};
+use crate::sound::audio::decode::{self, DecodeLimits};
 use crate::sound::cache::{LoadError, ResourceCache, ResourceData, ResourceLoader};
 use std::sync::Arc;
 
@@ -36,10 +36,9 @@ impl ResourceLoader for SampleLoader {
         &self.pattern
     }
 
-    fn load(&self, name: &str, raw: Vec<u8>) -> Result<ResourceData, String> {
-        decode::decode(name, &raw, &self.limits)
-            .map(|decoded| ResourceData::Sample(decoded.buffer))
-            .map_err(|e| e.to_string())
+    fn load(&self, name: &str, raw: Vec<u8>) -> Result<ResourceData, LoadError> {
+        let decoded = decode::decode(name, &raw, &self.limits)?;
+        Ok(ResourceData::Sample(decoded.buffer))
     }
 
     /// Decodes with every allocation of samples reserved from `budget` first.
@@ -49,12 +48,8 @@ impl ResourceLoader for SampleLoader {
         raw: Vec<u8>,
         budget: &mut dyn MemoryBudget,
     ) -> Result<ResourceData, LoadError> {
-        decode::decode_within(name, &raw, &self.limits, budget)
-            .map(|decoded| ResourceData::Sample(decoded.buffer))
-            .map_err(|e| match e {
-                DecodeError::TooLarge { .. } => LoadError::TooLarge(e.to_string()),
-                other => LoadError::Failed(other.to_string()),
-            })
+        let decoded = decode::decode_within(name, &raw, &self.limits, budget)?;
+        Ok(ResourceData::Sample(decoded.buffer))
     }
 }
 

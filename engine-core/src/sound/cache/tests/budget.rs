@@ -107,8 +107,8 @@ impl ResourceLoader for Reserving {
     fn pattern(&self) -> &str {
         "reserving/*"
     }
-    fn load(&self, _name: &str, _raw: Vec<u8>) -> Result<ResourceData, String> {
-        Err("only loads within a budget".to_owned())
+    fn load(&self, _name: &str, _raw: Vec<u8>) -> Result<ResourceData, LoadError> {
+        Err(LoadError::Failed("only loads within a budget".to_owned()))
     }
     fn load_within(
         &self,
@@ -116,7 +116,7 @@ impl ResourceLoader for Reserving {
         _raw: Vec<u8>,
         budget: &mut dyn MemoryBudget,
     ) -> Result<ResourceData, LoadError> {
-        budget.reserve(self.reserve).map_err(LoadError::Failed)?;
+        budget.reserve(self.reserve)?;
         match self.keep {
             Some(n) => Ok(ResourceData::Raw(vec![0; n])),
             None => Err(LoadError::Failed("damaged".to_owned())),

@@ -10,7 +10,7 @@ impl ResourceLoader for Pcm8 {
     fn pattern(&self) -> &str {
         "*.wav"
     }
-    fn load(&self, _name: &str, raw: Vec<u8>) -> Result<ResourceData, String> {
+    fn load(&self, _name: &str, raw: Vec<u8>) -> Result<ResourceData, LoadError> {
         Ok(ResourceData::Sample(SampleBuffer {
             sample_rate: 11_025,
             channels: 1,
@@ -29,7 +29,7 @@ impl ResourceLoader for Upper {
     fn pattern(&self) -> &str {
         self.0
     }
-    fn load(&self, _name: &str, raw: Vec<u8>) -> Result<ResourceData, String> {
+    fn load(&self, _name: &str, raw: Vec<u8>) -> Result<ResourceData, LoadError> {
         Ok(ResourceData::Raw(raw.to_ascii_uppercase()))
     }
 }
@@ -41,8 +41,8 @@ impl ResourceLoader for Refuse {
     fn pattern(&self) -> &str {
         self.0
     }
-    fn load(&self, _name: &str, _raw: Vec<u8>) -> Result<ResourceData, String> {
-        Err("bad header".to_owned())
+    fn load(&self, _name: &str, _raw: Vec<u8>) -> Result<ResourceData, LoadError> {
+        Err(LoadError::Failed("bad header".to_owned()))
     }
 }
 
@@ -77,13 +77,13 @@ impl ResourceLoader for Gated {
     fn pattern(&self) -> &str {
         "gated/*"
     }
-    fn load(&self, _name: &str, raw: Vec<u8>) -> Result<ResourceData, String> {
+    fn load(&self, _name: &str, raw: Vec<u8>) -> Result<ResourceData, LoadError> {
         *self.thread.lock().unwrap() = thread::current().name().map(str::to_owned);
         self.go
             .lock()
             .unwrap()
             .recv_timeout(Duration::from_secs(10))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| LoadError::Failed(e.to_string()))?;
         Ok(ResourceData::Raw(raw))
     }
 }
