@@ -6,7 +6,7 @@ use crate::runtime::sink::SampleRef;
 use crate::sound::audio::decode;
 use crate::sound::cache::{CacheError, ResourceCache};
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
@@ -19,11 +19,49 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(head)
 }
 
+/// Why the length of a sample could not be measured.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LengthError {
+    /// The file could not be read.
+    #[error("cannot read {}: {message}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        message: String,
+    },
+    /// Its headers are not those of audio the engine plays.
+    #[error("`{name}`: {message}")]
+    Headers {
+        /// The sample.
+        name: String,
+        /// What the decoder said.
+        message: String,
+    },
+    /// The cache holds it, but not as audio.
+    #[error("`{name}` is not audio")]
+    NotAudio {
+        /// The sample.
+        name: String,
+    },
+    /// The cache could not load it (the error names it).
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+    /// Decoding it from end to end failed.
+    #[error("`{name}`: {message}")]
+    Scan {
+        /// The sample.
+        name: String,
+        /// What the decoder said.
+        message: String,
+    },
+}
+
 /// How long samples are, for the runtime (`wait_samp`): from the file's header when it
 /// says, else from the decoded sample in the cache, else by decoding a stream once.
 pub struct CacheSamples {
     cache: Arc<ResourceCache>,
-    known: Mutex<HashMap<Arc<str>, Result<SampleInfo, String>>>,
+    known: Mutex<HashMap<Arc<str>, Result<SampleInfo, LengthError>>>,
 }
 
 impl CacheSamples {
@@ -35,10 +73,16 @@ impl CacheSamples {
         }
     }
 
-    fn measure(&self, sample: &SampleRef) -> Result<SampleInfo, String> {
+    fn measure(&self, sample: &SampleRef) -> Result<SampleInfo, LengthError> {
         let path = Path::new(sample.path.as_ref());
-        let head = read_head(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let info = decode::probe(&sample.name, &head).map_err(|e| e.to_string())?;
+        let head = read_head(path).map_err(|e| LengthError::Read {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let info = decode::probe(&sample.name, &head).map_err(|e| LengthError::Headers {
+            name: sample.name.to_string(),
+            message: e.to_string(),
+        })?;
         if let Some(frames) = info.frames {
             // Trust a header length only as far as the file holds it (damaged files).
             if !matches!(info.format, decode::AudioFormat::Wav { .. }) {
@@ -54,20 +98,23 @@ impl CacheSamples {
         if size <= 4_000_000 {
             match self.cache.get(&sample.name) {
                 Ok(handle) => {
-                    let buffer = handle
-                        .samples()
-                        .ok_or_else(|| format!("`{}` is not audio", sample.name))?;
+                    let buffer = handle.samples().ok_or_else(|| LengthError::NotAudio {
+                        name: sample.name.to_string(),
+                    })?;
                     return Ok(SampleInfo {
                         frames: buffer.frames() as u64,
                         sample_rate: buffer.sample_rate,
                     });
                 }
                 Err(CacheError::TooLarge { .. } | CacheError::OverBudget { .. }) => {}
-                Err(e) => return Err(e.to_string()),
+                Err(e) => return Err(e.into()),
             }
         }
         // Long files (music) stream: count their frames once without keeping them.
-        let scanned = decode::scan_file(path, u64::MAX).map_err(|e| e.to_string())?;
+        let scanned = decode::scan_file(path, u64::MAX).map_err(|e| LengthError::Scan {
+            name: sample.name.to_string(),
+            message: e.to_string(),
+        })?;
         Ok(SampleInfo {
             frames: scanned.frames,
             sample_rate: scanned.info.sample_rate,
@@ -75,8 +122,9 @@ impl CacheSamples {
     }
 }
 
-impl SampleLibrary for CacheSamples {
-    fn info(&mut self, sample: &SampleRef) -> Result<SampleInfo, String> {
+impl CacheSamples {
+    /// The length of `sample`, measured once and remembered (a failure too).
+    pub fn length(&self, sample: &SampleRef) -> Result<SampleInfo, LengthError> {
         if let Ok(known) = self.known.lock()
             && let Some(result) = known.get(&sample.name)
         {
@@ -87,5 +135,12 @@ impl SampleLibrary for CacheSamples {
             known.insert(Arc::clone(&sample.name), result.clone());
         }
         result
+    }
+}
+
+impl SampleLibrary for CacheSamples {
+    /// [`CacheSamples::length`] in words: the runtime puts the reason in its trace.
+    fn info(&mut self, sample: &SampleRef) -> Result<SampleInfo, String> {
+        self.length(sample).map_err(|e| e.to_string())
     }
 }

@@ -30,7 +30,7 @@ mod requests;
 mod sink;
 mod streaming;
 
-pub use lengths::CacheSamples;
+pub use lengths::{CacheSamples, LengthError};
 pub use loader::{SampleLoader, project_cache};
 pub use requests::{Power, Refusal, Request};
 

@@ -6,7 +6,7 @@ use super::{MUSIC_STREAM_FILE_BYTES, Pending, SoundServer};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::ControlGroup;
 use crate::runtime::trace::TraceKind;
-use crate::sound::audio::decode::StreamDecoder;
+use crate::sound::audio::decode::{DecodeError, StreamDecoder};
 use crate::sound::mixer::stream::{FrameSource, Streamer};
 use crate::sound::mixer::{MixCommand, VoiceSource};
 use std::path::Path;
@@ -21,11 +21,11 @@ impl FrameSource for StreamSource {
     fn channels(&self) -> u16 {
         self.0.info().channels
     }
-    fn read(&mut self, out: &mut Vec<f32>, max_frames: usize) -> Result<usize, String> {
-        self.0.read(out, max_frames).map_err(|e| e.to_string())
+    fn read(&mut self, out: &mut Vec<f32>, max_frames: usize) -> Result<usize, DecodeError> {
+        self.0.read(out, max_frames)
     }
-    fn rewind(&mut self) -> Result<(), String> {
-        self.0.rewind().map_err(|e| e.to_string())
+    fn rewind(&mut self) -> Result<(), DecodeError> {
+        self.0.rewind()
     }
 }
 
