@@ -665,7 +665,7 @@ impl Music {
                 return;
             }
             Err(e) => {
-                self.news.push(e);
+                self.news.push(e.to_string());
                 return;
             }
         };

@@ -1,7 +1,7 @@
 //! The console's world commands: the camera, the hour, the music mode, moving objects,
 //! the room, turning receivers on and off, describing the world and saving the lot.
 
-use super::{WorldDirector, format_hour};
+use super::{WorldDirector, WorldError, format_hour};
 use crate::runtime::Engine;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::SoundSink;
@@ -14,14 +14,14 @@ use crate::world::view::{ZOOM_FAR, ZOOM_NEAR};
 use std::path::{Path, PathBuf};
 
 impl WorldDirector {
-    /// Runs a world command of the console.
+    /// Runs a world command of the console; the reply is a line for the console.
     pub fn execute(
         &mut self,
         command: &WorldCommand,
         engine: &mut Engine,
         controlled: Option<ObjectId>,
         out: &mut dyn SoundSink,
-    ) -> Result<String, String> {
+    ) -> Result<String, WorldError> {
         let now = engine.now();
         if !self.started {
             self.begin(engine, now, out);
@@ -149,29 +149,20 @@ impl WorldDirector {
         now: SampleTime,
         out: &mut dyn SoundSink,
         why: &str,
-    ) -> Result<String, String> {
+    ) -> Result<String, WorldError> {
         let kind = match engine.world().get(object) {
             Some(o) => o.kind,
-            None => {
-                let message = format!("{why}: there is no object {object} on the lot");
-                self.fail(Some(object), message.clone());
-                return Err(message);
-            }
+            None => return Err(self.refuse(object, why, WorldError::NoObject { object })),
         };
         if !kind.can_receive() {
-            let message = format!(
-                "{why}: object {object} is a {kind}, not a receiver (a TV, radio, stereo or generic object); nothing was tuned"
-            );
-            self.fail(Some(object), message.clone());
-            return Err(message);
+            let error = WorldError::NotReceiver { object, kind };
+            return Err(self.refuse(object, why, error));
         }
         if let Err(e) = self
             .stations
             .turn_on(station, object, now, out, &mut self.ids)
         {
-            let message = format!("{why}: {e}");
-            self.fail(Some(object), message.clone());
-            return Err(message);
+            return Err(self.refuse(object, why, e.into()));
         }
         if let Some(o) = engine.world_mut().get_mut(object) {
             o.station = Some(station);
@@ -185,6 +176,17 @@ impl WorldDirector {
         Ok(format!("object {object} is on `{name}`"))
     }
 
+    /// Says in the news that `why` (a command or event) was refused for `error` about
+    /// `object`, and gives the error back.
+    fn refuse(&mut self, object: ObjectId, why: &str, error: WorldError) -> WorldError {
+        let error = WorldError::Refused {
+            by: why.to_owned(),
+            source: Box::new(error),
+        };
+        self.fail(Some(object), error.to_string());
+        error
+    }
+
     pub(super) fn turn_off(
         &mut self,
         engine: &mut Engine,
@@ -192,9 +194,9 @@ impl WorldDirector {
         station: Option<u32>,
         now: SampleTime,
         out: &mut dyn SoundSink,
-    ) -> Result<String, String> {
+    ) -> Result<String, WorldError> {
         let Some(code) = station.or_else(|| self.stations.tuned(object)) else {
-            return Err(format!("object {object} is not playing a station"));
+            return Err(WorldError::NotPlaying { object });
         };
         self.stations.turn_off(code, object, now, out);
         if let Some(o) = engine.world_mut().get_mut(object) {
@@ -214,19 +216,18 @@ impl WorldDirector {
         engine: &Engine,
         controlled: Option<ObjectId>,
         path: Option<&Path>,
-    ) -> Result<PathBuf, String> {
+    ) -> Result<PathBuf, WorldError> {
         if self.save_policy == SaveLotPolicy::Denied {
-            return Err(SaveLotError::Denied.to_string());
+            return Err(SaveLotError::Denied.into());
         }
         let Some(path) = path
             .map(Path::to_path_buf)
             .or_else(|| self.lot_file.clone())
         else {
-            return Err("this project names no lot file ([Lot] File = … in world.ini); give one: `savelot <file>`".into());
+            return Err(WorldError::NoLotFile);
         };
         let project = engine.project();
-        let target = resolve_target(self.save_policy, &path, project.root(), &project.dirs)
-            .map_err(|e| e.to_string())?;
+        let target = resolve_target(self.save_policy, &path, project.root(), &project.dirs)?;
         let own_file = self
             .lot_file
             .as_ref()
@@ -238,7 +239,7 @@ impl WorldDirector {
                 .as_ref()
                 .is_some_and(LotDocument::is_lossy)
         {
-            return Err(SaveLotError::NotUtf8 { path: target }.to_string());
+            return Err(SaveLotError::NotUtf8 { path: target }.into());
         }
         self.lot.objects = engine.world().clone();
         self.lot.controlled = controlled;
@@ -246,12 +247,9 @@ impl WorldDirector {
             Some(document) => document.text_for(&self.lot),
             None => self.lot.to_text(),
         };
-        write_atomically(&target, text.as_bytes()).map_err(|source| {
-            SaveLotError::Io {
-                path: target.clone(),
-                source,
-            }
-            .to_string()
+        write_atomically(&target, text.as_bytes()).map_err(|source| SaveLotError::Io {
+            path: target.clone(),
+            source,
         })?;
         if own_file {
             let (_, document, _) = Lot::parse_document(&text, &target);
@@ -269,9 +267,9 @@ fn move_object(
     x: f32,
     y: f32,
     floor: Option<i32>,
-) -> Result<String, String> {
+) -> Result<String, WorldError> {
     let Some(o) = engine.world_mut().get_mut(object) else {
-        return Err(format!("there is no object {object} on the lot"));
+        return Err(WorldError::NoObject { object });
     };
     o.position = [x, y];
     if let Some(level) = floor {

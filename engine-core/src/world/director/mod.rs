@@ -23,9 +23,11 @@
 //! world, handing over to a reloaded director, and the news.
 
 mod console;
+mod error;
 mod snapshot;
 mod ticks;
 
+pub use error::WorldError;
 pub use snapshot::{StationView, WorldView, format_hour};
 
 use super::ambience::{Ambience, AmbienceSettings, AmbienceState};
