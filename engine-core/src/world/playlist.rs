@@ -1,15 +1,16 @@
-//! A directory of sound files played as a list (seed: "All sound files in the directory
-//! are put into a hit list"): stations and music modes draw from playlists.
+//! A directory of sound files played as a list (the audio technical document: "All sound
+//! files in the directory are put into a hit list"): stations and music modes draw from
+//! playlists.
 //!
 //! A playlist is a shuffle bag: every file plays once, in random order, before any file
 //! plays again, and a new round never starts with the file that ended the last one — the
-//! seed's "random without repetition", stronger than a hit list's "not the same twice in
-//! a row" because a song heard twice in ten minutes is noticed. The directory is read
-//! again before every pick, so a file a user drops in joins the current round and a file
-//! removed is skipped. Files are played in name order inside the directory listing and
-//! the bag is drawn with the engine's seeded generator, so a render is reproducible.
-//! The directory is listed under the file rules ([`crate::toolchain::fsrules`]): a link leading out
-//! of it is not played.
+//! audio technical document's "random without repetition", stronger than a hit list's "not
+//! the same twice in a row" because a song heard twice in ten minutes is noticed. The
+//! directory is read again before every pick, so a file a user drops in joins the current
+//! round and a file removed is skipped. Files are played in name order inside the directory
+//! listing and the bag is drawn with the engine's seeded generator, so a render is
+//! reproducible. The directory is listed under the file rules
+//! ([`crate::toolchain::fsrules`]): a link leading out of it is not played.
 
 use crate::runtime::rng::Rng;
 use crate::toolchain::fsrules::{self, LinkPolicy, WalkOptions};

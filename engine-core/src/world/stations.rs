@@ -1,4 +1,5 @@
-//! Stations (the seed's "receivers"): radio and TV channels built from directories.
+//! Stations (the audio technical document's "receivers"): radio and TV channels built from
+//! directories.
 //!
 //! A station is given a directory in `world.ini` (`[Stations]`, `<code> = <dir>[, fx|music]`).
 //! Its files form one playlist, each sub-directory its own (an action channel alternates
@@ -37,7 +38,7 @@ pub struct StationDef {
     pub key: String,
     /// The station's directory.
     pub dir: PathBuf,
-    /// Option group: FX for TV (the seed), Music for radio.
+    /// Option group: FX for TV (as the audio technical document has it), Music for radio.
     pub group: ControlGroup,
     /// Where it was defined.
     pub file: PathBuf,
@@ -294,7 +295,7 @@ impl Stations {
             Self {
                 stations,
                 dirs: dirs.to_vec(),
-                rng: Rng::new(seed ^ 0x57A7_1045),
+                rng: Rng::new(0x57A7_1045 ^ seed),
                 fade: (FADE_SECONDS * f64::from(sample_rate)) as u32,
                 news: Vec::new(),
             },

@@ -1,5 +1,5 @@
 //! What travels between the control side and the audio thread: timed commands in
-//! (the seed's FIFO), telemetry out, and retired buffers out so the audio thread never
+//! (the sound server's FIFO), telemetry out, and retired buffers out so the audio thread never
 //! frees memory.
 
 use super::stream::StreamReader;

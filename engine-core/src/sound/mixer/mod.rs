@@ -1,7 +1,7 @@
-//! The mixer: plays voices on the audio thread (the seed's sound server).
+//! The mixer: plays voices on the audio thread (the sound server's real-time half).
 //!
 //! The control side ([`MixerHandle`]) sends timed [`MixCommand`]s through a lock-free
-//! single-producer ring (the seed's FIFO); option volumes and meters are atomics in
+//! single-producer ring (the sound server's FIFO); option volumes and meters are atomics in
 //! [`MixerControls`]; telemetry and retired buffers come back through rings. The audio
 //! side ([`Mixer`]) renders blocks: it resamples each voice from its sample's rate to
 //! the output rate, applies gain and pan ramps, starts voices at their exact frame,

@@ -1,4 +1,4 @@
-//! The sound server (seed 000): turns what the runtime decides into mixer commands, and
+//! The sound server: turns what the runtime decides into mixer commands, and
 //! offers the server's own features — sound groups, "two groups" selection sounds,
 //! noise reduction by origin, and volume from distance.
 //!
@@ -59,7 +59,7 @@ pub struct ServerConfig {
     /// Sounds of any group whose decoded size is more than this many bytes stream from
     /// disk ([`STREAM_BYTES`] by default).
     pub stream_bytes: u64,
-    /// Distance beyond which nothing is heard (seed 000's global maximum range).
+    /// Distance beyond which nothing is heard (the server's global maximum range).
     pub max_range: f32,
 }
 
@@ -95,15 +95,16 @@ pub const WARM_UP_BYTES: u64 = 1 << 20;
 
 /// Decoded size, in bytes, above which a sound is streamed from disk rather than decoded
 /// whole into the cache (the default of [`ServerConfig::stream_bytes`]): 16 MiB, about 44 s
-/// of 48 kHz stereo. Well under [`MAX_SAMPLE_BYTES`](crate::sound::audio::decode::MAX_SAMPLE_BYTES), so what the server plays
-/// from the cache never meets that limit.
+/// of 48 kHz stereo. Well under
+/// [`MAX_SAMPLE_BYTES`](crate::sound::audio::decode::MAX_SAMPLE_BYTES), so what the server
+/// plays from the cache never meets that limit.
 pub const STREAM_BYTES: u64 = 16 << 20;
 
 /// Music of unknown length (no length in its headers) streams when its file is larger than
 /// this many bytes (1 MB, about a minute of 128 kbit/s MP3).
 pub const MUSIC_STREAM_FILE_BYTES: u64 = 1_000_000;
 
-/// The first note ID of seed-000 requests (runtime notes count up from 1).
+/// The first note ID of the server's own requests (runtime notes count up from 1).
 pub const SERVER_NOTES: NoteId = 1 << 62;
 
 /// The first note ID of the world's own sounds (stations, music, ambience); below
@@ -147,7 +148,7 @@ impl SoundServer {
             origins: HashMap::new(),
             note_origins: HashMap::new(),
             bank: SoundBank::default(),
-            rng: Rng::new(seed ^ 0x5EED),
+            rng: Rng::new(0x5EED ^ seed),
             next_note: SERVER_NOTES,
             now: 0,
             trace: Vec::new(),
@@ -168,7 +169,7 @@ impl SoundServer {
         &self.cache
     }
 
-    /// The seed-000 sound registry.
+    /// The server's sound registry (sounds by ID, sample groups, ranges).
     pub fn bank(&mut self) -> &mut SoundBank {
         &mut self.bank
     }

@@ -10,7 +10,7 @@ use crate::runtime::trace::TraceKind;
 use crate::toolchain::project::Project;
 use std::sync::Arc;
 
-/// How loud a seed-000 request is: a volume, or a distance from the view point.
+/// How loud a server request is: a volume, or a distance from the view point.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Power {
     /// Volume 0…1.
@@ -19,7 +19,8 @@ pub enum Power {
     Distance(f32),
 }
 
-/// A seed-000 sound request (the server's own FIFO element).
+/// A request to the sound server itself (an element of its FIFO): a registered sound
+/// by ID.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Request {
     /// The sound.
@@ -54,7 +55,7 @@ pub enum Refusal {
 }
 
 impl SoundServer {
-    /// Plays a seed-000 request: chooses the sample (group, two groups), applies noise
+    /// Plays a server request: chooses the sample (group, two groups), applies noise
     /// reduction and distance volume. Returns the note.
     pub fn play(&mut self, request: Request, group: ControlGroup) -> Result<NoteId, Refusal> {
         let sound = self

@@ -1,6 +1,6 @@
-//! The ambience (seed "Ambience"): a freshness score — birds, dogs, cars driving by,
-//! planes — played as a step sequencer in 3D around the listener, and a night loop
-//! (crickets) from `NightStart` to `NightEnd`.
+//! The ambience ("Ambience" in the audio technical document): a freshness score — birds,
+//! dogs, cars driving by, planes — played as a step sequencer in 3D around the listener,
+//! and a night loop (crickets) from `NightStart` to `NightEnd`.
 //!
 //! Everything is set in `world.ini` `[Ambience]` ([`AmbienceSettings`]); `docs/ambience.md`
 //! explains it for audio designers. In short:
@@ -44,7 +44,7 @@
 //!   writes to it: `Reverb` while the active character is in a room of at most
 //!   `SmallRoom` tiles, else 0 (0 tiles means outdoors).
 //! - **The night loop** plays (looping, FX, fading in over `Fade` seconds) while the hour
-//!   ([`Ambience::set_hour`], the seed's `NotifyHourChange`) is in
+//!   ([`Ambience::set_hour`], the audio technical document's `NotifyHourChange`) is in
 //!   `[NightStart, 24) ∪ [0, NightEnd)` and the ambience is on; it fades out and stops
 //!   when the hour leaves. Hour changes act at once, with or without updates between.
 //! - **On and off.** The mode plan turns the ambience on (live, neighbourhood…) or off
@@ -187,7 +187,7 @@ impl Ambience {
             Self {
                 settings,
                 dirs: dirs.to_vec(),
-                rng: Rng::new(seed ^ 0xA3B1_E4CE),
+                rng: Rng::new(0xA3B1_E4CE ^ seed),
                 rate: f64::from(rate),
                 score,
                 enabled: false,

@@ -1,5 +1,5 @@
 //! The world director: the lot, the camera, the stations, the music and the ambience,
-//! driven together beside the runtime — the part of the seed's sound engine that is not
+//! driven together beside the runtime — the part of the HIT sound engine that is not
 //! tracks.
 //!
 //! A [`Session`](crate::host::session::Session) owns one. Every tick it
