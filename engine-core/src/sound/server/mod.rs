@@ -17,10 +17,10 @@
 //! offline, the server fills them itself once per tick ([`Streamer::inline`]), so renders
 //! stay deterministic.
 //!
-//! The parts: [`loader`] decodes audio files for the cache; [`lengths`] tells the runtime
-//! how long samples are; [`streaming`] plays long sounds from disk; [`requests`] plays the
+//! The parts: `loader` decodes audio files for the cache; `lengths` tells the runtime
+//! how long samples are; `streaming` plays long sounds from disk; `requests` plays the
 //! server's own requests (sound groups, selection sounds, noise reduction, distance);
-//! [`sink`] takes the runtime's commands; [`bank`] is the registry of the server's sounds.
+//! `sink` takes the runtime's commands; [`bank`] is the registry of the server's sounds.
 //! Here: the server, its notes waiting for samples, and its telemetry.
 
 pub mod bank;

@@ -51,8 +51,8 @@
 //!   (edit family, credits, load…): off fades every ambience note out over `Fade` seconds
 //!   and the score stops scheduling; on resumes on the same step grid.
 //!
-//! The parts: [`settings`] reads `[Ambience]`; [`score`] reads and prepares the score;
-//! [`steps`] plays it. Here: the player's state, on and off, the hour and the night
+//! The parts: `settings` reads `[Ambience]`; `score` reads and prepares the score;
+//! `steps` plays it. Here: the player's state, on and off, the hour and the night
 //! loop, the room, the listener, and what the UI sees.
 
 mod score;

@@ -8,13 +8,13 @@ use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef, SoundCommand, SoundSink};
 use crate::world::sound::{NoteIds, sample_ref};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Most steps one [`Ambience::update`] schedules; a longer jump skips ahead.
 const MAX_STEPS_PER_UPDATE: u32 = 4096;
 /// Ramp in seconds for gain and pan changes when the listener moves.
 const FOLLOW_SECONDS: f64 = 0.05;
-/// How many recent picks [`AmbienceState::recent`] shows.
+/// How many recent picks [`AmbienceState::recent`](super::AmbienceState::recent) shows.
 const RECENT_SHOWN: usize = 8;
 
 /// Where a score note sounds: its place on the lot and how it is heard from the listener.
@@ -29,14 +29,19 @@ struct Spot {
 
 /// A score note about to start.
 struct ScoreNote {
+    /// Its note ID.
     note: NoteId,
     /// When it starts.
     at: SampleTime,
     /// When a looping note's hold ends (its fade out starts).
     hold_end: SampleTime,
+    /// What it plays.
     sample: SampleRef,
+    /// Linear gain once faded in.
     gain: f32,
+    /// Pan −1…1.
     pan: f32,
+    /// Playback-rate factor.
     pitch: f32,
 }
 
@@ -310,7 +315,7 @@ impl Ambience {
     }
 
     /// Notes a pick in the recent list and the news.
-    fn remember(&mut self, file: &std::path::Path, skipped: &[PathBuf], spot: &Spot, gain: f32) {
+    fn remember(&mut self, file: &Path, skipped: &[PathBuf], spot: &Spot, gain: f32) {
         let name = stem(file);
         self.recent.push_back(name.clone());
         while self.recent.len() > RECENT_SHOWN {

@@ -3,8 +3,8 @@
 //! tracks.
 //!
 //! A [`Session`](crate::host::session::Session) owns one. Every tick it
-//! 1. hands the runtime's world requests ([`HookEvent`]: kTurnOnTV, kTurnOffTV,
-//!    kSetMusicMode) to the stations and the music,
+//! 1. hands the runtime's world requests ([`HookEvent`](crate::runtime::HookEvent):
+//!    kTurnOnTV, kTurnOffTV, kSetMusicMode) to the stations and the music,
 //! 2. routes world notes that ended (the server's `take_ended`) to whoever played them,
 //!    so a station's next item or the next song starts,
 //! 3. lets the ambience schedule the freshness score for the tick,
@@ -18,8 +18,8 @@
 //! [`WorldDirector::execute`]. Everything runs on sample time: an offline render with the
 //! same seed and script gives the same file.
 //!
-//! The parts: [`ticks`] runs the world each tick; [`console`] carries out the console's
-//! world commands; [`snapshot`] is what the workbench and `world` show. Here: loading the
+//! The parts: `ticks` runs the world each tick; `console` carries out the console's
+//! world commands; `snapshot` is what the workbench and `world` show. Here: loading the
 //! world, handing over to a reloaded director, and the news.
 
 mod console;
