@@ -71,28 +71,6 @@ pub enum MixCommand {
     },
 }
 
-impl MixCommand {
-    /// The note the command is about.
-    pub fn note(&self) -> NoteId {
-        match self {
-            MixCommand::Start { note, .. }
-            | MixCommand::Stop { note, .. }
-            | MixCommand::SetGain { note, .. }
-            | MixCommand::SetPan { note, .. } => *note,
-        }
-    }
-
-    /// When it takes effect.
-    pub fn at(&self) -> u64 {
-        match self {
-            MixCommand::Start { at, .. }
-            | MixCommand::Stop { at, .. }
-            | MixCommand::SetGain { at, .. }
-            | MixCommand::SetPan { at, .. } => *at,
-        }
-    }
-}
-
 /// What the mixer reports back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MixEvent {
