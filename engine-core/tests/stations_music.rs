@@ -226,7 +226,8 @@ fn bad_station_lines_name_file_and_line() {
             &mut RecordingSink::default(),
             &mut NoteIds::default(),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no station 99"), "{err}");
 }
 

@@ -210,7 +210,7 @@ impl Session {
                     .execute(world, &mut self.engine, self.controlled, &mut self.server);
             self.pump();
             self.take_world_news();
-            return result;
+            return result.map_err(|e| e.to_string());
         }
         let controls = Arc::clone(&self.server.mixer().controls);
         let source = match command {

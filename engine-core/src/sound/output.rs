@@ -109,12 +109,48 @@ pub fn open(choice: OutputChoice, config: MixerConfig) -> (MixerHandle, Output) 
         OutputChoice::Null => format!("null output requested ({AUDIO_ENV}=null or --null-audio)"),
         OutputChoice::Auto => match open_device(config) {
             Ok(opened) => return opened,
-            Err(reason) => reason,
+            Err(reason) => reason.to_string(),
         },
     };
     let (handle, mixer) = mixer(config);
     let output = start_null(mixer, config, reason);
     (handle, output)
+}
+
+/// Why the sound card output could not be opened (the null output plays instead).
+#[derive(Debug, thiserror::Error)]
+pub enum DeviceError {
+    /// Neither a playback device nor an ALSA configuration that routes sound elsewhere.
+    #[error(
+        "no sound card found: no playback device in /dev/snd and no ALSA configuration \
+         that routes sound elsewhere"
+    )]
+    NoSoundCard,
+    /// The sound system has no default output device.
+    #[error("no default output device")]
+    NoDefaultDevice,
+    /// The default device's configuration cannot be read.
+    #[error("the default device cannot be used: {0}")]
+    Unusable(String),
+    /// A stream could not be opened on the device.
+    #[error("cannot open a stream on `{device}`: {message}")]
+    Stream {
+        /// The device's name.
+        device: String,
+        /// What the sound system said.
+        message: String,
+    },
+    /// The stream was opened but could not be started.
+    #[error("cannot start `{device}`: {message}")]
+    Start {
+        /// The device's name.
+        device: String,
+        /// What the sound system said.
+        message: String,
+    },
+    /// This build has no sound card output.
+    #[error("this build has no sound card output (built without the `cpal` feature)")]
+    NotBuilt,
 }
 
 /// Runs the mixer in real time on a timer thread, in 10 ms blocks paced by absolute
@@ -163,7 +199,7 @@ fn mixer_controls(mixer: &Mixer) -> &Arc<crate::sound::mixer::MixerControls> {
 /// (PulseAudio, PipeWire, JACK). Without either, opening the device can only fail, and
 /// trying makes libasound print several lines of errors; so we do not try.
 #[cfg(all(feature = "cpal", target_os = "linux"))]
-fn alsa_preflight() -> Result<(), String> {
+fn alsa_preflight() -> Result<(), DeviceError> {
     let has_playback = std::fs::read_dir("/dev/snd").is_ok_and(|entries| {
         entries.flatten().any(|e| {
             let name = e.file_name();
@@ -181,34 +217,30 @@ fn alsa_preflight() -> Result<(), String> {
     if has_playback || configured {
         Ok(())
     } else {
-        Err(
-            "no sound card found: no playback device in /dev/snd and no ALSA \
-             configuration that routes sound elsewhere"
-                .into(),
-        )
+        Err(DeviceError::NoSoundCard)
     }
 }
 
 #[cfg(all(feature = "cpal", not(target_os = "linux")))]
-fn alsa_preflight() -> Result<(), String> {
+fn alsa_preflight() -> Result<(), DeviceError> {
     Ok(())
 }
 
 #[cfg(feature = "cpal")]
-fn open_device(config: MixerConfig) -> Result<(MixerHandle, Output), String> {
+fn open_device(config: MixerConfig) -> Result<(MixerHandle, Output), DeviceError> {
     use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
     alsa_preflight()?;
     let host = cpal::default_host();
     let device = host
         .default_output_device()
-        .ok_or_else(|| "no default output device".to_string())?;
+        .ok_or(DeviceError::NoDefaultDevice)?;
     let name = device
         .description()
         .map(|d| d.name().to_string())
         .unwrap_or_else(|_| "default device".to_string());
     let supported = device
         .default_output_config()
-        .map_err(|e| format!("the default device cannot be used: {e}"))?;
+        .map_err(|e| DeviceError::Unusable(e.to_string()))?;
     let channels = usize::from(supported.channels().max(1));
     let sample_rate = supported.sample_rate();
     let stream_config = cpal::StreamConfig {
@@ -258,10 +290,14 @@ fn open_device(config: MixerConfig) -> Result<(MixerHandle, Output), String> {
             },
             None,
         )
-        .map_err(|e| format!("cannot open a stream on `{name}`: {e}"))?;
-    stream
-        .play()
-        .map_err(|e| format!("cannot start `{name}`: {e}"))?;
+        .map_err(|e| DeviceError::Stream {
+            device: name.clone(),
+            message: e.to_string(),
+        })?;
+    stream.play().map_err(|e| DeviceError::Start {
+        device: name.clone(),
+        message: e.to_string(),
+    })?;
     Ok((
         handle,
         Output {
@@ -275,8 +311,8 @@ fn open_device(config: MixerConfig) -> Result<(MixerHandle, Output), String> {
 }
 
 #[cfg(not(feature = "cpal"))]
-fn open_device(_config: MixerConfig) -> Result<(MixerHandle, Output), String> {
-    Err("this build has no sound card output (built without the `cpal` feature)".into())
+fn open_device(_config: MixerConfig) -> Result<(MixerHandle, Output), DeviceError> {
+    Err(DeviceError::NotBuilt)
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Music modes (`kSetMusicMode`, the event's track ID is the mode number): what plays in
-//! each part of the game, and the seed's rules for moving between them.
+//! each part of the game, and the audio technical document's rules for moving between them.
 //!
 //! | mode | number | music | also |
 //! |---|---|---|---|
@@ -13,7 +13,7 @@
 //! | options | 7 | none | lot ambience |
 //! | family (edit family) | 8 | the family list (default: neighbourhood's) | no river, no ambience |
 //!
-//! Rules (seed "Music Modes", hit-reference §3.6):
+//! Rules (the audio technical document's "Music Modes", hit-reference §3.6):
 //! - buy and build don't cut each other off: the current song finishes, and the next one
 //!   comes from the list of the mode you are in;
 //! - leaving buy or build and coming back fades the same song back up (it kept playing,
@@ -25,8 +25,9 @@
 //!   has died, and other music starts only after it has died.
 //!
 //! Lists are [`Playlist`]s over directories named in `world.ini` `[Music]`; users may drop
-//! files in. Music plays in the Music option group, except the load loop (the seed: "Music
-//! controls all music except the load loop") and the river, which play as FX.
+//! files in. Music plays in the Music option group, except the load loop (the audio
+//! technical document: "Music controls all music except the load loop") and the river,
+//! which play as FX.
 
 use super::playlist::Playlist;
 use super::settings::{Setting, WorldIni, read_section};
@@ -378,7 +379,7 @@ impl Music {
             settings,
             playlists: BTreeMap::new(),
             dirs: dirs.to_vec(),
-            rng: Rng::new(seed ^ 0x0305_1C00),
+            rng: Rng::new(0x0305_1C00 ^ seed),
             rate: f64::from(sample_rate.max(1)),
             mode: MusicMode::Live,
             song: None,
@@ -665,7 +666,7 @@ impl Music {
                 return;
             }
             Err(e) => {
-                self.news.push(e);
+                self.news.push(e.to_string());
                 return;
             }
         };

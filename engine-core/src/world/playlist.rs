@@ -1,15 +1,16 @@
-//! A directory of sound files played as a list (seed: "All sound files in the directory
-//! are put into a hit list"): stations and music modes draw from playlists.
+//! A directory of sound files played as a list (the audio technical document: "All sound
+//! files in the directory are put into a hit list"): stations and music modes draw from
+//! playlists.
 //!
 //! A playlist is a shuffle bag: every file plays once, in random order, before any file
 //! plays again, and a new round never starts with the file that ended the last one — the
-//! seed's "random without repetition", stronger than a hit list's "not the same twice in
-//! a row" because a song heard twice in ten minutes is noticed. The directory is read
-//! again before every pick, so a file a user drops in joins the current round and a file
-//! removed is skipped. Files are played in name order inside the directory listing and
-//! the bag is drawn with the engine's seeded generator, so a render is reproducible.
-//! The directory is listed under the file rules ([`crate::toolchain::fsrules`]): a link leading out
-//! of it is not played.
+//! audio technical document's "random without repetition", stronger than a hit list's "not
+//! the same twice in a row" because a song heard twice in ten minutes is noticed. The
+//! directory is read again before every pick, so a file a user drops in joins the current
+//! round and a file removed is skipped. Files are played in name order inside the directory
+//! listing and the bag is drawn with the engine's seeded generator, so a render is
+//! reproducible. The directory is listed under the file rules
+//! ([`crate::toolchain::fsrules`]): a link leading out of it is not played.
 
 use crate::runtime::rng::Rng;
 use crate::toolchain::fsrules::{self, LinkPolicy, WalkOptions};
@@ -29,16 +30,31 @@ pub fn is_audio(path: &Path) -> bool {
 /// let folders the user trusts, music and stations, follow links anywhere.)
 pub const PLAYLIST_LINKS: LinkPolicy = LinkPolicy::StayInside;
 
+/// Why a playlist's folder could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlaylistError {
+    /// The folder is missing, not a folder, or refused by the file rules.
+    #[error("cannot read {}: {reason}", dir.display())]
+    Unreadable {
+        /// The folder.
+        dir: PathBuf,
+        /// Why (the file rules' words).
+        reason: String,
+    },
+}
+
 /// The files and sub-folders directly inside `dir`, through the file rules (a link
 /// leaving `dir` is left out), each sorted by name.
-fn listing(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), String> {
+fn listing(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), PlaylistError> {
     let options = WalkOptions {
         links: PLAYLIST_LINKS,
         max_depth: 0,
         skip_hidden: false,
     };
-    let walk = fsrules::walk(dir, &options)
-        .map_err(|refusal| format!("cannot read {}: {}", dir.display(), refusal.reason()))?;
+    let walk = fsrules::walk(dir, &options).map_err(|refusal| PlaylistError::Unreadable {
+        dir: dir.to_path_buf(),
+        reason: refusal.reason().to_string(),
+    })?;
     let files = walk.files().map(|e| e.path.clone()).collect();
     // Depth 0: the sub-folders are seen, not entered.
     Ok((files, walk.not_entered))
@@ -46,7 +62,7 @@ fn listing(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), String> {
 
 /// The audio files directly inside `dir`, sorted by name (a missing or unreadable
 /// directory is an error naming it).
-pub fn audio_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn audio_files(dir: &Path) -> Result<Vec<PathBuf>, PlaylistError> {
     let (mut files, _) = listing(dir)?;
     files.retain(|p| is_audio(p));
     files.sort();
@@ -88,7 +104,7 @@ impl Playlist {
     }
 
     /// Reads the directory again: new files join this round, removed ones leave.
-    pub fn rescan(&mut self) -> Result<usize, String> {
+    pub fn rescan(&mut self) -> Result<usize, PlaylistError> {
         let files = audio_files(&self.dir)?;
         self.bag.retain(|f| files.contains(f));
         self.played.retain(|f| files.contains(f));
@@ -110,7 +126,7 @@ impl Playlist {
     /// The next file: rescans, then draws from the bag (a new round when it is empty,
     /// never starting with the file played last). `None` when the directory has no
     /// audio (or cannot be read: the error is returned).
-    pub fn pick(&mut self, rng: &mut Rng) -> Result<Option<PathBuf>, String> {
+    pub fn pick(&mut self, rng: &mut Rng) -> Result<Option<PathBuf>, PlaylistError> {
         self.rescan()?;
         if self.bag.is_empty() {
             self.bag.append(&mut self.played);
@@ -204,6 +220,7 @@ mod tests {
             assert_eq!(list.pick(&mut rng).unwrap().unwrap(), dir.join("mine.mp3"));
         }
         std::fs::remove_dir_all(&dir).unwrap();
-        assert!(list.pick(&mut rng).unwrap_err().contains("cannot read"));
+        let e = list.pick(&mut rng).unwrap_err();
+        assert!(e.to_string().contains("cannot read"), "{e}");
     }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Hands out the world's note IDs (from [`WORLD_NOTES`] up, so they never meet the
-/// runtime's or the seed-000 server's).
+/// runtime's or those of the sound server's own requests).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NoteIds(NoteId);
 

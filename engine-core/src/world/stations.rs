@@ -1,4 +1,5 @@
-//! Stations (the seed's "receivers"): radio and TV channels built from directories.
+//! Stations (the audio technical document's "receivers"): radio and TV channels built from
+//! directories.
 //!
 //! A station is given a directory in `world.ini` (`[Stations]`, `<code> = <dir>[, fx|music]`).
 //! Its files form one playlist, each sub-directory its own (an action channel alternates
@@ -13,7 +14,7 @@
 //! ([`super::view`]'s weighted average); the last receiver turning off fades it out.
 //! A station nobody listens to is silent and keeps no voice.
 
-use super::playlist::{Playlist, audio_files, sub_dirs};
+use super::playlist::{Playlist, PlaylistError, audio_files, sub_dirs};
 use super::settings::{Setting, WorldIni};
 use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
@@ -37,7 +38,7 @@ pub struct StationDef {
     pub key: String,
     /// The station's directory.
     pub dir: PathBuf,
-    /// Option group: FX for TV (the seed), Music for radio.
+    /// Option group: FX for TV (as the audio technical document has it), Music for radio.
     pub group: ControlGroup,
     /// Where it was defined.
     pub file: PathBuf,
@@ -192,7 +193,7 @@ impl Station {
     }
 
     /// Picks the next item: the next list in turn that has a file.
-    fn pick(&mut self, rng: &mut Rng) -> Result<Option<(PathBuf, String)>, String> {
+    fn pick(&mut self, rng: &mut Rng) -> Result<Option<(PathBuf, String)>, PlaylistError> {
         let count = self.lists.len();
         let mut problem = None;
         for _ in 0..count {
@@ -208,6 +209,31 @@ impl Station {
             }
         }
         problem.map_or(Ok(None), Err)
+    }
+}
+
+/// Why a receiver could not be tuned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StationError {
+    /// No station of that code is defined.
+    #[error(
+        "no station {code} in world.ini [Stations] (defined: {})",
+        keys_or_none(.defined)
+    )]
+    Unknown {
+        /// The code asked for.
+        code: u32,
+        /// The keys of the stations that are defined.
+        defined: Vec<String>,
+    },
+}
+
+/// `a, b, c`, or `none`.
+fn keys_or_none(keys: &[String]) -> String {
+    if keys.is_empty() {
+        "none".to_string()
+    } else {
+        keys.join(", ")
     }
 }
 
@@ -269,7 +295,7 @@ impl Stations {
             Self {
                 stations,
                 dirs: dirs.to_vec(),
-                rng: Rng::new(seed ^ 0x57A7_1045),
+                rng: Rng::new(0x57A7_1045 ^ seed),
                 fade: (FADE_SECONDS * f64::from(sample_rate)) as u32,
                 news: Vec::new(),
             },
@@ -317,17 +343,10 @@ impl Stations {
         now: SampleTime,
         out: &mut dyn SoundSink,
         ids: &mut NoteIds,
-    ) -> Result<(), String> {
+    ) -> Result<(), StationError> {
         if !self.stations.contains_key(&code) {
-            let known: Vec<String> = self.stations.values().map(|s| s.def.key.clone()).collect();
-            return Err(format!(
-                "no station {code} in world.ini [Stations] (defined: {})",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            ));
+            let defined = self.stations.values().map(|s| s.def.key.clone()).collect();
+            return Err(StationError::Unknown { code, defined });
         }
         if let Some(previous) = self.tuned(object).filter(|p| *p != code) {
             self.turn_off(previous, object, now, out);
@@ -490,7 +509,7 @@ impl Stations {
                 return;
             }
             Err(e) => {
-                self.say(code, e, true);
+                self.say(code, e.to_string(), true);
                 return;
             }
         };

@@ -11,10 +11,66 @@ pub mod decode;
 /// is about to allocate, and gives back what it frees again. The resource cache implements
 /// it with a reservation against its budget, so decoded audio never outgrows the budget.
 pub trait MemoryBudget {
-    /// Asks for `bytes` more. `Err(why)` refuses: the caller must not allocate them.
-    fn reserve(&mut self, bytes: usize) -> Result<(), String>;
+    /// Asks for `bytes` more. An error refuses: the caller must not allocate them.
+    fn reserve(&mut self, bytes: usize) -> Result<(), BudgetError>;
     /// Gives back `bytes` reserved earlier that are no longer allocated.
     fn release(&mut self, bytes: usize);
+}
+
+/// Why a [`MemoryBudget`] refused a reservation, with the sizes that decided it. (The
+/// resource it was for is named by whoever asked: the cache's
+/// [`OverBudget`](crate::sound::cache::CacheError::OverBudget).)
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BudgetError {
+    /// The request alone is more than the cache's whole budget.
+    #[error(
+        "it needs {} of memory, more than the cache's whole budget of {}",
+        size(*.needed),
+        size(*.budget)
+    )]
+    OverWholeBudget {
+        /// Bytes asked for.
+        needed: usize,
+        /// The whole budget.
+        budget: usize,
+    },
+    /// Even after evicting what nobody holds, the cache's budget is taken by sounds in use.
+    #[error(
+        "it needs {} more of memory and the cache's budget of {} is taken by sounds in \
+         use: {} cached ({} of it playing or otherwise held), {} evicted but still held, \
+         {} being loaded",
+        size(*.needed),
+        size(*.budget),
+        size(*.cached),
+        size(*.in_use),
+        size(*.pinned),
+        size(*.loading)
+    )]
+    TakenByUse {
+        /// Bytes asked for.
+        needed: usize,
+        /// The whole budget.
+        budget: usize,
+        /// Bytes the cache holds.
+        cached: usize,
+        /// The part of `cached` that someone else holds too.
+        in_use: usize,
+        /// Evicted bytes still held (pinned).
+        pinned: usize,
+        /// Bytes reserved by loads in progress.
+        loading: usize,
+    },
+    /// A budget that keeps only a count of bytes has fewer left than asked for.
+    #[error("only {} left", size(*.left))]
+    Exhausted {
+        /// Bytes left.
+        left: usize,
+    },
+}
+
+/// A byte count for a message ("812 bytes", "3.5 KiB").
+fn size(bytes: usize) -> String {
+    decode::format_size(bytes as u64)
 }
 
 /// A budget that grants everything (only the decoder's own limits apply).
@@ -22,7 +78,7 @@ pub trait MemoryBudget {
 pub struct Unmetered;
 
 impl MemoryBudget for Unmetered {
-    fn reserve(&mut self, _bytes: usize) -> Result<(), String> {
+    fn reserve(&mut self, _bytes: usize) -> Result<(), BudgetError> {
         Ok(())
     }
 

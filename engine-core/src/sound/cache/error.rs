@@ -1,6 +1,7 @@
 //! The one error type of the resource cache: every failure names the resource or file and
 //! says what went wrong, so a sound designer can read it in the workbench's log.
 
+use crate::sound::audio::BudgetError;
 use std::path::PathBuf;
 
 /// Why the cache could not open a resource file or hand out a resource.
@@ -67,7 +68,7 @@ pub enum CacheError {
         /// The normalised name.
         name: String,
         /// What it needed and where the budget went.
-        detail: String,
+        detail: BudgetError,
     },
     /// A directory given to `add_directory` cannot be used.
     #[error("cannot use {} as a resource directory: {message}", path.display())]

@@ -10,7 +10,8 @@
 use std::sync::Arc;
 
 use super::pattern::{Pattern, PatternTable};
-use crate::sound::audio::{MemoryBudget, SampleBuffer};
+use crate::sound::audio::decode::DecodeError;
+use crate::sound::audio::{BudgetError, MemoryBudget, SampleBuffer};
 
 /// What a loader made of a resource's bytes.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,14 +33,26 @@ impl ResourceData {
 }
 
 /// Why a loader could not make a resource.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// The bytes cannot be made into the resource (damaged, wrong format, or the budget
-    /// refused the memory); why.
+    /// The bytes cannot be made into the resource: damaged, or in the wrong format (in the
+    /// loader's words).
+    #[error("{0}")]
     Failed(String),
-    /// The resource would take more memory than any one resource may; what it would take
-    /// (a sound that long is streamed instead).
-    TooLarge(String),
+    /// The audio could not be decoded (a decoded size over the limit says the resource is
+    /// [too large](LoadError::too_large) to hold: a sound that long is streamed instead).
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// The memory budget refused what the resource needs.
+    #[error(transparent)]
+    Refused(#[from] BudgetError),
+}
+
+impl LoadError {
+    /// True if the resource would take more memory than any one resource may.
+    pub fn too_large(&self) -> bool {
+        matches!(self, Self::Decode(DecodeError::TooLarge { .. }))
+    }
 }
 
 /// Turns raw resource bytes into [`ResourceData`] for the names its pattern matches.
@@ -52,7 +65,7 @@ pub trait ResourceLoader: Send + Sync {
     fn pattern(&self) -> &str;
 
     /// Makes the resource `name` (normalised) from its raw bytes, or says why it cannot.
-    fn load(&self, name: &str, raw: Vec<u8>) -> Result<ResourceData, String>;
+    fn load(&self, name: &str, raw: Vec<u8>) -> Result<ResourceData, LoadError>;
 
     /// [`load`](Self::load) within `budget`: what the loader allocates for the resource is
     /// reserved from `budget` before it is allocated; a refusal ends the load. What the
@@ -67,10 +80,8 @@ pub trait ResourceLoader: Send + Sync {
         raw: Vec<u8>,
         budget: &mut dyn MemoryBudget,
     ) -> Result<ResourceData, LoadError> {
-        let data = self.load(name, raw).map_err(LoadError::Failed)?;
-        budget
-            .reserve(data.size_bytes())
-            .map_err(LoadError::Failed)?;
+        let data = self.load(name, raw)?;
+        budget.reserve(data.size_bytes())?;
         Ok(data)
     }
 }
@@ -84,7 +95,7 @@ impl ResourceLoader for DefaultLoader {
         "*"
     }
 
-    fn load(&self, _name: &str, raw: Vec<u8>) -> Result<ResourceData, String> {
+    fn load(&self, _name: &str, raw: Vec<u8>) -> Result<ResourceData, LoadError> {
         Ok(ResourceData::Raw(raw))
     }
 }
@@ -130,7 +141,7 @@ mod tests {
         fn pattern(&self) -> &str {
             self.0
         }
-        fn load(&self, _name: &str, _raw: Vec<u8>) -> Result<ResourceData, String> {
+        fn load(&self, _name: &str, _raw: Vec<u8>) -> Result<ResourceData, LoadError> {
             Ok(ResourceData::Raw(vec![self.1]))
         }
     }

@@ -78,7 +78,7 @@ pub use sources::{MAX_RESOURCE_BYTES, SourceInfo, SourceKind};
 pub use stats::{CacheStats, MissKind, Residency, ResourceStats, TickSummary};
 pub use worker::{PreloadJob, PreloadProgress, PreloadSummary};
 
-use crate::sound::audio::{MemoryBudget, SampleBuffer};
+use crate::sound::audio::{BudgetError, MemoryBudget, SampleBuffer};
 use loader::LoaderTable;
 use sources::Source;
 use state::State;
@@ -313,27 +313,12 @@ impl Core {
             let loaded = catch_unwind(AssertUnwindSafe(|| {
                 loader.load_within(key, raw, reservation)
             }));
-            let failed = |message: String| CacheError::Load {
-                name: key.to_owned(),
-                loader: pattern.clone(),
-                message,
-            };
             let data = match loaded {
                 Ok(Ok(data)) => data,
-                Ok(Err(_)) | Err(_) if reservation.refused.is_some() => {
-                    return Err(CacheError::OverBudget {
-                        name: key.to_owned(),
-                        detail: reservation.refused.take().unwrap_or_default(),
-                    });
+                Ok(Err(error)) => {
+                    return Err(load_error(key, &pattern, Some(error), reservation));
                 }
-                Ok(Err(LoadError::TooLarge(message))) => {
-                    return Err(CacheError::TooLarge {
-                        name: key.to_owned(),
-                        message,
-                    });
-                }
-                Ok(Err(LoadError::Failed(message))) => return Err(failed(message)),
-                Err(_) => return Err(failed("the loader panicked".to_owned())),
+                Err(_) => return Err(load_error(key, &pattern, None, reservation)),
             };
             let size = data.size_bytes();
             // A loader may have reserved a little more than it kept (or, against the
@@ -357,6 +342,37 @@ impl Core {
     }
 }
 
+/// The error for a load of `key` that failed (`None`: its loader, chosen by `pattern`,
+/// panicked): over budget if the budget refused it anything, whatever the loader then
+/// said; too large if the loader says so; else what the loader said.
+fn load_error(
+    key: &str,
+    pattern: &str,
+    failure: Option<LoadError>,
+    reservation: &mut Reservation<'_>,
+) -> CacheError {
+    let name = key.to_owned();
+    if let Some(detail) = reservation.refused.take() {
+        return CacheError::OverBudget { name, detail };
+    }
+    match failure {
+        Some(error) if error.too_large() => CacheError::TooLarge {
+            name,
+            message: error.to_string(),
+        },
+        Some(error) => CacheError::Load {
+            name,
+            loader: pattern.to_owned(),
+            message: error.to_string(),
+        },
+        None => CacheError::Load {
+            name,
+            loader: pattern.to_owned(),
+            message: "the loader panicked".to_owned(),
+        },
+    }
+}
+
 /// The memory a load has reserved against the budget: the loader's [`MemoryBudget`].
 /// Whatever is still reserved when it is dropped (a failed load) is given back.
 struct Reservation<'c> {
@@ -364,12 +380,12 @@ struct Reservation<'c> {
     key: &'c str,
     bytes: usize,
     /// Why the budget refused a request, if it did.
-    refused: Option<String>,
+    refused: Option<BudgetError>,
 }
 
 impl Reservation<'_> {
     /// Makes the reservation exactly `size` bytes.
-    fn settle(&mut self, size: usize) -> Result<(), String> {
+    fn settle(&mut self, size: usize) -> Result<(), BudgetError> {
         if size > self.bytes {
             self.reserve(size - self.bytes)
         } else {
@@ -385,7 +401,7 @@ impl Reservation<'_> {
 }
 
 impl MemoryBudget for Reservation<'_> {
-    fn reserve(&mut self, bytes: usize) -> Result<(), String> {
+    fn reserve(&mut self, bytes: usize) -> Result<(), BudgetError> {
         match self.core.lock().reserve(self.key, bytes) {
             Ok(()) => {
                 self.bytes += bytes;

@@ -11,6 +11,7 @@ use super::error::CacheError;
 use super::pattern::{Pattern, PatternTable};
 use super::stats::{CacheStats, MissKind, Residency, ResourceStats, TickSummary};
 use super::{Handle, Resource};
+use crate::sound::audio::BudgetError;
 
 /// Why a resource left the cache (decides the kind of its next miss).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -386,7 +387,7 @@ impl State {
     /// else holds are evicted, lowest priority and least recently used first (evicting
     /// one in use would free nothing). If that is not enough, the reservation is refused
     /// with what the budget is taken by.
-    pub(crate) fn reserve(&mut self, key: &str, bytes: usize) -> Result<(), String> {
+    pub(crate) fn reserve(&mut self, key: &str, bytes: usize) -> Result<(), BudgetError> {
         self.evict_loose_over_budget(Some(key));
         let (pinned, _) = self.pinned();
         let free = self
@@ -419,14 +420,12 @@ impl State {
     }
 
     /// Why `bytes` more do not fit.
-    fn refusal(&self, bytes: usize, pinned: usize) -> String {
-        let size = |n: usize| crate::sound::audio::decode::format_size(n as u64);
+    fn refusal(&self, bytes: usize, pinned: usize) -> BudgetError {
         if bytes > self.budget {
-            return format!(
-                "it needs {} of memory, more than the cache's whole budget of {}",
-                size(bytes),
-                size(self.budget)
-            );
+            return BudgetError::OverWholeBudget {
+                needed: bytes,
+                budget: self.budget,
+            };
         }
         let in_use: usize = self
             .records
@@ -435,17 +434,14 @@ impl State {
             .filter(|h| Arc::strong_count(h) > 1)
             .map(|h| h.size)
             .sum();
-        format!(
-            "it needs {} more of memory and the cache's budget of {} is taken by sounds in \
-             use: {} cached ({} of it playing or otherwise held), {} evicted but still held, \
-             {} being loaded",
-            size(bytes),
-            size(self.budget),
-            size(self.bytes_held),
-            size(in_use),
-            size(pinned),
-            size(self.reserved_bytes)
-        )
+        BudgetError::TakenByUse {
+            needed: bytes,
+            budget: self.budget,
+            cached: self.bytes_held,
+            in_use,
+            pinned,
+            loading: self.reserved_bytes,
+        }
     }
 
     /// Lets go of what must go: first over-budget resources nobody else holds, then, in

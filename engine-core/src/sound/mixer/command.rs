@@ -1,5 +1,5 @@
 //! What travels between the control side and the audio thread: timed commands in
-//! (the seed's FIFO), telemetry out, and retired buffers out so the audio thread never
+//! (the sound server's FIFO), telemetry out, and retired buffers out so the audio thread never
 //! frees memory.
 
 use super::stream::StreamReader;
@@ -69,28 +69,6 @@ pub enum MixCommand {
         /// Ramp length in frames.
         ramp: u32,
     },
-}
-
-impl MixCommand {
-    /// The note the command is about.
-    pub fn note(&self) -> NoteId {
-        match self {
-            MixCommand::Start { note, .. }
-            | MixCommand::Stop { note, .. }
-            | MixCommand::SetGain { note, .. }
-            | MixCommand::SetPan { note, .. } => *note,
-        }
-    }
-
-    /// When it takes effect.
-    pub fn at(&self) -> u64 {
-        match self {
-            MixCommand::Start { at, .. }
-            | MixCommand::Stop { at, .. }
-            | MixCommand::SetGain { at, .. }
-            | MixCommand::SetPan { at, .. } => *at,
-        }
-    }
 }
 
 /// What the mixer reports back.

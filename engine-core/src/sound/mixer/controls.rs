@@ -1,6 +1,6 @@
 //! Values shared between the control side and the audio thread without locks: option
-//! volumes the mixer reads (the seed's "global variable the server reads") and meters,
-//! position and load it writes back.
+//! volumes the mixer reads (the sound server design's "global variable the server reads")
+//! and meters, position and load it writes back.
 
 use crate::runtime::sink::ControlGroup;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};

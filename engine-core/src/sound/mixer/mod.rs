@@ -1,16 +1,20 @@
-//! The mixer: plays voices on the audio thread (the seed's sound server).
+//! The mixer: plays voices on the audio thread (the sound server's real-time half).
 //!
 //! The control side ([`MixerHandle`]) sends timed [`MixCommand`]s through a lock-free
-//! single-producer ring (the seed's FIFO); option volumes and meters are atomics in
+//! single-producer ring (the sound server's FIFO); option volumes and meters are atomics in
 //! [`MixerControls`]; telemetry and retired buffers come back through rings. The audio
 //! side ([`Mixer`]) renders blocks: it resamples each voice from its sample's rate to
 //! the output rate, applies gain and pan ramps, starts voices at their exact frame,
 //! fades stopped voices, sums the FX / Music / VOX buses with their volumes and the
-//! master, and soft-clips. Voices started with `reverb` also go through the room
-//! [`reverb`] (its level is an atomic) on their way into the FX bus. [`stream`] feeds long files from a streaming thread.
+//! master, and soft-clips. Each [`voice`] owns its state — what it plays, its
+//! [`playhead`] (position, rate, gain and pan ramps) and what is scheduled for it — and
+//! renders itself a segment at a time. Voices started with `reverb` also go through the
+//! room [`reverb`] (its level is an atomic) on their way into the FX bus. [`stream`] feeds
+//! long files from a streaming thread.
 
 pub mod command;
 pub mod controls;
+pub mod playhead;
 pub mod render;
 pub mod reverb;
 pub mod stream;

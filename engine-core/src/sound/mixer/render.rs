@@ -10,7 +10,7 @@ use super::MixerConfig;
 use super::command::{MixCommand, MixEvent, Retired, VoiceSource};
 use super::controls::{MixerControls, group_index};
 use super::reverb::Reverb;
-use super::voice::{ONE, Pending, Ramp, Run, Voice, pan_gains, render_sample};
+use super::voice::{ONE, Pending, Playhead, Voice, pan_gains};
 use crate::runtime::sink::ControlGroup;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -181,27 +181,17 @@ impl Mixer {
                     let ratio = f64::from(rate) / f64::from(self.sample_rate.max(1))
                         * f64::from(pitch.max(0.0));
                     let step = ((ratio * ONE as f64) as u64).max(1);
-                    let (l, r) = pan_gains(pan, stereo);
-                    let streamed = matches!(source, VoiceSource::Stream(_));
-                    let voice = &mut self.voices[slot];
-                    *voice = Voice::empty();
-                    voice.note = note;
-                    voice.source = Some(source);
-                    voice.start_at = at;
-                    voice.step = step;
-                    voice.looping = looping;
-                    voice.gain = Ramp::at(gain);
-                    voice.left = Ramp::at(l);
-                    voice.right = Ramp::at(r);
-                    voice.group = if reverb && group == ControlGroup::Fx {
+                    let mut playhead = Playhead::new(step, looping, gain, pan_gains(pan, stereo));
+                    if matches!(source, VoiceSource::Stream(_)) {
+                        // Two shifts load the first two frames into the window.
+                        playhead.pos = 2 * ONE;
+                    }
+                    let bus = if reverb && group == ControlGroup::Fx {
                         ROOM_BUS
                     } else {
                         group_index(group)
                     };
-                    if streamed {
-                        // Two shifts load the first two frames into the window.
-                        voice.pos = 2 * ONE;
-                    }
+                    self.voices[slot] = Voice::start(note, at, source, playhead, bus);
                 }
                 MixCommand::Stop { note, at } => {
                     if let Some(voice) = self.voice_mut(note) {
@@ -300,19 +290,13 @@ impl Mixer {
     fn render_voice(&mut self, index: usize, block_start: u64, block_end: u64) {
         let stop_fade = self.stop_fade;
         let mut t = block_start;
-        loop {
+        while t < block_end {
             let voice = &mut self.voices[index];
-            if t >= block_end {
-                return;
-            }
             // Not started yet: skip to the start (late starts begin at once).
             if !voice.started {
-                if voice.start_at >= block_end {
+                let Some((begin, late)) = voice.begin(t, block_end) else {
                     return;
-                }
-                let begin = voice.start_at.max(t);
-                let late = begin.saturating_sub(voice.start_at);
-                voice.started = true;
+                };
                 let note = voice.note;
                 t = begin;
                 self.send(MixEvent::Started {
@@ -322,88 +306,19 @@ impl Mixer {
                 });
                 continue;
             }
-            // Due changes.
-            if let Some(p) = voice.pending_gain.filter(|p| p.at <= t) {
-                voice.gain.to(p.value, p.ramp);
-                voice.pending_gain = None;
-            }
-            if let Some(p) = voice.pending_pan.filter(|p| p.at <= t) {
-                let stereo = matches!(&voice.source, Some(VoiceSource::Sample(s)) if s.samples().is_some_and(|b| b.channels == 2))
-                    || matches!(&voice.source, Some(VoiceSource::Stream(s)) if s.channels == 2);
-                let (l, r) = pan_gains(p.value, stereo);
-                voice.left.to(l, p.ramp);
-                voice.right.to(r, p.ramp);
-                voice.pending_pan = None;
-            }
-            if voice.stop_at.is_some_and(|s| s <= t) && !voice.stopping {
-                voice.stopping = true;
-                voice.pending_gain = None;
-                voice.gain.to(0.0, stop_fade);
-            }
-            if voice.stopping && voice.gain.left == 0 {
+            voice.apply_due(t, stop_fade);
+            if voice.faded_out() {
                 self.end_voice(index, t);
                 return;
             }
-            // Render up to the next scheduled frame.
-            let mut until = block_end;
-            for at in [
-                voice.pending_gain.map(|p| p.at),
-                voice.pending_pan.map(|p| p.at),
-                voice.stop_at.filter(|_| !voice.stopping),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                if at > t && at < until {
-                    until = at;
-                }
-            }
-            if voice.stopping {
-                until = until.min(t + u64::from(voice.gain.left));
-            }
+            let until = voice.segment_end(t, block_end);
             let frames = (until - t) as usize;
             let offset = (t - block_start) as usize;
             let bus = &mut self.buses[voice.group.min(ROOM_BUS)];
             let Some(out) = bus.get_mut(offset * 2..(offset + frames) * 2) else {
                 return;
             };
-            let ended = match &mut voice.source {
-                Some(VoiceSource::Sample(resource)) => {
-                    let Some(sample) = resource.samples() else {
-                        self.end_voice(index, t);
-                        return;
-                    };
-                    let run = render_sample(
-                        &sample.data,
-                        usize::from(sample.channels.max(1)),
-                        voice.looping,
-                        &mut voice.pos,
-                        voice.step,
-                        &mut voice.gain,
-                        &mut voice.left,
-                        &mut voice.right,
-                        out,
-                        frames,
-                    );
-                    match run {
-                        Run::Done => None,
-                        Run::Ended(n) => Some(n),
-                    }
-                }
-                Some(VoiceSource::Stream(stream)) => render_stream(
-                    stream,
-                    voice.step,
-                    &mut voice.pos,
-                    &mut voice.window,
-                    &mut voice.gain,
-                    &mut voice.left,
-                    &mut voice.right,
-                    out,
-                    frames,
-                ),
-                None => Some(0),
-            };
-            match ended {
+            match voice.render(out, frames) {
                 Some(n) => {
                     self.end_voice(index, t + n as u64);
                     return;
@@ -504,51 +419,4 @@ pub fn soft_clip(x: f32) -> (f32, bool) {
     let over = (a - CLIP_KNEE) / (1.0 - CLIP_KNEE);
     let bent = CLIP_KNEE + (1.0 - CLIP_KNEE) * (over / (1.0 + over));
     (bent.copysign(x), true)
-}
-
-/// Renders a streamed voice, interpolating between consecutive frames from its ring.
-/// Returns `Some(frames)` when the stream ended after that many frames.
-#[allow(clippy::too_many_arguments)]
-fn render_stream(
-    stream: &mut super::stream::StreamReader,
-    step: u64,
-    pos: &mut u64,
-    window: &mut [f32; 4],
-    gain: &mut Ramp,
-    left: &mut Ramp,
-    right: &mut Ramp,
-    out: &mut [f32],
-    frames: usize,
-) -> Option<usize> {
-    let mut frame = [0.0f32; 2];
-    for i in 0..frames {
-        // `window` holds the current frame (0, 1) and the next (2, 3); `pos` is the
-        // fraction between them.
-        while *pos >= ONE {
-            *pos -= ONE;
-            window[0] = window[2];
-            window[1] = window[3];
-            if stream.next_frame(&mut frame) {
-                window[2] = frame[0];
-                window[3] = frame[1];
-            } else if stream.drained() {
-                return Some(i);
-            } else {
-                window[2] = 0.0;
-                window[3] = 0.0;
-            }
-        }
-        let frac = super::voice::frac(*pos);
-        let l = window[0] + (window[2] - window[0]) * frac;
-        let r = window[1] + (window[3] - window[1]) * frac;
-        if let Some(o) = out.get_mut(i * 2..i * 2 + 2) {
-            o[0] += l * gain.value * left.value;
-            o[1] += r * gain.value * right.value;
-        }
-        gain.advance(1);
-        left.advance(1);
-        right.advance(1);
-        *pos += step;
-    }
-    None
 }

@@ -1,7 +1,7 @@
-//! The room reverb ("EAX" in the seed: applied to the ambience score while the active
-//! character is in a small room). A small Schroeder/Moorer reverb — four damped comb
-//! filters in parallel and two all-passes in series per channel, the right channel's
-//! delays slightly longer for width — tuned for a small room.
+//! The room reverb ("EAX" in the audio technical document: applied to the ambience score
+//! while the active character is in a small room). A small Schroeder/Moorer reverb — four
+//! damped comb filters in parallel and two all-passes in series per channel, the right
+//! channel's delays slightly longer for width — tuned for a small room.
 //!
 //! Every delay line is allocated when the mixer is made; `process` only reads and writes
 //! them, so it is safe on the audio thread.

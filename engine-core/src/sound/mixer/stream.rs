@@ -7,6 +7,7 @@
 //! rings are filled on the caller's thread, at fixed points: [`Streamer::inline`] and
 //! [`Streamer::pump`], called once per tick before the mixer renders it.
 
+use crate::sound::audio::decode::DecodeError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -20,9 +21,20 @@ pub trait FrameSource: Send {
     /// 1 or 2.
     fn channels(&self) -> u16;
     /// Appends up to `max_frames` frames to `out`; returns how many (0 at the end).
-    fn read(&mut self, out: &mut Vec<f32>, max_frames: usize) -> Result<usize, String>;
+    fn read(&mut self, out: &mut Vec<f32>, max_frames: usize) -> Result<usize, DecodeError>;
     /// Goes back to the start (for looping).
-    fn rewind(&mut self) -> Result<(), String>;
+    fn rewind(&mut self) -> Result<(), DecodeError>;
+}
+
+/// Why a stream could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    /// The source could not be read or decoded.
+    #[error(transparent)]
+    Source(#[from] DecodeError),
+    /// The streaming thread has stopped, so nothing would fill the ring.
+    #[error("the streaming thread has stopped")]
+    Stopped,
 }
 
 /// State both ends of a stream see.
@@ -86,7 +98,7 @@ struct Job {
     shared: Arc<Shared>,
     looping: bool,
     scratch: Vec<f32>,
-    error: Option<String>,
+    error: Option<DecodeError>,
 }
 
 impl Drop for Job {
@@ -207,7 +219,7 @@ impl Streamer {
         &mut self,
         mut source: Box<dyn FrameSource>,
         looping: bool,
-    ) -> Result<StreamReader, String> {
+    ) -> Result<StreamReader, StreamError> {
         let channels = source.channels().clamp(1, 2);
         let rate = source.sample_rate().max(1);
         let capacity =
@@ -228,7 +240,7 @@ impl Streamer {
         };
         job.fill();
         if let Some(error) = job.error.take() {
-            return Err(error);
+            return Err(StreamError::Source(error));
         }
         let reader = StreamReader {
             ring: consumer,
@@ -239,12 +251,8 @@ impl Streamer {
         match &mut self.filler {
             Filler::Thread {
                 jobs: Some(jobs), ..
-            } => jobs
-                .send(job)
-                .map_err(|_| "the streaming thread has stopped".to_string())?,
-            Filler::Thread { jobs: None, .. } => {
-                return Err("the streaming thread has stopped".into());
-            }
+            } => jobs.send(job).map_err(|_| StreamError::Stopped)?,
+            Filler::Thread { jobs: None, .. } => return Err(StreamError::Stopped),
             Filler::Inline { jobs } => jobs.push(job),
         }
         Ok(reader)
@@ -302,13 +310,13 @@ mod tests {
         fn channels(&self) -> u16 {
             1
         }
-        fn read(&mut self, out: &mut Vec<f32>, max_frames: usize) -> Result<usize, String> {
+        fn read(&mut self, out: &mut Vec<f32>, max_frames: usize) -> Result<usize, DecodeError> {
             let n = max_frames.min(self.len - self.next);
             out.extend((self.next..self.next + n).map(|v| v as f32));
             self.next += n;
             Ok(n)
         }
-        fn rewind(&mut self) -> Result<(), String> {
+        fn rewind(&mut self) -> Result<(), DecodeError> {
             self.next = 0;
             Ok(())
         }

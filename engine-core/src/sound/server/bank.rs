@@ -1,7 +1,7 @@
-//! The sound server's own sound registry (seed 000, "Sound identification" and "Sample
-//! selection"): simple sounds, sample groups that play a random sample, and "two groups"
-//! selection sounds — the first group at random three times, then the second group in
-//! order, then back; any other selection request resets the cycle.
+//! The sound server's own sound registry ("Sound identification" and "Sample selection" in
+//! the sound server design): simple sounds, sample groups that play a random sample, and
+//! "two groups" selection sounds — the first group at random three times, then the second
+//! group in order, then back; any other selection request resets the cycle.
 
 use crate::runtime::rng::Rng;
 use std::collections::HashMap;
@@ -34,7 +34,7 @@ pub struct Sound {
     pub range: Option<f32>,
 }
 
-/// The state of selection sounds (the seed's `SelectionHandler`).
+/// The state of selection sounds (the sound server design's `SelectionHandler`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Selection {
     origin: Option<OriginId>,
@@ -82,14 +82,14 @@ impl SoundBank {
         self.sounds.get(id as usize)
     }
 
-    /// Changes a sound's range (the seed's `SetSoundRange`).
+    /// Changes a sound's range (the sound server design's `SetSoundRange`).
     pub fn set_range(&mut self, id: SoundId, range: Option<f32>) {
         if let Some(sound) = self.sounds.get_mut(id as usize) {
             sound.range = range;
         }
     }
 
-    /// Chooses the sample a request plays (the seed's `ChooseSample`).
+    /// Chooses the sample a request plays (the sound server design's `ChooseSample`).
     pub fn choose(
         &mut self,
         id: SoundId,
@@ -160,7 +160,7 @@ fn samples_of(def: &SoundDef) -> Vec<Arc<str>> {
     }
 }
 
-/// A sample of a simple sound or a random one of a group (the seed's
+/// A sample of a simple sound or a random one of a group (the sound server design's
 /// `SimpleChooseSample`).
 fn simple_choose(def: &SoundDef, rng: &mut Rng) -> Option<Arc<str>> {
     match def {

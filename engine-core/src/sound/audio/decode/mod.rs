@@ -32,7 +32,7 @@ mod wav;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{MemoryBudget, SampleBuffer, Unmetered};
+use super::{BudgetError, MemoryBudget, SampleBuffer, Unmetered};
 use detect::Kind;
 use source::{FileSource, SliceSource};
 
@@ -254,8 +254,8 @@ pub enum DecodeError {
     /// The memory budget (the resource cache's) refused the bytes the samples need.
     #[error("no memory left for the decoded samples: {why}")]
     Refused {
-        /// What the budget said.
-        why: String,
+        /// Why the budget refused.
+        why: BudgetError,
     },
     /// The third-party decoder panicked on this input (the panic was caught).
     #[error("the {format} decoder crashed on this file: {message}")]

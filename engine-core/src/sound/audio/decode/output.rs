@@ -122,6 +122,7 @@ impl Drop for Output<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sound::audio::BudgetError;
 
     /// A budget of `left` bytes that records the most it ever granted at once.
     #[derive(Default)]
@@ -132,9 +133,9 @@ mod tests {
     }
 
     impl MemoryBudget for Meter {
-        fn reserve(&mut self, bytes: usize) -> Result<(), String> {
+        fn reserve(&mut self, bytes: usize) -> Result<(), BudgetError> {
             if bytes > self.left {
-                return Err(format!("only {} bytes left", self.left));
+                return Err(BudgetError::Exhausted { left: self.left });
             }
             self.left -= bytes;
             self.taken += bytes;

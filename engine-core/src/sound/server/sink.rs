@@ -1,0 +1,83 @@
+//! The server as the runtime's [`SoundSink`]: starts go through the cache (or wait for
+//! it), stops and changes of a note still waiting for its sample change the waiting note.
+
+use super::{Pending, SoundServer};
+use crate::runtime::sink::{SoundCommand, SoundSink};
+use crate::runtime::trace::TraceKind;
+use crate::sound::mixer::MixCommand;
+
+impl SoundSink for SoundServer {
+    fn send(&mut self, command: SoundCommand) {
+        match command {
+            SoundCommand::Start {
+                note,
+                at,
+                sample,
+                gain,
+                pan,
+                pitch,
+                looping,
+                group,
+                reverb,
+                ..
+            } => self.start(Pending {
+                note,
+                at,
+                sample,
+                gain,
+                pan,
+                pitch,
+                looping,
+                group,
+                reverb,
+            }),
+            SoundCommand::Stop { note, at } => {
+                if let Some(index) = self.pending.iter().position(|p| p.note == note) {
+                    self.pending.remove(index);
+                    self.mark_ended(note);
+                    self.record(
+                        TraceKind::Sample,
+                        Some(note),
+                        format!("note {note} stopped before its sample arrived"),
+                    );
+                } else {
+                    self.send_mixer(MixCommand::Stop { note, at });
+                }
+            }
+            SoundCommand::SetGain {
+                note,
+                at,
+                gain,
+                ramp,
+            } => {
+                if let Some(p) = self.pending.iter_mut().find(|p| p.note == note) {
+                    p.gain = gain;
+                } else {
+                    self.send_mixer(MixCommand::SetGain {
+                        note,
+                        at,
+                        gain,
+                        ramp,
+                    });
+                }
+            }
+            SoundCommand::SetPan {
+                note,
+                at,
+                pan,
+                ramp,
+            } => {
+                if let Some(p) = self.pending.iter_mut().find(|p| p.note == note) {
+                    p.pan = pan;
+                } else {
+                    self.send_mixer(MixCommand::SetPan {
+                        note,
+                        at,
+                        pan,
+                        ramp,
+                    });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! The ambience ("Ambience" in the audio technical document): a freshness score — birds,
+//! dogs, cars driving by, planes — played as a step sequencer in 3D around the listener,
+//! and a night loop (crickets) from `NightStart` to `NightEnd`.
+//!
+//! Everything is set in `world.ini` `[Ambience]` ([`AmbienceSettings`]); `docs/ambience.md`
+//! explains it for audio designers. In short:
+//!
+//! - **Tempo.** A score's header gives the tempo (beats per minute) and beats per bar; its
+//!   `cols` divide the bar into steps (`cols` ≤ 0: one step per beat). A step lasts
+//!   `60 / tempo × beats_per_bar / cols` seconds; step `k` starts at sample
+//!   `round(k × step)` counted from sample 0, so steps never drift and a render is
+//!   repeatable. Each [`Ambience::update`] schedules every step in `[now, until)` at its
+//!   exact sample.
+//! - **Rows are sound kinds, columns are steps.** Each note row of the `.fsc` is one lane:
+//!   it plays on step `delay` of every bar (taken modulo the steps per bar) and, if
+//!   `quantise` > 0, again every `quantise` steps after that within the bar. A row plays
+//!   with its `probability` in percent (0 never, 100 or more always). `rand3` delays a
+//!   start by a random 0–`rand3` ms. A row that plays is busy for `loop_count + 1` steps
+//!   and does not start again meanwhile; with a non-zero `loop_flag` its sample loops and
+//!   is held exactly that long, then fades out over `fade_out` ms. `fade_in` ms ramps
+//!   every start up from silence. Pitch is drawn uniformly from `pitch_low`–`pitch_high`
+//!   (playback-rate factors; 0 means 1). A row whose label (field 0) starts with `day`
+//!   plays only by day, `night` only at night.
+//! - **Samples.** A row's file name is a sample label: an audio file of that name next to
+//!   the score, or else every audio file next to the score — or in a sub-directory named
+//!   like the label — whose stem starts with the label (`bird` → `bird_1.wav`,
+//!   `bird_2.ogg`, `bird/chirp.wav`). `NONE` is a rest.
+//! - **Freshness.** Rows with the same non-zero `group_id` are one kind (alternatives: on
+//!   a step at most one of them plays); every other row is a kind of its own. A pick
+//!   avoids the last `Freshness` samples picked for its kind, as far as the row has other
+//!   files (when all are recent, the least recently picked ones come back first).
+//!   Randomness is one seeded [`Rng`], so the same seed and calls give the same commands.
+//! - **3D.** The score is the one part positioned in 3D. `pan_lr` and `pan_fb` (0–1024,
+//!   512 the centre) place a note `(value − 512) / 512 × Distance` tiles right and behind
+//!   the listener (the camera's centre, [`Ambience::set_listener`]); `rand2` scatters it
+//!   by up to `rand2` more of the same units. The note stays there: its gain falls
+//!   linearly from 1 at the listener to 0 at `Distance` tiles and its pan is the x offset
+//!   over half of `Distance`, both followed as the listener moves. A note placed at or
+//!   beyond `Distance` is not started. A row with a non-zero `stereo` flag is not placed:
+//!   full gain, pan `pan_lr / 512 − 1`.
+//! - **Gain** = row volume / 1024 × header master volume / 1024 × `Volume` × 3D gain.
+//! - **EAX.** Score notes start with `reverb: true` in the FX group; the mixer's reverb
+//!   control decides how much is heard, and [`Ambience::reverb_level`] is what the director
+//!   writes to it: `Reverb` while the active character is in a room of at most
+//!   `SmallRoom` tiles, else 0 (0 tiles means outdoors).
+//! - **The night loop** plays (looping, FX, fading in over `Fade` seconds) while the hour
+//!   ([`Ambience::set_hour`], the audio technical document's `NotifyHourChange`) is in
+//!   `[NightStart, 24) ∪ [0, NightEnd)` and the ambience is on; it fades out and stops
+//!   when the hour leaves. Hour changes act at once, with or without updates between.
+//! - **On and off.** The mode plan turns the ambience on (live, neighbourhood…) or off
+//!   (edit family, credits, load…): off fades every ambience note out over `Fade` seconds
+//!   and the score stops scheduling; on resumes on the same step grid.
+//!
+//! The parts: `settings` reads `[Ambience]`; `score` reads and prepares the score;
+//! `steps` plays it. Here: the player's state, on and off, the hour and the night
+//! loop, the room, the listener, and what the UI sees.
+
+mod score;
+mod settings;
+mod steps;
+
+pub use settings::AmbienceSettings;
+
+use super::sound::{NoteIds, sample_ref};
+use crate::runtime::clock::SampleTime;
+use crate::runtime::rng::Rng;
+use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::toolchain::diag::Diagnostic;
+use score::{Kind, Score, load_score};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+
+/// The score as [`AmbienceState`] shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreSummary {
+    /// The `.fsc` file.
+    pub file: PathBuf,
+    /// The header's label.
+    pub label: String,
+    /// Tempo in beats per minute (after defaults).
+    pub tempo_bpm: i32,
+    /// Beats per bar (after defaults).
+    pub beats_per_bar: i32,
+    /// Steps per bar.
+    pub steps_per_bar: u32,
+    /// Seconds per step.
+    pub step_seconds: f64,
+    /// Note rows that can sound (rests and rows without files excluded).
+    pub rows: usize,
+}
+
+/// A snapshot of the ambience for the UI and the console.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AmbienceState {
+    /// The mode plan has the ambience on.
+    pub enabled: bool,
+    /// The last hour given is night.
+    pub night: bool,
+    /// The last hour given, if any.
+    pub hour: Option<f32>,
+    /// The night loop is sounding.
+    pub night_loop_playing: bool,
+    /// The reverb send level for the current room ([`Ambience::reverb_level`]).
+    pub reverb: f32,
+    /// The room size given, in tiles (`None`: none yet, outdoors).
+    pub room_tiles: Option<f32>,
+    /// Where the listener is, in lot tiles.
+    pub listener: [f32; 2],
+    /// The most recent score picks, newest last (file stems).
+    pub recent: Vec<String>,
+    /// Score notes sounding (started and not yet reported ended).
+    pub sounding: usize,
+    /// The score, if one loaded.
+    pub score: Option<ScoreSummary>,
+}
+
+/// A score note that is sounding.
+#[derive(Debug, Clone)]
+struct Sounding {
+    /// Where it is on the lot (`None` for a stereo row: not placed).
+    position: Option<[f32; 2]>,
+    /// Gain before the 3D gain.
+    gain: f32,
+}
+
+/// The ambience player.
+#[derive(Debug, Clone)]
+pub struct Ambience {
+    settings: AmbienceSettings,
+    dirs: Vec<PathBuf>,
+    rng: Rng,
+    rate: f64,
+    score: Option<Score>,
+    enabled: bool,
+    hour: Option<f32>,
+    night: bool,
+    night_loop: Option<NoteId>,
+    room_tiles: Option<f32>,
+    listener: [f32; 2],
+    applied_listener: [f32; 2],
+    next_step: u64,
+    busy_until: Vec<u64>,
+    memory: BTreeMap<Kind, VecDeque<PathBuf>>,
+    recent: VecDeque<String>,
+    sounding: BTreeMap<NoteId, Sounding>,
+    dying: BTreeSet<NoteId>,
+    news: Vec<String>,
+}
+
+impl Ambience {
+    /// An ambience for the project (`dirs` name files for the cache; `sample_rate` times
+    /// the score and the fades). Loads and parses the score: its problems are diagnostics
+    /// naming the file and line, bad rows are left out, and a score that cannot be read or
+    /// has no usable header means no score — the night loop still plays. It starts off
+    /// (silent) until [`Ambience::set_enabled`].
+    pub fn new(
+        settings: AmbienceSettings,
+        dirs: &[PathBuf],
+        seed: u64,
+        sample_rate: u32,
+    ) -> (Self, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        let rate = sample_rate.max(1);
+        let score = settings
+            .score
+            .as_deref()
+            .and_then(|file| load_score(file, dirs, rate, &mut diagnostics));
+        if let Some(file) = &settings.night_loop {
+            if !file.is_file() {
+                diagnostics.push(Diagnostic::error(
+                    file,
+                    0,
+                    0,
+                    "the night loop file does not exist; no night loop",
+                ));
+            } else if sample_ref(file, dirs).is_none() {
+                diagnostics.push(Diagnostic::error(
+                    file,
+                    0,
+                    0,
+                    "the night loop is outside the project's data directories; no night loop",
+                ));
+            }
+        }
+        let rows = score.as_ref().map_or(0, |s| s.rows.len());
+        (
+            Self {
+                settings,
+                dirs: dirs.to_vec(),
+                rng: Rng::new(0xA3B1_E4CE ^ seed),
+                rate: f64::from(rate),
+                score,
+                enabled: false,
+                hour: None,
+                night: false,
+                night_loop: None,
+                room_tiles: None,
+                listener: [0.0; 2],
+                applied_listener: [0.0; 2],
+                next_step: 0,
+                busy_until: vec![0; rows],
+                memory: BTreeMap::new(),
+                recent: VecDeque::new(),
+                sounding: BTreeMap::new(),
+                dying: BTreeSet::new(),
+                news: Vec::new(),
+            },
+            diagnostics,
+        )
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &AmbienceSettings {
+        &self.settings
+    }
+
+    /// Takes what happened since the last call (for the trace).
+    pub fn take_news(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.news)
+    }
+
+    fn frames(&self, seconds: f64) -> u32 {
+        (seconds * self.rate)
+            .round()
+            .clamp(0.0, f64::from(u32::MAX)) as u32
+    }
+
+    fn ms(&self, ms: u32) -> u32 {
+        self.frames(f64::from(ms) / 1000.0)
+    }
+
+    /// Fades a note out over `Fade` and stops it.
+    fn fade_out(&mut self, note: NoteId, now: SampleTime, out: &mut dyn SoundSink) {
+        let fade = self.frames(f64::from(self.settings.fade));
+        out.send(SoundCommand::SetGain {
+            note,
+            at: now,
+            gain: 0.0,
+            ramp: fade,
+        });
+        out.send(SoundCommand::Stop {
+            note,
+            at: now + u64::from(fade),
+        });
+        self.dying.insert(note);
+    }
+
+    /// The mode plan turns the ambience on or off. Off fades every ambience note out and
+    /// the score stops scheduling; on starts the night loop if it is night and lets the
+    /// score resume at the next step.
+    pub fn set_enabled(
+        &mut self,
+        on: bool,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+        ids: &mut NoteIds,
+    ) {
+        if on == self.enabled {
+            return;
+        }
+        self.enabled = on;
+        if on {
+            self.news.push("ambience on".into());
+        } else {
+            let notes: Vec<NoteId> = self.sounding.keys().copied().collect();
+            self.sounding.clear();
+            for note in notes {
+                self.fade_out(note, now, out);
+            }
+            for busy in &mut self.busy_until {
+                *busy = 0;
+            }
+            self.news.push(format!(
+                "ambience off (fading out over {} s)",
+                self.settings.fade
+            ));
+        }
+        self.follow_night(now, out, ids);
+    }
+
+    /// `NotifyHourChange`: starts the night loop when the hour enters night and fades it
+    /// out when it leaves; rows marked `day`/`night` follow. Acts at once.
+    pub fn set_hour(
+        &mut self,
+        hour: f32,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+        ids: &mut NoteIds,
+    ) {
+        if !hour.is_finite() {
+            self.news
+                .push(format!("ambience: hour {hour} ignored (not a number)"));
+            return;
+        }
+        let night = self.settings.is_night(hour);
+        if self.hour.is_none() || night != self.night {
+            self.news.push(format!(
+                "{} ({})",
+                if night { "night" } else { "day" },
+                format_hour(hour)
+            ));
+        }
+        self.hour = Some(hour);
+        self.night = night;
+        self.follow_night(now, out, ids);
+    }
+
+    /// Starts or stops the night loop to match the hour and the on/off state.
+    fn follow_night(&mut self, now: SampleTime, out: &mut dyn SoundSink, ids: &mut NoteIds) {
+        let want = self.enabled && self.night;
+        let when = self.hour.map_or_else(String::new, format_hour);
+        match (want, self.night_loop) {
+            (true, None) => {
+                let Some(file) = self.settings.night_loop.clone() else {
+                    return;
+                };
+                let Some(sample) = sample_ref(&file, &self.dirs).filter(|_| file.is_file()) else {
+                    self.news.push(format!(
+                        "night loop {} cannot play (missing or outside the data directories)",
+                        file.display()
+                    ));
+                    return;
+                };
+                let note = ids.fresh();
+                out.send(SoundCommand::Start {
+                    note,
+                    voice: usize::MAX,
+                    at: now,
+                    sample,
+                    gain: 0.0,
+                    pan: 0.0,
+                    pitch: 1.0,
+                    looping: true,
+                    group: ControlGroup::Fx,
+                    reverb: false,
+                });
+                out.send(SoundCommand::SetGain {
+                    note,
+                    at: now,
+                    gain: self.settings.volume,
+                    ramp: self.frames(f64::from(self.settings.fade)),
+                });
+                self.night_loop = Some(note);
+                self.news.push(format!("night loop on ({when})"));
+            }
+            (false, Some(note)) => {
+                self.night_loop = None;
+                self.fade_out(note, now, out);
+                self.news.push(format!("night loop off ({when})"));
+            }
+            _ => {}
+        }
+    }
+
+    /// The size of the room around the active character, in tiles (0: outdoors).
+    pub fn set_room(&mut self, room_tiles: f32) {
+        self.room_tiles = Some(room_tiles).filter(|t| t.is_finite() && *t >= 0.0);
+    }
+
+    /// The reverb send level for the mixer's reverb control: `Reverb` in a small room
+    /// (more than 0 and at most `SmallRoom` tiles), else 0.
+    pub fn reverb_level(&self) -> f32 {
+        match self.room_tiles {
+            Some(t) if t > 0.0 && t <= self.settings.small_room => self.settings.reverb,
+            _ => 0.0,
+        }
+    }
+
+    /// Where the camera looks, in lot tiles: new score notes are placed around it, and
+    /// sounding ones follow it at the next update.
+    pub fn set_listener(&mut self, position: [f32; 2]) {
+        if position.iter().all(|v| v.is_finite()) {
+            self.listener = position;
+        }
+    }
+
+    /// A world note ended. Returns true if it was the ambience's.
+    pub fn note_ended(
+        &mut self,
+        note: NoteId,
+        _now: SampleTime,
+        _out: &mut dyn SoundSink,
+        _ids: &mut NoteIds,
+    ) -> bool {
+        let mut ours = self.dying.remove(&note);
+        ours |= self.sounding.remove(&note).is_some();
+        if self.night_loop == Some(note) {
+            // A loop only ends on its own if it could not play; do not retry forever.
+            self.night_loop = None;
+            self.news.push("the night loop ended by itself".into());
+            ours = true;
+        }
+        ours
+    }
+
+    /// A snapshot for the UI and the console.
+    pub fn describe(&self) -> AmbienceState {
+        AmbienceState {
+            enabled: self.enabled,
+            night: self.night,
+            hour: self.hour,
+            night_loop_playing: self.night_loop.is_some(),
+            reverb: self.reverb_level(),
+            room_tiles: self.room_tiles,
+            listener: self.listener,
+            recent: self.recent.iter().cloned().collect(),
+            sounding: self.sounding.len(),
+            score: self.score.as_ref().map(|s| s.summary.clone()),
+        }
+    }
+}
+
+/// `19:00`, `6:30`.
+fn format_hour(hour: f32) -> String {
+    let h = hour.rem_euclid(24.0);
+    let minutes = (h * 60.0).round() as u32;
+    format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
+}
+
+/// A file's stem, for traces.
+fn stem(file: &Path) -> String {
+    file.file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hours_format_as_clock_times() {
+        assert_eq!(format_hour(19.0), "19:00");
+        assert_eq!(format_hour(6.5), "06:30");
+        assert_eq!(format_hour(24.0), "00:00");
+    }
+}

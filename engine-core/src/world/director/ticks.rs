@@ -1,0 +1,209 @@
+//! Running the world each tick: the lot's start at the first tick, the runtime's world
+//! requests (turning receivers on and off, music modes), ended notes routed to whoever
+//! played them, the ambience's steps, and volume and pan following the view.
+
+use super::{WorldDirector, WorldNews};
+use crate::runtime::clock::SampleTime;
+use crate::runtime::sink::{NoteId, SoundSink};
+use crate::runtime::{Engine, HookEvent, TraceKind};
+use crate::toolchain::diag::Severity;
+use crate::world::ObjectId;
+use crate::world::music::MusicMode;
+use crate::world::view::{Placement, place, station_mix};
+
+impl WorldDirector {
+    /// The hour the ambience hears: the lot's, or noon in a mode that is always day.
+    pub(super) fn ambience_hour(&self) -> f32 {
+        if self.music.mode().plan().daytime {
+            12.0
+        } else {
+            self.lot.hour
+        }
+    }
+
+    pub(super) fn apply_mode(&mut self, mode: MusicMode, now: SampleTime, out: &mut dyn SoundSink) {
+        self.music.set_mode(mode, now, out, &mut self.ids);
+        self.lot.mode = mode.name().to_string();
+        let plan = mode.plan();
+        self.ambience
+            .set_enabled(plan.ambience, now, out, &mut self.ids);
+        let hour = self.ambience_hour();
+        self.ambience.set_hour(hour, now, out, &mut self.ids);
+    }
+
+    /// Starts what the lot says at the first tick: the music mode, the hour, the room.
+    pub(super) fn begin(&mut self, engine: &Engine, now: SampleTime, out: &mut dyn SoundSink) {
+        self.started = true;
+        for d in &self.diagnostics {
+            let kind = if d.severity == Severity::Error {
+                TraceKind::Error
+            } else {
+                TraceKind::World
+            };
+            self.news.push(WorldNews {
+                kind,
+                object: None,
+                message: d.to_string(),
+            });
+        }
+        self.ambience.set_room(self.lot.room_size);
+        self.ambience.set_listener(self.lot.camera.centre);
+        let mode = MusicMode::by_name(&self.lot.mode).unwrap_or(MusicMode::Live);
+        if mode == MusicMode::Live {
+            // Live is where the player starts: the ambience runs, the hour counts.
+            let plan = mode.plan();
+            self.ambience
+                .set_enabled(plan.ambience, now, out, &mut self.ids);
+            let hour = self.ambience_hour();
+            self.ambience.set_hour(hour, now, out, &mut self.ids);
+        } else {
+            self.apply_mode(mode, now, out);
+        }
+        // Receivers the lot says are on start their stations.
+        let tuned: Vec<(ObjectId, u32)> = engine
+            .world()
+            .objects()
+            .filter_map(|o| o.tuned_station().map(|s| (o.id, s)))
+            .collect();
+        for (object, station) in tuned {
+            if let Err(e) = self
+                .stations
+                .turn_on(station, object, now, out, &mut self.ids)
+            {
+                self.fail(Some(object), format!("lot: object {object}: {e}"));
+            }
+        }
+        self.say(
+            None,
+            format!(
+                "world: {} object(s), hour {}, mode {}, camera at ({}, {}) zoom {}",
+                engine.world().len(),
+                self.lot.hour,
+                self.music.mode(),
+                self.lot.camera.centre[0],
+                self.lot.camera.centre[1],
+                self.lot.camera.zoom
+            ),
+        );
+    }
+
+    /// One tick, `from` to `until` (sample time): world requests, ended notes, the
+    /// ambience, the view (see the module documentation).
+    pub fn tick(
+        &mut self,
+        engine: &mut Engine,
+        ended: &[NoteId],
+        from: SampleTime,
+        until: SampleTime,
+        out: &mut dyn SoundSink,
+    ) {
+        if !self.started {
+            self.begin(engine, from, out);
+        }
+        for hook in engine.take_hooks() {
+            self.hook(engine, hook, from, out);
+        }
+        for &note in ended {
+            let ids = &mut self.ids;
+            let _ = self.stations.note_ended(note, from, out, ids)
+                || self.music.note_ended(note, from, out, ids)
+                || self.ambience.note_ended(note, from, out, ids);
+        }
+        self.ambience.set_listener(self.lot.camera.centre);
+        self.ambience.update(from, until, out, &mut self.ids);
+        self.follow_view(engine, from, out);
+    }
+
+    /// A request from the runtime.
+    fn hook(
+        &mut self,
+        engine: &mut Engine,
+        hook: HookEvent,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+    ) {
+        match hook {
+            HookEvent::TurnOn {
+                event,
+                station,
+                object,
+            } => {
+                let Some(object) = object else {
+                    self.fail(
+                        None,
+                        format!(
+                            "`{event}` (kTurnOnTV) has no source object: a station needs a receiver"
+                        ),
+                    );
+                    return;
+                };
+                // A failure is already in the news.
+                if let Ok(message) = self.turn_on(engine, object, station, now, out, &event) {
+                    self.say(Some(object), format!("{event}: {message}"));
+                }
+            }
+            HookEvent::TurnOff {
+                event,
+                station,
+                object,
+            } => {
+                let Some(object) = object else {
+                    self.fail(None, format!("`{event}` (kTurnOffTV) has no source object"));
+                    return;
+                };
+                match self.turn_off(engine, object, Some(station), now, out) {
+                    Ok(message) => self.say(Some(object), format!("{event}: {message}")),
+                    Err(e) => self.fail(Some(object), format!("{event}: {e}")),
+                }
+            }
+            HookEvent::MusicMode { event, mode } => match MusicMode::from_number(mode) {
+                Some(mode) => self.apply_mode(mode, now, out),
+                None => self.fail(
+                    None,
+                    format!("`{event}`: {mode} is not a music mode (0 live … 8 family)"),
+                ),
+            },
+        }
+    }
+
+    /// `NotifyViewChange`: if the view or an object moved, every object's tracks and
+    /// every station get their new volume and pan (ramped by the mixer).
+    pub(super) fn follow_view(
+        &mut self,
+        engine: &mut Engine,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+    ) {
+        let world: Vec<_> = engine
+            .world()
+            .objects()
+            .map(|o| (o.id, o.position, o.level, o.station, o.on))
+            .collect();
+        if !self.view_changed && world == self.placed_world {
+            return;
+        }
+        self.view_changed = false;
+        self.placed_world = world;
+        let camera = self.camera();
+        let placed: Vec<(ObjectId, Placement)> = engine
+            .world()
+            .objects()
+            .map(|o| (o.id, place(o, &camera, &self.view)))
+            .collect();
+        for (id, p) in placed {
+            if self.sent.get(&id) != Some(&(p.volume, p.pan)) {
+                self.sent.insert(id, (p.volume, p.pan));
+                engine.update_source(id, p.volume, p.pan);
+            }
+        }
+        let codes: Vec<u32> = self.stations.all().map(|s| s.def.code).collect();
+        for code in codes {
+            let mix = station_mix(engine.world(), code, &camera, &self.view);
+            let level = (mix.gain(), mix.pan_unit());
+            if self.station_levels.get(&code) != Some(&level) {
+                self.station_levels.insert(code, level);
+                self.stations.set_level(code, level.0, level.1, now, out);
+            }
+        }
+    }
+}
