@@ -84,6 +84,16 @@ static ALLOCATOR: Counting = Counting;
 /// One measurement at a time: tests of this binary run on parallel threads.
 static MEASURING: Mutex<()> = Mutex::new(());
 
+/// Held by every test for its whole run: the allocator counts every thread, so a test
+/// allocating while another measures would make that measurement wrong.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 const MIB: usize = 1 << 20;
 
 /// Runs `f` and returns its result with the most memory it had allocated at once beyond
@@ -231,6 +241,7 @@ impl Drop for TempDir {
 
 #[test]
 fn the_constant_flac_is_a_real_flac() {
+    let _serial = serial();
     let bytes = constant_flac(22_050, 1, 3 * BLOCK + 100, 8192);
     let d = decode::decode("small.flac", &bytes, &decode::DecodeLimits::default()).unwrap();
     assert_eq!(d.partial, None);
@@ -241,6 +252,7 @@ fn the_constant_flac_is_a_real_flac() {
 
 #[test]
 fn a_tiny_flac_that_decodes_to_211_mb_is_refused_with_its_size() {
+    let _serial = serial();
     let dir = TempDir::new("refused");
     let bytes = constant_flac(48_000, 2, HUGE_FRAMES, 4096);
     assert!(bytes.len() < 8 * 1024, "{} bytes", bytes.len());
@@ -262,6 +274,7 @@ fn a_tiny_flac_that_decodes_to_211_mb_is_refused_with_its_size() {
 
 #[test]
 fn twelve_samples_held_at_once_never_take_more_than_the_budget() {
+    let _serial = serial();
     let dir = TempDir::new("budget");
     // Each decodes to 32 × 65 535 mono frames: just under 8 MiB.
     let each = 32 * BLOCK * 4;
@@ -305,6 +318,7 @@ fn twelve_samples_held_at_once_never_take_more_than_the_budget() {
 
 #[test]
 fn one_event_playing_twelve_huge_flacs_streams_them_in_bounded_memory() {
+    let _serial = serial();
     let dir = TempDir::new("render");
     let names: Vec<String> = (0..12).map(|i| format!("huge{i:02}.flac")).collect();
     for (i, name) in names.iter().enumerate() {
@@ -358,6 +372,7 @@ fn one_event_playing_twelve_huge_flacs_streams_them_in_bounded_memory() {
 
 #[test]
 fn a_flac_at_an_absurd_sample_rate_is_refused() {
+    let _serial = serial();
     for rate in [1, 999, 655_350] {
         let bytes = constant_flac(rate, 1, BLOCK, 1);
         let e = decode::probe("odd.flac", &bytes).unwrap_err();
@@ -417,6 +432,7 @@ fn start(server: &mut SoundServer, dir: &Path, name: &str) {
 
 #[test]
 fn a_sound_the_cache_refuses_as_too_large_is_streamed_live_and_offline() {
+    let _serial = serial();
     let dir = TempDir::new("fallback");
     dir.file("long.flac", &constant_flac(48_000, 1, 4 * BLOCK, 500));
     for blocking in [true, false] {
@@ -444,6 +460,7 @@ fn a_sound_the_cache_refuses_as_too_large_is_streamed_live_and_offline() {
 
 #[test]
 fn streamed_sounds_render_the_same_every_time_offline() {
+    let _serial = serial();
     let dir = TempDir::new("determinism");
     let names: Vec<String> = (0..3).map(|i| format!("long{i}.flac")).collect();
     for (i, name) in names.iter().enumerate() {

@@ -9,6 +9,8 @@
 //! - [`server`] — the sound server: runtime commands into mixer commands, samples through
 //!   the cache (or streamed), sound groups and the other features of a threaded sound
 //!   server.
+//! - [`streamer`] — decodes long sounds into rings the mixer's voices read, on its own
+//!   thread live and on the caller's thread offline.
 //! - [`output`] — where the mixer plays: the sound card, a null output on a timer, a WAV
 //!   file.
 
@@ -17,3 +19,4 @@ pub mod cache;
 pub mod mixer;
 pub mod output;
 pub mod server;
+pub mod streamer;

@@ -106,7 +106,7 @@ const MAX_FUNCTION_LINES: usize = 120;
 
 /// The source folders the size and style rules hold for.
 fn ruled_folders() -> Vec<PathBuf> {
-    ["panels/src", "app/src"]
+    ["engine-core/src", "panels/src", "app/src"]
         .iter()
         .map(|dir| workspace().join(dir))
         .collect()
@@ -232,6 +232,109 @@ fn no_code_allows_too_many_arguments() {
             "group these arguments into a struct instead of allowing too_many_arguments",
         );
     }
+}
+
+/// Where comments under `dir` say where an idea came from instead of what it is
+/// (the word "issue" or "seed" and a number): `path:line`.
+fn provenance_notes(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for path in sources(dir) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let Some(comment) = line.find("//").map(|at| &line[at..]) else {
+                continue;
+            };
+            let words: Vec<&str> = comment.split_whitespace().collect();
+            let named = words.windows(2).any(|w| {
+                let word = w[0].trim_start_matches(|c: char| !c.is_alphanumeric());
+                let number = w[1].trim_end_matches(|c: char| !c.is_alphanumeric());
+                matches!(word, "issue" | "Issue" | "seed" | "Seed")
+                    && number.len() <= 3
+                    && number.starts_with(|c: char| c.is_ascii_digit())
+                    && number.chars().all(|c| c.is_ascii_digit())
+            });
+            if named {
+                out.push(format!("{}:{}", shown(&path), number + 1));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn comments_say_what_a_thing_is_not_where_it_came_from() {
+    for dir in [
+        "engine-core/src",
+        "panels/src",
+        "app/src",
+        "engine-core/tests",
+        "tests",
+    ] {
+        assert_none(
+            &provenance_notes(&workspace().join(dir)),
+            "say what the thing is (the sound server, the resource cache…), not \"issue N\" or \"seed 00N\"",
+        );
+    }
+}
+
+/// Words that allocate, lock or format on the audio thread.
+const AUDIO_THREAD_FORBIDDEN: [&str; 8] = [
+    "Mutex",
+    "RwLock",
+    "vec!",
+    "Box::new",
+    "format!",
+    "to_string",
+    "to_owned",
+    "Vec::with_capacity",
+];
+
+/// The lines of `code` (a source through [`code_only`]) that run on the audio thread:
+/// all but the bodies of constructors (`fn new`, run before the audio thread starts) and
+/// the test module at the end.
+fn audio_thread_lines(code: &str) -> Vec<(usize, &str)> {
+    let constructors: Vec<(usize, usize)> = function_spans(code)
+        .into_iter()
+        .filter(|(name, _, _)| name == "new")
+        .map(|(_, first, lines)| (first, first + lines - 1))
+        .collect();
+    let tests_from = code
+        .lines()
+        .position(|l| l.contains("#[cfg(test)]"))
+        .map_or(usize::MAX, |i| i + 1);
+    code.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line))
+        .filter(|(number, _)| {
+            *number < tests_from
+                && !constructors
+                    .iter()
+                    .any(|(first, last)| (*first..=*last).contains(number))
+        })
+        .collect()
+}
+
+#[test]
+fn the_mixer_neither_allocates_nor_locks() {
+    // Everything in sound/mixer/ runs on the audio thread, but the constructors that
+    // build it before the audio thread starts (the streamer, which decodes files into
+    // rings, is `sound/streamer.rs`, on a thread of its own).
+    let dir = workspace().join("engine-core/src/sound/mixer");
+    let mut offenders = Vec::new();
+    for path in sources(&dir) {
+        let code = code_only(&std::fs::read_to_string(&path).unwrap());
+        for (number, line) in audio_thread_lines(&code) {
+            for word in AUDIO_THREAD_FORBIDDEN {
+                if line.contains(word) {
+                    offenders.push(format!("{}:{number} `{word}`", shown(&path)));
+                }
+            }
+        }
+    }
+    assert_none(
+        &offenders,
+        "the audio thread must not allocate or lock (build it in a constructor, or move it off the audio thread)",
+    );
 }
 
 #[test]

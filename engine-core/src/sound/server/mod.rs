@@ -12,7 +12,7 @@
 //! [`ServerConfig::stream_bytes`] (by its headers), music longer than
 //! [`ServerConfig::stream_seconds`], and any sound the cache refuses as too large to hold
 //! ([`CacheError::TooLarge`]: its length was not in its headers) is played from disk through
-//! the streaming path (`mixer::stream`) instead of being decoded whole: a few kilobytes of
+//! the streaming path (`streamer`) instead of being decoded whole: a few kilobytes of
 //! FLAC can decode to hundreds of megabytes. Live, a streaming thread fills the rings;
 //! offline, the server fills them itself once per tick ([`Streamer::inline`]), so renders
 //! stay deterministic.
@@ -39,8 +39,8 @@ use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef};
 use crate::runtime::trace::{TraceKind, TraceRecord};
 use crate::sound::cache::{CacheError, Handle, Lookup, ResourceCache};
-use crate::sound::mixer::stream::Streamer;
 use crate::sound::mixer::{MixCommand, MixEvent, MixerHandle, VoiceSource};
+use crate::sound::streamer::Streamer;
 use bank::{OriginId, SoundBank};
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! Playing long sounds from disk: which sounds are too long to decode whole, and starting
-//! them through the streaming path (`mixer::stream`) — on the streaming thread live, on
+//! them through the streaming path (`streamer`) — on the streaming thread live, on
 //! the server's own thread offline.
 
 use super::{MUSIC_STREAM_FILE_BYTES, Pending, SoundServer};
@@ -7,8 +7,8 @@ use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::ControlGroup;
 use crate::runtime::trace::TraceKind;
 use crate::sound::audio::decode::{DecodeError, StreamDecoder};
-use crate::sound::mixer::stream::{FrameSource, Streamer};
 use crate::sound::mixer::{MixCommand, VoiceSource};
+use crate::sound::streamer::{FrameSource, Streamer};
 use std::path::Path;
 
 /// A streamed file as the streaming thread's frame source.
