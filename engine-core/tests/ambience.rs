@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use engine_core::runtime::SampleTime;
 use engine_core::runtime::sink::{ControlGroup, RecordingSink, SoundCommand};
 use engine_core::toolchain::diag::Severity;
 use engine_core::world::ambience::{Ambience, AmbienceSettings};
@@ -186,7 +187,7 @@ fn starts(sink: &RecordingSink) -> Vec<Start> {
                 ..
             } => Some(Start {
                 note: *note,
-                at: *at,
+                at: (*at).samples(),
                 file: Path::new(sample.path.as_ref())
                     .file_name()
                     .unwrap()
@@ -205,7 +206,7 @@ fn starts(sink: &RecordingSink) -> Vec<Start> {
 
 fn stop_at(sink: &RecordingSink, note: u64) -> Option<u64> {
     sink.commands.iter().find_map(|c| match c {
-        SoundCommand::Stop { note: n, at } if *n == note => Some(*at),
+        SoundCommand::Stop { note: n, at } if *n == note => Some(at.samples()),
         _ => None,
     })
 }
@@ -219,7 +220,7 @@ fn gains(sink: &RecordingSink, note: u64) -> Vec<(u64, f32, u32)> {
                 at,
                 gain,
                 ramp,
-            } if *n == note => Some((*at, *gain, *ramp)),
+            } if *n == note => Some((at.samples(), *gain, *ramp)),
             _ => None,
         })
         .collect()
@@ -235,7 +236,12 @@ fn run(
 ) {
     let mut t = from;
     while t < until {
-        ambience.update(t, t + TICK, sink, ids);
+        ambience.update(
+            SampleTime::from_samples(t),
+            SampleTime::from_samples(t + TICK),
+            sink,
+            ids,
+        );
         t += TICK;
     }
 }
@@ -247,13 +253,13 @@ fn the_night_loop_plays_from_six_in_the_evening_to_six_in_the_morning() {
     let project = Project::new("night", &["amb/crickets.wav"], &[], NIGHT_INI);
     let mut ambience = project.ambience(1);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
-    ambience.set_hour(17.0, 100, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
+    ambience.set_hour(17.0, SampleTime::from_samples(100), &mut sink, &mut ids);
     assert!(sink.commands.is_empty(), "{:?}", sink.commands);
     assert!(!ambience.describe().night);
 
     // No updates between the hour changes: the game sits idle.
-    ambience.set_hour(18.0, 1000, &mut sink, &mut ids);
+    ambience.set_hour(18.0, SampleTime::from_samples(1000), &mut sink, &mut ids);
     let s = starts(&sink);
     assert_eq!(s.len(), 1, "{s:?}");
     let looped = &s[0];
@@ -276,12 +282,12 @@ fn the_night_loop_plays_from_six_in_the_evening_to_six_in_the_morning() {
         "{news:?}"
     );
 
-    ambience.set_hour(23.0, 2000, &mut sink, &mut ids);
-    ambience.set_hour(2.0, 3000, &mut sink, &mut ids);
+    ambience.set_hour(23.0, SampleTime::from_samples(2000), &mut sink, &mut ids);
+    ambience.set_hour(2.0, SampleTime::from_samples(3000), &mut sink, &mut ids);
     assert_eq!(starts(&sink).len(), 1, "no second start during the night");
     assert_eq!(stop_at(&sink, looped.note), None);
 
-    ambience.set_hour(6.0, 4000, &mut sink, &mut ids);
+    ambience.set_hour(6.0, SampleTime::from_samples(4000), &mut sink, &mut ids);
     assert_eq!(starts(&sink).len(), 1);
     assert_eq!(
         gains(&sink, looped.note).last(),
@@ -300,8 +306,18 @@ fn the_night_loop_plays_from_six_in_the_evening_to_six_in_the_morning() {
             .any(|n| n == "night loop off (06:00)")
     );
     let mut dummy = RecordingSink::default();
-    assert!(ambience.note_ended(looped.note, 200_000, &mut dummy, &mut ids));
-    assert!(!ambience.note_ended(looped.note + 100, 200_000, &mut dummy, &mut ids));
+    assert!(ambience.note_ended(
+        looped.note,
+        SampleTime::from_samples(200_000),
+        &mut dummy,
+        &mut ids
+    ));
+    assert!(!ambience.note_ended(
+        looped.note + 100,
+        SampleTime::from_samples(200_000),
+        &mut dummy,
+        &mut ids
+    ));
 }
 
 #[test]
@@ -317,23 +333,23 @@ fn night_hours_come_from_world_ini_and_need_the_ambience_on() {
     let mut ambience = project.ambience(1);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
     // Off (edit family, credits…): night falls, nothing plays.
-    ambience.set_hour(21.0, 0, &mut sink, &mut ids);
+    ambience.set_hour(21.0, SampleTime::from_samples(0), &mut sink, &mut ids);
     assert!(sink.commands.is_empty());
     // On at night: the loop starts at once.
-    ambience.set_enabled(true, 10, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(10), &mut sink, &mut ids);
     assert_eq!(starts(&sink).len(), 1);
     let note = starts(&sink)[0].note;
-    ambience.set_hour(4.0, 20, &mut sink, &mut ids);
+    ambience.set_hour(4.0, SampleTime::from_samples(20), &mut sink, &mut ids);
     assert_eq!(stop_at(&sink, note), None);
-    ambience.set_hour(4.5, 30, &mut sink, &mut ids);
+    ambience.set_hour(4.5, SampleTime::from_samples(30), &mut sink, &mut ids);
     assert_eq!(stop_at(&sink, note), Some(30 + u64::from(RATE / 2)));
-    ambience.set_hour(19.9, 40, &mut sink, &mut ids);
+    ambience.set_hour(19.9, SampleTime::from_samples(40), &mut sink, &mut ids);
     assert_eq!(starts(&sink).len(), 1);
-    ambience.set_hour(20.0, 50, &mut sink, &mut ids);
+    ambience.set_hour(20.0, SampleTime::from_samples(50), &mut sink, &mut ids);
     assert_eq!(starts(&sink).len(), 2);
     // Turning the ambience off at night fades the loop out.
     let second = starts(&sink)[1].note;
-    ambience.set_enabled(false, 60, &mut sink, &mut ids);
+    ambience.set_enabled(false, SampleTime::from_samples(60), &mut sink, &mut ids);
     assert_eq!(stop_at(&sink, second), Some(60 + u64::from(RATE / 2)));
     assert!(!ambience.describe().night_loop_playing);
 }
@@ -375,7 +391,7 @@ fn reverb_only_in_a_small_room_and_score_notes_send_to_it() {
     assert_eq!((defaults.small_room, defaults.reverb), (12.0, 0.6));
 
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, u64::from(RATE) * 2, &mut sink, &mut ids);
     let s = starts(&sink);
     assert!(!s.is_empty());
@@ -416,7 +432,7 @@ fn the_score_plays_at_its_tempo() {
     );
     assert!((summary.step_seconds - 0.25).abs() < 1e-12);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, 96_000 * 3, &mut sink, &mut ids);
     let times = |file: &str| -> Vec<u64> {
         starts(&sink)
@@ -436,7 +452,12 @@ fn the_score_plays_at_its_tempo() {
     assert!(times("never.wav").is_empty(), "probability 0 never plays");
     // Updating the same window again schedules nothing twice.
     let before = sink.commands.len();
-    ambience.update(36_000 - 10, 36_000 + 10, &mut sink, &mut ids);
+    ambience.update(
+        SampleTime::from_samples(36_000 - 10),
+        SampleTime::from_samples(36_000 + 10),
+        &mut sink,
+        &mut ids,
+    );
     assert_eq!(sink.commands.len(), before);
     // An odd tempo: 7 bpm, 3 beats, 5 steps — steps at round(k × 48000·60·3 / 35).
     let fsc = score(
@@ -452,12 +473,17 @@ fn the_score_plays_at_its_tempo() {
     let project = score_project("oddtempo", &["amb/once.wav"], &fsc, "");
     let mut ambience = project.ambience(5);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     let until = 48_000 * 60;
     // Ticks of an odd length, so steps fall anywhere inside them.
     let mut t = 0;
     while t < until {
-        ambience.update(t, t + 997, &mut sink, &mut ids);
+        ambience.update(
+            SampleTime::from_samples(t),
+            SampleTime::from_samples(t + 997),
+            &mut sink,
+            &mut ids,
+        );
         t += 997;
     }
     let got: Vec<u64> = starts(&sink).iter().map(|s| s.at).collect();
@@ -480,7 +506,7 @@ fn probability_is_a_percentage() {
     let project = score_project("prob", &["amb/half.wav", "amb/always.wav"], &fsc, "");
     let mut ambience = project.ambience(9);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     // 240 bpm: a step every 12000 samples; 400 steps.
     run(&mut ambience, 0, 400 * 12_000, &mut sink, &mut ids);
     let count = |file: &str| starts(&sink).iter().filter(|s| s.file == file).count();
@@ -509,7 +535,7 @@ fn picks(seed: u64) -> Vec<String> {
     );
     let mut ambience = project.ambience(seed);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, 40 * 12_000, &mut sink, &mut ids);
     let news = ambience.take_news();
     assert!(
@@ -568,7 +594,7 @@ fn freshness_with_few_alternatives_and_groups() {
     );
     let mut ambience = project.ambience(3);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, 20 * 12_000, &mut sink, &mut ids);
     let s = starts(&sink);
     let dogs: Vec<&Start> = s.iter().filter(|s| s.file.starts_with("dog")).collect();
@@ -627,7 +653,7 @@ fn the_score_is_placed_in_3d_around_the_listener() {
     let mut ambience = project.ambience(1);
     ambience.set_listener([10.0, 20.0]);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, 4 * 12_000, &mut sink, &mut ids);
     let s = starts(&sink);
     let get = |file: &str| s.iter().find(|s| s.file == file).cloned();
@@ -660,7 +686,12 @@ fn the_score_is_placed_in_3d_around_the_listener() {
     // The listener moves onto the right-hand sound: it gets louder and centred.
     sink.commands.clear();
     ambience.set_listener([30.0, 20.0]);
-    ambience.update(48_000, 48_000 + TICK, &mut sink, &mut ids);
+    ambience.update(
+        SampleTime::from_samples(48_000),
+        SampleTime::from_samples(48_000 + TICK),
+        &mut sink,
+        &mut ids,
+    );
     let followed = sink.commands.iter().any(|c| {
         matches!(c, SoundCommand::SetGain { note, gain, .. } if *note == right.note && (*gain - 1.0).abs() < 1e-4)
     });
@@ -698,8 +729,8 @@ fn off_fades_out_and_stops_scheduling_on_resumes() {
         sink.commands.is_empty(),
         "off until the mode plan turns it on"
     );
-    ambience.set_enabled(true, 48_000, &mut sink, &mut ids);
-    ambience.set_hour(22.0, 48_000, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(48_000), &mut sink, &mut ids);
+    ambience.set_hour(22.0, SampleTime::from_samples(48_000), &mut sink, &mut ids);
     run(&mut ambience, 48_000, 96_000, &mut sink, &mut ids);
     let s = starts(&sink);
     let hums: Vec<&Start> = s.iter().filter(|s| s.file == "hum.wav").collect();
@@ -726,7 +757,7 @@ fn off_fades_out_and_stops_scheduling_on_resumes() {
     assert_eq!(sounding, 2);
 
     sink.commands.clear();
-    ambience.set_enabled(false, 96_000, &mut sink, &mut ids);
+    ambience.set_enabled(false, SampleTime::from_samples(96_000), &mut sink, &mut ids);
     let second = hums[1].note;
     assert_eq!(gains(&sink, second), vec![(96_000, 0.0, 48_000)]);
     assert_eq!(stop_at(&sink, second), Some(144_000));
@@ -735,7 +766,7 @@ fn off_fades_out_and_stops_scheduling_on_resumes() {
     run(&mut ambience, 96_000, 192_000, &mut sink, &mut ids);
     assert!(starts(&sink).is_empty(), "no scheduling while off");
 
-    ambience.set_enabled(true, 192_000, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(192_000), &mut sink, &mut ids);
     run(&mut ambience, 192_000, 240_000, &mut sink, &mut ids);
     let s = starts(&sink);
     assert_eq!(s.iter().filter(|s| s.file == "crickets.wav").count(), 1);
@@ -748,7 +779,12 @@ fn off_fades_out_and_stops_scheduling_on_resumes() {
         "resumes on the same grid"
     );
     let mut dummy = RecordingSink::default();
-    assert!(ambience.note_ended(second, 240_000, &mut dummy, &mut ids));
+    assert!(ambience.note_ended(
+        second,
+        SampleTime::from_samples(240_000),
+        &mut dummy,
+        &mut ids
+    ));
     assert!(dummy.commands.is_empty());
 }
 
@@ -762,10 +798,10 @@ fn day_and_night_rows_follow_the_hour() {
     let project = score_project("daynight", &["amb/lark.wav", "amb/owl.wav"], &fsc, "");
     let mut ambience = project.ambience(1);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
-    ambience.set_hour(12.0, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
+    ambience.set_hour(12.0, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, 48_000, &mut sink, &mut ids);
-    ambience.set_hour(20.0, 48_000, &mut sink, &mut ids);
+    ambience.set_hour(20.0, SampleTime::from_samples(48_000), &mut sink, &mut ids);
     run(&mut ambience, 48_000, 96_000, &mut sink, &mut ids);
     let s = starts(&sink);
     assert!(
@@ -824,7 +860,7 @@ fn a_broken_row_is_reported_and_the_rest_still_play() {
     assert_eq!((warning.severity, warning.line), (Severity::Warning, 7));
     assert_eq!(problems.len(), 2, "{problems:?}");
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, 48_000, &mut sink, &mut ids);
     let files: Vec<String> = starts(&sink).into_iter().map(|s| s.file).collect();
     assert_eq!(files, ["good.wav", "other.wav"]);
@@ -876,8 +912,8 @@ fn missing_or_unreadable_scores_are_clear_diagnostics() {
     assert!(ambience.describe().score.is_none());
     // No score: the night loop still plays.
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
-    ambience.set_hour(23.0, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
+    ambience.set_hour(23.0, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, 48_000, &mut sink, &mut ids);
     assert_eq!(starts(&sink).len(), 1);
 
@@ -917,11 +953,11 @@ fn same_seed_and_calls_give_the_same_commands() {
         let project = score_project("determinism", &wavs, &fsc, "NightLoop = amb/crickets.wav\n");
         let mut ambience = project.ambience(seed);
         let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-        ambience.set_enabled(true, 0, &mut sink, &mut ids);
-        ambience.set_hour(17.5, 0, &mut sink, &mut ids);
+        ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
+        ambience.set_hour(17.5, SampleTime::from_samples(0), &mut sink, &mut ids);
         run(&mut ambience, 0, 96_000, &mut sink, &mut ids);
         ambience.set_listener([5.0, -3.0]);
-        ambience.set_hour(18.5, 96_000, &mut sink, &mut ids);
+        ambience.set_hour(18.5, SampleTime::from_samples(96_000), &mut sink, &mut ids);
         run(&mut ambience, 96_000, 480_000, &mut sink, &mut ids);
         // Paths differ between projects; compare file names.
         let commands: Vec<String> = sink
@@ -978,7 +1014,7 @@ fn the_example_score_in_the_docs_plays() {
     assert_eq!((summary.rows, summary.steps_per_bar), (4, 8));
     assert!((summary.step_seconds - 0.5).abs() < 1e-12);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    ambience.set_enabled(true, 0, &mut sink, &mut ids);
+    ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, u64::from(RATE) * 600, &mut sink, &mut ids);
     let s = starts(&sink);
     for kind in ["bird", "dog", "car", "plane"] {

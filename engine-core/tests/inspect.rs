@@ -8,6 +8,7 @@
 #[allow(dead_code)]
 mod support;
 
+use engine_core::runtime::SampleTime;
 use engine_core::runtime::{Engine, EngineConfig, EventArgs, SharedSink, TraceSwitches};
 use engine_core::toolchain::project::Project;
 use engine_core::toolchain::registers::Layout;
@@ -102,7 +103,10 @@ fn threads_show_event_track_pc_source_line_and_registers() {
     assert_eq!(worker.voice, 0);
     assert_eq!(worker.layout, Layout::Tso);
     // It sleeps in `wait v2` (line 8) for 1000 ms; it resumes at `end` (line 9).
-    assert_eq!(worker.state, ThreadStatus::WaitingUntil(start + 48_000));
+    assert_eq!(
+        worker.state,
+        ThreadStatus::WaitingUntil(SampleTime::from_samples(start + 48_000))
+    );
     assert_eq!(worker.instruction, Some("wait"));
     assert_eq!(worker.file.as_deref(), Some(file.as_path()));
     assert_eq!(worker.line, Some(8));
@@ -125,7 +129,7 @@ fn threads_show_event_track_pc_source_line_and_registers() {
     assert!(worker.registers.iter().all(|(n, _)| n != "SimSpeed"));
     assert_eq!(worker.live_notes, 1);
     assert_eq!(worker.fuel_used, 5, "five instructions ran in the tick");
-    assert_eq!(worker.started_at, 0);
+    assert_eq!(worker.started_at, SampleTime::from_samples(0));
 
     // A looping note: wait_samp waits until it is stopped.
     engine.trigger("looper", None, args()).unwrap();
@@ -353,7 +357,11 @@ fn natural_ends_are_exact_with_the_track_trace_and_observed_without() {
         let lane = &history.lanes()[0];
         if traced {
             assert_eq!(lane.end, Some(LaneEnd::Finished), "{lane:#?}");
-            assert_eq!(lane.ended_at, Some(4_800), "when its note ended");
+            assert_eq!(
+                lane.ended_at,
+                Some(SampleTime::from_samples(4_800)),
+                "when its note ended"
+            );
         } else {
             assert_eq!(lane.end, Some(LaneEnd::Ended), "{lane:#?}");
             assert_eq!(lane.ended_at, Some(engine.now()), "seen at the snapshot");

@@ -161,7 +161,11 @@ impl Rig {
         let mut peak = 0.0f32;
         while self.session.now() < end {
             self.session.tick();
-            let frames = self.session.now().saturating_sub(self.mixer.position()) as usize;
+            let frames = self
+                .session
+                .now()
+                .samples()
+                .saturating_sub(self.mixer.position()) as usize;
             let mut out = vec![0.0; frames * 2];
             self.mixer.render(&mut out);
             peak = out.iter().fold(peak, |p, s| p.max(s.abs()));

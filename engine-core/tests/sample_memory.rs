@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use engine_core::runtime::SampleTime;
 use engine_core::runtime::sink::{ControlGroup, SampleRef, SoundCommand, SoundSink};
 use engine_core::sound::audio::decode::{self, DecodeError};
 use engine_core::sound::cache::Handle;
@@ -340,7 +341,7 @@ fn one_event_playing_twelve_huge_flacs_streams_them_in_bounded_memory() {
             server.send(SoundCommand::Start {
                 note: i as u64 + 1,
                 voice: 0,
-                at: 0,
+                at: SampleTime::from_samples(0),
                 sample: SampleRef {
                     patch: i as u32,
                     name: Arc::from(name.as_str()),
@@ -358,7 +359,7 @@ fn one_event_playing_twelve_huge_flacs_streams_them_in_bounded_memory() {
         let mut out = vec![0.0f32; 800 * 2];
         let mut peak_sample = 0.0f32;
         for tick in 1..=60u64 {
-            server.update(tick * 800);
+            server.update(SampleTime::from_samples(tick * 800));
             mixer.render(&mut out);
             peak_sample = out.iter().fold(peak_sample, |p, s| p.max(s.abs()));
         }
@@ -415,7 +416,7 @@ fn start(server: &mut SoundServer, dir: &Path, name: &str) {
     server.send(SoundCommand::Start {
         note: 1,
         voice: 0,
-        at: 0,
+        at: SampleTime::from_samples(0),
         sample: SampleRef {
             patch: 1,
             name: Arc::from(name),
@@ -441,7 +442,7 @@ fn a_sound_the_cache_refuses_as_too_large_is_streamed_live_and_offline() {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         while server.pending() > 0 && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(1));
-            server.update(0);
+            server.update(SampleTime::from_samples(0));
         }
         assert_eq!(
             server.counts(),
@@ -488,7 +489,7 @@ fn streamed_sounds_render_the_same_every_time_offline() {
             server.send(SoundCommand::Start {
                 note: i as u64 + 1,
                 voice: 0,
-                at: 100 * i as u64,
+                at: SampleTime::from_samples(100 * i as u64),
                 sample: SampleRef {
                     patch: i as u32,
                     name: Arc::from(name.as_str()),
@@ -505,7 +506,7 @@ fn streamed_sounds_render_the_same_every_time_offline() {
         let mut all = Vec::new();
         let mut out = vec![0.0f32; 800 * 2];
         for tick in 1..=300u64 {
-            server.update(tick * 800);
+            server.update(SampleTime::from_samples(tick * 800));
             mixer.render(&mut out);
             all.extend_from_slice(&out);
         }

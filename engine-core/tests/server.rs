@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use engine_core::runtime::SampleTime;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
 use engine_core::sound::server::bank::{SoundDef, distance_volume};
@@ -64,7 +65,7 @@ fn request(sound: u32, origin: Option<i64>, power: Power, at: u64) -> Request {
         power,
         selection: false,
         pan: 0.0,
-        at,
+        at: SampleTime::from_samples(at),
     }
 }
 
@@ -120,11 +121,11 @@ fn noise_reduction_refuses_a_busy_origin_until_its_sound_ends() {
 
     // Half-way through the beep the origin is still busy.
     render(&mut mixer, 2400);
-    server.update(2400);
+    server.update(SampleTime::from_samples(2400));
     assert!(server.origin_busy(7));
     // After the beep (4,800 frames) and its end, the origin is free again.
     render(&mut mixer, 4800);
-    server.update(7200);
+    server.update(SampleTime::from_samples(7200));
     assert!(!server.origin_busy(7));
     assert!(
         server

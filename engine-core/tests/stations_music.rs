@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use engine_core::runtime::SampleTime;
 use engine_core::runtime::sink::{ControlGroup, RecordingSink, SoundCommand};
 use engine_core::world::music::{Music, MusicMode, MusicSettings};
 use engine_core::world::settings::WorldIni;
@@ -108,8 +109,12 @@ fn receivers_on_one_station_play_the_same_sound_in_sync() {
     let (mut stations, problems) = Stations::new(&project.ini(), &project.dirs(), 1, RATE);
     assert!(problems.is_empty(), "{problems:?}");
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    stations.turn_on(28, 10, 1000, &mut sink, &mut ids).unwrap();
-    stations.turn_on(28, 11, 5000, &mut sink, &mut ids).unwrap();
+    stations
+        .turn_on(28, 10, SampleTime::from_samples(1000), &mut sink, &mut ids)
+        .unwrap();
+    stations
+        .turn_on(28, 11, SampleTime::from_samples(5000), &mut sink, &mut ids)
+        .unwrap();
     let first = starts(&sink);
     assert_eq!(
         first.len(),
@@ -124,16 +129,16 @@ fn receivers_on_one_station_play_the_same_sound_in_sync() {
             c,
             SoundCommand::Start {
                 group: ControlGroup::Fx,
-                at: 1000,
+                at,
                 ..
-            }
+            } if *at == SampleTime::from_samples(1000)
         )),
         "TV sound is FX and starts when the first TV turns on"
     );
     // One TV off: still on air. Both off: faded out and stopped.
-    stations.turn_off(28, 10, 9000, &mut sink);
+    stations.turn_off(28, 10, SampleTime::from_samples(9000), &mut sink);
     assert!(!stopped(&sink, first[0].0));
-    stations.turn_off(28, 11, 9000, &mut sink);
+    stations.turn_off(28, 11, SampleTime::from_samples(9000), &mut sink);
     assert!(stopped(&sink, first[0].0));
     assert_eq!(last_gain(&sink, first[0].0), Some(0.0), "a fade, not a cut");
     assert!(stations.get(28).unwrap().on_air.is_none());
@@ -152,10 +157,17 @@ fn the_station_cycles_its_lists_and_commercials_come_from_the_parent() {
         .collect();
     assert_eq!(lists, ["chase", "dialog", "commercials"]);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    stations.turn_on(28, 1, 0, &mut sink, &mut ids).unwrap();
+    stations
+        .turn_on(28, 1, SampleTime::from_samples(0), &mut sink, &mut ids)
+        .unwrap();
     for i in 0..9u64 {
         let note = stations.get(28).unwrap().on_air.as_ref().unwrap().note;
-        assert!(stations.note_ended(note, 48_000 * (i + 1), &mut sink, &mut ids));
+        assert!(stations.note_ended(
+            note,
+            SampleTime::from_samples(48_000 * (i + 1)),
+            &mut sink,
+            &mut ids
+        ));
     }
     let names: Vec<String> = starts(&sink).into_iter().map(|(_, f)| f).collect();
     assert_eq!(names.len(), 10);
@@ -171,7 +183,7 @@ fn the_station_cycles_its_lists_and_commercials_come_from_the_parent() {
         .commands
         .iter()
         .filter_map(|c| match c {
-            SoundCommand::Start { at, .. } => Some(*at),
+            SoundCommand::Start { at, .. } => Some(at.samples()),
             _ => None,
         })
         .collect();
@@ -189,7 +201,9 @@ fn a_file_dropped_into_a_station_directory_joins_its_list() {
     let code = station_code("KCOU").unwrap();
     let (mut stations, _) = Stations::new(&project.ini(), &project.dirs(), 3, RATE);
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
-    stations.turn_on(code, 5, 0, &mut sink, &mut ids).unwrap();
+    stations
+        .turn_on(code, 5, SampleTime::from_samples(0), &mut sink, &mut ids)
+        .unwrap();
     std::fs::write(
         project.0.join("stations/radio/country/my_song.mp3"),
         b"mine",
@@ -197,7 +211,12 @@ fn a_file_dropped_into_a_station_directory_joins_its_list() {
     .unwrap();
     for i in 0..6u64 {
         let note = stations.get(code).unwrap().on_air.as_ref().unwrap().note;
-        stations.note_ended(note, i * 1000, &mut sink, &mut ids);
+        stations.note_ended(
+            note,
+            SampleTime::from_samples(i * 1000),
+            &mut sink,
+            &mut ids,
+        );
     }
     let names: Vec<String> = starts(&sink).into_iter().map(|(_, f)| f).collect();
     assert!(names.contains(&"my_song.mp3".to_string()), "{names:?}");
@@ -222,7 +241,7 @@ fn bad_station_lines_name_file_and_line() {
         .turn_on(
             99,
             1,
-            0,
+            SampleTime::from_samples(0),
             &mut RecordingSink::default(),
             &mut NoteIds::default(),
         )
@@ -268,11 +287,20 @@ impl Player {
         }
     }
     fn mode(&mut self, mode: MusicMode, at: u64) {
-        self.music.set_mode(mode, at, &mut self.sink, &mut self.ids);
+        self.music.set_mode(
+            mode,
+            SampleTime::from_samples(at),
+            &mut self.sink,
+            &mut self.ids,
+        );
     }
     fn end(&mut self, note: u64, at: u64) {
-        self.music
-            .note_ended(note, at, &mut self.sink, &mut self.ids);
+        self.music.note_ended(
+            note,
+            SampleTime::from_samples(at),
+            &mut self.sink,
+            &mut self.ids,
+        );
     }
     fn song(&self) -> Option<(u64, String)> {
         self.music.state().song.map(|s| {
@@ -433,7 +461,7 @@ fn the_load_loop_never_overlaps_other_music() {
         .load_loop
         .expect("the load loop once all else is dead");
     assert!(p.sink.commands.iter().any(|c| matches!(c,
-        SoundCommand::Start { note, looping: true, group: ControlGroup::Fx, at: 210_000, .. } if *note == looped)),
+        SoundCommand::Start { note, looping: true, group: ControlGroup::Fx, at, .. } if *note == looped && at.samples() == 210_000)),
         "looped, outside the Music option");
     // Leaving load: the loop dies before the buy music starts.
     p.mode(MusicMode::Buy, 300_000);

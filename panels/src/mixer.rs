@@ -234,7 +234,7 @@ impl Panel for MixerPanel {
 
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let snapshot = ctx.live.mixer;
-        self.hold_peaks(&snapshot, ctx.live.now);
+        self.hold_peaks(&snapshot, ctx.live.now.samples());
         ui.horizontal_wrapped(|ui| {
             ui.label("Output:");
             if self.output.is_empty() {

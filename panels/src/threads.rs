@@ -96,7 +96,7 @@ impl Panel for ThreadsPanel {
 }
 
 impl ThreadsPanel {
-    fn seconds(&self, samples: SampleTime) -> f64 {
+    fn seconds(&self, samples: u64) -> f64 {
         samples as f64 / f64::from(self.sample_rate.max(1))
     }
 
@@ -184,10 +184,10 @@ impl ThreadsPanel {
         match state {
             ThreadStatus::Running => "running".to_string(),
             ThreadStatus::WaitingUntil(t) => {
-                format!("wait {:.2} s", self.seconds(t.saturating_sub(now)))
+                format!("wait {:.2} s", self.seconds(t - now))
             }
             ThreadStatus::WaitingForNote { until: Some(t) } => {
-                format!("note {:.2} s", self.seconds(t.saturating_sub(now)))
+                format!("note {:.2} s", self.seconds(t - now))
             }
             ThreadStatus::WaitingForNote { until: None } => "looping note".to_string(),
             ThreadStatus::WaitingForThread(other) => format!("after #{other}"),
@@ -200,8 +200,8 @@ impl ThreadsPanel {
         let when = |t: SampleTime| {
             format!(
                 "{:.2} s ({:.2} s from now)",
-                self.seconds(t),
-                self.seconds(t.saturating_sub(now))
+                self.seconds(t.samples()),
+                self.seconds(t - now)
             )
         };
         match state {
@@ -256,8 +256,8 @@ impl ThreadsPanel {
                 ui.weak("Started");
                 ui.label(format!(
                     "{:.2} s ({:.1} s ago)",
-                    self.seconds(th.started_at),
-                    self.seconds(ctx.live.now.saturating_sub(th.started_at))
+                    self.seconds(th.started_at.samples()),
+                    self.seconds(ctx.live.now - th.started_at)
                 ));
                 ui.weak("Notes sounding");
                 ui.label(th.live_notes.to_string());
@@ -329,7 +329,7 @@ impl ThreadsPanel {
             .spacing([12.0, 4.0])
             .show(ui, |ui| {
                 for fault in faults.iter().rev() {
-                    ui.monospace(format!("{:8.2} s", self.seconds(fault.time)));
+                    ui.monospace(format!("{:8.2} s", self.seconds(fault.time.samples())));
                     ui.label(format!(
                         "`{}` ({})",
                         fault.track_name.as_deref().unwrap_or("?"),

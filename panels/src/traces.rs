@@ -558,7 +558,7 @@ fn row(
 ) {
     ui.horizontal(|ui| {
         ui.label(
-            egui::RichText::new(format!("{:>10.3}", record.time as f64 / rate))
+            egui::RichText::new(format!("{:>10.3}", record.time.samples() as f64 / rate))
                 .monospace()
                 .weak(),
         );
@@ -659,7 +659,7 @@ mod tests {
 
     fn record(time: u64, kind: TraceKind, message: &str) -> TraceRecord {
         TraceRecord {
-            time,
+            time: engine_core::runtime::SampleTime::from_samples(time),
             kind,
             event: None,
             track: Some(Arc::from("vox_greet")),

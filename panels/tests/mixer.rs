@@ -35,7 +35,7 @@ fn harness() -> Harness<'static, State> {
     panel.output = "null output (no sound card)".into();
     let cx = ContextData {
         live: LiveSnapshot {
-            now: 48_000 * 75,
+            now: engine_core::runtime::SampleTime::from_samples(48_000 * 75),
             mixer: mixer(),
             ..LiveSnapshot::default()
         },

@@ -8,7 +8,7 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::host::live::LiveSnapshot;
-use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::registers::{self, Layout};
 use engine_core::tools::inspect::{ThreadStatus, ThreadView, VoiceHistory};
 use panels::{AppCommand, ContextData, Selection, SourceText, ThreadsPanel};
@@ -80,8 +80,8 @@ fn thread(spec: Spec<'_>) -> ThreadView {
         call_depth: 1,
         fuel_used: 6,
         fuel_per_tick: 1000,
-        time: 19 * RATE,
-        started_at: 9 * RATE,
+        time: SampleTime::from_samples(19 * RATE),
+        started_at: SampleTime::from_samples(9 * RATE),
         live_notes: 1,
         interrupted: false,
     }
@@ -102,7 +102,7 @@ loop
 ";
 
 fn snapshot() -> LiveSnapshot {
-    let now = 20 * RATE;
+    let now = SampleTime::from_samples(20 * RATE);
     let threads = vec![
         thread(Spec {
             index: 0,
@@ -138,7 +138,7 @@ fn snapshot() -> LiveSnapshot {
         }),
     ];
     let fault = TraceRecord {
-        time: 18 * RATE,
+        time: SampleTime::from_samples(18 * RATE),
         kind: TraceKind::Error,
         event: Some(Arc::from("walk")),
         track: Some(Arc::from("footsteps_run")),

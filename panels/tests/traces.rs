@@ -7,7 +7,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
 use panels::{AppCommand, ContextData, Selection, TraceFilter, TracesPanel};
 use std::collections::VecDeque;
@@ -26,7 +26,7 @@ fn rec(
     message: &str,
 ) -> TraceRecord {
     TraceRecord {
-        time: (time * 48_000.0) as u64,
+        time: SampleTime::from_samples((time * 48_000.0) as u64),
         kind,
         event: event.map(Arc::from),
         track: track.map(Arc::from),

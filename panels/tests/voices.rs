@@ -19,8 +19,8 @@ use std::sync::Arc;
 
 const RATE: u64 = 48_000;
 
-fn at(seconds: f64) -> u64 {
-    (seconds * RATE as f64) as u64
+fn at(seconds: f64) -> engine_core::runtime::SampleTime {
+    engine_core::runtime::SampleTime::from_samples((seconds * RATE as f64) as u64)
 }
 
 mod common;

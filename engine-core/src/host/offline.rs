@@ -9,7 +9,7 @@
 
 use crate::host::command::TimedCommand;
 use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
-use crate::runtime::{EngineConfig, TraceRecord, TraceSwitches};
+use crate::runtime::{EngineConfig, SampleTime, TraceRecord, TraceSwitches};
 use crate::sound::mixer::{MixerConfig, mixer};
 use crate::sound::output::{WAV_MAX_FRAMES, WavError, WavWriter, wav_file_bytes};
 use crate::sound::server::ServerConfig;
@@ -197,10 +197,11 @@ fn run(
     let mut next = 0;
     let mut log = Vec::new();
     let mut peak = 0.0f32;
-    while session.now() < total_frames {
+    let end = SampleTime::from_samples(total_frames);
+    while session.now() < end {
         // Commands due by the start of this tick run before it.
         while let Some(timed) = script.get(next) {
-            let at = (timed.time * rate).round() as u64;
+            let at = SampleTime::from_samples((timed.time * rate).round() as u64);
             if at > session.now() {
                 break;
             }
@@ -215,7 +216,7 @@ fn run(
         }
         let start = session.now();
         session.tick();
-        let frames = (session.now() - start).min(total_frames - start) as usize;
+        let frames = (session.now() - start).min(end - start) as usize;
         let mut done = 0;
         while done < frames {
             let n = (frames - done).min(buffer.len() / 2);

@@ -2,8 +2,71 @@
 //! starts at exactly ⌊k · sample_rate / tick_rate⌋, so ticks never drift however long
 //! the engine runs (22,050 Hz at 60 Hz alternates 367 and 368 samples).
 
-/// A point in time, counted in samples at the engine's sample rate since it started.
-pub type SampleTime = u64;
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub};
+
+/// A point in time, counted in samples at the engine's sample rate since it started —
+/// a type of its own so a time is never mistaken for a length, a tick number, a frame of
+/// a sample file at another rate, or milliseconds. `time + samples` is a later time;
+/// `later - earlier` the samples between them (0 if `later` is not later).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct SampleTime(u64);
+
+impl SampleTime {
+    /// The start.
+    pub const ZERO: Self = Self(0);
+    /// Never (a thread sleeping until it is woken).
+    pub const MAX: Self = Self(u64::MAX);
+
+    /// The time `samples` samples after the start.
+    pub const fn from_samples(samples: u64) -> Self {
+        Self(samples)
+    }
+
+    /// Samples since the start.
+    pub const fn samples(self) -> u64 {
+        self.0
+    }
+
+    /// `samples` later, stopping at [`SampleTime::MAX`].
+    pub const fn saturating_add(self, samples: u64) -> Self {
+        Self(self.0.saturating_add(samples))
+    }
+
+    /// `samples` earlier, stopping at the start.
+    pub const fn saturating_sub(self, samples: u64) -> Self {
+        Self(self.0.saturating_sub(samples))
+    }
+}
+
+impl Add<u64> for SampleTime {
+    type Output = SampleTime;
+
+    fn add(self, samples: u64) -> SampleTime {
+        self.saturating_add(samples)
+    }
+}
+
+impl AddAssign<u64> for SampleTime {
+    fn add_assign(&mut self, samples: u64) {
+        *self = self.saturating_add(samples);
+    }
+}
+
+impl Sub for SampleTime {
+    type Output = u64;
+
+    /// Samples from `earlier` to `self` (0 when `self` is not later).
+    fn sub(self, earlier: SampleTime) -> u64 {
+        self.0.saturating_sub(earlier.0)
+    }
+}
+
+impl fmt::Display for SampleTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sample {}", self.0)
+    }
+}
 
 /// The engine's tick schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,12 +103,12 @@ impl Clock {
 
     /// When tick `k` starts.
     pub fn tick_start(&self, k: u64) -> SampleTime {
-        match k.checked_mul(u64::from(self.sample_rate)) {
+        SampleTime(match k.checked_mul(u64::from(self.sample_rate)) {
             Some(product) => product / u64::from(self.tick_rate),
             None => {
                 ((u128::from(k) * u128::from(self.sample_rate)) / u128::from(self.tick_rate)) as u64
             }
-        }
+        })
     }
 
     /// When the current tick starts ("now").
@@ -71,13 +134,20 @@ impl Clock {
         ((i128::from(ms) * i128::from(self.sample_rate) + 500) / 1000) as u64
     }
 
-    /// Samples as seconds.
-    pub fn seconds(&self, samples: SampleTime) -> f64 {
-        samples as f64 / f64::from(self.sample_rate)
+    /// A time as seconds since the start.
+    pub fn seconds(&self, time: SampleTime) -> f64 {
+        time.0 as f64 / f64::from(self.sample_rate)
+    }
+
+    /// The time `seconds` after the start (rounded to the nearest sample; negative is
+    /// the start).
+    pub fn at_seconds(&self, seconds: f64) -> SampleTime {
+        SampleTime((seconds.max(0.0) * f64::from(self.sample_rate)).round() as u64)
     }
 
     /// The tick that contains `time` (starts at or before it, ends after it).
     pub fn tick_of(&self, time: SampleTime) -> u64 {
+        let time = time.0;
         let mut k = match time.checked_mul(u64::from(self.tick_rate)) {
             Some(product) => product / u64::from(self.sample_rate),
             None => {
@@ -85,10 +155,10 @@ impl Clock {
                     as u64
             }
         };
-        while self.tick_start(k + 1) <= time {
+        while self.tick_start(k + 1).0 <= time {
             k += 1;
         }
-        while k > 0 && self.tick_start(k) > time {
+        while k > 0 && self.tick_start(k).0 > time {
             k -= 1;
         }
         k
@@ -96,13 +166,14 @@ impl Clock {
 
     /// The first tick that starts at or after `time`.
     pub fn first_tick_at_or_after(&self, time: SampleTime) -> u64 {
+        let time = time.0;
         // ⌈time · tick_rate / sample_rate⌉, then nudge for the floor in tick_start.
         let mut k = ((u128::from(time) * u128::from(self.tick_rate))
             .div_ceil(u128::from(self.sample_rate))) as u64;
-        while k > 0 && self.tick_start(k - 1) >= time {
+        while k > 0 && self.tick_start(k - 1).0 >= time {
             k -= 1;
         }
-        while self.tick_start(k) < time {
+        while self.tick_start(k).0 < time {
             k += 1;
         }
         k
@@ -119,7 +190,7 @@ mod tests {
         for _ in 0..60 * 3600 {
             clock.advance();
         }
-        assert_eq!(clock.now(), 22_050 * 3600);
+        assert_eq!(clock.now(), SampleTime::from_samples(22_050 * 3600));
         let lengths: Vec<u64> = (0..4)
             .map(|k| clock.tick_start(k + 1) - clock.tick_start(k))
             .collect();
@@ -131,23 +202,34 @@ mod tests {
         let clock = Clock::new(48_000, 60);
         assert_eq!(clock.ms_to_samples(1000), 48_000);
         assert_eq!(clock.ms_to_samples(-5), 0);
-        assert_eq!(clock.tick_end(), 800);
-        assert_eq!(clock.first_tick_at_or_after(0), 0);
-        assert_eq!(clock.first_tick_at_or_after(1), 1);
-        assert_eq!(clock.first_tick_at_or_after(800), 1);
-        assert_eq!(clock.first_tick_at_or_after(801), 2);
-        assert_eq!(clock.tick_of(0), 0);
-        assert_eq!(clock.tick_of(799), 0);
-        assert_eq!(clock.tick_of(800), 1);
+        assert_eq!(clock.tick_end(), SampleTime::from_samples(800));
+        assert_eq!(clock.first_tick_at_or_after(SampleTime::from_samples(0)), 0);
+        assert_eq!(clock.first_tick_at_or_after(SampleTime::from_samples(1)), 1);
+        assert_eq!(
+            clock.first_tick_at_or_after(SampleTime::from_samples(800)),
+            1
+        );
+        assert_eq!(
+            clock.first_tick_at_or_after(SampleTime::from_samples(801)),
+            2
+        );
+        assert_eq!(clock.tick_of(SampleTime::from_samples(0)), 0);
+        assert_eq!(clock.tick_of(SampleTime::from_samples(799)), 0);
+        assert_eq!(clock.tick_of(SampleTime::from_samples(800)), 1);
         let odd = Clock::new(22_050, 60);
         for t in [0u64, 366, 367, 368, 734, 735, 736, 99_999] {
-            let k = odd.tick_of(t);
-            assert!(odd.tick_start(k) <= t && t < odd.tick_start(k + 1), "{t}");
+            let k = odd.tick_of(SampleTime::from_samples(t));
+            assert!(
+                odd.tick_start(k) <= SampleTime::from_samples(t)
+                    && t < (odd.tick_start(k + 1)).samples(),
+                "{t}"
+            );
         }
         for t in [0, 1, 367, 368, 735, 736, 10_000] {
-            let k = odd.first_tick_at_or_after(t);
+            let k = odd.first_tick_at_or_after(SampleTime::from_samples(t));
             assert!(
-                odd.tick_start(k) >= t && (k == 0 || odd.tick_start(k - 1) < t),
+                odd.tick_start(k) >= SampleTime::from_samples(t)
+                    && (k == 0 || odd.tick_start(k - 1) < SampleTime::from_samples(t)),
                 "{t}"
             );
         }

@@ -156,7 +156,7 @@ mod tests {
     fn items_come_out_once_at_their_tick() {
         let mut clock = Clock::new(48_000, 60);
         let mut queue = TimedQueue::<u32>::default();
-        queue.push(48_000, 1, &clock);
+        queue.push(SampleTime::from_samples(48_000), 1, &clock);
         let mut out = Vec::new();
         for _ in 0..200 {
             queue.begin_tick(clock.tick(), &clock);
@@ -169,6 +169,7 @@ mod tests {
             queue.end_tick(&clock);
             clock.advance();
         }
+        let out: Vec<(u64, u64, u32)> = out.iter().map(|(k, t, i)| (*k, t.samples(), *i)).collect();
         assert_eq!(out, vec![(60, 48_000, 1), (75, 60_000, 2), (90, 72_000, 3)]);
         assert_eq!(queue.len(), 0);
     }
@@ -179,7 +180,7 @@ mod tests {
         let mut queue = TimedQueue::<u32>::default();
         let times = [5u64, 1_000, 799, 800, 0, 5, 48_000 * 20, 1_601, 10];
         for (i, t) in times.iter().enumerate() {
-            queue.push(*t, i as u32, &clock_rate);
+            queue.push(SampleTime::from_samples(*t), i as u32, &clock_rate);
         }
         let mut clock = clock_rate;
         let mut out = Vec::new();
@@ -208,6 +209,7 @@ mod tests {
             (1_601, 7),
             (48_000 * 20, 6),
         ];
+        let out: Vec<(u64, u32)> = out.iter().map(|(t, i)| (t.samples(), *i)).collect();
         assert_eq!(out, expected);
         assert!(queue.is_empty());
     }

@@ -192,8 +192,8 @@ pub trait Host {
     fn print(&mut self, th: &Thread, var: u8, value: i32, at: &Op);
     /// A random number in `lo..=hi`.
     fn random(&mut self, lo: i32, hi: i32) -> i32;
-    /// Milliseconds as samples.
-    fn ms_to_samples(&self, ms: i32) -> SampleTime;
+    /// Milliseconds as a number of samples.
+    fn ms_to_samples(&self, ms: i32) -> u64;
 }
 
 #[inline]

@@ -214,7 +214,7 @@ fn notes_waits_and_handles() {
     let (_, trace, commands) = run(body, 1.0);
     let prints: Vec<(u64, &str)> = records(&trace, TraceKind::Print)
         .iter()
-        .map(|r| (r.time, r.message.as_str()))
+        .map(|r| (r.time.samples(), r.message.as_str()))
         .collect();
     assert!(prints[0].1.starts_with("v1 = 0 "), "{prints:?}");
     assert!(prints[1].1.starts_with("v1 = 1 "), "{prints:?}");
@@ -223,7 +223,7 @@ fn notes_waits_and_handles() {
     let starts: Vec<u64> = commands
         .iter()
         .filter(|c| matches!(c, SoundCommand::Start { .. }))
-        .map(SoundCommand::at)
+        .map(|c| c.at().samples())
         .collect();
     assert_eq!(starts, [0, 4800]);
 }
@@ -235,9 +235,9 @@ fn note_off_and_note_on_loop() {
     let kinds: Vec<(&str, bool, u64)> = commands
         .iter()
         .map(|c| match c {
-            SoundCommand::Start { looping, at, .. } => ("start", *looping, *at),
-            SoundCommand::Stop { at, .. } => ("stop", false, *at),
-            _ => ("other", false, c.at()),
+            SoundCommand::Start { looping, at, .. } => ("start", *looping, at.samples()),
+            SoundCommand::Stop { at, .. } => ("stop", false, at.samples()),
+            _ => ("other", false, c.at().samples()),
         })
         .filter(|k| k.0 != "other")
         .collect();

@@ -226,7 +226,7 @@ impl Panel for LotPanel {
 
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let world = &ctx.live.world;
-        self.record(ctx.live.now, world);
+        self.record(ctx.live.now.samples(), world);
         self.follow_selection(ctx);
         let sounding = Sounding::of(ctx);
 

@@ -139,7 +139,7 @@ impl VoicesPanel {
                 lane.slot,
                 lane.track_name,
                 end,
-                self.seconds(lane.ended_at.unwrap_or(layout.now))
+                self.seconds(lane.ended_at.unwrap_or(layout.now).samples())
             );
             let hit = egui::Rect::from_center_size(
                 egui::pos2(x, bar.center().y),
@@ -183,7 +183,7 @@ impl VoicesPanel {
                     .object
                     .map(|o| format!(", object {o}"))
                     .unwrap_or_default(),
-                self.seconds(refusal.time),
+                self.seconds(refusal.time.samples()),
                 refusal.reason
             );
             let id = ui.scope_id().with(("refusal", index, refusal.time));
@@ -200,9 +200,9 @@ impl VoicesPanel {
             None => "the UI".to_string(),
         };
         let end = lane.ended_at.unwrap_or(now);
-        let held = self.seconds(end.saturating_sub(lane.started_at));
+        let held = self.seconds(end - lane.started_at);
         let how = match &lane.end {
-            Some(how) => format!("{how} at {:.2} s", self.seconds(end)),
+            Some(how) => format!("{how} at {:.2} s", self.seconds(end.samples())),
             None => "still playing".to_string(),
         };
         format!(
@@ -210,7 +210,7 @@ impl VoicesPanel {
             lane.slot,
             lane.track_name,
             lane.event,
-            self.seconds(lane.started_at)
+            self.seconds(lane.started_at.samples())
         )
     }
 }

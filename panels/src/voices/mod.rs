@@ -84,7 +84,7 @@ impl Panel for VoicesPanel {
 }
 
 impl VoicesPanel {
-    fn seconds(&self, samples: SampleTime) -> f64 {
+    fn seconds(&self, samples: u64) -> f64 {
         samples as f64 / f64::from(self.sample_rate.max(1))
     }
 
@@ -202,7 +202,7 @@ impl VoicesPanel {
             .num_columns(3)
             .show(ui, |ui| {
                 for (time, entry) in entries.iter().take(DECISIONS_SHOWN) {
-                    ui.monospace(format!("{:8.2} s", self.seconds(*time)));
+                    ui.monospace(format!("{:8.2} s", self.seconds(time.samples())));
                     match entry {
                         Entry::Steal(lane) => {
                             ui.colored_label(theme::STOLEN, "stolen");

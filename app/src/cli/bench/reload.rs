@@ -141,7 +141,11 @@ impl Rig {
     /// One engine tick, the mixer rendered up to it; returns the tick's trace.
     fn tick(&mut self) -> Vec<engine_core::runtime::TraceRecord> {
         self.session.tick();
-        let frames = self.session.now().saturating_sub(self.mixer.position());
+        let frames = self
+            .session
+            .now()
+            .samples()
+            .saturating_sub(self.mixer.position());
         let mut out = vec![0.0; usize::try_from(frames).unwrap_or(0) * 2];
         self.mixer.render(&mut out);
         self.session.take_trace()

@@ -9,7 +9,7 @@ use super::super::Io;
 use super::Size;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
-use engine_core::runtime::{ControlGroup, TraceKind, TraceRecord};
+use engine_core::runtime::{ControlGroup, SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
 use engine_core::tools::inspect::{VoiceOccupant, VoiceView};
 use panels::{AppCommand, ContextData, TRACE_LIMIT};
@@ -84,7 +84,7 @@ impl Names {
             _ => format!("record {n}"),
         };
         TraceRecord {
-            time: n as u64 * 480,
+            time: SampleTime::from_samples(n as u64 * 480),
             kind,
             event: Some(Arc::clone(&self.events[which])),
             track: Some(Arc::clone(&self.tracks[which])),
@@ -113,7 +113,7 @@ fn busy_voices(names: &Names) -> LiveSnapshot {
                 gain: 0.8,
                 pan: (slot as f32 / VOICES as f32) * 2.0 - 1.0,
                 elapsed: 48_000,
-                started_at: 0,
+                started_at: SampleTime::ZERO,
                 live_notes: 1,
                 finished: false,
             }),

@@ -6,7 +6,7 @@ use super::preload::Preloading;
 use super::{LiveCommand, LiveSnapshot, Message};
 use crate::host::reload::{ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::Session;
-use crate::runtime::{TraceKind, TraceRecord};
+use crate::runtime::{SampleTime, TraceKind, TraceRecord};
 use crate::sound::cache::CacheStats;
 use crate::toolchain::project::Project;
 use crate::tools::inspect::{self, VoiceHistory};
@@ -140,7 +140,7 @@ impl EngineThread {
     /// Ticks until the session is `lead` ahead of the audio (at most
     /// [`MAX_CATCH_UP_TICKS`] at once); far behind, it jumps to the audio's time.
     fn catch_up(&mut self) {
-        let audio = self.session.server.mixer().position();
+        let audio = SampleTime::from_samples(self.session.server.mixer().position());
         let mut ticks = 0;
         while self.session.now() < audio + self.lead && ticks < MAX_CATCH_UP_TICKS {
             self.session.tick();

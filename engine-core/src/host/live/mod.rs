@@ -11,7 +11,7 @@
 use crate::host::command::Command;
 use crate::host::reload::{Reload, ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::{Session, SessionConfig};
-use crate::runtime::{ActiveTrack, TraceRecord, TraceSwitches};
+use crate::runtime::{ActiveTrack, SampleTime, TraceRecord, TraceSwitches};
 use crate::sound::cache::{CacheStats, ResourceStats};
 use crate::sound::mixer::{MixerConfig, MixerSnapshot};
 use crate::sound::output::{self, Output, OutputChoice};
@@ -56,7 +56,7 @@ pub enum LiveCommand {
 #[derive(Debug, Clone, Default)]
 pub struct LiveSnapshot {
     /// Engine time (samples).
-    pub now: u64,
+    pub now: SampleTime,
     /// Tracks playing.
     pub tracks: Vec<ActiveTrack>,
     /// Voices in use / limit.

@@ -4,7 +4,6 @@
 //! every other thread freely.
 
 use super::{Engine, EventArgs, note_gain, note_pan};
-use crate::runtime::clock::SampleTime;
 use crate::runtime::picks;
 use crate::runtime::program::Op;
 use crate::runtime::sink::{ControlGroup, SampleRef, SoundCommand};
@@ -434,7 +433,7 @@ impl Host for HostCtx<'_> {
         self.engine.rng.range_inclusive(lo, hi)
     }
 
-    fn ms_to_samples(&self, ms: i32) -> SampleTime {
+    fn ms_to_samples(&self, ms: i32) -> u64 {
         self.engine.clock.ms_to_samples(i64::from(ms))
     }
 }

@@ -53,7 +53,7 @@ pub struct ServerConfig {
     pub blocking: bool,
     /// A one-shot whose sample arrives more than this many samples after its time is
     /// dropped; loops and music start whenever their data arrives.
-    pub late_limit: SampleTime,
+    pub late_limit: u64,
     /// Music files longer than this many seconds stream from disk.
     pub stream_seconds: f64,
     /// Sounds of any group whose decoded size is more than this many bytes stream from
@@ -150,7 +150,7 @@ impl SoundServer {
             bank: SoundBank::default(),
             rng: Rng::new(0x5EED ^ seed),
             next_note: SERVER_NOTES,
-            now: 0,
+            now: SampleTime::ZERO,
             trace: Vec::new(),
             ended: Vec::new(),
             started: 0,
@@ -301,7 +301,7 @@ impl SoundServer {
     /// True (and the note dropped) when the sample of a waiting one-shot came too late for
     /// it; traces a late start otherwise.
     fn too_late(&mut self, pending: &Pending, now: SampleTime) -> bool {
-        let late = now.saturating_sub(pending.at);
+        let late = now - pending.at;
         if late > self.config.late_limit && !pending.looping && pending.group != ControlGroup::Music
         {
             let message = format!(
@@ -337,7 +337,7 @@ impl SoundServer {
         self.started += 1;
         self.send_mixer(MixCommand::Start {
             note: p.note,
-            at,
+            at: at.samples(),
             source: VoiceSource::Sample(handle),
             gain: p.gain,
             pan: p.pan,

@@ -41,7 +41,10 @@ impl SoundSink for SoundServer {
                         format!("note {note} stopped before its sample arrived"),
                     );
                 } else {
-                    self.send_mixer(MixCommand::Stop { note, at });
+                    self.send_mixer(MixCommand::Stop {
+                        note,
+                        at: at.samples(),
+                    });
                 }
             }
             SoundCommand::SetGain {
@@ -55,7 +58,7 @@ impl SoundSink for SoundServer {
                 } else {
                     self.send_mixer(MixCommand::SetGain {
                         note,
-                        at,
+                        at: at.samples(),
                         gain,
                         ramp,
                     });
@@ -72,7 +75,7 @@ impl SoundSink for SoundServer {
                 } else {
                     self.send_mixer(MixCommand::SetPan {
                         note,
-                        at,
+                        at: at.samples(),
                         pan,
                         ramp,
                     });

@@ -107,7 +107,7 @@ impl SoundServer {
                 );
                 self.send_mixer(MixCommand::Start {
                     note: p.note,
-                    at,
+                    at: at.samples(),
                     source: VoiceSource::Stream(reader),
                     gain: p.gain,
                     pan: p.pan,

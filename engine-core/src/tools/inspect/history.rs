@@ -37,7 +37,8 @@ pub(super) struct SlotState {
 /// [`observe`](Self::observe) (see the module documentation for why both).
 #[derive(Debug, Clone, PartialEq)]
 pub struct VoiceHistory {
-    pub(super) window: SampleTime,
+    /// How long ended lanes are kept, in samples.
+    pub(super) window: u64,
     pub(super) capacity: usize,
     pub(super) lanes: Vec<Lane>,
     pub(super) refusals: Vec<Refusal>,
@@ -60,7 +61,7 @@ impl VoiceHistory {
     /// A history keeping what ended within the last `window` samples, at most
     /// `capacity` lanes, refusals and faults each (the oldest go first; open lanes are
     /// always kept).
-    pub fn new(window: SampleTime, capacity: usize) -> Self {
+    pub fn new(window: u64, capacity: usize) -> Self {
         Self {
             window,
             capacity: capacity.max(1),
@@ -303,15 +304,35 @@ mod tests {
             message: message.to_string(),
         };
         // A lane that stays open on slot 0, then many short ones on slot 1.
-        h.push(&[record(0, 0, "start `t` on voice 0")], 0);
+        h.push(
+            &[record(
+                SampleTime::from_samples(0),
+                0,
+                "start `t` on voice 0",
+            )],
+            SampleTime::from_samples(0),
+        );
         for i in 0..10u64 {
-            h.push(&[record(i * 10, 1, "start `t` on voice 1")], i * 10);
+            h.push(
+                &[record(
+                    SampleTime::from_samples(i * 10),
+                    1,
+                    "start `t` on voice 1",
+                )],
+                SampleTime::from_samples(i * 10),
+            );
         }
         assert!(h.lanes().len() <= 3, "{:#?}", h.lanes());
-        assert!(h.current(0).is_some_and(|l| l.started_at == 0));
-        assert!(h.current(1).is_some_and(|l| l.started_at == 90));
+        assert!(
+            h.current(0)
+                .is_some_and(|l| l.started_at == SampleTime::from_samples(0))
+        );
+        assert!(
+            h.current(1)
+                .is_some_and(|l| l.started_at == SampleTime::from_samples(90))
+        );
         // Past the window only the open lanes stay.
-        h.push(&[], 10_000);
+        h.push(&[], SampleTime::from_samples(10_000));
         assert_eq!(h.lanes().len(), 2);
         assert!(h.current(0).is_some() && h.current(1).is_some());
     }

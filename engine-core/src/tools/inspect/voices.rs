@@ -34,7 +34,7 @@ pub struct VoiceOccupant {
     /// Pan its notes get, −1 (left) to 1 (right).
     pub pan: f32,
     /// Samples since it started.
-    pub elapsed: SampleTime,
+    pub elapsed: u64,
     /// When it started.
     pub started_at: SampleTime,
     /// Notes sounding.
@@ -87,7 +87,7 @@ pub fn voices(engine: &Engine) -> Vec<VoiceView> {
                     group: th.group,
                     gain: note_gain(th),
                     pan: note_pan(th),
-                    elapsed: now.saturating_sub(th.started_at),
+                    elapsed: now - th.started_at,
                     started_at: th.started_at,
                     live_notes: th.live_notes().count(),
                     finished: th.state == ThreadState::Finished,

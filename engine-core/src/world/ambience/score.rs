@@ -77,12 +77,12 @@ pub(super) struct Grid {
 impl Grid {
     pub(super) fn step_time(&self, k: u64) -> SampleTime {
         let t = (u128::from(k) * self.num + self.den / 2) / self.den;
-        SampleTime::try_from(t).unwrap_or(SampleTime::MAX)
+        u64::try_from(t).map_or(SampleTime::MAX, SampleTime::from_samples)
     }
 
     /// The first step starting at or after `t`.
     pub(super) fn first_step_at(&self, t: SampleTime) -> u64 {
-        let guess = u128::from(t) * self.den / self.num;
+        let guess = u128::from(t.samples()) * self.den / self.num;
         let mut k = u64::try_from(guess).unwrap_or(u64::MAX / 2);
         while k > 0 && self.step_time(k - 1) >= t {
             k -= 1;
@@ -391,11 +391,11 @@ mod tests {
             den: 7 * 5,
         };
         for t in [0, 1, 226_799, 226_800, 226_801, 10_000_000] {
-            let k = score.first_step_at(t);
-            assert!(score.step_time(k) >= t);
-            assert!(k == 0 || score.step_time(k - 1) < t);
+            let k = score.first_step_at(SampleTime::from_samples(t));
+            assert!(score.step_time(k) >= SampleTime::from_samples(t));
+            assert!(k == 0 || score.step_time(k - 1) < SampleTime::from_samples(t));
         }
         // 35 steps = 7 bars of 3 beats at 7 bpm = 3 minutes exactly.
-        assert_eq!(score.step_time(35), 44_100 * 180);
+        assert_eq!(score.step_time(35), SampleTime::from_samples(44_100 * 180));
     }
 }
