@@ -193,8 +193,8 @@ fn starts(sink: &RecordingSink) -> Vec<Start> {
                     .unwrap()
                     .to_string_lossy()
                     .into_owned(),
-                gain: *gain,
-                pan: *pan,
+                gain: gain.get(),
+                pan: pan.get(),
                 looping: *looping,
                 reverb: *reverb,
                 group: *group,
@@ -220,7 +220,7 @@ fn gains(sink: &RecordingSink, note: u64) -> Vec<(u64, f32, u32)> {
                 at,
                 gain,
                 ramp,
-            } if *n == note => Some((at.samples(), *gain, *ramp)),
+            } if *n == note => Some((at.samples(), gain.get(), *ramp)),
             _ => None,
         })
         .collect()
@@ -693,10 +693,10 @@ fn the_score_is_placed_in_3d_around_the_listener() {
         &mut ids,
     );
     let followed = sink.commands.iter().any(|c| {
-        matches!(c, SoundCommand::SetGain { note, gain, .. } if *note == right.note && (*gain - 1.0).abs() < 1e-4)
+        matches!(c, SoundCommand::SetGain { note, gain, .. } if *note == right.note && (gain.get() - 1.0).abs() < 1e-4)
     });
     let centred = sink.commands.iter().any(|c| {
-        matches!(c, SoundCommand::SetPan { note, pan, .. } if *note == right.note && pan.abs() < 1e-4)
+        matches!(c, SoundCommand::SetPan { note, pan, .. } if *note == right.note && pan.get().abs() < 1e-4)
     });
     assert!(followed && centred, "{:?}", sink.commands);
     assert!(

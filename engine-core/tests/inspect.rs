@@ -8,8 +8,8 @@
 #[allow(dead_code)]
 mod support;
 
-use engine_core::runtime::SampleTime;
 use engine_core::runtime::{Engine, EngineConfig, EventArgs, SharedSink, TraceSwitches};
+use engine_core::runtime::{Gain, Pan, SampleTime};
 use engine_core::toolchain::project::Project;
 use engine_core::toolchain::registers::Layout;
 use engine_core::tools::inspect::{self, LaneEnd, ThreadStatus, VoiceHistory};
@@ -267,8 +267,8 @@ fn voices_fill_slots_with_priorities_gain_and_pan() {
         voices[0].occupant.as_ref().unwrap(),
         voices[3].occupant.as_ref().unwrap(),
     );
-    assert_eq!((full.gain, full.pan), (1.0, 0.0));
-    assert_eq!((half.gain, half.pan), (0.5, 1.0));
+    assert_eq!((full.gain, full.pan), (Gain::UNITY, Pan::CENTRE));
+    assert_eq!((half.gain, half.pan), (Gain::new(0.5), Pan::RIGHT));
 }
 
 #[test]

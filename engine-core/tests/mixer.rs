@@ -6,6 +6,7 @@
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use engine_core::runtime::sink::ControlGroup;
+use engine_core::runtime::{Gain, Pan};
 use engine_core::sound::audio::SampleBuffer;
 use engine_core::sound::cache::{Handle, Resource};
 use engine_core::sound::mixer::{MixCommand, MixEvent, MixerConfig, VoiceSource, mixer};
@@ -37,8 +38,8 @@ fn start(
         note,
         at,
         source: VoiceSource::Sample(Arc::clone(sample)),
-        gain,
-        pan,
+        gain: Gain::new(gain),
+        pan: Pan::new(pan),
         pitch: 1.0,
         looping: false,
         group,
@@ -133,7 +134,7 @@ fn gain_ramps_have_no_steps() {
         .send(MixCommand::SetGain {
             note: 1,
             at: 100,
-            gain: 0.8,
+            gain: Gain::new(0.8),
             ramp: 480,
         })
         .unwrap();
@@ -197,8 +198,8 @@ fn looping_voices_play_until_stopped() {
             note: 3,
             at: 0,
             source: VoiceSource::Sample(Arc::clone(&sample)),
-            gain: 1.0,
-            pan: 0.0,
+            gain: Gain::UNITY,
+            pan: Pan::CENTRE,
             pitch: 1.0,
             looping: true,
             group: ControlGroup::Fx,
@@ -232,7 +233,7 @@ fn same_commands_same_output() {
             .send(MixCommand::SetPan {
                 note: 1,
                 at: 3000,
-                pan: 0.9,
+                pan: Pan::new(0.9),
                 ramp: 200,
             })
             .unwrap();
@@ -280,7 +281,7 @@ fn rendering_never_allocates() {
                 let _ = handle.send(MixCommand::SetGain {
                     note,
                     at: block * 512 + 300,
-                    gain: 0.2,
+                    gain: Gain::new(0.2),
                     ramp: 100,
                 });
                 if note % 3 == 0 {

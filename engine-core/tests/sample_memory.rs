@@ -8,6 +8,7 @@
 
 use engine_core::runtime::SampleTime;
 use engine_core::runtime::sink::{ControlGroup, SampleRef, SoundCommand, SoundSink};
+use engine_core::runtime::{Gain, Pan};
 use engine_core::sound::audio::decode::{self, DecodeError};
 use engine_core::sound::cache::Handle;
 use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
@@ -347,8 +348,8 @@ fn one_event_playing_twelve_huge_flacs_streams_them_in_bounded_memory() {
                     name: Arc::from(name.as_str()),
                     path: Arc::from(path.as_str()),
                 },
-                gain: 0.05,
-                pan: 0.0,
+                gain: Gain::new(0.05),
+                pan: Pan::CENTRE,
                 pitch: 1.0,
                 looping: false,
                 group: ControlGroup::Fx,
@@ -422,8 +423,8 @@ fn start(server: &mut SoundServer, dir: &Path, name: &str) {
             name: Arc::from(name),
             path: Arc::from(path.as_str()),
         },
-        gain: 1.0,
-        pan: 0.0,
+        gain: Gain::UNITY,
+        pan: Pan::CENTRE,
         pitch: 1.0,
         looping: false,
         group: ControlGroup::Fx,
@@ -495,8 +496,8 @@ fn streamed_sounds_render_the_same_every_time_offline() {
                     name: Arc::from(name.as_str()),
                     path: Arc::from(path.as_str()),
                 },
-                gain: 0.3,
-                pan: 0.0,
+                gain: Gain::new(0.3),
+                pan: Pan::CENTRE,
                 pitch: 1.5,
                 looping: false,
                 group: ControlGroup::Fx,

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use engine_core::runtime::Pan;
 use engine_core::runtime::SampleTime;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
@@ -64,7 +65,7 @@ fn request(sound: u32, origin: Option<i64>, power: Power, at: u64) -> Request {
         origin,
         power,
         selection: false,
-        pan: 0.0,
+        pan: Pan::CENTRE,
         at: SampleTime::from_samples(at),
     }
 }

@@ -77,7 +77,7 @@ fn stopped(sink: &RecordingSink, note: u64) -> bool {
 
 fn last_gain(sink: &RecordingSink, note: u64) -> Option<f32> {
     sink.commands.iter().rev().find_map(|c| match c {
-        SoundCommand::SetGain { note: n, gain, .. } if *n == note => Some(*gain),
+        SoundCommand::SetGain { note: n, gain, .. } if *n == note => Some(gain.get()),
         _ => None,
     })
 }

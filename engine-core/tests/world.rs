@@ -239,7 +239,7 @@ fn tv_events_tune_receivers_to_one_stream_and_the_mix_follows_the_view() {
     );
     let on_air = station.on_air.clone().expect("the station plays");
     assert!(
-        (station.level.1).abs() < 0.05,
+        station.level.1.get().abs() < 0.05,
         "two TVs mirrored left and right give the centre: {:?}",
         station.level
     );
@@ -248,7 +248,7 @@ fn tv_events_tune_receivers_to_one_stream_and_the_mix_follows_the_view() {
     line(&mut session, "scroll 120 0");
     run(&mut session, &mut mixer, 0.1);
     let station = session.world.stations().get(28).unwrap();
-    assert!(station.level.1 > 0.1, "{:?}", station.level);
+    assert!(station.level.1.get() > 0.1, "{:?}", station.level);
     assert_eq!(station.on_air.as_ref().map(|o| o.note), Some(on_air.note));
     // The trace says what the world did.
     let trace = session.take_trace();

@@ -10,6 +10,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use engine_core::host::live::LiveSnapshot;
+use engine_core::runtime::{Gain, Pan};
 use engine_core::toolchain::project::Project;
 use engine_core::tools::hitlist_editor::hit_lists;
 use engine_core::world::director::{StationView, WorldView};
@@ -58,7 +59,7 @@ fn world() -> WorldView {
         name: name.into(),
         receivers: Vec::new(),
         on_air: None,
-        level: (0.0, 0.0),
+        level: (Gain::SILENT, Pan::CENTRE),
     };
     let mut action = station(28, "action");
     action.receivers = vec![4];
@@ -66,7 +67,7 @@ fn world() -> WorldView {
         demo().join("sounds/stations/tv/action/chase/chase_music.ogg"),
         "chase".into(),
     ));
-    action.level = (0.8, -0.2);
+    action.level = (Gain::new(0.8), Pan::new(-0.2));
     WorldView {
         camera,
         settings,

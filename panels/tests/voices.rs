@@ -10,6 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::sink::ControlGroup;
+use engine_core::runtime::{Gain, Pan};
 use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::tools::inspect::{
     InstanceCopy, InstanceView, VoiceHistory, VoiceOccupant, VoiceView,
@@ -234,8 +235,8 @@ pub fn snapshot() -> LiveSnapshot {
                     owners: o.owners.to_vec(),
                     priority: o.priority,
                     group: o.group,
-                    gain: o.gain,
-                    pan: o.pan,
+                    gain: Gain::new(o.gain),
+                    pan: Pan::new(o.pan),
                     elapsed: at(NOW) - at(o.started),
                     started_at: at(o.started),
                     live_notes: 1,

@@ -6,7 +6,8 @@
 //!   time; [`host`] is what instructions do outside their thread.
 //! - [`picks`] hit-list picks without immediate repetition; [`rng`] is the seeded generator.
 //! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
-//!   tells the runtime how long samples are; [`trace`] records every decision.
+//!   tells the runtime how long samples are; [`trace`] records every decision;
+//!   [`units`] and [`clock`] give pans, gains and sample times their own types.
 //!
 //! Deterministic: the same project, seed and timed inputs give the same commands and
 //! the same trace.
@@ -22,6 +23,7 @@ pub mod samples;
 pub mod sink;
 pub mod thread;
 pub mod trace;
+pub mod units;
 pub mod vm;
 pub mod voices;
 
@@ -33,3 +35,4 @@ pub use sink::{
     ControlGroup, NoteId, NullSink, RecordingSink, SampleRef, SharedSink, SoundCommand, SoundSink,
 };
 pub use trace::{TraceKind, TraceRecord, TraceSwitches};
+pub use units::{Gain, Pan};

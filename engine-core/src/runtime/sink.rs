@@ -4,6 +4,7 @@
 //! caller never moves a sound.
 
 use super::clock::SampleTime;
+use super::units::{Gain, Pan};
 use std::sync::Arc;
 
 /// Identifies one playing note (one mixer voice) for its whole life.
@@ -37,9 +38,9 @@ pub enum SoundCommand {
         /// The sample.
         sample: SampleRef,
         /// Linear gain, 0 to 1 (before group and master volumes).
-        gain: f32,
-        /// Pan, −1 (left) to 1 (right).
-        pan: f32,
+        gain: Gain,
+        /// Where it sits between the speakers.
+        pan: Pan,
         /// Playback-rate factor (1 = as recorded).
         pitch: f32,
         /// Loop until stopped.
@@ -63,7 +64,7 @@ pub enum SoundCommand {
         /// When the ramp starts.
         at: SampleTime,
         /// Target linear gain.
-        gain: f32,
+        gain: Gain,
         /// Ramp length in samples.
         ramp: u32,
     },
@@ -73,8 +74,8 @@ pub enum SoundCommand {
         note: NoteId,
         /// When the ramp starts.
         at: SampleTime,
-        /// Target pan, −1 to 1.
-        pan: f32,
+        /// Target pan.
+        pan: Pan,
         /// Ramp length in samples.
         ramp: u32,
     },

@@ -35,6 +35,7 @@ use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::fsrules::ReadRules;
 use std::collections::{BTreeMap, BTreeSet};
@@ -430,7 +431,7 @@ impl Music {
         out.send(SoundCommand::SetGain {
             note,
             at: now,
-            gain: 0.0,
+            gain: Gain::SILENT,
             ramp: total * 2 / 3,
         });
         out.send(SoundCommand::Stop {
@@ -501,7 +502,7 @@ impl Music {
                         out.send(SoundCommand::SetGain {
                             note: song.note,
                             at: now,
-                            gain: 0.0,
+                            gain: Gain::SILENT,
                             ramp,
                         });
                         if let Some(s) = &mut self.song {
@@ -529,7 +530,7 @@ impl Music {
             out.send(SoundCommand::SetGain {
                 note: song.note,
                 at: now,
-                gain,
+                gain: Gain::new(gain),
                 ramp,
             });
             self.news.push("the song fades back up".into());
@@ -617,8 +618,12 @@ impl Music {
             voice: usize::MAX,
             at: now,
             sample,
-            gain: if fade_in { 0.0 } else { gain },
-            pan: 0.0,
+            gain: if fade_in {
+                Gain::SILENT
+            } else {
+                Gain::new(gain)
+            },
+            pan: Pan::CENTRE,
             pitch: 1.0,
             looping: true,
             group: ControlGroup::Fx,
@@ -629,7 +634,7 @@ impl Music {
             out.send(SoundCommand::SetGain {
                 note,
                 at: now,
-                gain,
+                gain: Gain::new(gain),
                 ramp,
             });
         }
@@ -683,8 +688,8 @@ impl Music {
             voice: usize::MAX,
             at: now,
             sample,
-            gain: self.settings.volume,
-            pan: 0.0,
+            gain: Gain::new(self.settings.volume),
+            pan: Pan::CENTRE,
             pitch: 1.0,
             looping: false,
             group: ControlGroup::Music,

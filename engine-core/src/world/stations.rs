@@ -20,6 +20,7 @@ use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::fsrules::ReadRules;
 use crate::world::ObjectId;
@@ -154,7 +155,7 @@ pub struct Station {
     /// What is on air.
     pub on_air: Option<OnAir>,
     /// Linear gain and pan the director last set.
-    pub level: (f32, f32),
+    pub level: (Gain, Pan),
     /// A note fading out after the last receiver turned off.
     fading: Option<NoteId>,
 }
@@ -187,7 +188,7 @@ impl Station {
             next_list: 0,
             receivers: BTreeSet::new(),
             on_air: None,
-            level: (1.0, 0.0),
+            level: (Gain::UNITY, Pan::CENTRE),
             fading: None,
         }
     }
@@ -391,7 +392,7 @@ impl Stations {
             out.send(SoundCommand::SetGain {
                 note: on_air.note,
                 at: now,
-                gain: 0.0,
+                gain: Gain::SILENT,
                 ramp: fade,
             });
             out.send(SoundCommand::Stop {
@@ -420,8 +421,8 @@ impl Stations {
     pub fn set_level(
         &mut self,
         code: u32,
-        gain: f32,
-        pan: f32,
+        gain: Gain,
+        pan: Pan,
         now: SampleTime,
         out: &mut dyn SoundSink,
     ) {
@@ -429,7 +430,8 @@ impl Stations {
         let Some(station) = self.stations.get_mut(&code) else {
             return;
         };
-        let changed = (station.level.0 - gain).abs() > 1e-4 || (station.level.1 - pan).abs() > 1e-4;
+        let changed = (station.level.0.get() - gain.get()).abs() > 1e-4
+            || (station.level.1.get() - pan.get()).abs() > 1e-4;
         station.level = (gain, pan);
         if let (true, Some(on_air)) = (changed, &station.on_air) {
             let ramp = fade / 4;
@@ -528,7 +530,7 @@ impl Stations {
             voice: usize::MAX,
             at: now,
             sample,
-            gain: if fade_in { 0.0 } else { gain },
+            gain: if fade_in { Gain::SILENT } else { gain },
             pan,
             pitch: 1.0,
             looping: false,

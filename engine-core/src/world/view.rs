@@ -27,18 +27,19 @@
 
 use super::settings::{Setting, WorldIni, read_section};
 use super::{ObjectKind, World, WorldObject};
+use crate::runtime::units::{Gain, HIT_PAN_CENTRE, HIT_PAN_LEFT, HIT_PAN_RIGHT, Pan};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::project::FULL_VOLUME;
 use std::borrow::Borrow;
 use std::f32::consts::FRAC_PI_2;
 use std::fmt;
 
-/// Pan of the left edge.
-pub const PAN_LEFT: i32 = 0;
-/// Pan of the screen centre.
-pub const PAN_CENTRE: i32 = 512;
-/// Pan of the right edge.
-pub const PAN_RIGHT: i32 = 1024;
+/// Pan of the left edge (HIT scale).
+pub const PAN_LEFT: i32 = HIT_PAN_LEFT;
+/// Pan of the screen centre (HIT scale).
+pub const PAN_CENTRE: i32 = HIT_PAN_CENTRE;
+/// Pan of the right edge (HIT scale).
+pub const PAN_RIGHT: i32 = HIT_PAN_RIGHT;
 
 /// The `world.ini` section read by [`ViewSettings::from_ini`].
 pub const SECTION: &str = "View";
@@ -647,19 +648,14 @@ pub struct Mix {
 
 impl Mix {
     /// The volume as a linear gain (0–1).
-    pub fn gain(&self) -> f32 {
-        self.volume as f32 / FULL_VOLUME as f32
+    pub fn gain(&self) -> Gain {
+        Gain::from_hit_volume(self.volume)
     }
 
-    /// The pan from −1 (left) through 0 (centre) to 1 (right).
-    pub fn pan_unit(&self) -> f32 {
-        pan_unit(self.pan)
+    /// The pan as a stereo position.
+    pub fn stereo_pan(&self) -> Pan {
+        Pan::from_hit(self.pan)
     }
-}
-
-/// A HIT pan (0–1024) as −1 (left) through 0 (centre) to 1 (right).
-pub fn pan_unit(pan: i32) -> f32 {
-    ((pan - PAN_CENTRE) as f32 / (PAN_RIGHT - PAN_CENTRE) as f32).clamp(-1.0, 1.0)
 }
 
 impl Default for Mix {

@@ -138,8 +138,8 @@ fn stop_kill_update_and_kill_instance() {
         .commands()
         .iter()
         .filter_map(|c| match c {
-            SoundCommand::SetGain { gain, .. } => Some((*gain, 0.0)),
-            SoundCommand::SetPan { pan, .. } => Some((0.0, *pan)),
+            SoundCommand::SetGain { gain, .. } => Some((gain.get(), 0.0)),
+            SoundCommand::SetPan { pan, .. } => Some((0.0, pan.get())),
             _ => None,
         })
         .collect();

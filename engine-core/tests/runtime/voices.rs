@@ -261,7 +261,7 @@ fn ducking_lowers_lower_priority_tracks_and_unducking_restores_them() {
         .commands()
         .iter()
         .filter_map(|c| match c {
-            SoundCommand::SetGain { gain, .. } => Some(*gain),
+            SoundCommand::SetGain { gain, .. } => Some(gain.get()),
             _ => None,
         })
         .collect();

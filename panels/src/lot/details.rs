@@ -100,7 +100,7 @@ fn what_it_says(ui: &mut egui::Ui, object: &WorldObject, sounding: &Sounding, wo
             station.name,
             station.code,
             station.level.0,
-            signed(station.level.1)
+            signed(station.level.1.get())
         ));
     } else if let Some(code) = object.station {
         ui.label(format!(
@@ -244,7 +244,7 @@ fn stations(ui: &mut egui::Ui, world: &WorldView) {
             station.name,
             station.code,
             station.level.0,
-            signed(station.level.1)
+            signed(station.level.1.get())
         ));
         ui.weak(format!("  receivers: {}", receivers.join(", ")));
         if let Some((file, list)) = &station.on_air {

@@ -145,7 +145,7 @@ impl MapPainter {
                     "{} ({}) · gain {gain:.2} · pan {}",
                     station.name,
                     station.code,
-                    signed(pan)
+                    signed(pan.get())
                 ),
                 self.small.clone(),
                 colour,

@@ -150,8 +150,8 @@ impl VoicesPanel {
         ui.label(o.priority.to_string());
         ui.label(o.group.name());
         ui.label(format!("{:.2}", o.gain))
-            .on_hover_text(format!("{:.1} dB", 20.0 * o.gain.max(1e-6).log10()));
-        ui.label(pan_text(o.pan));
+            .on_hover_text(format!("{:.1} dB", 20.0 * o.gain.get().max(1e-6).log10()));
+        ui.label(pan_text(o.pan.get()));
         ui.label(format!("{:.1} s", self.seconds(o.elapsed)));
         ui.label(o.live_notes.to_string());
         let quiet = ui

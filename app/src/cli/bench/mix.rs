@@ -12,6 +12,7 @@ use super::super::Io;
 use super::Size;
 use anyhow::{Context as _, anyhow};
 use engine_core::runtime::sink::ControlGroup;
+use engine_core::runtime::{Gain, Pan};
 use engine_core::sound::audio::SampleBuffer;
 use engine_core::sound::audio::decode::{DecodeLimits, Decoded, decode};
 use engine_core::sound::cache::{Handle, Lookup, Resource, ResourceCache};
@@ -219,8 +220,8 @@ fn hitbench_render(scene: &Scene, sample: &Handle) -> anyhow::Result<Rendered> {
                 note: note as u64,
                 at: 0,
                 source: VoiceSource::Sample(Arc::clone(sample)),
-                gain: *gain,
-                pan: *pan,
+                gain: Gain::new(*gain),
+                pan: Pan::new(*pan),
                 pitch: 1.0,
                 looping: false,
                 group: ControlGroup::Fx,

@@ -10,6 +10,7 @@ use super::Size;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::{ControlGroup, SampleTime, TraceKind, TraceRecord};
+use engine_core::runtime::{Gain, Pan};
 use engine_core::toolchain::project::Project;
 use engine_core::tools::inspect::{VoiceOccupant, VoiceView};
 use panels::{AppCommand, ContextData, TRACE_LIMIT};
@@ -110,8 +111,8 @@ fn busy_voices(names: &Names) -> LiveSnapshot {
                 owners: vec![(slot % 40) as i32],
                 priority: 20 + (slot % 10) as i32,
                 group: ControlGroup::Fx,
-                gain: 0.8,
-                pan: (slot as f32 / VOICES as f32) * 2.0 - 1.0,
+                gain: Gain::new(0.8),
+                pan: Pan::new((slot as f32 / VOICES as f32) * 2.0 - 1.0),
                 elapsed: 48_000,
                 started_at: SampleTime::ZERO,
                 live_notes: 1,

@@ -2,6 +2,7 @@
 //! object, and ducking.
 
 use super::*;
+use crate::runtime::units::{Gain, Pan};
 
 impl Engine {
     /// New volume and pan (0–1024 each) for everything `object` is playing.
@@ -107,14 +108,17 @@ pub(super) fn levels_of(th: &Thread) -> (i32, i32, i32, u32) {
 }
 
 /// Linear gain of a thread's notes: track volume × external volume × ducking.
-pub fn note_gain(th: &Thread) -> f32 {
-    let scale = |v: i32| (v.clamp(0, 4096) as f32) / crate::toolchain::project::FULL_VOLUME as f32;
-    (scale(th.reg(th.attrs.vol)) * scale(th.reg(th.attrs.extvol)) * th.duck_gain).clamp(0.0, 4.0)
+pub fn note_gain(th: &Thread) -> Gain {
+    let scale = |v: i32| Gain::from_hit_volume(v.clamp(0, 4096)).get();
+    Gain::new(
+        (scale(th.reg(th.attrs.vol)) * scale(th.reg(th.attrs.extvol)) * th.duck_gain)
+            .clamp(0.0, 4.0),
+    )
 }
 
-/// Pan of a thread's notes, −1 to 1, from the 0–1024 pan register.
-pub fn note_pan(th: &Thread) -> f32 {
-    ((th.reg(th.attrs.pan) as f32 - 512.0) / 512.0).clamp(-1.0, 1.0)
+/// Pan of a thread's notes, from the 0–1024 pan register.
+pub fn note_pan(th: &Thread) -> Pan {
+    Pan::from_hit(th.reg(th.attrs.pan))
 }
 
 /// The level a ducked thread drops to, by its own ducking priority (the fixed gains of

@@ -13,6 +13,7 @@ use crate::runtime::samples::SampleLibrary;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, ThreadState};
 use crate::runtime::trace::{TraceKind, TraceLog, TraceRecord, TraceSwitches};
+use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::{self, Exit, FaultKind};
 use crate::runtime::voices::{Allocation, Voices};
 use crate::toolchain::project::{DebugTrace, EventDef, EventType, Project, TrackDef};
@@ -352,8 +353,8 @@ impl Engine {
             voice: usize::MAX,
             at,
             sample,
-            gain: 1.0,
-            pan: 0.0,
+            gain: Gain::UNITY,
+            pan: Pan::CENTRE,
             pitch: 1.0,
             looping: false,
             group: ControlGroup::Fx,

@@ -4,6 +4,7 @@
 
 use super::stream::StreamReader;
 use crate::runtime::sink::{ControlGroup, NoteId};
+use crate::runtime::units::{Gain, Pan};
 use crate::sound::cache::Handle;
 
 /// Where a voice's audio comes from.
@@ -28,9 +29,9 @@ pub enum MixCommand {
         /// What to play.
         source: VoiceSource,
         /// Linear gain.
-        gain: f32,
-        /// Pan −1…1.
-        pan: f32,
+        gain: Gain,
+        /// Where it sits between the speakers.
+        pan: Pan,
         /// Playback-rate factor.
         pitch: f32,
         /// Loop until stopped.
@@ -54,7 +55,7 @@ pub enum MixCommand {
         /// When the ramp starts.
         at: u64,
         /// Target gain.
-        gain: f32,
+        gain: Gain,
         /// Ramp length in frames.
         ramp: u32,
     },
@@ -65,7 +66,7 @@ pub enum MixCommand {
         /// When the ramp starts.
         at: u64,
         /// Target pan.
-        pan: f32,
+        pan: Pan,
         /// Ramp length in frames.
         ramp: u32,
     },

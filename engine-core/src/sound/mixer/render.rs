@@ -181,7 +181,8 @@ impl Mixer {
                     let ratio = f64::from(rate) / f64::from(self.sample_rate.max(1))
                         * f64::from(pitch.max(0.0));
                     let step = ((ratio * ONE as f64) as u64).max(1);
-                    let mut playhead = Playhead::new(step, looping, gain, pan_gains(pan, stereo));
+                    let mut playhead =
+                        Playhead::new(step, looping, gain.get(), pan_gains(pan.get(), stereo));
                     if matches!(source, VoiceSource::Stream(_)) {
                         // Two shifts load the first two frames into the window.
                         playhead.pos = 2 * ONE;
@@ -207,7 +208,7 @@ impl Mixer {
                     if let Some(voice) = self.voice_mut(note) {
                         voice.pending_gain = Some(Pending {
                             at,
-                            value: gain,
+                            value: gain.get(),
                             ramp,
                         });
                     }
@@ -221,7 +222,7 @@ impl Mixer {
                     if let Some(voice) = self.voice_mut(note) {
                         voice.pending_pan = Some(Pending {
                             at,
-                            value: pan,
+                            value: pan.get(),
                             ramp,
                         });
                     }

@@ -38,6 +38,7 @@ use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef};
 use crate::runtime::trace::{TraceKind, TraceRecord};
+use crate::runtime::units::{Gain, Pan};
 use crate::sound::cache::{CacheError, Handle, Lookup, ResourceCache};
 use crate::sound::mixer::{MixCommand, MixEvent, MixerHandle, VoiceSource};
 use crate::sound::streamer::Streamer;
@@ -81,8 +82,8 @@ struct Pending {
     note: NoteId,
     at: SampleTime,
     sample: SampleRef,
-    gain: f32,
-    pan: f32,
+    gain: Gain,
+    pan: Pan,
     pitch: f32,
     looping: bool,
     group: ControlGroup,

@@ -7,6 +7,7 @@ use super::{Pending, SoundServer, WARM_UP_BYTES};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef};
 use crate::runtime::trace::TraceKind;
+use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::project::Project;
 use std::sync::Arc;
 
@@ -31,8 +32,8 @@ pub struct Request {
     pub power: Power,
     /// A selection sound (drives the two-groups cycle).
     pub selection: bool,
-    /// Pan −1…1.
-    pub pan: f32,
+    /// Where it sits between the speakers.
+    pub pan: Pan,
     /// When to play.
     pub at: SampleTime,
 }
@@ -107,7 +108,7 @@ impl SoundServer {
                 name: Arc::clone(&name),
                 path: Arc::clone(&name),
             },
-            gain: volume,
+            gain: Gain::new(volume),
             pan: request.pan,
             pitch: 1.0,
             looping: false,

@@ -5,6 +5,7 @@ use crate::runtime::clock::SampleTime;
 use crate::runtime::engine::{Engine, note_gain, note_pan};
 use crate::runtime::sink::ControlGroup;
 use crate::runtime::thread::{Thread, ThreadState};
+use crate::runtime::units::{Gain, Pan};
 use crate::world::ObjectId;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -30,9 +31,9 @@ pub struct VoiceOccupant {
     pub group: ControlGroup,
     /// Linear gain its notes get (track volume × external volume × ducking; 1 is full,
     /// above 1 if a volume register exceeds 1024).
-    pub gain: f32,
-    /// Pan its notes get, −1 (left) to 1 (right).
-    pub pan: f32,
+    pub gain: Gain,
+    /// Pan its notes get.
+    pub pan: Pan,
     /// Samples since it started.
     pub elapsed: u64,
     /// When it started.

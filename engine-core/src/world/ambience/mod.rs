@@ -65,6 +65,7 @@ use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::Diagnostic;
 use score::{Kind, Score, load_score};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -235,7 +236,7 @@ impl Ambience {
         out.send(SoundCommand::SetGain {
             note,
             at: now,
-            gain: 0.0,
+            gain: Gain::SILENT,
             ramp: fade,
         });
         out.send(SoundCommand::Stop {
@@ -327,8 +328,8 @@ impl Ambience {
                     voice: usize::MAX,
                     at: now,
                     sample,
-                    gain: 0.0,
-                    pan: 0.0,
+                    gain: Gain::SILENT,
+                    pan: Pan::CENTRE,
                     pitch: 1.0,
                     looping: true,
                     group: ControlGroup::Fx,
@@ -337,7 +338,7 @@ impl Ambience {
                 out.send(SoundCommand::SetGain {
                     note,
                     at: now,
-                    gain: self.settings.volume,
+                    gain: Gain::new(self.settings.volume),
                     ramp: self.frames(f64::from(self.settings.fade)),
                 });
                 self.night_loop = Some(note);

@@ -6,6 +6,7 @@ use super::score::{Daytime, Row};
 use super::{Ambience, Sounding, stem};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef, SoundCommand, SoundSink};
+use crate::runtime::units::{Gain, Pan};
 use crate::world::sound::{NoteIds, sample_ref};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -81,13 +82,13 @@ impl Ambience {
                 out.send(SoundCommand::SetGain {
                     note,
                     at: now,
-                    gain,
+                    gain: Gain::new(gain),
                     ramp,
                 });
                 out.send(SoundCommand::SetPan {
                     note,
                     at: now,
-                    pan,
+                    pan: Pan::new(pan),
                     ramp,
                 });
             }
@@ -283,8 +284,12 @@ impl Ambience {
             voice: usize::MAX,
             at,
             sample: n.sample,
-            gain: if fade_in > 0 { 0.0 } else { gain },
-            pan: n.pan,
+            gain: if fade_in > 0 {
+                Gain::SILENT
+            } else {
+                Gain::new(gain)
+            },
+            pan: Pan::new(n.pan),
             pitch: n.pitch,
             looping: row.looping,
             group: ControlGroup::Fx,
@@ -294,7 +299,7 @@ impl Ambience {
             out.send(SoundCommand::SetGain {
                 note,
                 at,
-                gain,
+                gain: Gain::new(gain),
                 ramp: fade_in,
             });
         }
@@ -304,7 +309,7 @@ impl Ambience {
             out.send(SoundCommand::SetGain {
                 note,
                 at: end,
-                gain: 0.0,
+                gain: Gain::SILENT,
                 ramp: fade_out,
             });
             out.send(SoundCommand::Stop {

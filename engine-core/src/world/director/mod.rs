@@ -42,6 +42,7 @@ use super::view::{Camera, Placement, ViewSettings, place};
 use super::{ObjectId, WorldObject};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::SoundSink;
+use crate::runtime::units::{Gain, Pan};
 use crate::runtime::{Engine, EventArgs, TraceKind};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::project::Project;
@@ -79,7 +80,7 @@ pub struct WorldDirector {
     /// Volume and pan last given to each object's tracks.
     sent: BTreeMap<ObjectId, (i32, i32)>,
     /// Gain and pan last given to each station.
-    station_levels: BTreeMap<u32, (f32, f32)>,
+    station_levels: BTreeMap<u32, (Gain, Pan)>,
     /// Objects as last placed (to notice a move or a field change).
     placed_world: Vec<Whereabouts>,
     view_changed: bool,

@@ -3,6 +3,7 @@
 
 use super::WorldDirector;
 use crate::runtime::Engine;
+use crate::runtime::units::{Gain, Pan};
 use crate::world::ambience::AmbienceState;
 use crate::world::music::{MusicMode, MusicState};
 use crate::world::view::{Camera, Placement, ViewSettings};
@@ -21,8 +22,8 @@ pub struct StationView {
     pub receivers: Vec<ObjectId>,
     /// The file on air and the list it came from.
     pub on_air: Option<(PathBuf, String)>,
-    /// Linear gain and pan (−1…1) it plays at.
-    pub level: (f32, f32),
+    /// The gain and pan it plays at.
+    pub level: (Gain, Pan),
 }
 
 /// The world as the workbench shows it: plain data, built once per snapshot.

@@ -199,7 +199,7 @@ impl WorldDirector {
         let codes: Vec<u32> = self.stations.all().map(|s| s.def.code).collect();
         for code in codes {
             let mix = station_mix(engine.world(), code, &camera, &self.view);
-            let level = (mix.gain(), mix.pan_unit());
+            let level = (mix.gain(), mix.stereo_pan());
             if self.station_levels.get(&code) != Some(&level) {
                 self.station_levels.insert(code, level);
                 self.stations.set_level(code, level.0, level.1, now, out);
