@@ -159,7 +159,7 @@ fn utf8_number(n: u32, out: &mut Vec<u8>) {
 
 /// A 16-bit FLAC of `frames` frames at `rate` Hz, every sample of every channel `value`:
 /// each block is a frame of CONSTANT subframes, a few bytes per 65 535 frames — the shape
-/// of the "6.7 KB FLAC that decodes to 211 MB".
+/// of a decompression bomb: a 6.7 KB FLAC that decodes to 211 MB.
 fn constant_flac(rate: u32, channels: u8, frames: u64, value: i16) -> Vec<u8> {
     let mut f = b"fLaC".to_vec();
     // STREAMINFO, the last metadata block: 34 bytes.
@@ -198,7 +198,7 @@ fn constant_flac(rate: u32, channels: u8, frames: u64, value: i16) -> Vec<u8> {
     f
 }
 
-/// Blocks in the file: 403 × 65 535 stereo frames of `f32` are 211 284 840 bytes.
+/// Blocks in such a file: 403 × 65 535 stereo frames of `f32` are 211 284 840 bytes.
 const HUGE_FRAMES: u64 = 403 * BLOCK;
 const HUGE_DECODED_BYTES: u64 = HUGE_FRAMES * 2 * 4;
 
