@@ -1,6 +1,7 @@
-//! A session: a loaded project's engine, its sound server and the controlled
-//! character, driven together — one tick of the runtime, then the server turns the
-//! tick's commands into mixer commands. The offline renderer and the live engine
+//! A session: a loaded project's engine, its sound server, its world director (lot,
+//! view, stations, music, ambience) and the controlled character, driven together —
+//! one tick of the world and the runtime, then the server turns the tick's commands
+//! into mixer commands. The offline renderer and the live engine
 //! thread both run one.
 //!
 //! A live session also applies hot reloads ([`Session::apply_reload`], see

@@ -3,7 +3,7 @@
 //! - [`engine`] — the [`Engine`]: event dispatch, Box-X voices and the instance map,
 //!   ticking threads on a sample-time [`clock`], ducking, quieting.
 //! - [`program`] predecodes the project's code; [`vm`] interprets it one thread at a
-//!   time; [`host`] is what instructions do outside their thread.
+//!   time; `engine::host` is what instructions do outside their thread.
 //! - [`picks`] hit-list picks without immediate repetition; [`rng`] is the seeded generator.
 //! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
 //!   tells the runtime how long samples are; [`trace`] records every decision;

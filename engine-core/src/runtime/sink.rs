@@ -1,5 +1,5 @@
 //! The boundary between the runtime and sound: a stream of timed commands. The runtime
-//! decides what plays and when; a [`SoundSink`] (the mixer, or a recorder in tests)
+//! decides what plays and when; a [`SoundSink`] (the sound server, or a recorder in tests)
 //! carries it out. Every command carries the sample time it takes effect at, so a late
 //! caller never moves a sound.
 

@@ -1,7 +1,7 @@
 //! The camera and how it decides every sounding object's volume and pan — what
 //! `NotifyViewChange` recomputes when the player scrolls, zooms, rotates or changes floor.
 //!
-//! The rules (seed, "View changes and Pan Positions" and "Computing volume and pan"):
+//! The rules (design document, "View changes and Pan Positions" and "Computing volume and pan"):
 //! - **pan** follows the object's horizontal position on screen: left edge 0, centre 512,
 //!   right edge 1024, clamped beyond the edges;
 //! - **zooming out attenuates** (a gain per zoom level);

@@ -316,9 +316,10 @@ fn audio_thread_lines(code: &str) -> Vec<(usize, &str)> {
 
 #[test]
 fn the_mixer_neither_allocates_nor_locks() {
-    // Everything in sound/mixer/ runs on the audio thread, but the constructors that
-    // build it before the audio thread starts (the streamer, which decodes files into
-    // rings, is `sound/streamer.rs`, on a thread of its own).
+    // sound/mixer/ is the audio thread's code, but for the constructors that build it
+    // before the audio thread starts and `MixerHandle`, the control side's end of the
+    // rings (the streamer, which decodes files into rings, is `sound/streamer.rs`, on a
+    // thread of its own).
     let dir = workspace().join("engine-core/src/sound/mixer");
     let mut offenders = Vec::new();
     for path in sources(&dir) {

@@ -1,6 +1,7 @@
 //! What travels between the control side and the audio thread: timed commands in
-//! (the sound server's FIFO), telemetry out, and retired buffers out so the audio thread never
-//! frees memory.
+//! (the sound server's FIFO), telemetry out, and retired buffers out so the audio thread
+//! does not free memory (a buffer is dropped there only when both the return ring and
+//! the spare list built with the mixer are full; `MixerControls::dropped` counts it).
 
 use super::stream::StreamReader;
 use crate::runtime::sink::{ControlGroup, NoteId};

@@ -1,7 +1,8 @@
 //! Readers and writers for the HIT file formats (hit-reference §2) and HitBench's own
 //! `.sym` and `.hdb`.
 //!
-//! Binary formats return `Result<_, FormatError>`; text formats return the parsed value
+//! Binary formats return a `Result` with their own error type (`HitError`, `HitListError`,
+//! …); text formats return the parsed value
 //! together with every diagnostic found, and keep going after an error.
 
 pub mod evt;

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 /// The usual extension of lot files.
 pub const EXTENSION: &str = "lot";
 
-/// The music modes a lot may name (seed, "List of music modes"); another name is a
+/// The music modes a lot may name (design document, "List of music modes"); another name is a
 /// warning but is kept.
 pub const MODES: &[&str] = &[
     "load",
