@@ -8,7 +8,11 @@
 #[allow(dead_code)]
 mod support;
 
-use engine_core::runtime::{Engine, EngineConfig, EventArgs, SharedSink, TraceSwitches};
+use engine_core::runtime::trace::TraceEvent;
+use engine_core::runtime::vm::FaultKind;
+use engine_core::runtime::{
+    Engine, EngineConfig, EventArgs, SharedSink, TraceRecord, TraceSwitches,
+};
 use engine_core::runtime::{Gain, Pan, SampleTime};
 use engine_core::toolchain::project::Project;
 use engine_core::toolchain::registers::Layout;
@@ -321,11 +325,13 @@ fn the_history_shows_a_steal_and_a_refusal_with_their_reasons() {
     assert_eq!(refusals[0].object, Some(5));
     assert!(
         refusals[0]
-            .reason
+            .reason()
             .contains("lowest priority playing is `t4` on voice 0 with priority 15 (5 <= 15)"),
         "{}",
-        refusals[0].reason
+        refusals[0].reason()
     );
+    assert_eq!((refusals[0].priority, refusals[0].lowest.priority), (5, 15));
+    assert_eq!(&*refusals[0].lowest.track, "t4");
 
     // Quieting the last owner closes a lane as quieted.
     engine.quiet(2);
@@ -467,4 +473,65 @@ fn the_live_snapshot_carries_threads_voices_instances_and_history() {
     assert!(snapshot.voice_slots[0].occupant.is_some());
     assert_eq!(snapshot.instances.len(), 1);
     assert_eq!(&*snapshot.history.lanes()[0].track_name, "hold");
+}
+
+/// Every record the engine makes is a typed decision (none is free text), and the voice
+/// history reads only the typed facts: fed the same records with every free-text
+/// sentence blanked, it shows the same lanes, steals, refusals and faults.
+#[test]
+fn the_history_reads_typed_facts_not_sentences() {
+    let p = voices_project(&[10, 20, 30, 40, 5, 15]);
+    let mut engine = engine_with(p.load(), 4, 10.0, true);
+    let mut records = Vec::new();
+    for i in 0..6 {
+        engine.trigger(&format!("t{i}"), Some(i), args()).unwrap();
+        engine.tick();
+        records.extend(engine.take_trace());
+    }
+    engine.quiet(5);
+    engine.tick();
+    records.extend(engine.take_trace());
+    let d = threads_project();
+    let mut faulty = engine_with(d.load(), 16, 10.0, true);
+    faulty.trigger("divider", None, args()).unwrap();
+    faulty.tick();
+    records.extend(faulty.take_trace());
+    assert!(
+        records
+            .iter()
+            .all(|r| !matches!(r.what, TraceEvent::Said(_))),
+        "{records:#?}"
+    );
+    let blanked: Vec<TraceRecord> = records
+        .iter()
+        .cloned()
+        .map(|mut r| {
+            if let TraceEvent::Said(text) = &mut r.what {
+                text.clear();
+            }
+            r
+        })
+        .collect();
+    let now = engine.now().max(faulty.now());
+    let mut typed = VoiceHistory::default();
+    typed.push(&records, now);
+    let mut blank = VoiceHistory::default();
+    blank.push(&blanked, now);
+    assert_eq!(typed.lanes(), blank.lanes());
+    assert_eq!(typed.refusals(), blank.refusals());
+    assert_eq!(typed.faults(), blank.faults());
+    // The facts themselves: t4 (5) refused against the lowest playing (t0, 10) with
+    // every occupant compared; t5 (15) stole voice 0 from t0; the fault's line.
+    let refusal = &typed.refusals()[0];
+    assert_eq!((refusal.priority, &*refusal.lowest.track), (5, "t0"));
+    assert_eq!(refusal.occupants.len(), 4);
+    assert!(
+        typed.lanes().iter().any(
+            |l| matches!(&l.end, Some(LaneEnd::Stolen { by_track, .. }) if &**by_track == "t5")
+        ),
+        "{:#?}",
+        typed.lanes()
+    );
+    assert_eq!(typed.faults()[0].line, Some(28));
+    assert_eq!(typed.faults()[0].kind, FaultKind::DivideByZero);
 }

@@ -211,7 +211,7 @@ impl Rig {
             .trace
             .iter()
             .filter(|r| r.kind == TraceKind::Sample)
-            .map(|r| r.message.clone())
+            .map(|r| r.message().clone())
             .collect();
         (lines, peak)
     }
@@ -220,7 +220,7 @@ impl Rig {
         self.trace
             .iter()
             .filter(|r| matches!(r.kind, TraceKind::Reload | TraceKind::Error))
-            .map(|r| r.message.clone())
+            .map(|r| r.message().clone())
             .collect()
     }
 }

@@ -450,7 +450,11 @@ fn a_sound_the_cache_refuses_as_too_large_is_streamed_live_and_offline() {
             (1, u64::from(!blocking), 0),
             "blocking {blocking}"
         );
-        let trace: Vec<String> = server.take_trace().into_iter().map(|r| r.message).collect();
+        let trace: Vec<String> = server
+            .take_trace()
+            .into_iter()
+            .map(|r| r.message())
+            .collect();
         assert!(
             trace
                 .iter()

@@ -116,7 +116,7 @@ fn noise_reduction_refuses_a_busy_origin_until_its_sound_ends() {
     );
     let trace = server.take_trace();
     assert!(
-        trace.iter().any(|r| r.message.contains("origin 7")),
+        trace.iter().any(|r| r.message().contains("origin 7")),
         "the refusal is traced: {trace:?}"
     );
 

@@ -255,7 +255,7 @@ fn tv_events_tune_receivers_to_one_stream_and_the_mix_follows_the_view() {
     assert!(
         trace
             .iter()
-            .any(|r| r.kind == TraceKind::World && r.message.contains("tuned")),
+            .any(|r| r.kind == TraceKind::World && r.message().contains("tuned")),
         "{trace:#?}"
     );
     // Both off: the station goes quiet.
@@ -460,7 +460,7 @@ fn only_receivers_can_be_tuned_to_a_station() {
     assert!(
         trace
             .iter()
-            .any(|r| r.kind == TraceKind::Error && r.message.contains("not a receiver")),
+            .any(|r| r.kind == TraceKind::Error && r.message().contains("not a receiver")),
         "{trace:#?}"
     );
     // A TV still can.

@@ -336,7 +336,7 @@ impl ThreadsPanel {
                         fault.event.as_deref().unwrap_or("?")
                     ));
                     source_link(ui, fault.file.as_deref(), fault.line, commands);
-                    ui.label(fault_what(&fault.message))
+                    ui.label(fault.kind.to_string())
                         .on_hover_text(&fault.message);
                     ui.end_row();
                 }
@@ -416,30 +416,6 @@ fn source_link(
     }
 }
 
-/// What went wrong, from a fault message ("event `e`, track `t`, address 0x0012
-/// (file.src:7): divide by zero; the track is stopped" gives "divide by zero").
-pub fn fault_what(message: &str) -> &str {
-    let what = message
-        .split_once("): ")
-        .or_else(|| message.split_once(", its sound: "))
-        .map_or(message, |(_, rest)| rest);
-    what.strip_suffix("; the track is stopped").unwrap_or(what)
-}
-
 fn hex(address: Option<u32>) -> String {
     address.map_or_else(|| "-".to_string(), |a| format!("0x{a:04x}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fault_messages_give_what_went_wrong() {
-        let m = "event `e`, track `t`, address 0x0012 (/x/f.src:7): divide by zero; the track is stopped";
-        assert_eq!(fault_what(m), "divide by zero");
-        let m = "event `e`, track `t`, its sound: patch 3 does not exist; the track is stopped";
-        assert_eq!(fault_what(m), "patch 3 does not exist");
-        assert_eq!(fault_what("odd"), "odd");
-    }
 }

@@ -97,7 +97,7 @@ impl TraceMatcher {
             return false;
         }
         self.text.is_empty()
-            || contains_ignoring_case(&record.message, &self.text)
+            || contains_ignoring_case(&record.message(), &self.text)
             || record
                 .event
                 .as_deref()
@@ -635,7 +635,7 @@ fn describe(record: &TraceRecord) -> String {
     if let Some(note) = record.note {
         text.push_str(&format!("note={note} "));
     }
-    text.push_str(&record.message);
+    text.push_str(&record.message());
     text
 }
 
@@ -666,7 +666,7 @@ mod tests {
             object: Some(2),
             voice: None,
             note: None,
-            message: message.to_string(),
+            what: engine_core::runtime::trace::TraceEvent::Said(message.to_string()),
         }
     }
 

@@ -8,7 +8,10 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::host::live::LiveSnapshot;
+use engine_core::runtime::trace::{CodePlace, TraceEvent};
+use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
+use engine_core::toolchain::project::Origin;
 use engine_core::toolchain::registers::{self, Layout};
 use engine_core::tools::inspect::{ThreadStatus, ThreadView, VoiceHistory};
 use panels::{AppCommand, ContextData, Selection, SourceText, ThreadsPanel};
@@ -145,9 +148,16 @@ fn snapshot() -> LiveSnapshot {
         object: Some(12),
         voice: Some(4),
         note: None,
-        message: format!(
-            "event `walk`, track `footsteps_run`, address 0x0056 ({PEOPLE}:9): divide by zero; the track is stopped"
-        ),
+        what: TraceEvent::Fault {
+            event: Arc::from("walk"),
+            track: Arc::from("footsteps_run"),
+            place: Some(CodePlace {
+                address: 0x56,
+                origin: Some(Origin::new(PEOPLE, 9)),
+                unit: None,
+            }),
+            kind: FaultKind::DivideByZero,
+        },
     };
     let mut history = VoiceHistory::default();
     history.push(&[fault], now);

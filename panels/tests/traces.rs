@@ -7,6 +7,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use engine_core::runtime::trace::TraceEvent;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
 use panels::{AppCommand, ContextData, Selection, TraceFilter, TracesPanel};
@@ -33,7 +34,7 @@ fn rec(
         object,
         voice,
         note: None,
-        message: message.to_string(),
+        what: TraceEvent::Said(message.to_string()),
     }
 }
 
@@ -423,7 +424,7 @@ fn a_200_000_record_trace_still_draws_and_filters() {
     assert!(shows(&harness, "Showing 100 of 200,000 record(s)"));
     assert!(shows(&harness, "record number 0123499"));
     let mut late = numbered(200_000);
-    late.message = "late: record number 01234 again".into();
+    late.what = TraceEvent::Said("late: record number 01234 again".into());
     harness.state_mut().cx.trace.push_back(late);
     harness.run();
     assert!(shows(&harness, "Showing 101 of 200,001 record(s)"));

@@ -10,8 +10,11 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::sink::ControlGroup;
+use engine_core::runtime::trace::{CodePlace, EndReason, Occupant, TraceEvent};
+use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{Gain, Pan};
 use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::toolchain::project::Origin;
 use engine_core::tools::inspect::{
     InstanceCopy, InstanceView, VoiceHistory, VoiceOccupant, VoiceView,
 };
@@ -125,8 +128,36 @@ const OCCUPANTS: &[Occ] = &[
     },
 ];
 
-const STEAL: &str = "steal voice 7 from `fridge_hum` (priority 10) for `baby_cry` (priority 50): 50 > 10, all 8 voices busy, lowest priority and oldest loses";
-const REFUSE: &str = "refuse `phone_ring` (priority 5): all 8 voices busy and the lowest priority playing is `tv_news` on voice 4 with priority 20 (5 <= 20)";
+fn occupant(voice: usize, track: &str, priority: i32) -> Occupant {
+    Occupant {
+        voice,
+        track: Arc::from(track),
+        priority,
+        age: 48_000,
+    }
+}
+
+/// `baby_cry` (50) takes voice 7 from `fridge_hum` (10) with all 8 voices busy.
+fn steal() -> TraceEvent {
+    TraceEvent::Stole {
+        track: Arc::from("baby_cry"),
+        priority: 50,
+        victim: occupant(7, "fridge_hum", 10),
+        occupants: vec![occupant(7, "fridge_hum", 10)],
+        capacity: 8,
+    }
+}
+
+/// `phone_ring` (5) is refused: the lowest priority playing is `tv_news` (20).
+fn refuse() -> TraceEvent {
+    TraceEvent::Refused {
+        track: Arc::from("phone_ring"),
+        priority: 5,
+        lowest: occupant(4, "tv_news", 20),
+        occupants: vec![occupant(4, "tv_news", 20)],
+        capacity: 8,
+    }
+}
 
 fn record(
     time: f64,
@@ -135,7 +166,7 @@ fn record(
     event: &str,
     track: &str,
     object: Option<i32>,
-    message: String,
+    what: TraceEvent,
 ) -> TraceRecord {
     TraceRecord {
         time: at(time),
@@ -145,7 +176,7 @@ fn record(
         object,
         voice,
         note: None,
-        message,
+        what,
     }
 }
 
@@ -157,11 +188,17 @@ fn start(time: f64, voice: usize, event: &str, track: &str, object: Option<i32>)
         event,
         track,
         object,
-        format!("start `{track}` on voice {voice} (priority 30; 6 of 8 voices in use)"),
+        TraceEvent::Started {
+            track: Arc::from(track),
+            voice,
+            priority: 30,
+            in_use: 6,
+            capacity: 8,
+        },
     )
 }
 
-fn ends(time: f64, voice: usize, event: &str, track: &str, why: &str) -> TraceRecord {
+fn ends(time: f64, voice: usize, event: &str, track: &str, why: EndReason) -> TraceRecord {
     record(
         time,
         TraceKind::Track,
@@ -169,7 +206,7 @@ fn ends(time: f64, voice: usize, event: &str, track: &str, why: &str) -> TraceRe
         event,
         track,
         None,
-        format!("track ends ({why})"),
+        TraceEvent::Ended(why),
     )
 }
 
@@ -192,10 +229,10 @@ pub fn snapshot() -> LiveSnapshot {
             "baby_cry",
             "baby_cry",
             Some(21),
-            STEAL.to_string(),
+            steal(),
         ),
         start(15.0, 7, "baby_cry", "baby_cry", Some(21)),
-        ends(15.5, 5, "ui_hover", "ui_hover", "ended"),
+        ends(15.5, 5, "ui_hover", "ui_hover", EndReason::Ended),
         record(
             16.0,
             TraceKind::Voice,
@@ -203,10 +240,10 @@ pub fn snapshot() -> LiveSnapshot {
             "sfx_phone_ring",
             "phone_ring",
             Some(9),
-            REFUSE.to_string(),
+            refuse(),
         ),
-        ends(16.5, 3, "door_open", "door_creak", "ended"),
-        ends(17.0, 1, "vox_idle", "vox_hum", "ended"),
+        ends(16.5, 3, "door_open", "door_creak", EndReason::Ended),
+        ends(17.0, 1, "vox_idle", "vox_hum", EndReason::Ended),
         start(17.5, 1, "vox_greet", "vox_greet", Some(12)),
         record(
             18.0,
@@ -215,7 +252,16 @@ pub fn snapshot() -> LiveSnapshot {
             "walk",
             "footsteps",
             Some(12),
-            "event `walk`, track `footsteps`, address 0x0042 (/demo/src/people.src:57): divide by zero; the track is stopped".to_string(),
+            TraceEvent::Fault {
+                event: Arc::from("walk"),
+                track: Arc::from("footsteps"),
+                place: Some(CodePlace {
+                    address: 0x42,
+                    origin: Some(Origin::new("/demo/src/people.src", 57)),
+                    unit: None,
+                }),
+                kind: FaultKind::DivideByZero,
+            },
         ),
         start(19.8, 5, "ui_click", "ui_click", None),
     ];

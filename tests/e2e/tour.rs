@@ -55,7 +55,7 @@ fn the_tour_plays_every_part_of_the_world() {
         report
             .trace
             .iter()
-            .any(|r| r.kind == kind && r.message.contains(text))
+            .any(|r| r.kind == kind && r.message().contains(text))
     };
     let heard = |file: &str| said(TraceKind::Sample, file);
     let world = |text: &str| said(TraceKind::World, text);

@@ -452,7 +452,7 @@ fn render(project: Project, script: &Path, out: &Path) -> String {
     let mut on_record = |record: TraceRecord| {
         if record.kind == TraceKind::Error {
             errors.0 += 1;
-            errors.1.get_or_insert(record.message);
+            errors.1.get_or_insert(record.message());
         }
     };
     match offline::render_with(project, &commands, out, options, &mut on_record) {

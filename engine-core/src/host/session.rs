@@ -133,16 +133,9 @@ impl Session {
 
     /// Adds a record of the session's own to the trace, at the engine's time.
     pub fn record(&mut self, kind: TraceKind, message: String) {
-        self.notes.push(TraceRecord {
-            time: self.engine.now(),
-            kind,
-            event: None,
-            track: None,
-            object: None,
-            voice: None,
-            note: None,
-            message,
-        });
+        let what = crate::runtime::trace::TraceEvent::Said(message);
+        self.notes
+            .push(TraceRecord::new(self.engine.now(), kind, what));
     }
 
     /// Forgets every sample length the runtime remembered (sample files changed).
@@ -245,7 +238,7 @@ impl Session {
                 object: news.object,
                 voice: None,
                 note: None,
-                message: news.message,
+                what: crate::runtime::trace::TraceEvent::Said(news.message),
             });
         }
     }

@@ -4,6 +4,7 @@
 //!   ticking threads on a sample-time [`clock`], ducking, quieting.
 //! - [`program`] predecodes the project's code; [`vm`] interprets it one thread at a
 //!   time; `engine::host` is what instructions do outside their thread.
+//! - [`hooks`] are the events handed to the world instead of played.
 //! - [`picks`] hit-list picks without immediate repetition; [`rng`] is the seeded generator.
 //! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
 //!   tells the runtime how long samples are; [`trace`] records every decision;
@@ -14,6 +15,7 @@
 
 pub mod clock;
 pub mod engine;
+pub mod hooks;
 pub mod objects;
 pub mod picks;
 pub mod program;

@@ -73,7 +73,7 @@ fn events_trigger_by_name_ignoring_case() {
     );
     let errors = records(engine.trace(), TraceKind::Error);
     assert_eq!(
-        errors.last().unwrap().message,
+        errors.last().unwrap().message(),
         "unknown event `no_such_event`"
     );
 }
@@ -95,7 +95,7 @@ fn argument_types_fill_the_arg_registers() {
         let values: Vec<i32> = records(&engine.take_trace(), TraceKind::Print)
             .iter()
             .map(|r| {
-                r.message
+                r.message()
                     .split(" = ")
                     .nth(1)
                     .unwrap()

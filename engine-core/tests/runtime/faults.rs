@@ -61,17 +61,25 @@ fn each_fault_stops_only_its_track_and_names_file_and_line() {
             .unwrap_or_else(|| panic!("no fault for {track}: {errors:#?}"));
         let place = format!("({file}:{line})");
         assert!(
-            record.message.contains(&place),
+            record.message().contains(&place),
             "{track}: {}",
-            record.message
+            record.message()
         );
-        assert!(record.message.contains(what), "{track}: {}", record.message);
         assert!(
-            record.message.contains(&format!("event `{track}`")),
-            "{}",
-            record.message
+            record.message().contains(what),
+            "{track}: {}",
+            record.message()
         );
-        assert!(record.message.contains("address 0x"), "{}", record.message);
+        assert!(
+            record.message().contains(&format!("event `{track}`")),
+            "{}",
+            record.message()
+        );
+        assert!(
+            record.message().contains("address 0x"),
+            "{}",
+            record.message()
+        );
     };
     expect("spinner", 7, "without yielding");
     expect("divider", 12, "divide by zero");
@@ -186,7 +194,7 @@ fn play_trk_cycles_are_stopped_with_a_fault_and_the_engine_plays_on() {
             1,
             "{cycle}: one fault for the chain: {errors:#?}"
         );
-        let message = &errors[0].message;
+        let message = &errors[0].message();
         assert!(message.contains("play_trk"), "{cycle}: {message}");
         assert!(
             lines
@@ -234,7 +242,7 @@ fn a_hit_list_that_contains_itself_is_a_cycle_not_a_missing_patch() {
     let trace = engine.take_trace();
     let errors = records(&trace, TraceKind::Error);
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    let message = &errors[0].message;
+    let message = &errors[0].message();
     assert!(
         message.contains("hit list 900 contains itself") && !message.contains("does not exist"),
         "{message}"
@@ -270,26 +278,26 @@ fn a_track_growing_its_hit_list_without_end_is_stopped_in_time() {
     let errors = records(&trace, TraceKind::Error);
     let grower = errors
         .iter()
-        .find(|r| r.message.contains("event `grower`"))
+        .find(|r| r.message().contains("event `grower`"))
         .unwrap_or_else(|| panic!("no fault for grower: {errors:#?}"));
     assert!(
         grower
-            .message
+            .message()
             .contains(&format!("more than {MAX_LOCAL_LIST_IDS} entries")),
         "{}",
-        grower.message
+        grower.message()
     );
     assert!(
-        grower.message.contains(&format!("({file}:10)")),
+        grower.message().contains(&format!("({file}:10)")),
         "{}",
-        grower.message
+        grower.message()
     );
     // The looper adds and removes: its list stays small, it only runs out of fuel.
     assert!(
         errors
             .iter()
-            .filter(|r| r.message.contains("event `looper`"))
-            .all(|r| r.message.contains("without yielding")),
+            .filter(|r| r.message().contains("event `looper`"))
+            .all(|r| r.message().contains("without yielding")),
         "{errors:#?}"
     );
 }
@@ -324,8 +332,8 @@ fn work_on_long_hit_lists_is_paid_for_in_fuel() {
         assert!(
             errors
                 .iter()
-                .any(|r| r.message.contains(&format!("event `{track}`"))
-                    && r.message.contains("without yielding")),
+                .any(|r| r.message().contains(&format!("event `{track}`"))
+                    && r.message().contains("without yielding")),
             "{track} runs out of fuel: {errors:#?}"
         );
     }

@@ -4,6 +4,7 @@
 //! byte. Tracks report values with `printreg`, which the trace records.
 
 use super::support::{TempProject, args, engine, records, run_for};
+use engine_core::runtime::trace::TraceEvent;
 use engine_core::runtime::{Engine, SoundCommand, TraceKind, TraceRecord};
 use engine_core::world::{ObjectKind, WorldObject};
 
@@ -50,9 +51,9 @@ fn prints(body: &str) -> Vec<i32> {
     assert!(errors.is_empty(), "{errors:#?}");
     records(&trace, TraceKind::Print)
         .iter()
-        .map(|r| {
-            let value = r.message.split(" = ").nth(1).unwrap();
-            value.split_whitespace().next().unwrap().parse().unwrap()
+        .map(|r| match r.what {
+            TraceEvent::Print { value, .. } => value,
+            ref other => panic!("not a print: {other:?}"),
         })
         .collect()
 }
@@ -62,7 +63,7 @@ fn fault(body: &str) -> String {
     let (_, trace, _) = run(body, 0.5);
     let errors = records(&trace, TraceKind::Error);
     assert_eq!(errors.len(), 1, "{trace:#?}");
-    errors[0].message.clone()
+    errors[0].message().clone()
 }
 
 #[test]
@@ -172,9 +173,9 @@ fn data_fields_read_and_write() {
     let body = "\tloadb v2 3\n\tgetsrcdatafield v1 arg1 v2\n\tprintreg v1\n\tloadl v3 #99\n\
                 \tsetsrcdatafield v3 arg1 v2\n\tgetsrcdatafield v1 arg1 v2\n\tprintreg v1";
     let (engine, trace, _) = run(body, 0.2);
-    let values: Vec<&str> = records(&trace, TraceKind::Print)
+    let values: Vec<String> = records(&trace, TraceKind::Print)
         .iter()
-        .map(|r| r.message.as_str())
+        .map(|r| r.message())
         .collect();
     assert!(values[0].starts_with("v1 = 42 "), "{values:?}");
     assert!(values[1].starts_with("v1 = 99 "), "{values:?}");
@@ -212,9 +213,9 @@ fn notes_waits_and_handles() {
     let body = "\tloadb patch 1\n\tnote_on v1\n\tprintreg v1\n\twait_samp\n\tnote_on v1\n\tprintreg v1\n\
                 \tloadl v2 #250\n\twait v2\n\tprintreg v2";
     let (_, trace, commands) = run(body, 1.0);
-    let prints: Vec<(u64, &str)> = records(&trace, TraceKind::Print)
+    let prints: Vec<(u64, String)> = records(&trace, TraceKind::Print)
         .iter()
-        .map(|r| (r.time.samples(), r.message.as_str()))
+        .map(|r| (r.time.samples(), r.message()))
         .collect();
     assert!(prints[0].1.starts_with("v1 = 0 "), "{prints:?}");
     assert!(prints[1].1.starts_with("v1 = 1 "), "{prints:?}");
@@ -268,9 +269,9 @@ fn waits_compare_two_variables() {
     let printed = records(engine.trace(), TraceKind::Print);
     assert_eq!(printed.len(), 1);
     assert!(
-        printed[0].message.starts_with("test_g1 = 1 "),
+        printed[0].message().starts_with("test_g1 = 1 "),
         "{}",
-        printed[0].message
+        printed[0].message()
     );
     // The other wait variants go on at once when their condition holds.
     for (op, a, b) in [

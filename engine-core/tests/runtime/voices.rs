@@ -60,10 +60,10 @@ fn seventeen_object_sounds_steal_or_are_refused_as_specified() {
     let voice = records(&trace, TraceKind::Voice);
     assert!(
         voice[0]
-            .message
+            .message()
             .starts_with("steal voice 1 from `t1` (priority 10) for `t16` (priority 15): 15 > 10"),
         "{}",
-        voice[0].message
+        voice[0].message()
     );
     engine.tick();
 
@@ -75,9 +75,9 @@ fn seventeen_object_sounds_steal_or_are_refused_as_specified() {
     let trace = engine.take_trace();
     let refused = records(&trace, TraceKind::Voice);
     assert!(
-        refused[0].message.contains("refuse `t17` (priority 10): all 16 voices busy and the lowest priority playing is `t4` on voice 4 with priority 10 (10 <= 10)"),
+        refused[0].message().contains("refuse `t17` (priority 10): all 16 voices busy and the lowest priority playing is `t4` on voice 4 with priority 10 (10 <= 10)"),
         "{}",
-        refused[0].message
+        refused[0].message()
     );
     // Priority 11 beats t4's 10.
     assert_eq!(
@@ -143,9 +143,9 @@ fn two_objects_share_one_voice_until_both_are_quieted() {
             .any(|c| matches!(c, SoundCommand::Stop { .. }))
     );
     let trace = engine.take_trace();
-    let messages: Vec<&str> = records(&trace, TraceKind::Voice)
+    let messages: Vec<String> = records(&trace, TraceKind::Voice)
         .iter()
-        .map(|r| r.message.as_str())
+        .map(|r| r.message())
         .collect();
     assert!(
         messages
@@ -238,7 +238,7 @@ fn interrupt_hands_over_to_the_new_trigger() {
     assert!(
         records(&trace, TraceKind::Voice)
             .iter()
-            .any(|r| r.message.starts_with("interrupt: `talk` on voice 0"))
+            .any(|r| r.message().starts_with("interrupt: `talk` on voice 0"))
     );
 }
 

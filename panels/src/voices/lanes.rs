@@ -184,7 +184,7 @@ impl VoicesPanel {
                     .map(|o| format!(", object {o}"))
                     .unwrap_or_default(),
                 self.seconds(refusal.time.samples()),
-                refusal.reason
+                refusal.reason()
             );
             let id = ui.scope_id().with(("refusal", index, refusal.time));
             let hit = egui::Rect::from_center_size(c, egui::vec2(10.0, LANE_HEIGHT));

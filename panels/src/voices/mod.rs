@@ -219,7 +219,7 @@ impl VoicesPanel {
                                 "`{}` (event `{}`): {}",
                                 r.track_name.as_deref().unwrap_or("?"),
                                 r.event,
-                                r.reason
+                                r.reason()
                             ));
                         }
                         Entry::Fault(f) => {
@@ -244,7 +244,7 @@ impl VoicesPanel {
                                 ui.label(format!(
                                     "`{}`: {}",
                                     f.track_name.as_deref().unwrap_or("?"),
-                                    crate::threads::fault_what(&f.message)
+                                    f.kind
                                 ))
                                 .on_hover_text(&f.message);
                             });

@@ -8,7 +8,8 @@ use super::Size;
 use anyhow::Context as _;
 use engine_core::host::reload::{Reload, ReloadConfig, Reloader};
 use engine_core::host::session::{Session, SessionConfig};
-use engine_core::runtime::{EventArgs, TraceKind, TraceSwitches};
+use engine_core::runtime::trace::TraceEvent;
+use engine_core::runtime::{EventArgs, TraceKind, TraceRecord, TraceSwitches};
 use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
 use engine_core::sound::server::ServerConfig;
 use engine_core::toolchain::project::Project;
@@ -139,7 +140,7 @@ struct Rig {
 
 impl Rig {
     /// One engine tick, the mixer rendered up to it; returns the tick's trace.
-    fn tick(&mut self) -> Vec<engine_core::runtime::TraceRecord> {
+    fn tick(&mut self) -> Vec<TraceRecord> {
         self.session.tick();
         let frames = self
             .session
@@ -194,13 +195,16 @@ impl Rig {
                 let trace = self.tick();
                 self.session.engine.quiet_all();
                 self.tick();
-                let want = format!("patch {} ", patch_of(i));
-                let played: Vec<&str> = trace
+                let want = patch_of(i);
+                let played: Vec<String> = trace
                     .iter()
                     .filter(|r| r.kind == TraceKind::Sample)
-                    .map(|r| r.message.as_str())
+                    .map(TraceRecord::message)
                     .collect();
-                if !played.iter().any(|m| m.contains(&want)) {
+                let played_it = trace.iter().any(
+                    |r| matches!(r.what, TraceEvent::NoteStarted { patch, .. } if patch == want),
+                );
+                if !played_it {
                     anyhow::bail!("after edit {i} of the source, `ping` played: {played:?}");
                 }
             }

@@ -9,6 +9,7 @@ use super::super::Io;
 use super::Size;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
+use engine_core::runtime::trace::TraceEvent;
 use engine_core::runtime::{ControlGroup, SampleTime, TraceKind, TraceRecord};
 use engine_core::runtime::{Gain, Pan};
 use engine_core::toolchain::project::Project;
@@ -92,7 +93,7 @@ impl Names {
             object: Some((n % 40) as i32),
             voice: Some(voice),
             note: None,
-            message,
+            what: TraceEvent::Said(message),
         }
     }
 }

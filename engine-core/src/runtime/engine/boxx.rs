@@ -18,23 +18,23 @@ impl Engine {
                 thread,
                 priority,
             } => {
-                let message = format!(
-                    "steal voice {voice} from `{}` (priority {priority}) for `{}` (priority {}): {} > {priority}, all {} voices busy, lowest priority and oldest loses",
-                    self.track_name_of(thread),
-                    track.name,
-                    track.priority,
-                    track.priority,
-                    self.voices.capacity()
-                );
+                let what = TraceEvent::Stole {
+                    track: Arc::from(track.name.as_str()),
+                    priority: track.priority,
+                    victim: self.occupant(voice, thread, priority),
+                    occupants: self.occupants(),
+                    capacity: self.voices.capacity(),
+                };
+                let (event, source) = (start.event, start.source);
                 self.record_event(
                     TraceKind::Voice,
-                    start.event,
+                    event,
                     Some(track),
-                    start.source,
+                    source,
                     Some(voice),
-                    message,
+                    what,
                 );
-                self.kill(thread, "its voice was stolen");
+                self.kill(thread, EndReason::Stolen);
                 Some(voice)
             }
             Allocation::Refuse {
@@ -42,32 +42,43 @@ impl Engine {
                 thread,
                 priority,
             } => {
-                let message = format!(
-                    "refuse `{}` (priority {}): all {} voices busy and the lowest priority playing is `{}` on voice {voice} with priority {priority} ({} <= {priority})",
-                    track.name,
-                    track.priority,
-                    self.voices.capacity(),
-                    self.track_name_of(thread),
-                    track.priority
-                );
-                self.record_event(
-                    TraceKind::Voice,
-                    start.event,
-                    Some(track),
-                    start.source,
-                    None,
-                    message,
-                );
+                let what = TraceEvent::Refused {
+                    track: Arc::from(track.name.as_str()),
+                    priority: track.priority,
+                    lowest: self.occupant(voice, thread, priority),
+                    occupants: self.occupants(),
+                    capacity: self.voices.capacity(),
+                };
+                let (event, source) = (start.event, start.source);
+                self.record_event(TraceKind::Voice, event, Some(track), source, None, what);
                 None
             }
         }
     }
 
-    /// The name of the track a thread plays (`?` for a slot that is empty).
-    fn track_name_of(&self, thread: usize) -> Arc<str> {
-        self.threads
-            .get(thread)
-            .and_then(Option::as_ref)
-            .map_or_else(|| Arc::from("?"), |t| t.track_name.clone())
+    /// The track holding `voice` through `thread`, as Box-X compared it (`?` for a
+    /// slot that is empty).
+    fn occupant(&self, voice: usize, thread: usize, priority: i32) -> Occupant {
+        let th = self.threads.get(thread).and_then(Option::as_ref);
+        Occupant {
+            voice,
+            track: th.map_or_else(|| Arc::from("?"), |t| t.track_name.clone()),
+            priority,
+            age: th.map_or(0, |t| self.clock.now() - t.started_at),
+        }
+    }
+
+    /// Every track holding a voice, in slot order, with its priority and age.
+    fn occupants(&self) -> Vec<Occupant> {
+        self.voices
+            .slots()
+            .iter()
+            .enumerate()
+            .filter_map(|(voice, thread)| {
+                let thread = (*thread)?;
+                let th = self.threads.get(thread).and_then(Option::as_ref)?;
+                Some(self.occupant(voice, thread, th.priority()))
+            })
+            .collect()
     }
 }

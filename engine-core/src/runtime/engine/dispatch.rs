@@ -15,31 +15,24 @@ impl Engine {
     ) -> Result<Outcome, TriggerError> {
         let project = Arc::clone(&self.project);
         let Some(event) = project.event(name) else {
-            let message = format!("unknown event `{name}`");
-            let record = TraceRecord {
-                time: self.clock.now(),
-                kind: TraceKind::Error,
-                event: Some(Arc::from(name)),
-                track: None,
-                object: source,
-                voice: None,
-                note: None,
-                message,
+            let name: Arc<str> = Arc::from(name);
+            let what = TraceEvent::UnknownEvent {
+                name: Arc::clone(&name),
             };
+            let mut record = TraceRecord::new(self.clock.now(), TraceKind::Error, what);
+            record.event = Some(Arc::clone(&name));
+            record.object = source;
             self.trace.push(record);
             return Err(TriggerError::UnknownEvent(name.to_string()));
         };
-        let from = match source {
-            Some(object) => format!("from object {object}"),
-            None => "as a UI sound".to_string(),
-        };
-        let from = from.as_str();
         if self.tracing(TraceKind::Event) {
-            let message = format!(
-                "`{}` (type {}, track {}) {from}",
-                event.name, event.type_number, event.track_id
-            );
-            self.record_event(TraceKind::Event, event, None, source, None, message);
+            let what = TraceEvent::Dispatched {
+                event: Arc::from(event.name.as_str()),
+                type_number: event.type_number,
+                track_id: event.track_id,
+                source,
+            };
+            self.record_event(TraceKind::Event, event, None, source, None, what);
         }
         match event.event_type {
             EventType::Play => self.play(event, source, args, false, None),
@@ -72,14 +65,8 @@ impl Engine {
                         mode: event.track_id,
                     },
                 };
-                self.record_event(
-                    TraceKind::Hook,
-                    event,
-                    None,
-                    source,
-                    None,
-                    format!("handed to the world: {hook:?}"),
-                );
+                let what = TraceEvent::HandedToWorld(hook.clone());
+                self.record_event(TraceKind::Hook, event, None, source, None, what);
                 self.hooks.push(hook);
                 Ok(Outcome::Hook)
             }
@@ -89,30 +76,13 @@ impl Engine {
                     DebugTrace::Samples => self.trace.switches.samples = on,
                     DebugTrace::Tracks => self.trace.switches.tracks = on,
                 }
-                let what = match trace {
-                    DebugTrace::Events => "event",
-                    DebugTrace::Samples => "sample",
-                    DebugTrace::Tracks => "track",
-                };
-                self.record_event(
-                    TraceKind::Hook,
-                    event,
-                    None,
-                    source,
-                    None,
-                    format!("{what} trace {}", if on { "on" } else { "off" }),
-                );
+                let what = TraceEvent::TraceSwitched { trace, on };
+                self.record_event(TraceKind::Hook, event, None, source, None, what);
                 Ok(Outcome::TraceSwitched)
             }
             EventType::Other(n) => {
-                self.record_event(
-                    TraceKind::Hook,
-                    event,
-                    None,
-                    source,
-                    None,
-                    format!("event type {n} has no handler here; ignored"),
-                );
+                let what = TraceEvent::Unhandled { type_number: n };
+                self.record_event(TraceKind::Hook, event, None, source, None, what);
                 Ok(Outcome::Ignored)
             }
         }
@@ -166,11 +136,11 @@ impl Engine {
     ) -> Result<Outcome, TriggerError> {
         let project = Arc::clone(&self.project);
         let Some(track) = project.track(event.track_id) else {
-            let message = format!(
-                "event `{}` refers to track {}, which is not defined",
-                event.name, event.track_id
-            );
-            self.record_event(TraceKind::Error, event, None, source, None, message);
+            let what = TraceEvent::NoTrack {
+                event: Arc::from(event.name.as_str()),
+                track_id: event.track_id,
+            };
+            self.record_event(TraceKind::Error, event, None, source, None, what);
             return Err(TriggerError::NoTrack {
                 event: event.name.clone(),
                 track: event.track_id,
@@ -201,21 +171,22 @@ impl Engine {
         };
         let index = self.spawn(&start, voice);
         let in_use = self.voices.in_use();
-        let message = format!(
-            "start `{}` on voice {voice} (priority {}; {in_use} of {} voices in use)",
-            track.name,
-            track.priority,
-            self.voices.capacity()
-        );
+        let what = TraceEvent::Started {
+            track: Arc::from(track.name.as_str()),
+            voice,
+            priority: track.priority,
+            in_use,
+            capacity: self.voices.capacity(),
+        };
         self.record_event(
             TraceKind::Voice,
             event,
             Some(track),
             source,
             Some(voice),
-            message,
+            what,
         );
-        self.record_thread(TraceKind::Track, index, "track started".to_string());
+        self.record_thread(TraceKind::Track, index, TraceEvent::TrackStarted);
         Ok(Outcome::Started { voice })
     }
 
@@ -230,17 +201,17 @@ impl Engine {
     ) -> Option<Outcome> {
         let caller = caller.filter(|c| c.track == track.id && !c.allows_multiple())?;
         let voice = caller.voice;
-        let message = format!(
-            "`{}` starts its own track with play_trk: it is already playing on voice {voice} (one copy of a track at a time)",
-            track.name
-        );
+        let what = TraceEvent::PlaysItself {
+            track: Arc::from(track.name.as_str()),
+            voice,
+        };
         self.record_event(
             TraceKind::Voice,
             event,
             Some(track),
             source,
             Some(voice),
-            message,
+            what,
         );
         Some(Outcome::AlreadyPlaying { voice })
     }
@@ -261,28 +232,27 @@ impl Engine {
             return Copy::Handoff(existing);
         }
         let voice = th.voice;
-        let (message, outcome) = match source {
-            Some(object) if th.owners.insert(object) => {
-                let owners: Vec<String> = th.owners.iter().map(ToString::to_string).collect();
-                let message = format!(
-                    "join instance: object {object} now also says `{}` (already on voice {voice}); owners [{}]",
-                    track.name,
-                    owners.join(", ")
-                );
-                (message, Outcome::Joined { voice })
-            }
+        let name: Arc<str> = Arc::from(track.name.as_str());
+        let (what, outcome) = match source {
+            Some(object) if th.owners.insert(object) => (
+                TraceEvent::Joined {
+                    object,
+                    track: name,
+                    voice,
+                    owners: th.owners.iter().copied().collect(),
+                },
+                Outcome::Joined { voice },
+            ),
             Some(object) => (
-                format!(
-                    "object {object} already says `{}` (voice {voice})",
-                    track.name
-                ),
+                TraceEvent::AlreadyOwner {
+                    object,
+                    track: name,
+                    voice,
+                },
                 Outcome::Joined { voice },
             ),
             None => (
-                format!(
-                    "`{}` is already playing on voice {voice}: one copy of a track at a time",
-                    track.name
-                ),
+                TraceEvent::AlreadyPlaying { track: name, voice },
                 Outcome::AlreadyPlaying { voice },
             ),
         };
@@ -292,7 +262,7 @@ impl Engine {
             Some(track),
             source,
             Some(voice),
-            message,
+            what,
         );
         Copy::Playing(outcome)
     }
@@ -311,11 +281,11 @@ impl Engine {
         if let Some(op) = self.program.op_at(at) {
             return Ok(Some(op));
         }
-        let message = format!(
-            "track `{}` has no instruction at its entry address 0x{:x}",
-            track.name, at.address
-        );
-        self.record_event(TraceKind::Error, event, Some(track), source, None, message);
+        let what = TraceEvent::NoCode {
+            track: Arc::from(track.name.as_str()),
+            address: at.address,
+        };
+        self.record_event(TraceKind::Error, event, Some(track), source, None, what);
         Err(TriggerError::NoCode(track.name.clone()))
     }
 
@@ -333,22 +303,18 @@ impl Engine {
             None => (0, Arc::from("")),
         };
         let nightclub = old_event.to_ascii_lowercase().starts_with("nc_");
-        let message = format!(
-            "interrupt: `{}` on voice {voice} has its interrupt register set; the new trigger takes over{}",
-            track.name,
-            if nightclub {
-                " after its loops finish their cycle"
-            } else {
-                ""
-            }
-        );
+        let what = TraceEvent::Interrupted {
+            track: Arc::from(track.name.as_str()),
+            voice,
+            finish_loops: nightclub,
+        };
         self.record_event(
             TraceKind::Voice,
             event,
             Some(track),
             source,
             Some(voice),
-            message,
+            what,
         );
         let index = self.spawn(start, voice);
         if nightclub {
@@ -357,7 +323,7 @@ impl Engine {
             }
             self.finish_loops_at_cycle_end(old, now);
         } else {
-            self.kill(old, "interrupted by a new trigger");
+            self.kill(old, EndReason::Interrupted);
             self.voices.occupy(voice, index);
         }
         Outcome::Interrupting { voice }

@@ -3,12 +3,13 @@
 //! running thread is taken out of the engine while it runs, so the host may change
 //! every other thread freely.
 
+use super::levels::note_gain_parts;
 use super::{Engine, EventArgs, note_gain, note_pan};
 use crate::runtime::picks;
 use crate::runtime::program::Op;
 use crate::runtime::sink::{ControlGroup, SampleRef, SoundCommand};
 use crate::runtime::thread::{ListRef, Thread};
-use crate::runtime::trace::TraceKind;
+use crate::runtime::trace::{EndReason, TraceEvent, TraceKind};
 use crate::runtime::vm::{FaultKind, Host, LIST_ENTRIES_PER_FUEL, MAX_LOCAL_LIST_IDS};
 use std::sync::Arc;
 
@@ -89,21 +90,27 @@ impl<'e> HostCtx<'e> {
         if !self.engine.tracing(TraceKind::Pick) {
             return;
         }
-        let excluded = if pick.excluded.is_empty() {
-            "nothing excluded".to_string()
-        } else {
-            let names: Vec<String> = pick.excluded.iter().map(ToString::to_string).collect();
-            format!("excluded {} (picked last time)", names.join(", "))
+        let what = TraceEvent::Pick {
+            list,
+            index: pick.index,
+            value: pick.value,
+            excluded: pick.excluded.to_vec(),
         };
-        let message = format!(
-            "hit list {list}: picked {} (entry {}); {excluded}",
-            pick.value, pick.index
-        );
-        self.engine.record_for(TraceKind::Pick, th, None, message);
+        self.engine.record_for(TraceKind::Pick, th, None, what);
     }
 
-    fn sample_error(&mut self, th: &Thread, message: String) -> Result<i32, FaultKind> {
-        self.engine.record_for(TraceKind::Error, th, None, message);
+    fn sample_error(
+        &mut self,
+        th: &Thread,
+        patch: (u32, &str),
+        reason: String,
+    ) -> Result<i32, FaultKind> {
+        let what = TraceEvent::SampleMissing {
+            patch: patch.0,
+            patch_name: Arc::from(patch.1),
+            reason,
+        };
+        self.engine.record_for(TraceKind::Error, th, None, what);
         Ok(-1)
     }
 }
@@ -117,11 +124,8 @@ impl Host for HostCtx<'_> {
             return Err(FaultKind::MissingPatch(i64::from(patch_id)));
         };
         let (Some(name), Some(path)) = (&patch.resource, &patch.path) else {
-            let message = format!(
-                "patch {patch_id} ({}): sample file `{}` was not found; note not played",
-                patch.name, patch.path_text
-            );
-            return self.sample_error(th, message);
+            let reason = format!("sample file `{}` was not found", patch.path_text);
+            return self.sample_error(th, (patch_id, &patch.name), reason);
         };
         let sample = SampleRef {
             patch: patch_id,
@@ -131,8 +135,7 @@ impl Host for HostCtx<'_> {
         let info = match self.engine.samples.info(&sample) {
             Ok(info) => info,
             Err(why) => {
-                let message = format!("patch {patch_id} ({}): {why}; note not played", patch.name);
-                return self.sample_error(th, message);
+                return self.sample_error(th, (patch_id, &patch.name), why.to_string());
             }
         };
         let looping = looping || patch.looped;
@@ -165,21 +168,18 @@ impl Host for HostCtx<'_> {
         };
         self.engine.sink.send(command);
         if self.engine.tracing(TraceKind::Sample) {
-            let message = format!(
-                "note {note}: patch {patch_id} `{}` ({}) gain {:.2} pan {:+.2}{}{}",
-                patch.name,
-                sample.name,
-                note_gain(th),
-                note_pan(th),
-                if looping { ", looping" } else { "" },
-                if cents != 0 {
-                    format!(", pitch {cents} cents")
-                } else {
-                    String::new()
-                }
-            );
+            let what = TraceEvent::NoteStarted {
+                note,
+                patch: patch_id,
+                patch_name: Arc::from(patch.name.as_str()),
+                sample: Arc::clone(&sample.name),
+                gain: note_gain_parts(th),
+                pan: note_pan(th),
+                looping,
+                cents,
+            };
             self.engine
-                .record_for(TraceKind::Sample, th, Some(note), message);
+                .record_for(TraceKind::Sample, th, Some(note), what);
         }
         let handle = self.engine.add_note(self.index, th, note, end);
         Ok(i32::try_from(handle).unwrap_or(i32::MAX))
@@ -318,9 +318,8 @@ impl Host for HostCtx<'_> {
 
     fn set_field(&mut self, th: &Thread, object: i32, field: i32, value: i32) {
         if !self.engine.world.set_field(object, field, value) {
-            let message =
-                format!("setsrcdatafield: object {object} has no field {field}; nothing written");
-            self.engine.record_for(TraceKind::Error, th, None, message);
+            let what = TraceEvent::NoSuchField { object, field };
+            self.engine.record_for(TraceKind::Error, th, None, what);
         }
     }
 
@@ -335,8 +334,10 @@ impl Host for HostCtx<'_> {
             ..EventArgs::default()
         };
         if let Err(e) = self.engine.play_track_from(id, th, args) {
-            self.engine
-                .record_for(TraceKind::Error, th, None, format!("play_trk: {e}"));
+            let what = TraceEvent::PlayTrackFailed {
+                reason: e.to_string(),
+            };
+            self.engine.record_for(TraceKind::Error, th, None, what);
         }
         Ok(())
     }
@@ -361,15 +362,11 @@ impl Host for HostCtx<'_> {
         if th.ducking != on {
             th.ducking = on;
             self.after.ducking_changed = true;
-            let message = if on {
-                format!(
-                    "duck: sounds below ducking priority {} are lowered",
-                    th.reg(th.attrs.duckpri)
-                )
-            } else {
-                "unduck".to_string()
+            let what = TraceEvent::Ducking {
+                on,
+                duck_priority: th.reg(th.attrs.duckpri),
             };
-            self.engine.record_for(TraceKind::Voice, th, None, message);
+            self.engine.record_for(TraceKind::Voice, th, None, what);
         }
     }
 
@@ -393,14 +390,14 @@ impl Host for HostCtx<'_> {
                 .threads_where(self.index, |t| t.groups.contains(&group))
         };
         if !victims.is_empty() {
-            let message = format!(
-                "seqgroup_kill {group}: {} other track(s) stop",
-                victims.len()
-            );
-            self.engine.record_for(TraceKind::Voice, th, None, message);
+            let what = TraceEvent::SequenceGroupKill {
+                group,
+                count: victims.len(),
+            };
+            self.engine.record_for(TraceKind::Voice, th, None, what);
         }
         for victim in victims {
-            self.engine.kill(victim, "seqgroup_kill");
+            self.engine.kill(victim, EndReason::SequenceGroupKill);
         }
     }
 
@@ -421,12 +418,8 @@ impl Host for HostCtx<'_> {
         let name = crate::toolchain::registers::name(self.engine.program.layout(at.unit), var)
             .map_or_else(|| format!("variable {var}"), str::to_string);
         let place = self.engine.where_is(th.pc);
-        self.engine.record_for(
-            TraceKind::Print,
-            th,
-            None,
-            format!("{name} = {value} at {place}"),
-        );
+        let what = TraceEvent::Print { name, value, place };
+        self.engine.record_for(TraceKind::Print, th, None, what);
     }
 
     fn random(&mut self, lo: i32, hi: i32) -> i32 {

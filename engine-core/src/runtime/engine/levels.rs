@@ -2,6 +2,7 @@
 //! object, and ducking.
 
 use super::*;
+use crate::runtime::trace::GainParts;
 use crate::runtime::units::{Gain, Pan};
 
 impl Engine {
@@ -52,14 +53,11 @@ impl Engine {
             let gain = if ducked { duck_level(own) } else { 1.0 };
             if (gain - th.duck_gain).abs() > f32::EPSILON {
                 th.duck_gain = gain;
-                let message = if ducked {
-                    format!(
-                        "ducked to {gain:.2} (its ducking priority {own} is below a ducking track's)"
-                    )
-                } else {
-                    "unducked".to_string()
+                let what = TraceEvent::Ducked {
+                    level: Gain::new(gain),
+                    duck_priority: own,
                 };
-                self.record_thread(TraceKind::Voice, index, message);
+                self.record_thread(TraceKind::Voice, index, what);
                 let now = self.clock.now();
                 self.send_levels(index, now);
             }
@@ -109,11 +107,18 @@ pub(super) fn levels_of(th: &Thread) -> (i32, i32, i32, u32) {
 
 /// Linear gain of a thread's notes: track volume × external volume × ducking.
 pub fn note_gain(th: &Thread) -> Gain {
-    let scale = |v: i32| Gain::from_hit_volume(v.clamp(0, 4096)).get();
-    Gain::new(
-        (scale(th.reg(th.attrs.vol)) * scale(th.reg(th.attrs.extvol)) * th.duck_gain)
-            .clamp(0.0, 4.0),
-    )
+    note_gain_parts(th).total()
+}
+
+/// The factors of [`note_gain`]: the volume registers (each 0–4096 on the HIT scale,
+/// 1024 full) and the ducking level.
+pub fn note_gain_parts(th: &Thread) -> GainParts {
+    let scale = |v: i32| Gain::from_hit_volume(v.clamp(0, 4096));
+    GainParts {
+        track_volume: scale(th.reg(th.attrs.vol)),
+        external_volume: scale(th.reg(th.attrs.extvol)),
+        ducking: Gain::new(th.duck_gain),
+    }
 }
 
 /// Pan of a thread's notes, from the 0–1024 pan register.

@@ -35,22 +35,20 @@ impl Engine {
             if !th.owners.remove(&object) {
                 continue;
             }
-            let left: Vec<String> = th.owners.iter().map(ToString::to_string).collect();
+            let left: Vec<ObjectId> = th.owners.iter().copied().collect();
+            let track = th.track_name.clone();
             if left.is_empty() && th.by_object {
-                let message = format!(
-                    "quiet: object {object} was the last owner of `{}`: it stops",
-                    th.track_name
-                );
-                self.record_thread(TraceKind::Voice, index, message);
-                self.kill(index, "its last owner was quieted");
+                let what = TraceEvent::QuietedLastOwner { object, track };
+                self.record_thread(TraceKind::Voice, index, what);
+                self.kill(index, EndReason::LastOwnerQuieted);
                 ended += 1;
             } else {
-                let message = format!(
-                    "quiet: object {object} stops saying `{}`; it plays on for [{}]",
-                    th.track_name,
-                    left.join(", ")
-                );
-                self.record_thread(TraceKind::Voice, index, message);
+                let what = TraceEvent::QuietedOwner {
+                    object,
+                    track,
+                    left,
+                };
+                self.record_thread(TraceKind::Voice, index, what);
             }
         }
         ended
@@ -62,13 +60,11 @@ impl Engine {
             .filter(|i| self.threads.get(*i).is_some_and(Option::is_some))
             .collect();
         if !all.is_empty() {
-            self.record(
-                TraceKind::Voice,
-                format!("quiet all: {} track(s) stop", all.len()),
-            );
+            let what = TraceEvent::QuietAll { count: all.len() };
+            self.record(TraceKind::Voice, what);
         }
         for index in &all {
-            self.kill(*index, "quiet all");
+            self.kill(*index, EndReason::QuietAll);
         }
         all.len()
     }
@@ -78,7 +74,7 @@ impl Engine {
         let threads: Vec<usize> = self.voices.instances(track).to_vec();
         for index in &threads {
             if kill {
-                self.kill(*index, "killed by an event");
+                self.kill(*index, EndReason::KilledByEvent);
             } else {
                 self.stop_gracefully(*index);
             }
@@ -110,7 +106,7 @@ impl Engine {
             .and_then(Option::as_ref)
             .is_some_and(|t| t.state == ThreadState::Finished && !t.has_live_notes());
         if done {
-            self.dispose(index, "ended");
+            self.dispose(index, EndReason::Ended);
         }
     }
 
@@ -129,11 +125,7 @@ impl Engine {
         for note in stops {
             self.sink.send(SoundCommand::Stop { note, at: now });
         }
-        self.record_thread(
-            TraceKind::Track,
-            index,
-            "stopped: its current notes play out".to_string(),
-        );
+        self.record_thread(TraceKind::Track, index, TraceEvent::StoppedPlayingOut);
         self.finish_if_silent(index);
     }
 
@@ -167,7 +159,7 @@ impl Engine {
     }
 
     /// Stops a thread now: its notes stop (short fade) and its voice is freed.
-    pub(super) fn kill(&mut self, index: usize, why: &str) {
+    pub(super) fn kill(&mut self, index: usize, why: EndReason) {
         let now = self.clock.now();
         let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
             return;
@@ -192,9 +184,9 @@ impl Engine {
 
     /// Removes a thread: frees its voice (or hands it to a thread waiting on it) and its
     /// instance-map entry.
-    pub(super) fn dispose(&mut self, index: usize, why: &str) {
+    pub(super) fn dispose(&mut self, index: usize, why: EndReason) {
         if self.tracing(TraceKind::Track) {
-            self.record_thread(TraceKind::Track, index, format!("track ends ({why})"));
+            self.record_thread(TraceKind::Track, index, TraceEvent::Ended(why));
         }
         let Some(th) = self.threads.get_mut(index).and_then(Option::take) else {
             return;

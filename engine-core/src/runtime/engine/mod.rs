@@ -12,7 +12,9 @@ use crate::runtime::rng::Rng;
 use crate::runtime::samples::SampleLibrary;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, ThreadState};
-use crate::runtime::trace::{TraceKind, TraceLog, TraceRecord, TraceSwitches};
+use crate::runtime::trace::{
+    CodePlace, EndReason, Occupant, TraceEvent, TraceKind, TraceLog, TraceRecord, TraceSwitches,
+};
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::{self, Exit, FaultKind};
 use crate::runtime::voices::{Allocation, Voices};
@@ -29,8 +31,9 @@ mod lifecycle;
 mod records;
 mod tick;
 
+pub use crate::runtime::hooks::HookEvent;
 pub use host::MAX_LIST_DEPTH;
-pub use levels::{duck_level, note_gain, note_pan};
+pub use levels::{duck_level, note_gain, note_gain_parts, note_pan};
 
 /// How the engine runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,36 +181,6 @@ pub enum TriggerError {
     /// The track's code could not be found.
     #[error("track `{0}` has no code at its entry address")]
     NoCode(String),
-}
-
-/// A request the runtime hands to the world (stations, music, ambience).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HookEvent {
-    /// kTurnOnTV: an object tuned to a station.
-    TurnOn {
-        /// The event name.
-        event: String,
-        /// Station code (the event's track ID).
-        station: u32,
-        /// The receiver.
-        object: Option<ObjectId>,
-    },
-    /// kTurnOffTV.
-    TurnOff {
-        /// The event name.
-        event: String,
-        /// Station code.
-        station: u32,
-        /// The receiver.
-        object: Option<ObjectId>,
-    },
-    /// kSetMusicMode.
-    MusicMode {
-        /// The event name.
-        event: String,
-        /// The mode number.
-        mode: u32,
-    },
 }
 
 /// Work waiting in the time queue.
@@ -446,13 +419,10 @@ impl Engine {
         let diagnostics = project.diagnostics.clone();
         self.record(
             TraceKind::Track,
-            format!(
-                "data directory added: {} ({} problem(s))",
-                dirs.last()
-                    .map(|d| d.display().to_string())
-                    .unwrap_or_default(),
-                diagnostics.len()
-            ),
+            TraceEvent::DirectoryAdded {
+                dir: dirs.last().cloned().unwrap_or_default(),
+                problems: diagnostics.len(),
+            },
         );
         self.replace_project(project);
         diagnostics
@@ -479,9 +449,7 @@ impl Engine {
             if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
                 th.state = ThreadState::Finished;
             }
-            let message =
-                "code replaced by a reload: the track ends after its current notes".to_string();
-            self.record_thread(TraceKind::Track, index, message);
+            self.record_thread(TraceKind::Track, index, TraceEvent::CodeReplaced);
             self.finish_if_silent(index);
         }
     }

@@ -10,7 +10,7 @@ impl Engine {
         self.trace.switches.allows(kind)
     }
 
-    pub(super) fn record(&mut self, kind: TraceKind, message: String) {
+    pub(super) fn record(&mut self, kind: TraceKind, what: TraceEvent) {
         let record = TraceRecord {
             time: self.clock.now(),
             kind,
@@ -19,7 +19,7 @@ impl Engine {
             object: None,
             voice: None,
             note: None,
-            message,
+            what,
         };
         self.trace.push(record);
     }
@@ -29,7 +29,7 @@ impl Engine {
         kind: TraceKind,
         th: &Thread,
         note: Option<NoteId>,
-        message: String,
+        what: TraceEvent,
     ) {
         if !self.trace.switches.allows(kind) {
             return;
@@ -42,12 +42,12 @@ impl Engine {
             object: th.source,
             voice: Some(th.voice),
             note,
-            message,
+            what,
         };
         self.trace.push(record);
     }
 
-    pub(super) fn record_thread(&mut self, kind: TraceKind, index: usize, message: String) {
+    pub(super) fn record_thread(&mut self, kind: TraceKind, index: usize, what: TraceEvent) {
         let Some(th) = self.threads.get(index).and_then(Option::as_ref) else {
             return;
         };
@@ -59,7 +59,7 @@ impl Engine {
             object: th.source,
             voice: Some(th.voice),
             note: None,
-            message,
+            what,
         };
         self.trace.push(record);
     }
@@ -71,7 +71,7 @@ impl Engine {
         track: Option<&TrackDef>,
         object: Option<ObjectId>,
         voice: Option<usize>,
-        message: String,
+        what: TraceEvent,
     ) {
         let record = TraceRecord {
             time: self.clock.now(),
@@ -81,29 +81,29 @@ impl Engine {
             object,
             voice,
             note: None,
-            message,
+            what,
         };
         self.trace.push(record);
     }
 
-    /// "file:line" of an op, or its unit and address.
-    pub(super) fn where_is(&self, op: u32) -> String {
-        let Some(op) = self.program.ops.get(op as usize) else {
-            return "an address outside the code".to_string();
-        };
+    /// Where an op is: its address and source line (or unit file); `None` for an op
+    /// outside the code.
+    pub(super) fn where_is(&self, op: u32) -> Option<CodePlace> {
+        let op = self.program.ops.get(op as usize)?;
         let unit = usize::from(op.unit);
         let at = crate::toolchain::project::CodeRef {
             unit,
             address: op.addr,
         };
-        let place = match self.project.locate(at) {
-            Some(origin) => origin.to_string(),
-            None => self
-                .project
-                .units
-                .get(unit)
-                .map_or_else(String::new, |u| u.path().display().to_string()),
+        let origin = self.project.locate(at);
+        let unit = match origin {
+            Some(_) => None,
+            None => self.project.units.get(unit).map(|u| u.path().to_path_buf()),
         };
-        format!("address 0x{:04x} ({place})", op.addr)
+        Some(CodePlace {
+            address: op.addr,
+            origin,
+            unit,
+        })
     }
 }

@@ -28,11 +28,11 @@ impl Engine {
             }
         }
         if deferred > 0 {
-            let message = format!(
-                "overloaded: all tracks together ran {} instructions in one tick (the limit); {deferred} track run(s) wait for the next tick",
-                self.tick_used
-            );
-            self.record(TraceKind::Error, message);
+            let what = TraceEvent::Overloaded {
+                used: self.tick_used,
+                deferred,
+            };
+            self.record(TraceKind::Error, what);
         }
         self.queue.end_tick(&self.clock);
         self.clock.advance();
@@ -177,7 +177,7 @@ impl Engine {
         tick_end: SampleTime,
     ) {
         if after.kill_self {
-            self.kill(index, "its own track killed it");
+            self.kill(index, EndReason::KilledItself);
             return;
         }
         if after.stop_self && matches!(exit, Exit::Sleep(_) | Exit::NextTick) {
@@ -202,7 +202,7 @@ impl Engine {
                     th.state = ThreadState::Finished;
                 }
                 if self.tracing(TraceKind::Track) {
-                    self.record_thread(TraceKind::Track, index, "code ended".to_string());
+                    self.record_thread(TraceKind::Track, index, TraceEvent::CodeEnded);
                 }
                 self.finish_if_silent(index);
             }
@@ -234,29 +234,25 @@ impl Engine {
             .and_then(Option::as_ref)
             .map(|t| (t.event.clone(), t.track_name.clone()))
             .unwrap_or_else(|| (Arc::from("?"), Arc::from("?")));
-        let place = if op == NONE {
-            "its sound".to_string()
-        } else {
-            self.where_is(op)
+        let place = if op == NONE { None } else { self.where_is(op) };
+        let what = TraceEvent::Fault {
+            event,
+            track,
+            place,
+            kind: kind.clone(),
         };
-        let stopped = if matches!(kind, FaultKind::ChainOutOfFuel { .. }) {
-            "the chain is stopped"
-        } else {
-            "the track is stopped"
-        };
-        let message = format!("event `{event}`, track `{track}`, {place}: {kind}; {stopped}");
-        self.record_thread(TraceKind::Error, index, message);
+        self.record_thread(TraceKind::Error, index, what);
         let chain = self
             .threads
             .get(index)
             .and_then(Option::as_ref)
             .and_then(|t| t.chain)
             .filter(|c| c.tick == self.clock.tick());
-        self.kill(index, "fault");
+        self.kill(index, EndReason::Fault);
         if let (FaultKind::ChainOutOfFuel { .. }, Some(chain)) = (kind, chain) {
             let members = self.threads_where(index, |t| t.chain == Some(chain));
             for member in members {
-                self.kill(member, "its play_trk chain was stopped");
+                self.kill(member, EndReason::ChainStopped);
             }
         }
     }

@@ -199,7 +199,7 @@ impl SoundServer {
             object: None,
             voice: None,
             note,
-            message,
+            what: crate::runtime::trace::TraceEvent::Said(message),
         });
     }
 

@@ -293,7 +293,7 @@ mod tests {
     #[test]
     fn history_is_bounded_and_keeps_open_lanes() {
         let mut h = VoiceHistory::new(100, 3);
-        let record = |time, voice, message: &str| TraceRecord {
+        let record = |time, voice, _sentence: &str| TraceRecord {
             time,
             kind: TraceKind::Voice,
             event: Some(Arc::from("e")),
@@ -301,7 +301,13 @@ mod tests {
             object: None,
             voice: Some(voice),
             note: None,
-            message: message.to_string(),
+            what: crate::runtime::trace::TraceEvent::Started {
+                track: Arc::from("t"),
+                voice,
+                priority: 1,
+                in_use: 1,
+                capacity: 16,
+            },
         };
         // A lane that stays open on slot 0, then many short ones on slot 1.
         h.push(

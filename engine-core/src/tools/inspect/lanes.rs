@@ -2,6 +2,8 @@
 //! refusals and faults.
 
 use crate::runtime::clock::SampleTime;
+use crate::runtime::trace::Occupant;
+use crate::runtime::vm::FaultKind;
 use crate::world::ObjectId;
 use std::fmt;
 use std::path::PathBuf;
@@ -92,8 +94,29 @@ pub struct Refusal {
     pub track_name: Option<Arc<str>>,
     /// The object that triggered it.
     pub object: Option<ObjectId>,
-    /// Why, as the engine put it (the lowest priority playing and the comparison).
-    pub reason: String,
+    /// The refused track's priority.
+    pub priority: i32,
+    /// The lowest priority playing, which it would have had to beat.
+    pub lowest: Occupant,
+    /// Every track that held a voice then.
+    pub occupants: Vec<Occupant>,
+    /// The voice limit.
+    pub capacity: usize,
+}
+
+impl Refusal {
+    /// Why, in words: the voices were busy and the lowest priority was not below it.
+    pub fn reason(&self) -> String {
+        format!(
+            "all {} voices busy and the lowest priority playing is `{}` on voice {} with priority {} ({} <= {})",
+            self.capacity,
+            self.lowest.track,
+            self.lowest.voice,
+            self.lowest.priority,
+            self.priority,
+            self.lowest.priority
+        )
+    }
 }
 
 /// A thread stopped by a fault.
@@ -115,6 +138,8 @@ pub struct FaultView {
     pub file: Option<PathBuf>,
     /// 1-based source line of the faulting instruction.
     pub line: Option<u32>,
-    /// The whole message (event, track, `address (file:line)`, what went wrong).
+    /// What went wrong.
+    pub kind: FaultKind,
+    /// The whole sentence (event, track, `address (file:line)`, what went wrong).
     pub message: String,
 }

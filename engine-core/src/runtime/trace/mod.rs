@@ -4,6 +4,10 @@
 //! debug cheats kDebugEventsOn/Off, kDebugSamplesOn/Off, kDebugTracksOn/Off, event types 44–49); voice
 //! decisions, hit-list picks, hooks, `printreg` output and errors are always recorded.
 
+mod event;
+
+pub use event::{CodePlace, EndReason, GainParts, Occupant, TraceEvent};
+
 use super::clock::SampleTime;
 use super::sink::NoteId;
 use crate::runtime::objects::ObjectId;
@@ -85,7 +89,29 @@ pub struct TraceRecord {
     /// The note involved.
     pub note: Option<NoteId>,
     /// What happened and why, with the numbers compared.
-    pub message: String,
+    pub what: TraceEvent,
+}
+
+impl TraceRecord {
+    /// A record at `time` of `what`, about nothing in particular yet (set the fields
+    /// that apply).
+    pub fn new(time: SampleTime, kind: TraceKind, what: TraceEvent) -> Self {
+        Self {
+            time,
+            kind,
+            event: None,
+            track: None,
+            object: None,
+            voice: None,
+            note: None,
+            what,
+        }
+    }
+
+    /// The sentence a person reads: what happened and why.
+    pub fn message(&self) -> String {
+        self.what.to_string()
+    }
 }
 
 impl fmt::Display for TraceRecord {
@@ -106,7 +132,7 @@ impl fmt::Display for TraceRecord {
         if let Some(note) = self.note {
             write!(f, " note={note}")?;
         }
-        write!(f, " {}", self.message)
+        write!(f, " {}", self.what)
     }
 }
 

@@ -1,0 +1,681 @@
+//! [`TraceEvent`]: what the runtime decided, as data. Readers (the voice history, the
+//! traces panel's filters, faults in the Problems list, replays) match on the variants;
+//! `Display` gives the sentence a person reads, the same one the trace has always printed.
+
+use crate::runtime::hooks::HookEvent;
+use crate::runtime::objects::ObjectId;
+use crate::runtime::units::{Gain, Pan};
+use crate::runtime::vm::FaultKind;
+use crate::toolchain::project::{DebugTrace, Origin};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A track holding a voice, as a Box-X verdict compared it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occupant {
+    /// Its voice slot.
+    pub voice: usize,
+    /// Its track.
+    pub track: Arc<str>,
+    /// Its priority then.
+    pub priority: i32,
+    /// Samples it had been playing.
+    pub age: u64,
+}
+
+/// Where in the code something happened: an address and, when the debug info knows it,
+/// the source line (else the unit's file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodePlace {
+    /// Byte address in the unit.
+    pub address: u32,
+    /// The source file and line, from the `.hdb`.
+    pub origin: Option<Origin>,
+    /// The unit's file, when no source line is known.
+    pub unit: Option<PathBuf>,
+}
+
+impl CodePlace {
+    /// The source file, if known (the unit's file otherwise).
+    pub fn file(&self) -> Option<&PathBuf> {
+        self.origin.as_ref().map(|o| &o.file).or(self.unit.as_ref())
+    }
+
+    /// The 1-based source line, if known.
+    pub fn line(&self) -> Option<u32> {
+        self.origin.as_ref().map(|o| o.line).filter(|l| *l > 0)
+    }
+}
+
+impl fmt::Display for CodePlace {
+    /// `address 0x0012 (piano.src:31)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "address 0x{:04x} (", self.address)?;
+        match (&self.origin, &self.unit) {
+            (Some(origin), _) => write!(f, "{origin}")?,
+            (None, Some(unit)) => write!(f, "{}", unit.display())?,
+            (None, None) => {}
+        }
+        f.write_str(")")
+    }
+}
+
+/// Why a track ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// Its code and its notes are done.
+    Ended,
+    /// A new trigger interrupted it.
+    Interrupted,
+    /// Box-X gave its voice to a higher priority.
+    Stolen,
+    /// Its last owner was quieted.
+    LastOwnerQuieted,
+    /// Quiet all.
+    QuietAll,
+    /// A kill or stop event.
+    KilledByEvent,
+    /// Its own code killed its track.
+    KilledItself,
+    /// Another track's `seqgroup_kill`.
+    SequenceGroupKill,
+    /// It faulted.
+    Fault,
+    /// The `play_trk` chain it belonged to was stopped.
+    ChainStopped,
+}
+
+impl EndReason {
+    /// The words the trace uses.
+    pub fn words(self) -> &'static str {
+        match self {
+            EndReason::Ended => "ended",
+            EndReason::Interrupted => "interrupted by a new trigger",
+            EndReason::Stolen => "its voice was stolen",
+            EndReason::LastOwnerQuieted => "its last owner was quieted",
+            EndReason::QuietAll => "quiet all",
+            EndReason::KilledByEvent => "killed by an event",
+            EndReason::KilledItself => "its own track killed it",
+            EndReason::SequenceGroupKill => "seqgroup_kill",
+            EndReason::Fault => "fault",
+            EndReason::ChainStopped => "its play_trk chain was stopped",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.words())
+    }
+}
+
+/// Where a note's gain comes from, factor by factor (the mixer multiplies in the option
+/// group's volume and the master volume after these).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GainParts {
+    /// The track's volume register.
+    pub track_volume: Gain,
+    /// The external volume: the object's place in the view (area, fade, zoom, floor)
+    /// or the trigger's volume.
+    pub external_volume: Gain,
+    /// Ducking by a higher ducking priority (1 when not ducked).
+    pub ducking: Gain,
+}
+
+impl GainParts {
+    /// The product, as the note is started with.
+    pub fn total(&self) -> Gain {
+        Gain::new(
+            (self.track_volume * self.external_volume * self.ducking)
+                .get()
+                .min(4.0),
+        )
+    }
+}
+
+/// One thing the runtime decided.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TraceEvent {
+    /// An event name nobody defines.
+    UnknownEvent {
+        /// The name as triggered.
+        name: Arc<str>,
+    },
+    /// An event was triggered.
+    Dispatched {
+        /// The event.
+        event: Arc<str>,
+        /// Its type number.
+        type_number: i64,
+        /// Its track ID.
+        track_id: u32,
+        /// The object it sounds from (`None`: a UI sound).
+        source: Option<ObjectId>,
+    },
+    /// An event for the world (TV, music mode).
+    HandedToWorld(HookEvent),
+    /// A debug event switched a trace.
+    TraceSwitched {
+        /// Which trace.
+        trace: DebugTrace,
+        /// On or off.
+        on: bool,
+    },
+    /// An event type with no handler.
+    Unhandled {
+        /// The type number.
+        type_number: i64,
+    },
+    /// A track got a voice.
+    Started {
+        /// The track.
+        track: Arc<str>,
+        /// Its voice.
+        voice: usize,
+        /// Its priority.
+        priority: i32,
+        /// Voices busy now.
+        in_use: usize,
+        /// The voice limit.
+        capacity: usize,
+    },
+    /// A new thread began.
+    TrackStarted,
+    /// `play_trk` of the track itself while it plays.
+    PlaysItself {
+        /// The track.
+        track: Arc<str>,
+        /// Its voice.
+        voice: usize,
+    },
+    /// A second object joined a playing copy as an owner.
+    Joined {
+        /// The object that joined.
+        object: ObjectId,
+        /// The track.
+        track: Arc<str>,
+        /// Its voice.
+        voice: usize,
+        /// Every owner now, ascending.
+        owners: Vec<ObjectId>,
+    },
+    /// The object already owns the playing copy.
+    AlreadyOwner {
+        /// The object.
+        object: ObjectId,
+        /// The track.
+        track: Arc<str>,
+        /// Its voice.
+        voice: usize,
+    },
+    /// A UI trigger of a track already playing.
+    AlreadyPlaying {
+        /// The track.
+        track: Arc<str>,
+        /// Its voice.
+        voice: usize,
+    },
+    /// An event whose track is not defined.
+    NoTrack {
+        /// The event.
+        event: Arc<str>,
+        /// The track ID it names.
+        track_id: u32,
+    },
+    /// A track whose entry address holds no instruction.
+    NoCode {
+        /// The track.
+        track: Arc<str>,
+        /// The entry address.
+        address: u32,
+    },
+    /// A new trigger takes over an interruptible copy.
+    Interrupted {
+        /// The track.
+        track: Arc<str>,
+        /// Its voice.
+        voice: usize,
+        /// The old copy's looping notes finish their cycle first (`nc_` events).
+        finish_loops: bool,
+    },
+    /// Box-X stole a voice.
+    Stole {
+        /// The new track.
+        track: Arc<str>,
+        /// Its priority.
+        priority: i32,
+        /// The track that lost the voice (the lowest priority, the oldest on a tie).
+        victim: Occupant,
+        /// Every track that held a voice, as compared.
+        occupants: Vec<Occupant>,
+        /// The voice limit.
+        capacity: usize,
+    },
+    /// Box-X refused a track.
+    Refused {
+        /// The refused track.
+        track: Arc<str>,
+        /// Its priority.
+        priority: i32,
+        /// The lowest priority playing (the one it would have had to beat).
+        lowest: Occupant,
+        /// Every track that held a voice, as compared.
+        occupants: Vec<Occupant>,
+        /// The voice limit.
+        capacity: usize,
+    },
+    /// An object stopped saying a track and it had no owner left.
+    QuietedLastOwner {
+        /// The object.
+        object: ObjectId,
+        /// The track.
+        track: Arc<str>,
+    },
+    /// An object stopped saying a track that plays on for others.
+    QuietedOwner {
+        /// The object.
+        object: ObjectId,
+        /// The track.
+        track: Arc<str>,
+        /// The owners left.
+        left: Vec<ObjectId>,
+    },
+    /// Quiet all.
+    QuietAll {
+        /// Tracks that stop.
+        count: usize,
+    },
+    /// A stop event: the track's notes play out.
+    StoppedPlayingOut,
+    /// A track ended.
+    Ended(EndReason),
+    /// A track's code ended (its notes may still sound).
+    CodeEnded,
+    /// The tick's instruction budget ran out.
+    Overloaded {
+        /// Instructions run in the tick.
+        used: u64,
+        /// Track runs moved to the next tick.
+        deferred: usize,
+    },
+    /// A track faulted.
+    Fault {
+        /// The event.
+        event: Arc<str>,
+        /// The track.
+        track: Arc<str>,
+        /// Where (`None`: its sound, not its code).
+        place: Option<CodePlace>,
+        /// What went wrong.
+        kind: FaultKind,
+    },
+    /// A track changed its ducking level.
+    Ducked {
+        /// The new level (1 when unducked).
+        level: Gain,
+        /// Its own ducking priority.
+        duck_priority: i32,
+    },
+    /// A track started or stopped ducking others.
+    Ducking {
+        /// On or off.
+        on: bool,
+        /// Its ducking priority.
+        duck_priority: i32,
+    },
+    /// `seqgroup_kill` stopped other tracks.
+    SequenceGroupKill {
+        /// The group (0: this actor's vocals).
+        group: u8,
+        /// Tracks stopped.
+        count: usize,
+    },
+    /// A hit-list pick.
+    Pick {
+        /// The list.
+        list: u32,
+        /// The entry's index.
+        index: usize,
+        /// The value picked.
+        value: u32,
+        /// Entries left out because they were picked last time.
+        excluded: Vec<u32>,
+    },
+    /// A note started.
+    NoteStarted {
+        /// The note.
+        note: u64,
+        /// The patch.
+        patch: u32,
+        /// Its name.
+        patch_name: Arc<str>,
+        /// The sample's resource name.
+        sample: Arc<str>,
+        /// The gain, factor by factor.
+        gain: GainParts,
+        /// The pan.
+        pan: Pan,
+        /// Looping until stopped.
+        looping: bool,
+        /// Pitch register, in cents.
+        cents: i32,
+    },
+    /// A note could not start: its patch has no sample file, or the file is unusable.
+    SampleMissing {
+        /// The patch.
+        patch: u32,
+        /// Its name.
+        patch_name: Arc<str>,
+        /// Why.
+        reason: String,
+    },
+    /// `setsrcdatafield` on a field the object lacks.
+    NoSuchField {
+        /// The object.
+        object: i32,
+        /// The field.
+        field: i32,
+    },
+    /// `play_trk` could not start a track.
+    PlayTrackFailed {
+        /// Why.
+        reason: String,
+    },
+    /// `printreg`.
+    Print {
+        /// The register's name.
+        name: String,
+        /// Its value.
+        value: i32,
+        /// Where the instruction is.
+        place: Option<CodePlace>,
+    },
+    /// A data directory was added while running.
+    DirectoryAdded {
+        /// The directory.
+        dir: PathBuf,
+        /// Problems found loading it.
+        problems: usize,
+    },
+    /// A reload replaced a running track's code: it ends after its notes.
+    CodeReplaced,
+    /// What the sound server, the world or a reload says (their decisions are not yet
+    /// split into variants of their own).
+    Said(String),
+}
+
+impl fmt::Display for Occupant {
+    /// `` `track` on voice 3 (priority 20, 1.25 s) `` at 48 kHz-independent sample counts.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` on voice {} (priority {}, playing {} samples)",
+            self.track, self.voice, self.priority, self.age
+        )
+    }
+}
+
+fn ids(list: &[impl ToString]) -> String {
+    list.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for TraceEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use TraceEvent as E;
+        match self {
+            E::UnknownEvent { name } => write!(f, "unknown event `{name}`"),
+            E::Dispatched {
+                event,
+                type_number,
+                track_id,
+                source,
+            } => {
+                write!(f, "`{event}` (type {type_number}, track {track_id}) ")?;
+                match source {
+                    Some(object) => write!(f, "from object {object}"),
+                    None => f.write_str("as a UI sound"),
+                }
+            }
+            E::HandedToWorld(hook) => write!(f, "handed to the world: {hook:?}"),
+            E::TraceSwitched { trace, on } => {
+                let what = match trace {
+                    DebugTrace::Events => "event",
+                    DebugTrace::Samples => "sample",
+                    DebugTrace::Tracks => "track",
+                };
+                write!(f, "{what} trace {}", if *on { "on" } else { "off" })
+            }
+            E::Unhandled { type_number } => {
+                write!(f, "event type {type_number} has no handler here; ignored")
+            }
+            E::Started {
+                track,
+                voice,
+                priority,
+                in_use,
+                capacity,
+            } => write!(
+                f,
+                "start `{track}` on voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
+            ),
+            E::TrackStarted => f.write_str("track started"),
+            E::PlaysItself { track, voice } => write!(
+                f,
+                "`{track}` starts its own track with play_trk: it is already playing on voice {voice} (one copy of a track at a time)"
+            ),
+            E::Joined {
+                object,
+                track,
+                voice,
+                owners,
+            } => write!(
+                f,
+                "join instance: object {object} now also says `{track}` (already on voice {voice}); owners [{}]",
+                ids(owners)
+            ),
+            E::AlreadyOwner {
+                object,
+                track,
+                voice,
+            } => write!(f, "object {object} already says `{track}` (voice {voice})"),
+            E::AlreadyPlaying { track, voice } => write!(
+                f,
+                "`{track}` is already playing on voice {voice}: one copy of a track at a time"
+            ),
+            E::NoTrack { event, track_id } => write!(
+                f,
+                "event `{event}` refers to track {track_id}, which is not defined"
+            ),
+            E::NoCode { track, address } => write!(
+                f,
+                "track `{track}` has no instruction at its entry address 0x{address:x}"
+            ),
+            E::Interrupted {
+                track,
+                voice,
+                finish_loops,
+            } => write!(
+                f,
+                "interrupt: `{track}` on voice {voice} has its interrupt register set; the new trigger takes over{}",
+                if *finish_loops {
+                    " after its loops finish their cycle"
+                } else {
+                    ""
+                }
+            ),
+            E::Stole {
+                track,
+                priority,
+                victim,
+                capacity,
+                ..
+            } => write!(
+                f,
+                "steal voice {} from `{}` (priority {}) for `{track}` (priority {priority}): {priority} > {}, all {capacity} voices busy, lowest priority and oldest loses",
+                victim.voice, victim.track, victim.priority, victim.priority
+            ),
+            E::Refused {
+                track,
+                priority,
+                lowest,
+                capacity,
+                ..
+            } => write!(
+                f,
+                "refuse `{track}` (priority {priority}): all {capacity} voices busy and the lowest priority playing is `{}` on voice {} with priority {} ({priority} <= {})",
+                lowest.track, lowest.voice, lowest.priority, lowest.priority
+            ),
+            other => other.fmt_more(f),
+        }
+    }
+}
+
+impl TraceEvent {
+    /// The sentences of the variants after the Box-X ones.
+    fn fmt_more(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use TraceEvent as E;
+        match self {
+            E::QuietedLastOwner { object, track } => write!(
+                f,
+                "quiet: object {object} was the last owner of `{track}`: it stops"
+            ),
+            E::QuietedOwner {
+                object,
+                track,
+                left,
+            } => write!(
+                f,
+                "quiet: object {object} stops saying `{track}`; it plays on for [{}]",
+                ids(left)
+            ),
+            E::QuietAll { count } => write!(f, "quiet all: {count} track(s) stop"),
+            E::StoppedPlayingOut => f.write_str("stopped: its current notes play out"),
+            E::Ended(why) => write!(f, "track ends ({why})"),
+            E::CodeEnded => f.write_str("code ended"),
+            E::Overloaded { used, deferred } => write!(
+                f,
+                "overloaded: all tracks together ran {used} instructions in one tick (the limit); {deferred} track run(s) wait for the next tick"
+            ),
+            E::Fault {
+                event,
+                track,
+                place,
+                kind,
+            } => {
+                write!(f, "event `{event}`, track `{track}`, ")?;
+                match place {
+                    Some(place) => write!(f, "{place}")?,
+                    None => f.write_str("its sound")?,
+                }
+                let stopped = if matches!(kind, FaultKind::ChainOutOfFuel { .. }) {
+                    "the chain is stopped"
+                } else {
+                    "the track is stopped"
+                };
+                write!(f, ": {kind}; {stopped}")
+            }
+            E::Ducked {
+                level,
+                duck_priority,
+            } => {
+                if *level == Gain::UNITY {
+                    f.write_str("unducked")
+                } else {
+                    write!(
+                        f,
+                        "ducked to {level} (its ducking priority {duck_priority} is below a ducking track's)"
+                    )
+                }
+            }
+            E::Ducking { on, duck_priority } => {
+                if *on {
+                    write!(
+                        f,
+                        "duck: sounds below ducking priority {duck_priority} are lowered"
+                    )
+                } else {
+                    f.write_str("unduck")
+                }
+            }
+            E::SequenceGroupKill { group, count } => {
+                write!(f, "seqgroup_kill {group}: {count} other track(s) stop")
+            }
+            E::Pick {
+                list,
+                index,
+                value,
+                excluded,
+            } => {
+                write!(f, "hit list {list}: picked {value} (entry {index}); ")?;
+                if excluded.is_empty() {
+                    f.write_str("nothing excluded")
+                } else {
+                    write!(f, "excluded {} (picked last time)", ids(excluded))
+                }
+            }
+            other => other.fmt_rest(f),
+        }
+    }
+
+    /// The sentences of notes, samples, prints and directories.
+    fn fmt_rest(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use TraceEvent as E;
+        match self {
+            E::NoteStarted {
+                note,
+                patch,
+                patch_name,
+                sample,
+                gain,
+                pan,
+                looping,
+                cents,
+            } => {
+                write!(
+                    f,
+                    "note {note}: patch {patch} `{patch_name}` ({sample}) gain {:.2} pan {:+.2}",
+                    gain.total().get(),
+                    pan.get()
+                )?;
+                if *looping {
+                    f.write_str(", looping")?;
+                }
+                if *cents != 0 {
+                    write!(f, ", pitch {cents} cents")?;
+                }
+                Ok(())
+            }
+            E::SampleMissing {
+                patch,
+                patch_name,
+                reason,
+            } => write!(f, "patch {patch} ({patch_name}): {reason}; note not played"),
+            E::NoSuchField { object, field } => write!(
+                f,
+                "setsrcdatafield: object {object} has no field {field}; nothing written"
+            ),
+            E::PlayTrackFailed { reason } => write!(f, "play_trk: {reason}"),
+            E::Print { name, value, place } => {
+                write!(f, "{name} = {value} at ")?;
+                match place {
+                    Some(place) => write!(f, "{place}"),
+                    None => f.write_str("an address outside the code"),
+                }
+            }
+            E::DirectoryAdded { dir, problems } => write!(
+                f,
+                "data directory added: {} ({problems} problem(s))",
+                dir.display()
+            ),
+            E::CodeReplaced => {
+                f.write_str("code replaced by a reload: the track ends after its current notes")
+            }
+            E::Said(text) => f.write_str(text),
+            _ => Ok(()),
+        }
+    }
+}
