@@ -5,6 +5,7 @@
 
 mod audio;
 mod cli;
+mod loudness;
 mod render;
 mod tidy;
 mod tour;

@@ -1,11 +1,14 @@
 //! The command line: `hitbench <command> [options]`. Each command is one module with a
 //! `run` function; this module dispatches and owns the exit-status convention
-//! (0 = success, 1 = the input has errors, 2 = the command line is wrong).
+//! (0 = success, 1 = the input has errors, 2 = the command line is wrong). `compare`
+//! answers a question instead, as `cmp` and `diff` do: 0 = the files do not differ,
+//! 1 = they do, 2 = they cannot be compared.
 
 mod args;
 mod asm;
 mod bench;
 mod check;
+mod compare;
 mod disasm;
 mod paths;
 mod play;
@@ -30,6 +33,9 @@ pub struct Io<'a> {
 pub const EXIT_INPUT_ERRORS: u8 = 1;
 /// Exit status when the command line itself is wrong.
 pub const EXIT_USAGE: u8 = 2;
+/// Exit status of `compare` when the files cannot be compared (a file missing, damaged
+/// or of another rate), as `cmp` and `diff` use it; the same number as [`EXIT_USAGE`].
+pub const EXIT_TROUBLE: u8 = 2;
 
 const HELP: &str = "\
 HitBench — a workbench for HIT-style game audio
@@ -61,7 +67,7 @@ Commands:
         file:line: error|warning[rule]: message, then a summary. Exit status 1 on
         errors (--strict: on warnings too). docs/check.md lists every rule.
   render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S]
-         [--trace] [--allow-savelot]
+         [--trace] [--allow-savelot] [--loudness]
         Play a timed script of console commands (`0.0 ui ui_click`, `1.5 quietall`)
         against a project, offline, into a WAV file. The same project, script and
         seed (a whole number) give the same bytes. Script times go up to 86400 s
@@ -70,7 +76,22 @@ Commands:
         render is refused before it starts. Runtime faults and errors in the lot
         or world.ini go to standard error; --trace prints every trace record.
         A `savelot` line is an error unless --allow-savelot (which saves only
-        inside the project's folders).
+        inside the project's folders). --loudness prints, after the render, the
+        output's integrated loudness, largest short-term (3 s) and momentary
+        (400 ms) loudness in LUFS and its true peak in dBTP (EBU R 128,
+        ITU-R BS.1770); silence reads `-inf (silent)`.
+  compare <a.wav> <b.wav> [--threshold <dB>] [--window <ms>]
+        Compare two audio files (two renders): each one's integrated, largest
+        short-term and momentary loudness and true peak, the differences, and
+        the first time (s, to the ms) they differ. They differ where the RMS
+        level of the difference a - b, all channels, over a window sliding
+        frame by frame (--window, default 10 ms, 0.1 to 1000) rises above
+        --threshold dBFS (default -60; a full-scale square wave is 0 dBFS); the
+        time is the first frame in that window where the difference alone is
+        above the threshold. A longer file's extra tail is a difference at the
+        shorter one's end. Files of different rates or channel counts are not
+        compared. Exit status 0: no difference, 1: they differ, 2: a file is
+        missing, damaged or not comparable.
   play <project> --script <file> [--seed N] [--tail S] [--null-audio] [--trace]
        [--allow-savelot]
         Play the same kind of script live, in real time, through the sound card
@@ -159,6 +180,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         Some("disasm") => disasm::run(&mut args, io),
         Some("bench") => bench::run(&mut args, io),
         Some("check") => check::run(&mut args, io),
+        Some("compare") => compare::run(&mut args, io),
         Some("render") => render::run(&mut args, io),
         Some("play") => play::run(&mut args, io),
         Some("probe") => probe::run(&mut args, io),

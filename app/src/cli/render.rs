@@ -1,7 +1,8 @@
 //! `hitbench render`: plays a timed script of console commands against a project,
 //! offline, into a WAV file — as fast as the machine allows, bit-identical for the same
 //! project, script and seed. Runtime faults and the world's errors always go to standard
-//! error as they happen; `--trace` prints every trace record to standard output.
+//! error as they happen; `--trace` prints every trace record to standard output;
+//! `--loudness` prints the output's loudness and true peak after the render.
 
 use super::Io;
 use super::args::{Args, usage};
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Runs `hitbench render <project> --script <file> -o <out.wav> [--seed N] [--rate R]
-/// [--duration S] [--trace] [--allow-savelot]`.
+/// [--duration S] [--trace] [--allow-savelot] [--loudness]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let script_path = args
         .value(&["--script", "-s"])?
@@ -37,6 +38,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let duration = parse_number(args.value(&["--duration"])?, "--duration")?;
     let show_trace = args.flag(&["--trace"]);
     let allow_savelot = args.flag(&["--allow-savelot"]);
+    let loudness = args.flag(&["--loudness"]);
     let project_dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
         usage(
             "render needs a project folder: hitbench render <project> --script <file> -o <out.wav>",
@@ -53,6 +55,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         seed,
         duration,
         save_lot: savelot_policy(allow_savelot),
+        loudness,
         ..RenderOptions::default()
     };
     let report = offline::render_with(project, &script, &out, options, &mut |record| {
@@ -77,6 +80,9 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         report.started,
         report.dropped,
     )?;
+    if let Some(loudness) = &report.loudness {
+        super::compare::write_loudness(loudness, "", io.out)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

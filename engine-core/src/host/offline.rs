@@ -6,12 +6,17 @@
 //! A render longer than a WAV file can hold ([`WAV_MAX_FRAMES`]) is refused before it
 //! starts, with the size it would have had; a write that fails (a full disk) ends it with
 //! an error naming the file, and the unfinished file is deleted.
+//!
+//! With [`RenderOptions::loudness`] every block written also goes through a
+//! [`LoudnessMeter`], whose figures come back in the report.
 
 use crate::host::command::TimedCommand;
 use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
 use crate::runtime::{EngineConfig, SampleTime, TraceRecord, TraceSwitches};
 use crate::sound::mixer::{MixerConfig, mixer};
-use crate::sound::output::{WAV_MAX_FRAMES, WavError, WavWriter, wav_file_bytes};
+use crate::sound::output::{
+    Loudness, LoudnessError, LoudnessMeter, WAV_MAX_FRAMES, WavError, WavWriter, wav_file_bytes,
+};
 use crate::sound::server::ServerConfig;
 use crate::toolchain::project::Project;
 use std::path::{Path, PathBuf};
@@ -29,6 +34,8 @@ pub struct RenderOptions {
     pub duration: Option<f64>,
     /// Whether, and where, the script's `savelot` may write (by default nowhere).
     pub save_lot: SaveLotPolicy,
+    /// Whether to measure the output's loudness and true peak ([`RenderReport::loudness`]).
+    pub loudness: bool,
 }
 
 impl Default for RenderOptions {
@@ -39,6 +46,7 @@ impl Default for RenderOptions {
             tail_seconds: 3.0,
             duration: None,
             save_lot: SaveLotPolicy::Denied,
+            loudness: false,
         }
     }
 }
@@ -61,6 +69,8 @@ pub struct RenderReport {
     pub dropped: u64,
     /// Largest absolute sample value.
     pub peak: f32,
+    /// The output's loudness and peaks (EBU R 128), when [`RenderOptions::loudness`] asked.
+    pub loudness: Option<Loudness>,
 }
 
 /// Why a render failed. Each names the output file.
@@ -87,6 +97,14 @@ pub enum RenderError {
     /// Creating or writing the WAV file failed (the unfinished file is deleted).
     #[error(transparent)]
     Wav(#[from] WavError),
+    /// The loudness meter cannot measure this output (a sample rate it does not take).
+    #[error("cannot render to {}: {source}", path.display())]
+    Loudness {
+        /// The output file.
+        path: PathBuf,
+        /// Why.
+        source: LoudnessError,
+    },
 }
 
 /// Renders `script` against `project` into the WAV file `out`, keeping every trace
@@ -139,16 +157,25 @@ pub fn render_with(
     on_record: &mut dyn FnMut(TraceRecord),
 ) -> Result<RenderReport, RenderError> {
     let total_frames = length(script, out, &options)?;
-    let mut writer = WavWriter::create(out, options.sample_rate)?;
+    let meter = options
+        .loudness
+        .then(|| LoudnessMeter::new(2, options.sample_rate))
+        .transpose()
+        .map_err(|source| RenderError::Loudness {
+            path: out.to_path_buf(),
+            source,
+        })?;
+    let writer = WavWriter::create(out, options.sample_rate)?;
+    let mut output = Output { writer, meter };
     let result = run(
         project,
         script,
         options,
         total_frames,
-        &mut writer,
+        &mut output,
         on_record,
     )
-    .and_then(|report| Ok(writer.finish().map(|_| report)?));
+    .and_then(|report| Ok(output.writer.finish().map(|_| report)?));
     if result.is_err() {
         discard(out);
     }
@@ -163,13 +190,19 @@ fn discard(out: &Path) {
     }
 }
 
-/// The render loop: commands, ticks and mixer blocks into `writer`.
+/// Where the rendered frames go: the file, and the loudness meter when asked for.
+struct Output {
+    writer: WavWriter,
+    meter: Option<LoudnessMeter>,
+}
+
+/// The render loop: commands, ticks and mixer blocks into `output`.
 fn run(
     project: Project,
     script: &[TimedCommand],
     options: RenderOptions,
     total_frames: u64,
-    writer: &mut WavWriter,
+    output: &mut Output,
     on_record: &mut dyn FnMut(TraceRecord),
 ) -> Result<RenderReport, RenderError> {
     let mixer_config = MixerConfig {
@@ -225,7 +258,10 @@ fn run(
             };
             mixer.render(block);
             peak = block.iter().fold(peak, |p, s| p.max(s.abs()));
-            writer.write(block)?;
+            output.writer.write(block)?;
+            if let Some(meter) = &mut output.meter {
+                meter.feed(block);
+            }
             done += n;
         }
         for record in session.take_trace() {
@@ -233,7 +269,7 @@ fn run(
         }
     }
     let (started, _missed, dropped) = session.server.counts();
-    let frames = writer.frames();
+    let frames = output.writer.frames();
     Ok(RenderReport {
         frames,
         seconds: frames as f64 / rate,
@@ -242,6 +278,7 @@ fn run(
         started,
         dropped,
         peak,
+        loudness: output.meter.as_ref().map(LoudnessMeter::loudness),
     })
 }
 

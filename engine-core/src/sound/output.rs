@@ -1,14 +1,17 @@
 //! Where the mixer's output goes: the sound card (cpal), a null output that runs the
 //! mixer in real time on a timer thread when there is no sound card, or a WAV file
-//! (offline, as fast as the machine allows).
+//! (offline, as fast as the machine allows). [`LoudnessMeter`] measures what is played
+//! (EBU R 128 loudness, true peak) as it is made.
 //!
 //! With no device, ALSA still reports a default device; opening it fails later. Any
 //! failure falls back to the null output — never to ALSA's `null` device, which nothing
 //! paces — and the reason is kept so the caller can say so once. `HITBENCH_AUDIO=null`
 //! forces the null output.
 
+mod loudness;
 mod wav;
 
+pub use loudness::{Level, Loudness, LoudnessError, LoudnessMeter};
 pub use wav::{
     WAV_HEADER_BYTES, WAV_MAX_DATA_BYTES, WAV_MAX_FRAMES, WavError, WavWriter, wav_file_bytes,
 };

@@ -1,5 +1,7 @@
 //! What the workbench and the command line look at, beside playing:
 //!
+//! - [`compare`] — `hitbench compare`: two renders' loudness and peaks, and the first
+//!   time they differ beyond a threshold.
 //! - [`check`] — `hitbench check`'s linter: rules over a loaded project.
 //! - [`inspect`] — plain-data views of a live engine (threads, voice slots, the instance
 //!   map, voice history) for the workbench's inspectors.
@@ -7,5 +9,6 @@
 //!   pick simulation, lossless edits of a `.hot` or `LIST` line.
 
 pub mod check;
+pub mod compare;
 pub mod hitlist_editor;
 pub mod inspect;

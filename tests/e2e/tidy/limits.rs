@@ -135,6 +135,10 @@ fn limits_table_matches_the_code() {
             engine_core::host::command::MAX_SCRIPT_SECONDS as u64,
         ),
         (
+            "compare::MAX_COMPARE_SECONDS",
+            engine_core::tools::compare::MAX_COMPARE_SECONDS,
+        ),
+        (
             "output::WAV_MAX_FRAMES",
             engine_core::sound::output::WAV_MAX_FRAMES,
         ),
