@@ -5,6 +5,8 @@
 //! - [`check`] — `hitbench check`'s linter: rules over a loaded project.
 //! - [`inspect`] — plain-data views of a live engine (threads, voice slots, the instance
 //!   map, voice history) for the workbench's inspectors.
+//! - [`why`] — one decision per trigger from the trace: verdict, occupants compared,
+//!   picks, notes with their gain factors, end; and its explanation.
 //! - [`hitlist_editor`] — the hit-list editor's model: lists resolved to what they play,
 //!   pick simulation, lossless edits of a `.hot` or `LIST` line.
 
@@ -12,3 +14,4 @@ pub mod check;
 pub mod compare;
 pub mod hitlist_editor;
 pub mod inspect;
+pub mod why;

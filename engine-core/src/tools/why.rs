@@ -1,0 +1,425 @@
+//! "Why can't I hear it?": the trace records of a session (live or captured) grouped into
+//! one [`Decision`] per trigger — the event, the object, the Box-X verdict with every
+//! occupant it was compared against, the hit-list picks it made, the notes it started
+//! with their gain factor by factor, and how it ended — and [`Decision::explain`], the
+//! lines a person reads.
+//!
+//! Built only from typed [`TraceEvent`]s, never from their sentences.
+
+use crate::runtime::clock::SampleTime;
+use crate::runtime::objects::ObjectId;
+use crate::runtime::trace::{EndReason, GainParts, Occupant, TraceEvent, TraceRecord};
+use crate::runtime::units::{Gain, Pan};
+use std::sync::Arc;
+
+/// What Box-X (and the one-copy rule) decided for a trigger.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// A free voice.
+    Started {
+        /// The voice.
+        voice: usize,
+        /// The track's priority.
+        priority: i32,
+        /// Voices busy after it started.
+        in_use: usize,
+        /// The voice limit.
+        capacity: usize,
+    },
+    /// A voice taken from a lower priority.
+    Stole {
+        /// The voice.
+        voice: usize,
+        /// The track's priority.
+        priority: i32,
+        /// The track that lost it.
+        victim: Occupant,
+        /// Every track holding a voice, as compared.
+        occupants: Vec<Occupant>,
+        /// The voice limit.
+        capacity: usize,
+    },
+    /// No voice: every track playing had at least its priority.
+    Refused {
+        /// The track's priority.
+        priority: i32,
+        /// The lowest priority playing.
+        lowest: Occupant,
+        /// Every track holding a voice, as compared.
+        occupants: Vec<Occupant>,
+        /// The voice limit.
+        capacity: usize,
+    },
+    /// The object joined a copy already playing (one copy of a track at a time).
+    Joined {
+        /// The copy's voice.
+        voice: usize,
+        /// Its owners now.
+        owners: Vec<ObjectId>,
+    },
+    /// The track was already playing for this object, or as a UI sound.
+    AlreadyPlaying {
+        /// The copy's voice.
+        voice: usize,
+    },
+    /// It took over an interruptible copy's voice.
+    Interrupted {
+        /// The voice.
+        voice: usize,
+    },
+    /// The event's track does not exist, or has no code where it should start.
+    NoTrack,
+    /// Nobody defines the event.
+    UnknownEvent,
+    /// Handed to the world (a station or music mode), not played as a track.
+    World,
+}
+
+/// A note a trigger's track started.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoteFacts {
+    /// When.
+    pub time: SampleTime,
+    /// The sample's resource name.
+    pub sample: Arc<str>,
+    /// The patch.
+    pub patch: u32,
+    /// Its gain, factor by factor.
+    pub gain: GainParts,
+    /// Its pan.
+    pub pan: Pan,
+}
+
+/// A hit-list pick a trigger's track made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PickFacts {
+    /// The list.
+    pub list: u32,
+    /// The value picked.
+    pub value: u32,
+    /// The entries left out (picked last time).
+    pub excluded: Vec<u32>,
+}
+
+/// Everything decided for one trigger.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// When it was triggered.
+    pub time: SampleTime,
+    /// The event.
+    pub event: Arc<str>,
+    /// The object it sounded from (`None`: a UI sound).
+    pub object: Option<ObjectId>,
+    /// The track.
+    pub track: Option<Arc<str>>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Picks its track made.
+    pub picks: Vec<PickFacts>,
+    /// Notes its track started.
+    pub notes: Vec<NoteFacts>,
+    /// When and why its track ended, if it did.
+    pub ended: Option<(SampleTime, EndReason)>,
+}
+
+impl Decision {
+    /// The voice its track held, if it got one.
+    pub fn voice(&self) -> Option<usize> {
+        match &self.verdict {
+            Verdict::Started { voice, .. }
+            | Verdict::Stole { voice, .. }
+            | Verdict::Joined { voice, .. }
+            | Verdict::AlreadyPlaying { voice }
+            | Verdict::Interrupted { voice } => Some(*voice),
+            _ => None,
+        }
+    }
+
+    /// True if it could be heard: it has a voice and a note with a gain above zero (a
+    /// copy it joined counts as heard).
+    pub fn audible(&self) -> bool {
+        match self.verdict {
+            Verdict::Joined { .. } | Verdict::AlreadyPlaying { .. } => true,
+            Verdict::Started { .. } | Verdict::Stole { .. } | Verdict::Interrupted { .. } => {
+                self.notes.iter().any(|n| n.gain.total() > Gain::SILENT)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The records' triggers, in time order (records of other kinds are skipped).
+pub fn decisions(records: &[TraceRecord]) -> Vec<Decision> {
+    let mut out: Vec<Decision> = Vec::new();
+    for record in records {
+        if let Some(verdict) = verdict_of(record, &mut out) {
+            out.push(Decision {
+                time: record.time,
+                event: record.event.clone().unwrap_or_else(|| Arc::from("")),
+                object: record.object,
+                track: record.track.clone(),
+                verdict,
+                picks: Vec::new(),
+                notes: Vec::new(),
+                ended: None,
+            });
+            continue;
+        }
+        let Some(open) = owner_of(&mut out, record) else {
+            continue;
+        };
+        match &record.what {
+            TraceEvent::Pick {
+                list,
+                value,
+                excluded,
+                ..
+            } => open.picks.push(PickFacts {
+                list: *list,
+                value: *value,
+                excluded: excluded.clone(),
+            }),
+            TraceEvent::NoteStarted {
+                patch,
+                sample,
+                gain,
+                pan,
+                ..
+            } => open.notes.push(NoteFacts {
+                time: record.time,
+                sample: Arc::clone(sample),
+                patch: *patch,
+                gain: *gain,
+                pan: *pan,
+            }),
+            TraceEvent::Ended(why) => open.ended = Some((record.time, *why)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The verdict a record gives a new trigger, or `None` when it is about a track already
+/// running. A steal's record comes before its start's: the start completes the steal.
+fn verdict_of(record: &TraceRecord, out: &mut [Decision]) -> Option<Verdict> {
+    Some(match &record.what {
+        TraceEvent::Started {
+            voice,
+            priority,
+            in_use,
+            capacity,
+            ..
+        } => {
+            if let Some(last) = out.last_mut()
+                && last.time == record.time
+                && last.event.as_ref() == record.event.as_deref().unwrap_or("")
+                && matches!(&last.verdict, Verdict::Stole { voice: v, .. } if v == voice)
+            {
+                return None;
+            }
+            Verdict::Started {
+                voice: *voice,
+                priority: *priority,
+                in_use: *in_use,
+                capacity: *capacity,
+            }
+        }
+        TraceEvent::Stole {
+            priority,
+            victim,
+            occupants,
+            capacity,
+            ..
+        } => Verdict::Stole {
+            voice: victim.voice,
+            priority: *priority,
+            victim: victim.clone(),
+            occupants: occupants.clone(),
+            capacity: *capacity,
+        },
+        TraceEvent::Refused {
+            priority,
+            lowest,
+            occupants,
+            capacity,
+            ..
+        } => Verdict::Refused {
+            priority: *priority,
+            lowest: lowest.clone(),
+            occupants: occupants.clone(),
+            capacity: *capacity,
+        },
+        TraceEvent::Joined { voice, owners, .. } => Verdict::Joined {
+            voice: *voice,
+            owners: owners.clone(),
+        },
+        TraceEvent::AlreadyOwner { voice, .. }
+        | TraceEvent::AlreadyPlaying { voice, .. }
+        | TraceEvent::PlaysItself { voice, .. } => Verdict::AlreadyPlaying { voice: *voice },
+        TraceEvent::Interrupted { voice, .. } => Verdict::Interrupted { voice: *voice },
+        TraceEvent::NoTrack { .. } | TraceEvent::NoCode { .. } => Verdict::NoTrack,
+        TraceEvent::UnknownEvent { .. } => Verdict::UnknownEvent,
+        TraceEvent::HandedToWorld(_) => Verdict::World,
+        _ => return None,
+    })
+}
+
+/// The latest trigger whose track the record is about (same voice, track, event and
+/// object, not yet ended).
+fn owner_of<'d>(out: &'d mut [Decision], record: &TraceRecord) -> Option<&'d mut Decision> {
+    let voice = record.voice?;
+    out.iter_mut().rev().find(|d| {
+        d.ended.is_none()
+            && d.voice() == Some(voice)
+            && d.track == record.track
+            && Some(&d.event) == record.event.as_ref()
+            && !matches!(
+                d.verdict,
+                Verdict::Joined { .. } | Verdict::AlreadyPlaying { .. }
+            )
+    })
+}
+
+fn seconds(time: SampleTime, rate: u32) -> f64 {
+    time.samples() as f64 / f64::from(rate.max(1))
+}
+
+fn db(gain: Gain) -> String {
+    if gain == Gain::SILENT {
+        "silent".to_string()
+    } else {
+        format!("{:+.1} dB", gain.db())
+    }
+}
+
+fn occupant_line(o: &Occupant, rate: u32) -> String {
+    format!(
+        "    voice {:>2}: `{}` priority {}, playing {:.2} s",
+        o.voice,
+        o.track,
+        o.priority,
+        o.age as f64 / f64::from(rate.max(1))
+    )
+}
+
+impl Decision {
+    /// The explanation, a line each: what was triggered, the verdict and what it was
+    /// compared with, the picks, every note's gain as the product of its factors, and
+    /// the end. `rate` is the engine's sample rate (for seconds).
+    pub fn explain(&self, rate: u32) -> Vec<String> {
+        let mut lines = Vec::new();
+        let from = self.object.map_or_else(
+            || "as a UI sound".to_string(),
+            |o| format!("from object {o}"),
+        );
+        let track = self
+            .track
+            .as_deref()
+            .map_or_else(String::new, |t| format!(" (track `{t}`)"));
+        lines.push(format!(
+            "{:.3} s: `{}` {from}{track}",
+            seconds(self.time, rate),
+            self.event
+        ));
+        self.explain_verdict(rate, &mut lines);
+        for pick in &self.picks {
+            let excluded = if pick.excluded.is_empty() {
+                "nothing excluded".to_string()
+            } else {
+                let ids: Vec<String> = pick.excluded.iter().map(ToString::to_string).collect();
+                format!("excluded {} (picked last time)", ids.join(", "))
+            };
+            lines.push(format!(
+                "  hit list {}: picked {}; {excluded}",
+                pick.list, pick.value
+            ));
+        }
+        for note in &self.notes {
+            let g = note.gain;
+            lines.push(format!(
+                "  note at {:.3} s: `{}` (patch {}) gain {:.3} = track volume {:.3} × external volume {:.3} × ducking {:.3} ({}), pan {}",
+                seconds(note.time, rate),
+                note.sample,
+                note.patch,
+                g.total().get(),
+                g.track_volume.get(),
+                g.external_volume.get(),
+                g.ducking.get(),
+                db(g.total()),
+                note.pan
+            ));
+            if g.total() == Gain::SILENT {
+                lines.push(format!("    inaudible: {}", silent_factor(&g)));
+            }
+        }
+        if let Some((time, why)) = self.ended {
+            lines.push(format!("  ended at {:.3} s: {why}", seconds(time, rate)));
+        }
+        lines
+    }
+
+    fn explain_verdict(&self, rate: u32, lines: &mut Vec<String>) {
+        match &self.verdict {
+            Verdict::Started {
+                voice,
+                priority,
+                in_use,
+                capacity,
+            } => lines.push(format!(
+                "  started on free voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
+            )),
+            Verdict::Stole {
+                voice,
+                priority,
+                victim,
+                occupants,
+                capacity,
+            } => {
+                lines.push(format!(
+                    "  stole voice {voice} from `{}`: all {capacity} voices busy; its priority {priority} > {}, the lowest (the oldest on a tie). Compared with:",
+                    victim.track, victim.priority
+                ));
+                lines.extend(occupants.iter().map(|o| occupant_line(o, rate)));
+            }
+            Verdict::Refused {
+                priority,
+                lowest,
+                occupants,
+                capacity,
+            } => {
+                lines.push(format!(
+                    "  refused: all {capacity} voices busy and its priority {priority} is not above the lowest playing, `{}` on voice {} with priority {}. Compared with:",
+                    lowest.track, lowest.voice, lowest.priority
+                ));
+                lines.extend(occupants.iter().map(|o| occupant_line(o, rate)));
+            }
+            Verdict::Joined { voice, owners } => {
+                let ids: Vec<String> = owners.iter().map(ToString::to_string).collect();
+                lines.push(format!(
+                    "  joined the copy already playing on voice {voice} (one copy of a track at a time); owners [{}]",
+                    ids.join(", ")
+                ));
+            }
+            Verdict::AlreadyPlaying { voice } => lines.push(format!(
+                "  already playing on voice {voice} (one copy of a track at a time)"
+            )),
+            Verdict::Interrupted { voice } => lines.push(format!(
+                "  took over voice {voice} from an interruptible copy"
+            )),
+            Verdict::NoTrack => lines.push("  not played: its track has no code".to_string()),
+            Verdict::UnknownEvent => lines.push("  not played: no such event".to_string()),
+            Verdict::World => lines.push("  handed to the world (station or music)".to_string()),
+        }
+    }
+}
+
+/// Which factor made a gain silent.
+fn silent_factor(g: &GainParts) -> &'static str {
+    if g.external_volume == Gain::SILENT {
+        "the external volume is 0 (the object is outside the view's fade, or was triggered at volume 0)"
+    } else if g.track_volume == Gain::SILENT {
+        "the track's volume register is 0"
+    } else {
+        "ducked to nothing"
+    }
+}
