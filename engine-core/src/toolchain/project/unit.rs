@@ -2,7 +2,7 @@
 //! as a built set (`.hit` with its `.hsm`, `.hdb`, `.sym`).
 
 use crate::toolchain::asm::{self, AsmOptions, Assembly, DiskFiles, SymbolKind};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::hdb::HdbFile;
 use crate::toolchain::formats::hit::HitFile;
 use crate::toolchain::formats::hsm::HsmFile;
@@ -159,6 +159,7 @@ pub fn load_built(
         Ok(bytes) => bytes,
         Err(refusal) => {
             diagnostics.push(Diagnostic::error(
+                refusal.code(),
                 hit_path,
                 0,
                 0,
@@ -170,7 +171,8 @@ pub fn load_built(
     let hit = match HitFile::from_bytes(bytes) {
         Ok(hit) => hit,
         Err(e) => {
-            diagnostics.push(Diagnostic::error(hit_path, 0, 0, e.to_string()));
+            let d = Diagnostic::error(DiagCode::BadHitFile, hit_path, 0, 0, e.to_string());
+            diagnostics.push(d);
             return None;
         }
     };
@@ -183,6 +185,7 @@ pub fn load_built(
             Err(Refusal::NotFound { .. }) => return None,
             Err(refusal) => {
                 refused.push(Diagnostic::warning(
+                    refusal.code(),
                     &path,
                     0,
                     0,

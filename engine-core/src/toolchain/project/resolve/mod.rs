@@ -19,7 +19,7 @@ use super::inputs::{Piece, PieceKind};
 use super::tables::{RawEvents, RawTables};
 use super::unit::CodeUnit;
 use super::{Override, Project};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -69,6 +69,7 @@ impl Loader {
         if piece.is_kept() {
             self.diagnostics.extend(piece.kept_because.iter().cloned());
             self.diagnostics.push(Diagnostic::warning(
+                DiagCode::KeptLastGood,
                 &piece.path,
                 0,
                 0,

@@ -1,10 +1,16 @@
 //! Diagnostics: errors and warnings that name a file, a line and a column.
 //!
 //! Every text parser and the assembler return their result together with *all* the
-//! diagnostics they found, so an editor can show them at once.
+//! diagnostics they found, so an editor can show them at once. Each names its kind of
+//! problem with a [`DiagCode`], and carries the facts a reader needs (the name it is
+//! about, the table section, a suggestion) as fields: nothing reads a message's words.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+mod code;
+
+pub use code::DiagCode;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -28,10 +34,16 @@ impl fmt::Display for Severity {
 ///
 /// `line` and `column` are 1-based; 0 means "not known" (for example an error about
 /// a whole file). Columns count characters, a tab counting as one.
+///
+/// The message is for people; a program reads the [`code`](Diagnostic::code) and the
+/// optional facts ([`subject`](Diagnostic::subject), [`section`](Diagnostic::section),
+/// [`suggestion`](Diagnostic::suggestion)), which producers set where they know them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
+    /// What kind of problem it is.
+    pub code: DiagCode,
     /// The file the problem is in.
     pub file: PathBuf,
     /// 1-based line, 0 if unknown.
@@ -40,26 +52,71 @@ pub struct Diagnostic {
     pub column: u32,
     /// A sentence a person understands.
     pub message: String,
+    /// The name, key or path the problem is about, as the file writes it (an unbound
+    /// symbol, an event, a duplicated key, a patch's sample path).
+    pub subject: Option<String>,
+    /// The table section the problem is in, without brackets (`Track`, `Patch`).
+    pub section: Option<String>,
+    /// What the author may have meant (a close name), when one is known; the message
+    /// says it too.
+    pub suggestion: Option<String>,
 }
 
 impl Diagnostic {
-    /// An error at `file:line:column`.
-    pub fn error(file: &Path, line: u32, column: u32, message: impl Into<String>) -> Self {
+    /// An error of kind `code` at `file:line:column`.
+    pub fn error(
+        code: DiagCode,
+        file: &Path,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             severity: Severity::Error,
+            code,
             file: file.to_path_buf(),
             line,
             column,
             message: message.into(),
+            subject: None,
+            section: None,
+            suggestion: None,
         }
     }
 
-    /// A warning at `file:line:column`.
-    pub fn warning(file: &Path, line: u32, column: u32, message: impl Into<String>) -> Self {
+    /// A warning of kind `code` at `file:line:column`.
+    pub fn warning(
+        code: DiagCode,
+        file: &Path,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             severity: Severity::Warning,
-            ..Self::error(file, line, column, message)
+            ..Self::error(code, file, line, column, message)
         }
+    }
+
+    /// The same, about `subject` (a name, key or path as written).
+    #[must_use]
+    pub fn with_subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
+    }
+
+    /// The same, in table section `section` (without brackets).
+    #[must_use]
+    pub fn with_section(mut self, section: impl Into<String>) -> Self {
+        self.section = Some(section.into());
+        self
+    }
+
+    /// The same, suggesting `suggestion` (when the producer knows a close name).
+    #[must_use]
+    pub fn with_suggestion(mut self, suggestion: Option<String>) -> Self {
+        self.suggestion = suggestion;
+        self
     }
 
     /// True for errors.
@@ -69,18 +126,32 @@ impl Diagnostic {
 }
 
 impl fmt::Display for Diagnostic {
-    /// `file:line:col: error|warning: message`, leaving out unknown line/column parts.
-    /// Control characters in the path and the message are escaped (see [`printable`]).
+    /// `file:line:col: error|warning: message [code]`, leaving out unknown line/column
+    /// parts. Control characters in the path and the message are escaped (see
+    /// [`printable`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", printable(&self.file.display().to_string()))?;
-        if self.line > 0 {
-            write!(f, ":{}", self.line)?;
-            if self.column > 0 {
-                write!(f, ":{}", self.column)?;
-            }
-        }
-        write!(f, ": {}: {}", self.severity, printable(&self.message))
+        write_place(f, self)?;
+        write!(
+            f,
+            ": {}: {} [{}]",
+            self.severity,
+            printable(&self.message),
+            self.code
+        )
     }
+}
+
+/// `file:line:col` of a diagnostic, leaving out an unknown line or column, with control
+/// characters escaped: how every printed diagnostic starts.
+pub fn write_place(f: &mut fmt::Formatter<'_>, d: &Diagnostic) -> fmt::Result {
+    write!(f, "{}", printable(&d.file.display().to_string()))?;
+    if d.line > 0 {
+        write!(f, ":{}", d.line)?;
+        if d.column > 0 {
+            write!(f, ":{}", d.column)?;
+        }
+    }
+    Ok(())
 }
 
 /// `text` with every character that could change how a terminal or a log shows it
@@ -125,12 +196,12 @@ mod tests {
 
     #[test]
     fn display_includes_known_parts_only() {
-        let d = Diagnostic::error(Path::new("a.src"), 3, 7, "bad");
-        assert_eq!(d.to_string(), "a.src:3:7: error: bad");
-        let w = Diagnostic::warning(Path::new("a.src"), 3, 0, "meh");
-        assert_eq!(w.to_string(), "a.src:3: warning: meh");
-        let f = Diagnostic::error(Path::new("a.src"), 0, 0, "gone");
-        assert_eq!(f.to_string(), "a.src: error: gone");
+        let d = Diagnostic::error(DiagCode::BadNumber, Path::new("a.src"), 3, 7, "bad");
+        assert_eq!(d.to_string(), "a.src:3:7: error: bad [bad-number]");
+        let w = Diagnostic::warning(DiagCode::ExtraField, Path::new("a.src"), 3, 0, "meh");
+        assert_eq!(w.to_string(), "a.src:3: warning: meh [extra-field]");
+        let f = Diagnostic::error(DiagCode::FileNotFound, Path::new("a.src"), 0, 0, "gone");
+        assert_eq!(f.to_string(), "a.src: error: gone [file-not-found]");
         assert!(has_errors(&[w.clone(), d]));
         assert!(!has_errors(&[w]));
     }
@@ -138,6 +209,7 @@ mod tests {
     #[test]
     fn control_characters_cannot_forge_lines_or_reach_the_terminal() {
         let d = Diagnostic::error(
+            DiagCode::BadSyntax,
             Path::new("a\x1b[2J.src"),
             3,
             0,
@@ -146,7 +218,8 @@ mod tests {
         let shown = d.to_string();
         assert_eq!(
             shown,
-            "a\\x1b[2J.src:3: error: patch `x\\rb.src:1: error: forged` \\u{202e}gnp.exe\\x07\\x9b"
+            "a\\x1b[2J.src:3: error: patch `x\\rb.src:1: error: forged` \\u{202e}gnp.exe\\x07\\x9b \
+             [bad-syntax]"
         );
         assert!(!shown.chars().any(needs_escape), "{shown:?}");
         assert!(matches!(
