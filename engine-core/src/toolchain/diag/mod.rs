@@ -37,7 +37,8 @@ impl fmt::Display for Severity {
 ///
 /// The message is for people; a program reads the [`code`](Diagnostic::code) and the
 /// optional facts ([`subject`](Diagnostic::subject), [`section`](Diagnostic::section),
-/// [`suggestion`](Diagnostic::suggestion)), which producers set where they know them.
+/// [`suggestion`](Diagnostic::suggestion)), which producers set where they know them
+/// with the `with_…` builders.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// Error or warning.
@@ -52,14 +53,17 @@ pub struct Diagnostic {
     pub column: u32,
     /// A sentence a person understands.
     pub message: String,
-    /// The name, key or path the problem is about, as the file writes it (an unbound
-    /// symbol, an event, a duplicated key, a patch's sample path).
-    pub subject: Option<String>,
-    /// The table section the problem is in, without brackets (`Track`, `Patch`).
-    pub section: Option<String>,
-    /// What the author may have meant (a close name), when one is known; the message
-    /// says it too.
-    pub suggestion: Option<String>,
+    /// The facts, boxed (most diagnostics have none, and a diagnostic travels in
+    /// `Result`s).
+    facts: Option<Box<Facts>>,
+}
+
+/// What a diagnostic is about, beyond its code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+struct Facts {
+    subject: Option<String>,
+    section: Option<String>,
+    suggestion: Option<String>,
 }
 
 impl Diagnostic {
@@ -78,9 +82,7 @@ impl Diagnostic {
             line,
             column,
             message: message.into(),
-            subject: None,
-            section: None,
-            suggestion: None,
+            facts: None,
         }
     }
 
@@ -98,25 +100,49 @@ impl Diagnostic {
         }
     }
 
+    fn facts_mut(&mut self) -> &mut Facts {
+        self.facts.get_or_insert_with(Box::default)
+    }
+
     /// The same, about `subject` (a name, key or path as written).
     #[must_use]
     pub fn with_subject(mut self, subject: impl Into<String>) -> Self {
-        self.subject = Some(subject.into());
+        self.facts_mut().subject = Some(subject.into());
         self
     }
 
     /// The same, in table section `section` (without brackets).
     #[must_use]
     pub fn with_section(mut self, section: impl Into<String>) -> Self {
-        self.section = Some(section.into());
+        self.facts_mut().section = Some(section.into());
         self
     }
 
     /// The same, suggesting `suggestion` (when the producer knows a close name).
     #[must_use]
     pub fn with_suggestion(mut self, suggestion: Option<String>) -> Self {
-        self.suggestion = suggestion;
+        if suggestion.is_some() || self.facts.is_some() {
+            self.facts_mut().suggestion = suggestion;
+        }
         self
+    }
+
+    /// The name, key or path the problem is about, as the file writes it (an unbound
+    /// symbol, an event, a duplicated key, a patch's sample path), when known.
+    pub fn subject(&self) -> Option<&str> {
+        self.facts.as_ref()?.subject.as_deref()
+    }
+
+    /// The table section the problem is in, without brackets (`Track`, `Patch`), when
+    /// known.
+    pub fn section(&self) -> Option<&str> {
+        self.facts.as_ref()?.section.as_deref()
+    }
+
+    /// What the author may have meant (a close name), when one is known; the message
+    /// says it too.
+    pub fn suggestion(&self) -> Option<&str> {
+        self.facts.as_ref()?.suggestion.as_deref()
     }
 
     /// True for errors.

@@ -62,7 +62,7 @@ impl<'p> LoadFindings<'p> {
             diagnostic.severity = Severity::Error;
         }
         if lint == Lint::EventWithoutTrack
-            && let Some(event) = d.subject.as_deref().and_then(|name| project.event(name))
+            && let Some(event) = d.subject().and_then(|name| project.event(name))
         {
             diagnostic.message = format!(
                 "event `{}` plays track {} (0x{:x}), which no [Track] table, export table \
@@ -75,11 +75,11 @@ impl<'p> LoadFindings<'p> {
         {
             diagnostic.message = message;
         }
-        if diagnostic.suggestion.is_none()
+        if diagnostic.suggestion().is_none()
             && let Some(hint) = suggestion(project, &diagnostic)
         {
             diagnostic.message.push_str(&hint.text);
-            diagnostic.suggestion = Some(hint.name);
+            diagnostic = diagnostic.with_suggestion(Some(hint.name));
         }
         Finding { lint, diagnostic }
     }
@@ -101,8 +101,8 @@ fn set_again(project: &Project, d: &Diagnostic) -> Option<String> {
     {
         return None;
     }
-    let key = d.subject.as_deref()?;
-    let section = d.section.as_deref()?;
+    let key = d.subject()?;
+    let section = d.section()?;
     let id = || -> Option<u32> {
         let value = crate::toolchain::formats::number::parse_int(key).or_else(|| match project
             .value(key)?
@@ -149,7 +149,7 @@ impl Hint {
 /// A "did you mean" for a load diagnostic that suggests nothing yet, when the project
 /// has an obvious candidate for its subject.
 fn suggestion(project: &Project, d: &Diagnostic) -> Option<Hint> {
-    let subject = d.subject.as_deref()?;
+    let subject = d.subject()?;
     match d.code {
         DiagCode::UnboundSymbol | DiagCode::UnknownSubroutine => {
             let name = subject;
