@@ -6,7 +6,7 @@ use super::lint::{Finding, track_title};
 use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::hit::HEADER_LEN;
 use crate::toolchain::isa;
-use crate::toolchain::project::Project;
+use crate::toolchain::project::{DefinitionKind, Project};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -136,8 +136,7 @@ fn dir_of(file: &Path, dirs: &[PathBuf]) -> Option<usize> {
 /// overriding an earlier one is on purpose).
 pub(super) fn duplicate_definitions(project: &Project, found: &mut Vec<Finding>) {
     for o in &project.overrides {
-        let kinds = ["event ", "track ", "patch ", "hit list "];
-        if !kinds.iter().any(|k| o.what.starts_with(k)) {
+        if o.kind == DefinitionKind::Name {
             continue;
         }
         let (Some(old_dir), Some(new_dir)) = (

@@ -18,7 +18,7 @@ use super::defs::Origin;
 use super::inputs::{Piece, PieceKind};
 use super::tables::{RawEvents, RawTables};
 use super::unit::CodeUnit;
-use super::{Override, Project};
+use super::{DefinitionKind, Override, Project};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
 use std::collections::BTreeMap;
@@ -46,13 +46,14 @@ fn put<K: Ord + Clone, V>(
     map: &mut BTreeMap<K, V>,
     key: K,
     value: V,
-    what: impl FnOnce() -> String,
+    (kind, what): (DefinitionKind, impl FnOnce() -> String),
     origin_of: impl Fn(&V) -> &Origin,
     overrides: &mut Vec<Override>,
 ) {
     let new = origin_of(&value).clone();
     if let Some(old) = map.insert(key, value) {
         overrides.push(Override {
+            kind,
             what: what(),
             old: origin_of(&old).clone(),
             new,

@@ -14,7 +14,7 @@ use crate::toolchain::project::defs::{EventDef, EventType, HitListDef, Origin, P
 use crate::toolchain::project::error::ResolveError;
 use crate::toolchain::project::tables::{self, RawEvents, RawTables, resolve_id};
 use crate::toolchain::project::unit::CodeUnit;
-use crate::toolchain::project::{MAX_HIT_LIST_IDS, Project};
+use crate::toolchain::project::{DefinitionKind, MAX_HIT_LIST_IDS, Project};
 use std::sync::Arc;
 
 /// The column of value field `i` (1 when the entry has no such field).
@@ -148,7 +148,7 @@ impl TableResolver<'_> {
             &mut project.patches,
             id,
             def,
-            || format!("patch {id}"),
+            (DefinitionKind::Patch, || format!("patch {id}")),
             |d| &d.origin,
             &mut project.overrides,
         );
@@ -231,7 +231,7 @@ impl TableResolver<'_> {
             &mut project.hit_lists,
             id,
             def,
-            || format!("hit list {id}"),
+            (DefinitionKind::HitList, || format!("hit list {id}")),
             |d| &d.origin,
             &mut project.overrides,
         );
@@ -246,7 +246,7 @@ impl TableResolver<'_> {
                     &mut project.tracks,
                     id,
                     def,
-                    || format!("track {id}"),
+                    (DefinitionKind::Track, || format!("track {id}")),
                     |d| &d.origin,
                     &mut project.overrides,
                 );
@@ -282,7 +282,7 @@ impl TableResolver<'_> {
                     &mut project.events,
                     key,
                     def,
-                    || format!("event {name}"),
+                    (DefinitionKind::Event, || format!("event {name}")),
                     |d| &d.origin,
                     &mut project.overrides,
                 );
@@ -328,7 +328,7 @@ pub(super) fn resolve_evt(
                     &mut project.events,
                     event.key(),
                     def,
-                    || format!("event {name}"),
+                    (DefinitionKind::Event, || format!("event {name}")),
                     |d| &d.origin,
                     &mut project.overrides,
                 );
