@@ -4,14 +4,15 @@
 
 use std::fmt;
 
-/// Declares [`DiagCode`] with each variant's kebab-case name, and [`DiagCode::ALL`].
+/// Declares [`DiagCode`] with each variant's kebab-case name and one-line summary (its
+/// doc comment), and [`DiagCode::ALL`].
 macro_rules! codes {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+    ($(#[doc = $doc:literal] $variant:ident => $name:literal,)*) => {
         /// What kind of problem a diagnostic reports. The [`name`](DiagCode::name) is
         /// stable: tools and people may match on it, so a variant is never renamed.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum DiagCode {
-            $($(#[$doc])* $variant,)*
+            $(#[doc = $doc] $variant,)*
         }
 
         impl DiagCode {
@@ -22,6 +23,13 @@ macro_rules! codes {
             pub fn name(self) -> &'static str {
                 match self {
                     $(DiagCode::$variant => $name,)*
+                }
+            }
+
+            /// What the code means, in one sentence (`docs/diagnostics.md` adds the fix).
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $(DiagCode::$variant => $doc.trim_ascii(),)*
                 }
             }
         }
