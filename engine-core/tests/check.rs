@@ -1,11 +1,11 @@
 //! `engine_core::tools::check`: a project with one planted mistake per rule reports each one
-//! once, with its rule, file and line (its world.ini and lot file too); the same project
-//! without the mistakes is clean;
-//! the seed examples check without errors.
+//! once, with its rule, file and line (its world.ini and lot file too), and the same rules,
+//! codes and facts when every load message is blanked; the same project without the
+//! mistakes is clean; the seed examples check without errors.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use engine_core::toolchain::diag::Severity;
+use engine_core::toolchain::diag::{DiagCode, Severity};
 use engine_core::toolchain::project::Project;
 use engine_core::tools::check::{self, Finding, Lint};
 use std::path::{Path, PathBuf};
@@ -272,6 +272,85 @@ fn every_planted_mistake_is_reported_once_at_its_line() {
     for f in &findings {
         assert!(f.diagnostic.line > 0, "no line: {f}");
         assert!(f.diagnostic.file.starts_with(&dir.0), "{f}");
+    }
+}
+
+/// What a finding says besides its message: rule, code, place, severity and facts.
+type Said = (
+    Lint,
+    DiagCode,
+    PathBuf,
+    u32,
+    u32,
+    Severity,
+    [Option<String>; 3],
+);
+
+fn said(findings: &[Finding]) -> Vec<Said> {
+    findings
+        .iter()
+        .map(|f| {
+            let d = &f.diagnostic;
+            let facts = [d.subject(), d.section(), d.suggestion()].map(|f| f.map(str::to_string));
+            (
+                f.lint,
+                d.code,
+                d.file.clone(),
+                d.line,
+                d.column,
+                d.severity,
+                facts,
+            )
+        })
+        .collect()
+}
+
+/// `check` sorts load diagnostics into rules, raises them, rewords them and suggests
+/// fixes from their codes and facts alone: with every message blanked, the findings
+/// are the same, and the ones it rewords read the same.
+#[test]
+fn rules_codes_and_facts_do_not_depend_on_the_words() {
+    let (_dir, project) = planted();
+    let mut blank = project.clone();
+    for d in &mut blank.diagnostics {
+        d.message.clear();
+    }
+    let findings = check::findings(&project);
+    let blanked = check::findings(&blank);
+    let text = listing(&findings);
+    assert_eq!(said(&findings), said(&blanked), "\n{text}");
+    let find = |all: &[Finding], code: DiagCode| -> Finding {
+        all.iter()
+            .find(|f| f.diagnostic.code == code)
+            .unwrap_or_else(|| panic!("no {code}:\n{text}"))
+            .clone()
+    };
+    let fact = |code: DiagCode| find(&blanked, code).diagnostic;
+    let subroutine = fact(DiagCode::UnknownSubroutine);
+    assert_eq!(subroutine.subject(), Some("play_okk"));
+    assert_eq!(subroutine.suggestion(), Some("play_ok"));
+    assert_eq!(
+        find(&blanked, DiagCode::UnknownSubroutine).lint,
+        Lint::UnboundSymbol
+    );
+    let extern_use = fact(DiagCode::UnboundSymbol);
+    assert_eq!(extern_use.subject(), Some("helper_routine"));
+    let duplicate = fact(DiagCode::DuplicateKey);
+    assert_eq!(duplicate.subject(), Some("10"));
+    assert_eq!(duplicate.section(), Some("Patch"));
+    assert_eq!(
+        fact(DiagCode::EventWithoutTrack).subject(),
+        Some("play_nowhere")
+    );
+    let sample = fact(DiagCode::MissingSample);
+    assert_eq!(sample.subject(), Some("sounds\\ok.ogg"));
+    assert_eq!(sample.suggestion(), Some("sounds\\ok.wav"));
+    // What check words from facts reads the same without the loader's words.
+    for code in [DiagCode::EventWithoutTrack, DiagCode::DuplicateKey] {
+        assert_eq!(
+            find(&findings, code).diagnostic.message,
+            find(&blanked, code).diagnostic.message
+        );
     }
 }
 

@@ -1,14 +1,17 @@
 //! The Problems panel under egui_kittest, on a temporary project whose source has an
 //! error (an unknown instruction) and a warning (an event pointing at no track): both
-//! are listed with their `file:line:col`, the Errors / Warnings checkboxes and the
-//! filter narrow the list, and clicking a place opens the source at its line.
+//! are listed with their `file:line:col` and code, the Errors / Warnings checkboxes, the
+//! code menu and the filter narrow the list, and clicking a place opens the source at its
+//! line. The panel's model decides the same with every message blanked.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use engine_core::toolchain::diag::{DiagCode, Diagnostic};
 use engine_core::toolchain::project::Project;
+use panels::problems::codes;
 use panels::{AppCommand, ContextData, ProblemsPanel};
 use std::path::PathBuf;
 
@@ -115,6 +118,104 @@ fn both_are_listed_with_their_place() {
     harness.get_by_label("warning");
     harness.get_by_label_contains("frobnicate");
     harness.get_by_label_contains("event `ghost` refers to track");
+    harness.get_by_label("[unknown-opcode]");
+    harness.get_by_label("[event-without-track]");
+}
+
+#[test]
+fn the_code_menu_shows_one_code() {
+    let mut harness = harness("codes");
+    harness.get_by_label("Code").click();
+    harness.run();
+    harness.get_by_label("event-without-track (1)");
+    harness.get_by_label("unknown-opcode (1)").click();
+    harness.run();
+    assert_eq!(harness.state().panel.code, Some(DiagCode::UnknownOpcode));
+    harness.get_by_label_contains("frobnicate");
+    assert!(harness.query_by_label_contains("event `ghost`").is_none());
+    // Back to every code.
+    harness.state_mut().panel.code = None;
+    harness.run();
+    harness.get_by_label_contains("event `ghost`");
+    // The filter finds a code's name too.
+    harness.state_mut().panel.filter = "EVENT-WITHOUT".into();
+    harness.run();
+    harness.get_by_label_contains("event `ghost`");
+    assert!(harness.query_by_label_contains("frobnicate").is_none());
+}
+
+/// What identifies a shown row without its message.
+fn rows(shown: &[&Diagnostic]) -> Vec<(String, u32, u32, DiagCode, Option<String>)> {
+    shown
+        .iter()
+        .map(|d| {
+            let file = d.file.display().to_string();
+            (
+                file,
+                d.line,
+                d.column,
+                d.code,
+                d.subject().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_model_needs_no_message() {
+    let harness = harness("blank");
+    let all: Vec<Diagnostic> = harness
+        .state()
+        .cx
+        .project
+        .all_diagnostics()
+        .cloned()
+        .collect();
+    let blank: Vec<Diagnostic> = all
+        .iter()
+        .cloned()
+        .map(|mut d| {
+            d.message.clear();
+            d
+        })
+        .collect();
+    assert_eq!(codes(&all), codes(&blank));
+    assert_eq!(
+        codes(&blank),
+        [
+            (DiagCode::EventWithoutTrack, 1),
+            (DiagCode::UnknownOpcode, 1)
+        ]
+    );
+    let ghost = blank
+        .iter()
+        .find(|d| d.code == DiagCode::EventWithoutTrack)
+        .unwrap();
+    assert_eq!(ghost.subject(), Some("ghost"));
+    let mut settings = Vec::new();
+    for code in [
+        None,
+        Some(DiagCode::UnknownOpcode),
+        Some(DiagCode::EventWithoutTrack),
+    ] {
+        for (show_errors, show_warnings) in [(true, true), (true, false), (false, true)] {
+            for filter in ["", "broken.src", "unknown-opcode", "ghost"] {
+                settings.push(ProblemsPanel {
+                    filter: filter.into(),
+                    show_errors,
+                    show_warnings,
+                    code,
+                });
+            }
+        }
+    }
+    for panel in settings {
+        let with = rows(&panel.shown(&all));
+        assert_eq!(with, rows(&panel.shown(&blank)), "{panel:?}");
+        if panel.filter.is_empty() && panel.show_errors && panel.show_warnings {
+            assert_eq!(with.len(), if panel.code.is_some() { 1 } else { 2 });
+        }
+    }
 }
 
 #[test]

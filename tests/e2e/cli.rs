@@ -58,13 +58,16 @@ fn asm_reports_errors_as_file_line_col_and_writes_nothing() {
     assert_eq!(run.code, ExitCode::from(1));
     let lines: Vec<&str> = run.err.lines().collect();
     let path = source.display().to_string();
+    // Each line is `file:line:col: error: message [code]`.
     assert!(
-        lines[0].starts_with(&format!("{path}:2:10: error: ")),
+        lines[0].starts_with(&format!("{path}:2:10: error: "))
+            && lines[0].ends_with(" [unbound-symbol]"),
         "{}",
         run.err
     );
     assert!(
-        lines[1].starts_with(&format!("{path}:3:2: error: unknown mnemonic")),
+        lines[1].starts_with(&format!("{path}:3:2: error: unknown mnemonic"))
+            && lines[1].ends_with(" [unknown-opcode]"),
         "{}",
         run.err
     );
@@ -79,9 +82,10 @@ fn asm_reports_errors_as_file_line_col_and_writes_nothing() {
 fn asm_of_a_missing_file_is_a_clear_error() {
     let run = hitbench(&["asm", "/no/such/file.src"]);
     assert_eq!(run.code, ExitCode::from(1));
+    let line = run.err.lines().next().unwrap_or_default();
     assert!(
-        run.err
-            .contains("/no/such/file.src: error: cannot read source file"),
+        line.starts_with("/no/such/file.src: error: cannot read source file")
+            && line.ends_with(" [file-not-found]"),
         "{}",
         run.err
     );
@@ -352,6 +356,8 @@ fn check_reports_each_planted_mistake_at_its_line() {
     assert_eq!(run.code, ExitCode::from(1), "{}{}", run.out, run.err);
     let src = dir.join("main.src").display().to_string();
     let lines: Vec<&str> = run.out.lines().collect();
+    // Each line is `file:line: severity[rule]: message [code]`; here every code is the
+    // code of its rule's name but the missing sample's, which the loader reported.
     let expected = [
         format!("{src}:2: error[unbound-symbol]: cannot bind `helper_routine`"),
         format!(
@@ -368,6 +374,14 @@ fn check_reports_each_planted_mistake_at_its_line() {
         ),
         format!("{src}:11: warning[unused-track]: track 12292 (0x3004) `lonely` is never used"),
     ];
+    let codes = [
+        "unbound-symbol",
+        "missing-sample",
+        "bad-sample",
+        "event-without-track",
+        "wrong-group",
+        "unused-track",
+    ];
     // The EXTERN's use is on the `jump` line, below the tables.
     let jump = CHECK_PLANTED
         .lines()
@@ -378,16 +392,20 @@ fn check_reports_each_planted_mistake_at_its_line() {
         .iter()
         .map(|e| e.replace(&format!("{src}:2:"), &format!("{src}:{jump}:")))
         .collect();
-    let mut sorted = expected.clone();
-    sorted.sort_by_key(|e| {
+    let mut sorted: Vec<(String, &str)> = expected.into_iter().zip(codes).collect();
+    sorted.sort_by_key(|(e, _)| {
         let rest = &e[src.len() + 1..];
         rest.split(':').next().unwrap().parse::<u32>().unwrap()
     });
     assert_eq!(lines.len(), sorted.len() + 1, "{}", run.out);
-    for (line, want) in lines.iter().zip(&sorted) {
+    for (line, (want, code)) in lines.iter().zip(&sorted) {
         assert!(
             line.starts_with(want.as_str()),
             "\n{line}\nshould start with\n{want}"
+        );
+        assert!(
+            line.ends_with(&format!(" [{code}]")),
+            "\n{line}\nshould end with [{code}]"
         );
     }
     assert_eq!(
@@ -453,7 +471,11 @@ fn check_usage() {
     let run = hitbench(&["check", "--help"]);
     assert_eq!(run.code, ExitCode::SUCCESS);
     assert!(run.out.contains("--strict"), "{}", run.out);
-    assert!(run.out.contains("error|warning[rule]"), "{}", run.out);
+    assert!(
+        run.out.contains("error|warning[rule]: message [code]"),
+        "{}",
+        run.out
+    );
     let run = hitbench(&["check", "/no/such/project"]);
     assert_eq!(run.code, ExitCode::from(1));
     assert!(run.err.contains("no such project folder"), "{}", run.err);

@@ -93,7 +93,10 @@ fn render_refuses_a_script_time_beyond_the_maximum() {
     .expect("refused at once, not rendered");
     assert_eq!(run.code, ExitCode::from(1), "{}\n{}", run.out, run.err);
     assert!(
-        run.err.contains(&format!("{script}:2:1: error:")),
+        run.err
+            .lines()
+            .any(|l| l.starts_with(&format!("{script}:2:1: error:"))
+                && l.ends_with(" [number-out-of-range]")),
         "{}",
         run.err
     );

@@ -1,7 +1,7 @@
 //! `hitbench check`: load a project and lint it — every load diagnostic and the linter's
 //! own (`engine_core::tools::check`), sorted by file and line, each as
-//! `file:line: error|warning[rule]: message` (like rustc and gcc, so editors can jump to
-//! it), then a summary line. Exit status 1 on errors (or, with `--strict`, on warnings
+//! `file:line: error|warning[rule]: message [code]` (like rustc and gcc, so editors can
+//! jump to it), then a summary line. Exit status 1 on errors (or, with `--strict`, on warnings
 //! too), 2 on a wrong command line.
 
 use super::Io;
@@ -20,9 +20,9 @@ symbols, missing or undecodable samples, unused tracks, patches and hit lists,
 events that lead nowhere, dangling table references, duplicate definitions and
 sounds controlled by the wrong option (a `vox_*` track in the FX group).
 
-Each problem is one line, `file:line: error|warning[rule]: message`, sorted by
-file and line; a summary line follows: `N errors, M warnings in K files`.
-docs/check.md describes every rule.
+Each problem is one line, `file:line: error|warning[rule]: message [code]`,
+sorted by file and line; a summary line follows: `N errors, M warnings in K
+files`. docs/check.md describes every rule, docs/diagnostics.md every code.
 
 Options:
   --strict    Treat warnings as errors for the exit status.

@@ -55,7 +55,8 @@ Commands:
         and .sym (default <dir>: the source's folder). INCLUDE, INIFILE and
         SYMBOLFILE read only regular files in the source's folder and the
         --include folders. Diagnostics are printed as
-        file:line:col: error|warning: message. Exit status 1 if there are errors.
+        file:line:col: error|warning: message [code] (docs/diagnostics.md).
+        Exit status 1 if there are errors.
   disasm <file.hit> [--hsm <file.hsm>] [--hdb <file.hdb>] [--layout ts1|tso] [-o <file>]
         Turn a .hit back into MakeTrax source that reassembles byte for byte.
         A .hsm/.hdb next to the .hit is used for label names when not given.
@@ -64,7 +65,7 @@ Commands:
         Lint a project without running it: unbound names, missing or damaged
         samples, unused tracks, events that play nothing, sounds in the wrong
         option group (a vox_* track under FX), world.ini and lot mistakes. Prints
-        file:line: error|warning[rule]: message, then a summary. Exit status 1 on
+        file:line: error|warning[rule]: message [code], then a summary. Exit status 1 on
         errors (--strict: on warnings too). docs/check.md lists every rule.
   render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S]
          [--trace] [--allow-savelot] [--loudness]

@@ -21,6 +21,7 @@
 //! last component (the open does not follow links and the handle must be the file that
 //! was checked); folders above it are trusted not to change during one read.
 
+use crate::toolchain::diag::DiagCode;
 use std::collections::HashSet;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
@@ -152,6 +153,33 @@ impl Refusal {
         }
     }
 
+    /// The diagnostic code of this kind of refusal.
+    pub fn code(&self) -> DiagCode {
+        match self {
+            Refusal::NotFound { .. } => DiagCode::FileNotFound,
+            Refusal::Outside { .. } => DiagCode::OutsideAllowedFolders,
+            Refusal::LinkOutside { .. } => DiagCode::LinkOutside,
+            Refusal::Dangling { .. } => DiagCode::DanglingLink,
+            Refusal::Loop { .. } => DiagCode::LinkLoop,
+            Refusal::NotRegular { .. } => DiagCode::NotARegularFile,
+            Refusal::NotAFolder { .. } => DiagCode::NotAFolder,
+            Refusal::TooBig { .. } => DiagCode::FileTooLarge,
+            Refusal::TooDeep { .. } => DiagCode::FolderTooDeep,
+            Refusal::Changed { .. } => DiagCode::FileChanged,
+            Refusal::Io { .. } => DiagCode::UnreadableFile,
+        }
+    }
+
+    /// The code of an I/O error: the refusal's when it carries one ([`Refusal::into_io`]),
+    /// else `file-not-found` or `unreadable-file`.
+    pub fn io_code(error: &io::Error) -> DiagCode {
+        match error.get_ref().and_then(|e| e.downcast_ref::<Refusal>()) {
+            Some(refusal) => refusal.code(),
+            None if error.kind() == io::ErrorKind::NotFound => DiagCode::FileNotFound,
+            None => DiagCode::UnreadableFile,
+        }
+    }
+
     /// What is wrong, without the path (every message is the path, then this).
     pub fn reason(&self) -> String {
         let text = self.to_string();
@@ -163,13 +191,14 @@ impl Refusal {
     }
 
     /// As an `io::Error` (`NotFound` stays `NotFound`, so a search can go on to the
-    /// next candidate; every other refusal is `PermissionDenied` carrying the message).
+    /// next candidate; every other refusal is `PermissionDenied`). The error carries the
+    /// refusal itself, so [`Refusal::io_code`] still knows what it was.
     pub fn into_io(self) -> io::Error {
         let kind = match self {
             Refusal::NotFound { .. } => io::ErrorKind::NotFound,
             _ => io::ErrorKind::PermissionDenied,
         };
-        io::Error::new(kind, self.to_string())
+        io::Error::new(kind, self)
     }
 
     fn io(path: &Path, error: &io::Error) -> Self {

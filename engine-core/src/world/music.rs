@@ -36,7 +36,7 @@ use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::units::{Gain, Pan};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::ReadRules;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -276,7 +276,10 @@ impl MusicSettings {
                             _ => settings.volume = v as f32,
                         }
                     }
-                    Ok(v) => d.push(s.error(format!("`{}` = {v} is out of range", s.key))),
+                    Ok(v) => d.push(s.error(
+                        DiagCode::NumberOutOfRange,
+                        format!("`{}` = {v} is out of range", s.key),
+                    )),
                     Err(e) => d.push(e),
                 },
                 _ => return false,
@@ -305,21 +308,27 @@ fn existing(
     let path = setting.path();
     let ok = if dir { path.is_dir() } else { path.is_file() };
     if !ok {
-        diagnostics.push(setting.error(format!(
-            "`{}`: the {} {} does not exist",
-            setting.key,
-            if dir { "directory" } else { "file" },
-            path.display()
-        )));
+        diagnostics.push(setting.error(
+            DiagCode::FileNotFound,
+            format!(
+                "`{}`: the {} {} does not exist",
+                setting.key,
+                if dir { "directory" } else { "file" },
+                path.display()
+            ),
+        ));
         return None;
     }
     match rules.contains(&path) {
         Ok(_) => Some(path),
         Err(refusal) => {
-            diagnostics.push(setting.error(format!(
-                "`{}`: {refusal}; music plays only files inside the project's data folders",
-                setting.key
-            )));
+            diagnostics.push(setting.error(
+                refusal.code(),
+                format!(
+                    "`{}`: {refusal}; music plays only files inside the project's data folders",
+                    setting.key
+                ),
+            ));
             None
         }
     }

@@ -10,7 +10,7 @@
 //! reads its own section from [`WorldIni`]; every bad value is a diagnostic naming the
 //! file and line, and the default is used instead.
 
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::hot::HotDocument;
 use std::path::{Path, PathBuf};
 
@@ -35,14 +35,16 @@ pub struct Setting {
 }
 
 impl Setting {
-    /// An error about this value.
-    pub fn error(&self, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::error(&self.file, self.line, self.column, message)
+    /// An error of kind `code` about this value (its subject is the key).
+    pub fn error(&self, code: DiagCode, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(code, &self.file, self.line, self.column, message)
+            .with_subject(self.key.clone())
     }
 
-    /// A warning about this value.
-    pub fn warning(&self, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::warning(&self.file, self.line, self.column, message)
+    /// A warning of kind `code` about this value (its subject is the key).
+    pub fn warning(&self, code: DiagCode, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::warning(code, &self.file, self.line, self.column, message)
+            .with_subject(self.key.clone())
     }
 
     /// A path written in the value, resolved against the data directory of the file
@@ -59,10 +61,10 @@ impl Setting {
             .ok()
             .filter(|v| v.is_finite())
             .ok_or_else(|| {
-                self.error(format!(
-                    "`{}` must be a number, not `{}`",
-                    self.key, self.value
-                ))
+                self.error(
+                    DiagCode::BadNumber,
+                    format!("`{}` must be a number, not `{}`", self.key, self.value),
+                )
             })
     }
 
@@ -76,11 +78,14 @@ impl Setting {
                     .ok()
                     .filter(|v| v.is_finite())
                     .ok_or_else(|| {
-                        self.error(format!(
-                            "`{}` must be numbers separated by commas; `{}` is not a number",
-                            self.key,
-                            part.trim()
-                        ))
+                        self.error(
+                            DiagCode::BadNumber,
+                            format!(
+                                "`{}` must be numbers separated by commas; `{}` is not a number",
+                                self.key,
+                                part.trim()
+                            ),
+                        )
                     })
             })
             .collect()
@@ -113,6 +118,7 @@ impl WorldIni {
             {
                 Ok(bytes) => ini.add(&path, dir, &bytes),
                 Err(refusal) => diagnostics.push(Diagnostic::error(
+                    refusal.code(),
                     &path,
                     0,
                     0,
@@ -201,11 +207,13 @@ pub fn read_section(
 ) {
     for setting in ini.section(section) {
         if !apply(setting, diagnostics) {
-            diagnostics.push(setting.warning(format!(
+            let message = format!(
                 "unknown key `{}` in [{section}] (known: {})",
                 setting.key,
                 known.join(", ")
-            )));
+            );
+            let d = setting.warning(DiagCode::UnknownKey, message);
+            diagnostics.push(d.with_section(section));
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::units::{Gain, Pan};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::ReadRules;
 use crate::world::ObjectId;
 use std::collections::{BTreeMap, BTreeSet};
@@ -82,7 +82,7 @@ pub fn station_defs(ini: &WorldIni) -> (Vec<StationDef>, Vec<Diagnostic>) {
 
 fn station_def(setting: &Setting) -> Result<StationDef, Diagnostic> {
     let code = station_code(&setting.key).ok_or_else(|| {
-        setting.error(format!(
+        setting.error(DiagCode::UnknownValue, format!(
             "`{}` is not a station code (a number such as 28 or 0x104, or four letters such as KACT)",
             setting.key
         ))
@@ -90,22 +90,29 @@ fn station_def(setting: &Setting) -> Result<StationDef, Diagnostic> {
     let mut parts = setting.value.split(',').map(str::trim);
     let dir_text = parts.next().unwrap_or("");
     if dir_text.is_empty() {
-        return Err(setting.error(format!(
-            "station {} needs a directory: `{} = stations/tv/action`",
-            setting.key, setting.key
-        )));
+        return Err(setting.error(
+            DiagCode::MissingField,
+            format!(
+                "station {} needs a directory: `{} = stations/tv/action`",
+                setting.key, setting.key
+            ),
+        ));
     }
     let group = match parts.next().map(str::to_ascii_lowercase).as_deref() {
         None | Some("fx") => ControlGroup::Fx,
         Some("music") => ControlGroup::Music,
         Some(other) => {
-            return Err(setting.error(format!(
-                "`{other}`: a station's group is fx (TV) or music (radio)"
-            )));
+            return Err(setting.error(
+                DiagCode::UnknownValue,
+                format!("`{other}`: a station's group is fx (TV) or music (radio)"),
+            ));
         }
     };
     if let Some(extra) = parts.next() {
-        return Err(setting.error(format!("unexpected `{extra}` after the group")));
+        return Err(setting.error(
+            DiagCode::ExtraField,
+            format!("unexpected `{extra}` after the group"),
+        ));
     }
     let dir = Setting {
         value: dir_text.to_string(),
@@ -113,11 +120,14 @@ fn station_def(setting: &Setting) -> Result<StationDef, Diagnostic> {
     }
     .path();
     if !dir.is_dir() {
-        return Err(setting.error(format!(
-            "station {}: the directory {} does not exist",
-            setting.key,
-            dir.display()
-        )));
+        return Err(setting.error(
+            DiagCode::FileNotFound,
+            format!(
+                "station {}: the directory {} does not exist",
+                setting.key,
+                dir.display()
+            ),
+        ));
     }
     Ok(StationDef {
         code,
@@ -278,6 +288,7 @@ impl Stations {
                 Ok(_) => true,
                 Err(refusal) => {
                     diagnostics.push(Diagnostic::error(
+                        refusal.code(),
                         &def.file,
                         def.line,
                         0,

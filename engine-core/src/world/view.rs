@@ -28,7 +28,7 @@
 use super::settings::{Setting, WorldIni, read_section};
 use super::{ObjectKind, World, WorldObject};
 use crate::runtime::units::{Gain, HIT_PAN_CENTRE, HIT_PAN_LEFT, HIT_PAN_RIGHT, Pan};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::project::FULL_VOLUME;
 use std::borrow::Borrow;
 use std::f32::consts::FRAC_PI_2;
@@ -252,11 +252,14 @@ impl ViewSettings {
                     Some(v) if v.len() == 2 => {
                         s.full_volume_area = [v[0], v[1]];
                     }
-                    Some(v) => diags.push(setting.error(format!(
-                        "`{}` takes one fraction or two (width, height), not {}",
-                        setting.key,
-                        v.len()
-                    ))),
+                    Some(v) => diags.push(setting.error(
+                        DiagCode::ExtraField,
+                        format!(
+                            "`{}` takes one fraction or two (width, height), not {}",
+                            setting.key,
+                            v.len()
+                        ),
+                    )),
                     None => {}
                 },
                 "fadedistance" => {
@@ -266,10 +269,13 @@ impl ViewSettings {
                 }
                 "fadecurve" => match FadeCurve::by_name(&setting.value) {
                     Some(curve) => s.fade_curve = curve,
-                    None => diags.push(setting.error(format!(
-                        "`{}` must be linear, equal-power or smooth, not `{}`",
-                        setting.key, setting.value
-                    ))),
+                    None => diags.push(setting.error(
+                        DiagCode::UnknownValue,
+                        format!(
+                            "`{}` must be linear, equal-power or smooth, not `{}`",
+                            setting.key, setting.value
+                        ),
+                    )),
                 },
                 "zoomgain" => {
                     if let Some(v) = fixed::<3>(setting, "near, middle, far", 0.0, 1.0, diags) {
@@ -404,10 +410,13 @@ fn rotate(d: [f32; 2], quarters: u8) -> [f32; 2] {
 }
 
 fn range_error(setting: &Setting, value: f64, min: f32, max: f32) -> Diagnostic {
-    setting.error(format!(
-        "`{}` must be between {min} and {max}, not {value}",
-        setting.key
-    ))
+    setting.error(
+        DiagCode::NumberOutOfRange,
+        format!(
+            "`{}` must be between {min} and {max}, not {value}",
+            setting.key
+        ),
+    )
 }
 
 fn single(setting: &Setting, min: f32, max: f32, diags: &mut Vec<Diagnostic>) -> Option<f32> {
@@ -454,11 +463,14 @@ fn fixed<const N: usize>(
     match <[f32; N]>::try_from(values.as_slice()) {
         Ok(array) => Some(array),
         Err(_) => {
-            diags.push(setting.error(format!(
-                "`{}` takes {N} numbers ({names}), not {}",
-                setting.key,
-                values.len()
-            )));
+            diags.push(setting.error(
+                DiagCode::MissingField,
+                format!(
+                    "`{}` takes {N} numbers ({names}), not {}",
+                    setting.key,
+                    values.len()
+                ),
+            ));
             None
         }
     }

@@ -5,6 +5,7 @@ use hitbench_tests::workspace;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod diagnostics;
 mod limits;
 mod modules;
 mod scan;

@@ -4,7 +4,7 @@
 
 use super::grammar::parse;
 use super::{Command, WorldCommand};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use std::path::Path;
 
 /// The latest time a script line may have, in seconds (24 h). Longer renders say so
@@ -49,6 +49,17 @@ enum TimeError {
 }
 
 /// The time at the start of a script line.
+impl TimeError {
+    /// The diagnostic code of this kind of problem.
+    fn code(&self) -> DiagCode {
+        match self {
+            TimeError::NotATime(_) => DiagCode::BadNumber,
+            TimeError::TooLate { .. } => DiagCode::NumberOutOfRange,
+            TimeError::Backwards { .. } => DiagCode::OutOfOrder,
+        }
+    }
+}
+
 fn line_time(time_text: &str, last_time: f64) -> Result<f64, TimeError> {
     match time_text.parse::<f64>() {
         Ok(time) if time.is_finite() && time > MAX_SCRIPT_SECONDS => {
@@ -88,7 +99,8 @@ pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnost
         let time = match line_time(time_text, last_time) {
             Ok(time) => time,
             Err(why) => {
-                diagnostics.push(Diagnostic::error(file, line, lead + 1, why.to_string()));
+                let d = Diagnostic::error(why.code(), file, line, lead + 1, why.to_string());
+                diagnostics.push(d);
                 continue;
             }
         };
@@ -101,12 +113,19 @@ pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnost
                 line,
             }),
             Ok(None) => diagnostics.push(Diagnostic::error(
+                DiagCode::MissingField,
                 file,
                 line,
                 offset + 1,
                 "a time needs a command after it",
             )),
-            Err(e) => diagnostics.push(Diagnostic::error(file, line, offset + e.column, e.message)),
+            Err(e) => diagnostics.push(Diagnostic::error(
+                DiagCode::BadCommand,
+                file,
+                line,
+                offset + e.column,
+                e.message,
+            )),
         }
     }
     (commands, diagnostics)
@@ -120,6 +139,7 @@ pub fn savelot_refusals(script: &[TimedCommand], file: &Path) -> Vec<Diagnostic>
         .filter(|c| matches!(c.command, Command::World(WorldCommand::SaveLot(_))))
         .map(|c| {
             Diagnostic::error(
+                DiagCode::SavelotNotAllowed,
                 file,
                 c.line,
                 0,

@@ -7,7 +7,7 @@ use super::watch::{Batch, Debouncer, DirWatcher, Signal, WatchStatus};
 use super::{FileErrors, Reload, ReloadConfig, SampleChange, SampleOutcome};
 use crate::sound::audio::decode::{self, DecodeLimits};
 use crate::sound::cache::{CacheError, Handle, ResourceCache};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::ReadRules;
 use crate::toolchain::project::{
     PROJECT_EXTENSIONS, Piece, Project, ReloadReport, SAMPLE_EXTENSIONS, resource_name,
@@ -341,17 +341,23 @@ impl Worker {
             self.kept.insert(name.to_string(), handle);
         }
         let kept = self.kept.contains_key(name);
-        let message = if kept {
-            format!("{error}; its last good version stays in use")
+        let (code, message) = if kept {
+            (
+                DiagCode::KeptLastGood,
+                format!("{error}; its last good version stays in use"),
+            )
         } else {
-            format!("{error}; no earlier version is in memory, so it cannot play")
+            (
+                DiagCode::BadSample,
+                format!("{error}; no earlier version is in memory, so it cannot play"),
+            )
         };
         self.sample_errors.insert(
             path.to_path_buf(),
             FileErrors {
                 path: path.to_path_buf(),
                 kept,
-                diagnostics: vec![Diagnostic::error(path, 0, 0, message)],
+                diagnostics: vec![Diagnostic::error(code, path, 0, 0, message)],
             },
         );
         if kept {

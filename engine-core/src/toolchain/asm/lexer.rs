@@ -3,6 +3,7 @@
 //! Tokens are byte spans into the source text (no allocation per token); columns are
 //! 1-based character positions, a tab counting as one.
 
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::number::parse_int;
 pub(crate) use crate::toolchain::formats::text::is_identifier;
 
@@ -96,8 +97,26 @@ pub(crate) enum Operand<'a> {
     AtName(&'a str),
 }
 
-/// Classifies an operand token; the error is a message for a diagnostic.
-pub(crate) fn classify(text: &str) -> Result<Operand<'_>, String> {
+/// Why a token is no operand: the kind of problem and a message for the diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BadToken {
+    /// `bad-number` or `bad-syntax`.
+    pub(crate) code: DiagCode,
+    /// What is wrong, for a person.
+    pub(crate) message: String,
+}
+
+impl BadToken {
+    fn syntax(message: String) -> Self {
+        Self {
+            code: DiagCode::BadSyntax,
+            message,
+        }
+    }
+}
+
+/// Classifies an operand token; the error says what is wrong with it.
+pub(crate) fn classify(text: &str) -> Result<Operand<'_>, BadToken> {
     if let Some(rest) = text.strip_prefix('#') {
         if looks_numeric(rest) {
             return parse_int(rest)
@@ -107,17 +126,19 @@ pub(crate) fn classify(text: &str) -> Result<Operand<'_>, String> {
         if is_identifier(rest) {
             return Ok(Operand::HashName(rest));
         }
-        return Err(if rest.is_empty() {
+        return Err(BadToken::syntax(if rest.is_empty() {
             "`#` must be followed by a number or a name".to_string()
         } else {
             format!("`{text}` is neither #number nor #name")
-        });
+        }));
     }
     if let Some(rest) = text.strip_prefix('@') {
         if is_identifier(rest) {
             return Ok(Operand::AtName(rest));
         }
-        return Err(format!("`{text}` is not a label reference (@name)"));
+        return Err(BadToken::syntax(format!(
+            "`{text}` is not a label reference (@name)"
+        )));
     }
     if looks_numeric(text) {
         return parse_int(text)
@@ -128,13 +149,13 @@ pub(crate) fn classify(text: &str) -> Result<Operand<'_>, String> {
         return Ok(Operand::Name(text));
     }
     if text.ends_with(',') {
-        return Err(format!(
+        return Err(BadToken::syntax(format!(
             "`{text}`: operands are separated by spaces or tabs, not commas"
-        ));
+        )));
     }
-    Err(format!(
+    Err(BadToken::syntax(format!(
         "`{text}` is not a number, a name, #value or @label"
-    ))
+    )))
 }
 
 /// True if the token is meant as a number: starts with a digit, or a sign and a digit.
@@ -143,8 +164,11 @@ pub(crate) fn looks_numeric(text: &str) -> bool {
     unsigned.bytes().next().is_some_and(|b| b.is_ascii_digit())
 }
 
-fn bad_number(text: &str) -> String {
-    format!("bad number `{text}` (write decimal like 42, -7 or hex like 0x2A)")
+fn bad_number(text: &str) -> BadToken {
+    BadToken {
+        code: DiagCode::BadNumber,
+        message: format!("bad number `{text}` (write decimal like 42, -7 or hex like 0x2A)"),
+    }
 }
 
 #[cfg(test)]
@@ -195,11 +219,13 @@ mod tests {
         assert_eq!(classify("#1000"), Ok(Operand::HashInt(1000)));
         assert_eq!(classify("#hl_x"), Ok(Operand::HashName("hl_x")));
         assert_eq!(classify("@_end"), Ok(Operand::AtName("_end")));
-        assert!(classify("12ab").unwrap_err().contains("bad number"));
-        assert!(classify("#0xZZ").unwrap_err().contains("bad number"));
+        assert_eq!(classify("12ab").unwrap_err().code, DiagCode::BadNumber);
+        assert_eq!(classify("#0xZZ").unwrap_err().code, DiagCode::BadNumber);
         assert!(classify("#").is_err());
         assert!(classify("@1x").is_err());
-        assert!(classify("v1,").unwrap_err().contains("commas"));
+        let comma = classify("v1,").unwrap_err();
+        assert_eq!(comma.code, DiagCode::BadSyntax);
+        assert!(comma.message.contains("commas"));
         assert!(classify("a.b").is_err());
     }
 }

@@ -6,7 +6,7 @@
 //! number. Event names match ignoring ASCII case; when a name repeats, the first line
 //! wins (TSO's first file to define a name wins) and the repeat is reported.
 
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::number::parse_int_lenient_hex;
 pub use crate::toolchain::formats::text::IdRef;
 use crate::toolchain::formats::text::{
@@ -62,15 +62,20 @@ impl EvtFile {
                 continue;
             };
             if let Some(first) = first_lines.get(&event.key()) {
-                diagnostics.push(Diagnostic::warning(
-                    file,
-                    line,
-                    1,
-                    format!(
-                        "event `{}` is already defined on line {first}; the first definition is used",
-                        event.name
-                    ),
-                ));
+                diagnostics.push(
+                    Diagnostic::warning(
+                        DiagCode::DuplicateKey,
+                        file,
+                        line,
+                        1,
+                        format!(
+                            "event `{}` is already defined on line {first}; the first \
+                             definition is used",
+                            event.name
+                        ),
+                    )
+                    .with_subject(event.name.clone()),
+                );
             } else {
                 first_lines.insert(event.key(), line);
             }
@@ -131,15 +136,22 @@ fn parse_line(
         fields.pop();
     }
     let end_column = char_count(content).saturating_add(1);
-    let error = |column: u32, message: String| Diagnostic::error(file, line, column, message);
+    let error = |code: DiagCode, column: u32, message: String| {
+        Diagnostic::error(code, file, line, column, message)
+    };
     let name = fields.first()?;
     if name.text.is_empty() {
-        diagnostics.push(error(name.column, "event name is empty".to_owned()));
+        diagnostics.push(error(
+            DiagCode::EmptyField,
+            name.column,
+            "event name is empty".to_owned(),
+        ));
         return None;
     }
     let id_field = |index: usize, what: &str| -> Result<IdRef, Diagnostic> {
         let Some(field) = fields.get(index) else {
             return Err(error(
+                DiagCode::MissingField,
                 end_column,
                 format!(
                     "event `{}` has no {what}; expected `name, event type, track ID, 0, 0, 0, 0`",
@@ -149,6 +161,7 @@ fn parse_line(
         };
         parse_id_ref(field.text).ok_or_else(|| {
             error(
+                DiagCode::BadNumber,
                 field.column,
                 format!("{what} must be a number or a name, found `{}`", field.text),
             )
@@ -168,12 +181,18 @@ fn parse_line(
         match parse_int_lenient_hex(field.text) {
             Some(value) => extra.push(value),
             None => {
-                let message = if field.text.is_empty() {
-                    "empty field between numbers".to_owned()
+                let (code, message) = if field.text.is_empty() {
+                    (
+                        DiagCode::EmptyField,
+                        "empty field between numbers".to_owned(),
+                    )
                 } else {
-                    format!("`{}` is not a number", field.text)
+                    (
+                        DiagCode::BadNumber,
+                        format!("`{}` is not a number", field.text),
+                    )
                 };
-                diagnostics.push(error(field.column, message));
+                diagnostics.push(error(code, field.column, message));
                 bad = true;
             }
         }
@@ -183,6 +202,7 @@ fn parse_line(
     }
     if let Some(surplus) = fields.get(3 + USUAL_EXTRA_FIELDS) {
         diagnostics.push(Diagnostic::warning(
+            DiagCode::ExtraField,
             file,
             line,
             surplus.column,

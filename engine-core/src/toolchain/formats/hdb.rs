@@ -4,7 +4,7 @@
 //! Layout: `docs/formats.md`.
 
 use super::records;
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -75,6 +75,7 @@ impl HdbFile {
         for range in out.lines.drain(..) {
             match kept.last() {
                 Some(prev) if range.start < prev.end => diagnostics.push(Diagnostic::warning(
+                    DiagCode::OutOfOrder,
                     file,
                     0,
                     0,
@@ -95,6 +96,7 @@ impl HdbFile {
             let value: u32 = r.number(index, "file index", file)?;
             if value as usize >= this.files.len() {
                 return Err(Diagnostic::error(
+                    DiagCode::OutOfOrder,
                     file,
                     r.line,
                     r.column(index),
@@ -108,6 +110,7 @@ impl HdbFile {
                 let index: usize = r.number(1, "file index", file)?;
                 if index != self.files.len() {
                     return Err(Diagnostic::error(
+                        DiagCode::OutOfOrder,
                         file,
                         r.line,
                         r.column(1),
@@ -124,6 +127,7 @@ impl HdbFile {
                 let end: u32 = r.number(2, "end address", file)?;
                 if end <= start {
                     return Err(Diagnostic::error(
+                        DiagCode::OutOfOrder,
                         file,
                         r.line,
                         r.column(2),
@@ -151,6 +155,7 @@ impl HdbFile {
             }
             other => {
                 return Err(Diagnostic::error(
+                    DiagCode::UnknownRecord,
                     file,
                     r.line,
                     1,

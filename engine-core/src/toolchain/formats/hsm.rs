@@ -6,7 +6,7 @@
 //! labels such as `gotit` recur), so they are not reported. The decimal is what counts:
 //! the hex part is optional, and only checked against it.
 
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::number::{parse_int, to_u32_bits};
 use crate::toolchain::formats::text::{char_count, numbered_lines, split_whitespace};
 use std::fmt::Write as _;
@@ -102,6 +102,7 @@ fn parse_line(
         // Point just past the name, where the value is missing.
         let column = name.column.saturating_add(char_count(name.text));
         diagnostics.push(Diagnostic::error(
+            DiagCode::MissingField,
             file,
             line,
             column,
@@ -114,6 +115,7 @@ fn parse_line(
     };
     let Some(value) = parse_int(value_token.text) else {
         diagnostics.push(Diagnostic::error(
+            DiagCode::BadNumber,
             file,
             line,
             value_token.column,
@@ -127,6 +129,7 @@ fn parse_line(
     if let Some(hex) = tokens.get(2) {
         match parse_hex_part(hex.text) {
             None => diagnostics.push(Diagnostic::warning(
+                DiagCode::BadSyntax,
                 file,
                 line,
                 hex.column,
@@ -134,6 +137,7 @@ fn parse_line(
             )),
             Some(bits) if bits != hex_bits(value) && bits != value as u64 => {
                 diagnostics.push(Diagnostic::warning(
+                    DiagCode::InconsistentValue,
                     file,
                     line,
                     hex.column,
@@ -147,6 +151,7 @@ fn parse_line(
     }
     if let Some(extra) = tokens.get(3) {
         diagnostics.push(Diagnostic::warning(
+            DiagCode::ExtraField,
             file,
             line,
             extra.column,

@@ -2,7 +2,7 @@
 //! a magic line `NAME VERSION`, then one record per line, fields separated by tabs,
 //! blank lines and `;` comment lines ignored.
 
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use std::path::Path;
 
 /// One record: its 1-based line number and its tab-separated fields.
@@ -35,6 +35,7 @@ impl Record<'_> {
         let text = self.text(index, what, file)?;
         text.parse::<T>().map_err(|_| {
             Diagnostic::error(
+                DiagCode::BadNumber,
                 file,
                 self.line,
                 self.column(index),
@@ -47,6 +48,7 @@ impl Record<'_> {
     pub fn text(&self, index: usize, what: &str, file: &Path) -> Result<&str, Diagnostic> {
         self.fields.get(index).copied().ok_or_else(|| {
             Diagnostic::error(
+                DiagCode::MissingField,
                 file,
                 self.line,
                 self.column(self.fields.len()),
@@ -74,18 +76,25 @@ pub fn parse<'a>(
     match header {
         Some((_, l)) if l.trim().trim_start_matches('\u{feff}') == expected => {}
         Some((line, l)) => {
-            let message = match l.trim().strip_prefix(magic) {
-                Some(v) => format!(
-                    "unsupported {magic} version `{}` (this build reads version {version})",
-                    v.trim()
+            let (code, message) = match l.trim().strip_prefix(magic) {
+                Some(v) => (
+                    DiagCode::UnsupportedVersion,
+                    format!(
+                        "unsupported {magic} version `{}` (this build reads version {version})",
+                        v.trim()
+                    ),
                 ),
-                None => format!("not a {magic} file: the first line must be `{expected}`"),
+                None => (
+                    DiagCode::BadHeader,
+                    format!("not a {magic} file: the first line must be `{expected}`"),
+                ),
             };
-            diagnostics.push(Diagnostic::error(file, line, 1, message));
+            diagnostics.push(Diagnostic::error(code, file, line, 1, message));
             return Vec::new();
         }
         None => {
             diagnostics.push(Diagnostic::error(
+                DiagCode::BadHeader,
                 file,
                 0,
                 0,

@@ -5,7 +5,7 @@
 //! rebuilding the files that use it. Layout: `docs/formats.md`.
 
 use super::records;
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -90,6 +90,7 @@ impl SymFile {
         for import in &out.imports {
             if import.file as usize >= out.files.len() {
                 diagnostics.push(Diagnostic::error(
+                    DiagCode::BadImport,
                     file,
                     0,
                     0,
@@ -108,6 +109,7 @@ impl SymFile {
             let text = r.text(index, "kind", file)?;
             SymKind::parse(text).ok_or_else(|| {
                 Diagnostic::error(
+                    DiagCode::UnknownValue,
                     file,
                     r.line,
                     r.column(index),
@@ -120,6 +122,7 @@ impl SymFile {
                 let index: usize = r.number(1, "file index", file)?;
                 if index != self.files.len() {
                     return Err(Diagnostic::error(
+                        DiagCode::OutOfOrder,
                         file,
                         r.line,
                         r.column(1),
@@ -145,6 +148,7 @@ impl SymFile {
             }),
             other => {
                 return Err(Diagnostic::error(
+                    DiagCode::UnknownRecord,
                     file,
                     r.line,
                     1,

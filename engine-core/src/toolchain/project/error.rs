@@ -1,7 +1,10 @@
 //! Why a table entry does not resolve: a name that gives no number, a number that is no
 //! 32-bit ID, a track subroutine that is not in the loaded code. Each message names the
 //! field and the text or number at fault; the loader turns it into a diagnostic at the
-//! entry's line.
+//! entry's line, with the code and the name at fault as facts.
+
+use crate::toolchain::diag::{DiagCode, Diagnostic};
+use std::path::Path;
 
 /// Why a name gives no number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -61,11 +64,49 @@ pub enum ResolveError {
     },
 }
 
+impl ResolveError {
+    /// The diagnostic code of this kind of problem.
+    pub fn code(&self) -> DiagCode {
+        match self {
+            ResolveError::Name {
+                problem: NameProblem::Undefined,
+                ..
+            } => DiagCode::UnboundSymbol,
+            ResolveError::Name {
+                problem: NameProblem::CodeLabel,
+                ..
+            } => DiagCode::LabelAsNumber,
+            ResolveError::OutOfRange { .. } => DiagCode::NumberOutOfRange,
+            ResolveError::UnknownSubroutine { .. } => DiagCode::UnknownSubroutine,
+            ResolveError::AddressWithoutCode { .. } | ResolveError::AddressOutsideCode { .. } => {
+                DiagCode::BadSubroutineAddress
+            }
+        }
+    }
+
+    /// The name at fault, as written.
+    pub fn subject(&self) -> Option<&str> {
+        match self {
+            ResolveError::Name { name, .. } => Some(name),
+            ResolveError::UnknownSubroutine { label, .. } => Some(label),
+            _ => None,
+        }
+    }
+
+    /// As an error at `file:line:column`, with its code and subject.
+    pub fn diagnostic(&self, file: &Path, line: u32, column: u32) -> Diagnostic {
+        let d = Diagnostic::error(self.code(), file, line, column, self.to_string());
+        match self.subject() {
+            Some(subject) => d.with_subject(subject),
+            None => d,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// `check` classifies diagnostics by these words, so they must not drift.
     #[test]
     fn messages_name_the_field_and_what_is_wrong() {
         let undefined = ResolveError::Name {

@@ -5,7 +5,7 @@
 use super::Project;
 use super::defs::NameValue;
 use super::unit::CodeImport;
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::sym::SymKind;
 use std::path::PathBuf;
 
@@ -27,8 +27,9 @@ pub fn bind(project: &mut Project) {
                 .files
                 .get(import.file as usize)
                 .map_or_else(|| unit_path.clone(), PathBuf::from);
-            let fail = |why: String| {
+            let fail = |code: DiagCode, why: String| {
                 Diagnostic::error(
+                    code,
                     &source,
                     import.line,
                     0,
@@ -39,6 +40,7 @@ pub fn bind(project: &mut Project) {
                         import.offset
                     ),
                 )
+                .with_subject(import.name.clone())
             };
             let key = import.name.to_ascii_lowercase();
             let (wanted, other) = match import.kind {
@@ -46,7 +48,8 @@ pub fn bind(project: &mut Project) {
                 SymKind::Value => (project.values.get(&key), project.labels.get(&key)),
             };
             let Some(name) = wanted.or(other) else {
-                diagnostics.push(fail("no data directory defines it".into()));
+                let why = "no data directory defines it".to_string();
+                diagnostics.push(fail(DiagCode::UnboundSymbol, why));
                 continue;
             };
             match (import.kind, name.value) {
@@ -55,9 +58,10 @@ pub fn bind(project: &mut Project) {
                     .or_else(|| i32::try_from(v).ok().map(|s| s as u32))
                 {
                     Some(bits) => writes.push((import.offset as usize, bits)),
-                    None => {
-                        diagnostics.push(fail(format!("its value {v} does not fit in 4 bytes")))
-                    }
+                    None => diagnostics.push(fail(
+                        DiagCode::NumberOutOfRange,
+                        format!("its value {v} does not fit in 4 bytes"),
+                    )),
                 },
                 (SymKind::Code, NameValue::Code(target)) => {
                     writes.push((import.offset as usize, target.address));
@@ -69,16 +73,22 @@ pub fn bind(project: &mut Project) {
                     }
                 }
                 (SymKind::Code, NameValue::Value(_)) => {
-                    diagnostics.push(fail(format!(
-                        "it is a number ({}), but it is used as a code address",
-                        name.origin
-                    )));
+                    diagnostics.push(fail(
+                        DiagCode::NumberAsLabel,
+                        format!(
+                            "it is a number ({}), but it is used as a code address",
+                            name.origin
+                        ),
+                    ));
                 }
                 (SymKind::Value, NameValue::Code(_)) => {
-                    diagnostics.push(fail(format!(
-                        "it is a label ({}), but it is used as a number",
-                        name.origin
-                    )));
+                    diagnostics.push(fail(
+                        DiagCode::LabelAsNumber,
+                        format!(
+                            "it is a label ({}), but it is used as a number",
+                            name.origin
+                        ),
+                    ));
                 }
             }
         }
@@ -86,6 +96,7 @@ pub fn bind(project: &mut Project) {
             for (offset, value) in writes {
                 if !unit.hit.patch_u32(offset, value) {
                     diagnostics.push(Diagnostic::error(
+                        DiagCode::BadImport,
                         &unit_path,
                         0,
                         0,

@@ -62,10 +62,28 @@ pub const IMPLICIT_TRACK_BASE: u32 = 0xF000_0000;
 /// cannot take gigabytes.
 pub const MAX_HIT_LIST_IDS: u64 = 1 << 20;
 
+/// What kind of definition an [`Override`] replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DefinitionKind {
+    /// An event mapping.
+    Event,
+    /// A `[Track]`.
+    Track,
+    /// A `[Patch]`.
+    Patch,
+    /// A global hit list.
+    HitList,
+    /// A label or named value.
+    Name,
+}
+
 /// A definition replaced by a later one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Override {
-    /// What was replaced: "track 0x2000", "event ui_click", "hit list 92", "name x".
+    /// What kind of definition was replaced.
+    pub kind: DefinitionKind,
+    /// What was replaced, for people: "track 0x2000", "event ui_click", "hit list 92",
+    /// "name x".
     pub what: String,
     /// The definition that lost.
     pub old: Origin,

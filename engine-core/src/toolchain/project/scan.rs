@@ -6,7 +6,7 @@ use super::inputs::{Piece, PieceKind};
 use super::tables::{self, TableSource};
 use super::unit;
 use crate::toolchain::asm::{Assembly, DiskFiles};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::{self, WalkOptions};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -42,6 +42,7 @@ fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
         Ok(walk) => walk,
         Err(refusal) => {
             diagnostics.push(Diagnostic::error(
+                refusal.code(),
                 dir,
                 0,
                 0,
@@ -52,6 +53,7 @@ fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
     };
     for refusal in walk.refused.iter().cloned().chain(walk.too_deep(&options)) {
         diagnostics.push(Diagnostic::warning(
+            refusal.code(),
             refusal.path(),
             0,
             0,
@@ -100,6 +102,7 @@ pub fn read_dir(
 ) -> Option<DirFiles> {
     if !dir.is_dir() {
         diagnostics.push(Diagnostic::error(
+            DiagCode::MissingDataDir,
             dir,
             0,
             0,

@@ -5,7 +5,7 @@
 use super::defs::Origin;
 use super::error::{NameProblem, ResolveError};
 use crate::toolchain::asm::HotLineOrigin;
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::evt::EvtFile;
 use crate::toolchain::formats::hot::{self, HotDocument, HotTables, IdRef};
 use crate::toolchain::fsrules::ReadRules;
@@ -50,14 +50,31 @@ impl TableSource {
         d
     }
 
-    /// An error at a document position.
-    pub fn error(&self, line: u32, column: u32, message: impl Into<String>) -> Diagnostic {
-        self.diagnostic(Diagnostic::error(&self.file, line, column, message))
+    /// An error of kind `code` at a document position.
+    pub fn error(
+        &self,
+        code: DiagCode,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        self.diagnostic(Diagnostic::error(code, &self.file, line, column, message))
     }
 
-    /// A warning at a document position.
-    pub fn warning(&self, line: u32, column: u32, message: impl Into<String>) -> Diagnostic {
-        self.diagnostic(Diagnostic::warning(&self.file, line, column, message))
+    /// Why an entry does not resolve, as an error at a document position.
+    pub fn resolve_error(&self, line: u32, column: u32, problem: &ResolveError) -> Diagnostic {
+        self.diagnostic(problem.diagnostic(&self.file, line, column))
+    }
+
+    /// A warning of kind `code` at a document position.
+    pub fn warning(
+        &self,
+        code: DiagCode,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        self.diagnostic(Diagnostic::warning(code, &self.file, line, column, message))
     }
 }
 
@@ -113,6 +130,7 @@ pub fn read_hot_file(
         )),
         Err(refusal) => {
             diagnostics.push(Diagnostic::error(
+                refusal.code(),
                 path,
                 0,
                 0,
@@ -154,6 +172,7 @@ pub fn read_evt_file(
         }
         Err(refusal) => {
             diagnostics.push(Diagnostic::error(
+                refusal.code(),
                 path,
                 0,
                 0,

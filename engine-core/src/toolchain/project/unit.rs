@@ -2,7 +2,7 @@
 //! as a built set (`.hit` with its `.hsm`, `.hdb`, `.sym`).
 
 use crate::toolchain::asm::{self, AsmOptions, Assembly, DiskFiles, SymbolKind};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic, Severity};
 use crate::toolchain::formats::hdb::HdbFile;
 use crate::toolchain::formats::hit::HitFile;
 use crate::toolchain::formats::hsm::HsmFile;
@@ -146,6 +146,12 @@ pub fn assemble(dir: usize, source: &Path, files: &DiskFiles) -> (CodeUnit, Asse
     )
 }
 
+/// The error saying why the file at `path` was not read.
+fn not_read(path: &Path, refusal: &Refusal) -> Diagnostic {
+    let message = format!("not read: {}", refusal.reason());
+    Diagnostic::error(refusal.code(), path, 0, 0, message)
+}
+
 /// Reads a built set: `x.hit` with the `x.hsm`, `x.hdb` and `x.sym` beside it, under
 /// the file rules. The `.hit` must be valid; the side files are optional, their problems
 /// are reported and what parses is used.
@@ -158,19 +164,15 @@ pub fn load_built(
     let bytes = match rules.read(hit_path) {
         Ok(bytes) => bytes,
         Err(refusal) => {
-            diagnostics.push(Diagnostic::error(
-                hit_path,
-                0,
-                0,
-                format!("not read: {}", refusal.reason()),
-            ));
+            diagnostics.push(not_read(hit_path, &refusal));
             return None;
         }
     };
     let hit = match HitFile::from_bytes(bytes) {
         Ok(hit) => hit,
         Err(e) => {
-            diagnostics.push(Diagnostic::error(hit_path, 0, 0, e.to_string()));
+            let d = Diagnostic::error(DiagCode::BadHitFile, hit_path, 0, 0, e.to_string());
+            diagnostics.push(d);
             return None;
         }
     };
@@ -182,12 +184,9 @@ pub fn load_built(
             Ok(bytes) => bytes,
             Err(Refusal::NotFound { .. }) => return None,
             Err(refusal) => {
-                refused.push(Diagnostic::warning(
-                    &path,
-                    0,
-                    0,
-                    format!("not read: {}", refusal.reason()),
-                ));
+                let mut d = not_read(&path, &refusal);
+                d.severity = Severity::Warning;
+                refused.push(d);
                 return None;
             }
         };

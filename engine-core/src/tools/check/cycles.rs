@@ -2,8 +2,9 @@
 //! (the engine stops such a chain with a fault), and hit lists that contain themselves.
 
 use super::facts::CodeFacts;
-use super::lint::{Finding, Lint, track_title};
+use super::lint::{Finding, track_title};
 use crate::runtime::thread::AttrRegs;
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::isa::{self, Instruction, JumpTarget, Opcode, OperandKind};
 use crate::toolchain::project::{CodeRef, Origin, Project};
 use crate::toolchain::registers::Layout;
@@ -250,7 +251,7 @@ pub(super) fn play_cycles(project: &Project, facts: &CodeFacts<'_>, found: &mut 
                 path.join(" → ")
             )
         };
-        found.push(Finding::warning(Lint::PlayCycle, &at, message));
+        found.push(Finding::warning(DiagCode::PlayCycle, &at, message));
     }
 }
 
@@ -469,7 +470,7 @@ pub(super) fn hit_list_cycles(project: &Project, found: &mut Vec<Finding>) {
         };
         found.push(if closed {
             Finding::error(
-                Lint::HitListCycle,
+                DiagCode::HitListCycle,
                 &list.origin,
                 format!(
                     "{what}, and nothing else: a pick never reaches a sample (the track that \
@@ -478,7 +479,7 @@ pub(super) fn hit_list_cycles(project: &Project, found: &mut Vec<Finding>) {
             )
         } else {
             Finding::warning(
-                Lint::HitListCycle,
+                DiagCode::HitListCycle,
                 &list.origin,
                 format!(
                     "{what}: a pick may go round the cycle before it reaches a sample, \

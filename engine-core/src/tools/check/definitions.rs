@@ -2,10 +2,11 @@
 //! to neither a patch nor a hit list, and definitions repeated in one data directory.
 
 use super::facts::CodeFacts;
-use super::lint::{Finding, Lint, track_title};
+use super::lint::{Finding, track_title};
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::hit::HEADER_LEN;
 use crate::toolchain::isa;
-use crate::toolchain::project::Project;
+use crate::toolchain::project::{DefinitionKind, Project};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -65,7 +66,7 @@ pub(super) fn tracks_without_code(
             format!("event(s) {} do nothing", events.join(", "))
         };
         found.push(Finding::error(
-            Lint::TrackWithoutCode,
+            DiagCode::TrackWithoutCode,
             &track.origin,
             format!("{}: {problem}; {consequence}", track_title(track)),
         ));
@@ -88,7 +89,7 @@ pub(super) fn dangling_references(project: &Project, found: &mut Vec<Finding>) {
         }
         let ids: Vec<String> = missing.iter().map(u32::to_string).collect();
         found.push(Finding::error(
-            Lint::DanglingReference,
+            DiagCode::DanglingReference,
             &list.origin,
             format!(
                 "hit list {}: entr{} {} {} neither a patch nor a hit list",
@@ -118,9 +119,9 @@ pub(super) fn dangling_references(project: &Project, found: &mut Vec<Finding>) {
             );
             // Without code the track plays exactly this; with code it may never use it.
             found.push(if track.entry.is_none() {
-                Finding::error(Lint::DanglingReference, &track.origin, message)
+                Finding::error(DiagCode::DanglingReference, &track.origin, message)
             } else {
-                Finding::warning(Lint::DanglingReference, &track.origin, message)
+                Finding::warning(DiagCode::DanglingReference, &track.origin, message)
             });
         }
     }
@@ -135,8 +136,7 @@ fn dir_of(file: &Path, dirs: &[PathBuf]) -> Option<usize> {
 /// overriding an earlier one is on purpose).
 pub(super) fn duplicate_definitions(project: &Project, found: &mut Vec<Finding>) {
     for o in &project.overrides {
-        let kinds = ["event ", "track ", "patch ", "hit list "];
-        if !kinds.iter().any(|k| o.what.starts_with(k)) {
+        if o.kind == DefinitionKind::Name {
             continue;
         }
         let (Some(old_dir), Some(new_dir)) = (
@@ -149,7 +149,7 @@ pub(super) fn duplicate_definitions(project: &Project, found: &mut Vec<Finding>)
             continue; // a later directory overriding an earlier one: on purpose
         }
         found.push(Finding::warning(
-            Lint::DuplicateDefinition,
+            DiagCode::DuplicateDefinition,
             &o.new,
             format!(
                 "{} is defined twice in one data directory: this definition replaces the \

@@ -3,8 +3,9 @@
 //! mistake" of a sound the wrong option controls.
 
 use super::facts::{CodeFacts, table_defined};
-use super::lint::{Finding, Lint, track_title};
+use super::lint::{Finding, track_title};
 use crate::runtime::sink::ControlGroup;
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::project::{PatchDef, Project};
 use std::collections::{BTreeSet, HashSet};
 
@@ -106,7 +107,7 @@ pub(super) fn wrong_groups(project: &Project, facts: &CodeFacts<'_>, found: &mut
         if let Some((what, group)) = names.first() {
             if *group != track.control_group {
                 found.push(Finding::warning(
-                    Lint::WrongGroup,
+                    DiagCode::WrongGroup,
                     &track.origin,
                     format!(
                         "{} is in the {} group, but its {what} says {}: the {} option \
@@ -145,7 +146,7 @@ pub(super) fn wrong_groups(project: &Project, facts: &CodeFacts<'_>, found: &mut
                 n => format!(" and {n} more"),
             };
             found.push(Finding::warning(
-                Lint::WrongGroup,
+                DiagCode::WrongGroup,
                 &track.origin,
                 format!(
                     "{} is in the {} group, but it plays voice samples (patch {} `{}` at {}{more}): \

@@ -1,7 +1,8 @@
-//! The linter's rules ([`Lint`], each with the name `hitbench check` prints) and a
-//! [`Finding`]: a diagnostic with the rule that found it, printed like rustc's.
+//! The linter's rules ([`Lint`], each with the name `hitbench check` prints), which
+//! rule each diagnostic code belongs to ([`Lint::of`]), and a [`Finding`]: a diagnostic
+//! with its rule, printed like rustc's with the code at the end.
 
-use crate::toolchain::diag::{Diagnostic, printable};
+use crate::toolchain::diag::{DiagCode, Diagnostic, printable, write_place};
 use crate::toolchain::project::{Origin, TrackDef};
 use std::fmt;
 use std::path::Path;
@@ -92,6 +93,31 @@ impl Lint {
     pub fn from_name(name: &str) -> Option<Lint> {
         Lint::ALL.into_iter().find(|l| l.name() == name)
     }
+
+    /// The rule a diagnostic of kind `code` belongs to: the loader's unbound names,
+    /// missing samples, events without a track and keys set twice have rules of their
+    /// own, as has every code the linter itself reports; anything else is
+    /// [`Lint::Load`]. (The world's diagnostics are [`Lint::World`] whatever their
+    /// code: that rule is about where they come from.)
+    pub fn of(code: DiagCode) -> Lint {
+        use DiagCode as C;
+        match code {
+            C::UnboundSymbol | C::UnknownSubroutine => Lint::UnboundSymbol,
+            C::MissingSample | C::SampleRefused | C::SampleOutsideData => Lint::MissingSample,
+            C::EventWithoutTrack => Lint::EventWithoutTrack,
+            C::DuplicateKey | C::DuplicateDefinition => Lint::DuplicateDefinition,
+            C::BadSample => Lint::BadSample,
+            C::UnusedTrack => Lint::UnusedTrack,
+            C::UnusedPatch => Lint::UnusedPatch,
+            C::UnusedHitList => Lint::UnusedHitList,
+            C::TrackWithoutCode => Lint::TrackWithoutCode,
+            C::WrongGroup => Lint::WrongGroup,
+            C::DanglingReference => Lint::DanglingReference,
+            C::PlayCycle => Lint::PlayCycle,
+            C::HitListCycle => Lint::HitListCycle,
+            _ => Lint::Load,
+        }
+    }
 }
 
 impl fmt::Display for Lint {
@@ -110,18 +136,20 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub(super) fn error(lint: Lint, at: &Origin, message: impl Into<String>) -> Self {
+    /// A diagnostic under the rule its code belongs to ([`Lint::of`]).
+    pub fn new(diagnostic: Diagnostic) -> Self {
         Self {
-            lint,
-            diagnostic: Diagnostic::error(&at.file, at.line, 0, message),
+            lint: Lint::of(diagnostic.code),
+            diagnostic,
         }
     }
 
-    pub(super) fn warning(lint: Lint, at: &Origin, message: impl Into<String>) -> Self {
-        Self {
-            lint,
-            diagnostic: Diagnostic::warning(&at.file, at.line, 0, message),
-        }
+    pub(super) fn error(code: DiagCode, at: &Origin, message: impl Into<String>) -> Self {
+        Self::new(Diagnostic::error(code, &at.file, at.line, 0, message))
+    }
+
+    pub(super) fn warning(code: DiagCode, at: &Origin, message: impl Into<String>) -> Self {
+        Self::new(Diagnostic::warning(code, &at.file, at.line, 0, message))
     }
 
     /// True for errors.
@@ -139,23 +167,18 @@ impl Finding {
 }
 
 impl fmt::Display for Finding {
-    /// `file:line:col: error|warning[rule]: message`, like rustc and gcc (so editors can
-    /// jump to it), leaving out an unknown line or column.
+    /// `file:line:col: error|warning[rule]: message [code]`, like rustc and gcc (so
+    /// editors can jump to it), leaving out an unknown line or column.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = &self.diagnostic;
-        write!(f, "{}", printable(&d.file.display().to_string()))?;
-        if d.line > 0 {
-            write!(f, ":{}", d.line)?;
-            if d.column > 0 {
-                write!(f, ":{}", d.column)?;
-            }
-        }
+        write_place(f, d)?;
         write!(
             f,
-            ": {}[{}]: {}",
+            ": {}[{}]: {} [{}]",
             d.severity,
             self.lint,
-            printable(&d.message)
+            printable(&d.message),
+            d.code
         )
     }
 }
@@ -173,6 +196,18 @@ mod tests {
     fn rules_have_unique_names() {
         for lint in Lint::ALL {
             assert_eq!(Lint::from_name(lint.name()), Some(lint));
+        }
+    }
+
+    /// Every rule but `load` and `world` is the rule of the code of the same name, so a
+    /// finding's code and rule never disagree about what the linter found.
+    #[test]
+    fn each_rule_has_the_code_of_its_name() {
+        for lint in Lint::ALL {
+            match DiagCode::from_name(lint.name()) {
+                Some(code) => assert_eq!(Lint::of(code), lint, "{code}"),
+                None => assert!(matches!(lint, Lint::Load | Lint::World), "{lint}"),
+            }
         }
     }
 }

@@ -1,11 +1,12 @@
 //! The loader's and assembler's diagnostics as findings: which rule each belongs to
-//! (read from their wording), raised to errors where the linter knows they matter, and a
-//! "did you mean" where the project has an obvious candidate.
+//! (from its code), raised to errors where the linter knows they matter, and a "did you
+//! mean" where the project has an obvious candidate. Only codes and the diagnostics'
+//! facts (subject, section, suggestion) are read, never a message's words.
 
 use super::facts::CodeFacts;
 use super::lint::{Finding, Lint};
 use super::unused::sound_refs;
-use crate::toolchain::diag::{Diagnostic, Severity};
+use crate::toolchain::diag::{DiagCode, Diagnostic, Severity};
 use crate::toolchain::project::Project;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -61,7 +62,7 @@ impl<'p> LoadFindings<'p> {
             diagnostic.severity = Severity::Error;
         }
         if lint == Lint::EventWithoutTrack
-            && let Some(event) = quoted(&d.message).and_then(|name| project.event(name))
+            && let Some(event) = d.subject().and_then(|name| project.event(name))
         {
             diagnostic.message = format!(
                 "event `{}` plays track {} (0x{:x}), which no [Track] table, export table \
@@ -74,36 +75,20 @@ impl<'p> LoadFindings<'p> {
         {
             diagnostic.message = message;
         }
-        if let Some(hint) = suggestion(project, lint, &diagnostic.message) {
-            diagnostic.message.push_str(&hint);
+        if diagnostic.suggestion().is_none()
+            && let Some(hint) = suggestion(project, &diagnostic)
+        {
+            diagnostic.message.push_str(&hint.text);
+            diagnostic = diagnostic.with_suggestion(Some(hint.name));
         }
         Finding { lint, diagnostic }
     }
 }
 
-/// The rule a load diagnostic belongs to, read from the loader's and assembler's
-/// wording; [`Lint::Load`] for anything else.
+/// The rule a load diagnostic belongs to, from its code ([`Lint::of`]);
+/// [`Lint::Load`] for a code no other rule takes.
 pub fn classify(diagnostic: &Diagnostic) -> Lint {
-    let m = diagnostic.message.as_str();
-    if m.contains("cannot bind `")
-        || (m.starts_with("undefined ") && m.contains('`'))
-        || m.contains("is not a label in any loaded code")
-        || m.contains("is not defined (no equate, constant or name has it)")
-        || m.contains(": unknown name(s) ")
-    {
-        Lint::UnboundSymbol
-    } else if (m.contains("sample file `") && m.ends_with("not found"))
-        || (m.contains("sample file `") && m.contains("` is refused ("))
-        || m.contains("is outside the data directories")
-    {
-        Lint::MissingSample
-    } else if m.contains("which no table, export table or label defines") {
-        Lint::EventWithoutTrack
-    } else if m.contains("` is set again in [") {
-        Lint::DuplicateDefinition
-    } else {
-        Lint::Load
-    }
+    Lint::of(diagnostic.code)
 }
 
 /// The table parser's "`key` is set again in \[Section\] on line N" names a line of the
@@ -116,8 +101,8 @@ fn set_again(project: &Project, d: &Diagnostic) -> Option<String> {
     {
         return None;
     }
-    let key = quoted(&d.message)?;
-    let section = d.message.split("in [").nth(1)?.split(']').next()?;
+    let key = d.subject()?;
+    let section = d.section()?;
     let id = || -> Option<u32> {
         let value = crate::toolchain::formats::number::parse_int(key).or_else(|| match project
             .value(key)?
@@ -145,23 +130,31 @@ fn set_again(project: &Project, d: &Diagnostic) -> Option<String> {
     ))
 }
 
-/// The first name in backquotes in a message.
-fn quoted(message: &str) -> Option<&str> {
-    let start = message.find('`')? + 1;
-    let len = message.get(start..)?.find('`')?;
-    message.get(start..start + len)
+/// What the linter suggests: the name meant, and the words added to the message.
+struct Hint {
+    name: String,
+    text: String,
 }
 
-/// A " (did you mean …?)" for a load diagnostic, when the project has an obvious
-/// candidate and the message does not already suggest one.
-fn suggestion(project: &Project, lint: Lint, message: &str) -> Option<String> {
-    if message.contains("did you mean") {
-        return None;
+impl Hint {
+    /// " (did you mean `name`?)".
+    fn name(name: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            text: format!(" (did you mean `{name}`?)"),
+        }
     }
-    match lint {
-        Lint::UnboundSymbol => {
-            let name = quoted(message)?;
-            let labels_only = message.contains("is not a label");
+}
+
+/// A "did you mean" for a load diagnostic that suggests nothing yet, when the project
+/// has an obvious candidate for its subject.
+fn suggestion(project: &Project, d: &Diagnostic) -> Option<Hint> {
+    let subject = d.subject()?;
+    match d.code {
+        DiagCode::UnboundSymbol | DiagCode::UnknownSubroutine => {
+            let name = subject;
+            // A `[Track]` subroutine must be a label; other names may be values too.
+            let labels_only = d.code == DiagCode::UnknownSubroutine;
             let mut names: Vec<&str> = project.labels.values().map(|n| n.name.as_str()).collect();
             if !labels_only {
                 names.extend(project.values.values().map(|n| n.name.as_str()));
@@ -169,17 +162,13 @@ fn suggestion(project: &Project, lint: Lint, message: &str) -> Option<String> {
             }
             names.retain(|n| !n.eq_ignore_ascii_case(name));
             let best = crate::toolchain::suggest::closest(name, names.iter().copied())?;
-            Some(format!(" (did you mean `{best}`?)"))
+            Some(Hint::name(best))
         }
-        Lint::MissingSample if message.contains("sample file `") => {
-            let text = message
-                .split("sample file `")
-                .nth(1)
-                .and_then(|rest| rest.split('`').next())?;
-            similar_sample(project, text).map(|s| format!(" (did you mean `{s}`?)"))
+        DiagCode::MissingSample | DiagCode::SampleRefused => {
+            similar_sample(project, subject).map(|s| Hint::name(&s))
         }
-        Lint::EventWithoutTrack => {
-            let event = project.event(quoted(message)?)?;
+        DiagCode::EventWithoutTrack => {
+            let event = project.event(subject)?;
             let track = project
                 .track_by_name(&event.name)
                 .filter(|t| t.id != event.track_id)
@@ -188,10 +177,13 @@ fn suggestion(project: &Project, lint: Lint, message: &str) -> Option<String> {
                     let best = crate::toolchain::suggest::closest(&event.name, names)?;
                     project.track_by_name(best)
                 })?;
-            Some(format!(
-                " (did you mean track 0x{:x} `{}`, defined at {}?)",
-                track.id, track.name, track.origin
-            ))
+            Some(Hint {
+                name: track.name.clone(),
+                text: format!(
+                    " (did you mean track 0x{:x} `{}`, defined at {}?)",
+                    track.id, track.name, track.origin
+                ),
+            })
         }
         _ => None,
     }
@@ -241,25 +233,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn load_diagnostics_are_classified() {
-        let d = |m: &str| Diagnostic::error(Path::new("a"), 1, 0, m);
-        assert_eq!(
-            classify(&d(
-                "cannot bind `x` (used by a.src at offset 3): no data directory defines it"
-            )),
-            Lint::UnboundSymbol
-        );
-        assert_eq!(classify(&d("undefined label `x`")), Lint::UnboundSymbol);
-        assert_eq!(
-            classify(&d("patch 5 (x): sample file `gone.wav` not found")),
-            Lint::MissingSample
-        );
-        assert_eq!(
-            classify(&d(
-                "event `e` refers to track 7, which no table, export table or label defines"
-            )),
-            Lint::EventWithoutTrack
-        );
-        assert_eq!(classify(&d("unknown mnemonic `foo`")), Lint::Load);
+    fn load_diagnostics_are_classified_by_code() {
+        let d = |code| Diagnostic::error(code, Path::new("a"), 1, 0, "");
+        for (code, lint) in [
+            (DiagCode::UnboundSymbol, Lint::UnboundSymbol),
+            (DiagCode::UnknownSubroutine, Lint::UnboundSymbol),
+            (DiagCode::MissingSample, Lint::MissingSample),
+            (DiagCode::SampleRefused, Lint::MissingSample),
+            (DiagCode::SampleOutsideData, Lint::MissingSample),
+            (DiagCode::EventWithoutTrack, Lint::EventWithoutTrack),
+            (DiagCode::DuplicateKey, Lint::DuplicateDefinition),
+            (DiagCode::UnknownOpcode, Lint::Load),
+            (DiagCode::LabelAsNumber, Lint::Load),
+        ] {
+            assert_eq!(classify(&d(code)), lint, "{code}");
+        }
     }
 }

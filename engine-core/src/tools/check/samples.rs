@@ -1,8 +1,9 @@
 //! The `bad-sample` rule: every sample a patch uses is decoded from end to end with the
 //! engine's own decoder, so a damaged file is found before a player hears it.
 
-use super::lint::{Finding, Lint};
+use super::lint::Finding;
 use crate::sound::audio::decode::{DecodeError, DecodeLimits, scan_file};
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
 use crate::toolchain::project::{PatchDef, Project, refused_sample};
 use std::collections::BTreeMap;
@@ -56,7 +57,7 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
         };
         if let Err(refusal) = rules.check(file) {
             found.push(Finding::error(
-                Lint::MissingSample,
+                DiagCode::SampleRefused,
                 &first.origin,
                 refused_sample(first.id, &first.name, &first.path_text, &refusal),
             ));
@@ -71,7 +72,7 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
             n => format!(" ({n} other patches use it too)"),
         };
         found.push(Finding::error(
-            Lint::BadSample,
+            DiagCode::BadSample,
             &first.origin,
             format!(
                 "patch {} ({}): sample `{}` does not decode: {why}{others}; \

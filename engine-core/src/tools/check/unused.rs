@@ -2,7 +2,8 @@
 //! and hit lists nothing refers to.
 
 use super::facts::{CodeFacts, table_defined};
-use super::lint::{Finding, Lint, track_title};
+use super::lint::{Finding, track_title};
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::project::Project;
 use std::collections::HashSet;
 
@@ -18,7 +19,7 @@ pub(super) fn unused_tracks(project: &Project, facts: &CodeFacts<'_>, found: &mu
             continue;
         }
         found.push(Finding::warning(
-            Lint::UnusedTrack,
+            DiagCode::UnusedTrack,
             &track.origin,
             format!(
                 "{} is never used: no [EventMapping] or .evt event maps to it and no code \
@@ -52,7 +53,7 @@ pub(super) fn unused_sounds(project: &Project, facts: &CodeFacts<'_>, found: &mu
     for patch in project.patches.values() {
         if !refs.contains(&patch.id) && !facts.computed_patches.contains(&patch.id) {
             found.push(Finding::warning(
-                Lint::UnusedPatch,
+                DiagCode::UnusedPatch,
                 &patch.origin,
                 format!(
                     "patch {} ({}) is never used: no track, hit list or code refers to it",
@@ -64,7 +65,7 @@ pub(super) fn unused_sounds(project: &Project, facts: &CodeFacts<'_>, found: &mu
     for list in project.hit_lists.values() {
         if !refs.contains(&list.id) && !facts.computed_lists.contains(&list.id) {
             found.push(Finding::warning(
-                Lint::UnusedHitList,
+                DiagCode::UnusedHitList,
                 &list.origin,
                 format!(
                     "hit list {} is never used: no track, other hit list or code refers to it",

@@ -66,7 +66,7 @@ use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::units::{Gain, Pan};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use score::{Kind, Score, load_score};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -169,6 +169,7 @@ impl Ambience {
         if let Some(file) = &settings.night_loop {
             if !file.is_file() {
                 diagnostics.push(Diagnostic::error(
+                    DiagCode::FileNotFound,
                     file,
                     0,
                     0,
@@ -176,6 +177,7 @@ impl Ambience {
                 ));
             } else if sample_ref(file, dirs).is_none() {
                 diagnostics.push(Diagnostic::error(
+                    DiagCode::SampleOutsideData,
                     file,
                     0,
                     0,

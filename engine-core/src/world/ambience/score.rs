@@ -4,7 +4,7 @@
 
 use super::{ScoreSummary, stem};
 use crate::runtime::clock::SampleTime;
-use crate::toolchain::diag::{Diagnostic, Severity};
+use crate::toolchain::diag::{DiagCode, Diagnostic, Severity};
 use crate::toolchain::formats::fsc::{FULL_SCALE, FscHeader, FscRow, FscScore};
 use crate::world::playlist::{audio_files, is_audio};
 use crate::world::sound::sample_ref;
@@ -105,6 +105,7 @@ pub(super) fn load_score(
         Ok(bytes) => bytes,
         Err(e) => {
             diagnostics.push(Diagnostic::error(
+                e.code(),
                 file,
                 0,
                 0,
@@ -123,6 +124,7 @@ pub(super) fn load_score(
     diagnostics.extend(problems);
     if broken_header {
         diagnostics.push(Diagnostic::error(
+            DiagCode::BadHeader,
             file,
             0,
             0,
@@ -170,6 +172,7 @@ fn tempo_and_beats(
         header.tempo_bpm
     } else {
         diagnostics.push(Diagnostic::warning(
+            DiagCode::NumberOutOfRange,
             file,
             header_line(text),
             0,
@@ -184,6 +187,7 @@ fn tempo_and_beats(
         header.beats_per_bar
     } else {
         diagnostics.push(Diagnostic::warning(
+            DiagCode::NumberOutOfRange,
             file,
             header_line(text),
             0,
@@ -217,6 +221,7 @@ fn score_rows(
         let files = label_files(&score_dir, &row.filename);
         if files.is_empty() {
             diagnostics.push(Diagnostic::warning(
+                DiagCode::MissingSample,
                 file,
                 line,
                 0,
@@ -235,6 +240,7 @@ fn score_rows(
             .collect();
         if let Some(first) = outside.first() {
             diagnostics.push(Diagnostic::warning(
+                DiagCode::SampleOutsideData,
                 file,
                 line,
                 0,

@@ -1,7 +1,7 @@
 //! `world.ini` `[Ambience]`: the score, the night loop and its hours, the small-room
 //! reverb, the volume, freshness, distance and fades.
 
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::world::settings::{Setting, WorldIni, read_section};
 use std::path::PathBuf;
 
@@ -89,7 +89,10 @@ impl AmbienceSettings {
             match s.number() {
                 Ok(v) if (lo..=hi).contains(&v) => {
                     if key == "freshness" && v.fract() != 0.0 {
-                        d.push(s.error(format!("`{}` must be a whole number, not {v}", s.key)));
+                        d.push(s.error(
+                            DiagCode::BadNumber,
+                            format!("`{}` must be a whole number, not {v}", s.key),
+                        ));
                         return true;
                     }
                     let f = v as f32;
@@ -104,10 +107,13 @@ impl AmbienceSettings {
                         _ => settings.fade = f,
                     }
                 }
-                Ok(v) => d.push(s.error(format!(
-                    "`{}` = {v} is out of range ({lo}–{hi}); the default is used",
-                    s.key
-                ))),
+                Ok(v) => d.push(s.error(
+                    DiagCode::NumberOutOfRange,
+                    format!(
+                        "`{}` = {v} is out of range ({lo}–{hi}); the default is used",
+                        s.key
+                    ),
+                )),
                 Err(e) => d.push(e),
             }
             true
@@ -132,16 +138,22 @@ impl AmbienceSettings {
 /// A file setting that must name a regular file.
 fn existing_file(setting: &Setting, what: &str, d: &mut Vec<Diagnostic>) -> Option<PathBuf> {
     let path = setting.path();
-    let problem = match std::fs::metadata(&path) {
+    let (code, problem) = match std::fs::metadata(&path) {
         Ok(meta) if meta.is_file() => return Some(path),
-        Ok(_) => "is not a regular file (a folder, a named pipe or a device)",
-        Err(_) => "does not exist",
+        Ok(_) => (
+            DiagCode::NotARegularFile,
+            "is not a regular file (a folder, a named pipe or a device)",
+        ),
+        Err(_) => (DiagCode::FileNotFound, "does not exist"),
     };
-    d.push(setting.error(format!(
-        "`{}`: the {what} file {} {problem}; the ambience plays without it",
-        setting.key,
-        path.display()
-    )));
+    d.push(setting.error(
+        code,
+        format!(
+            "`{}`: the {what} file {} {problem}; the ambience plays without it",
+            setting.key,
+            path.display()
+        ),
+    ));
     None
 }
 

@@ -22,14 +22,16 @@
 
 pub mod doc;
 pub mod save;
+mod words;
 
 use super::settings::{WorldIni, read_section};
 use super::view::{Camera, DEFAULT_SCREEN, ViewSettings, ZOOM_FAR, ZOOM_NEAR};
 use super::{FIELD_COUNT, ObjectId, ObjectKind, World, WorldObject, field};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use doc::{Line, LotDocument, Said, Statement, settings};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use words::{Words, tokenize};
 
 /// The usual extension of lot files.
 pub const EXTENSION: &str = "lot";
@@ -143,6 +145,7 @@ impl Lot {
                 Lot::default(),
                 None,
                 vec![Diagnostic::error(
+                    e.code(),
                     path,
                     0,
                     0,
@@ -208,7 +211,7 @@ impl Lot {
                 return false;
             }
             if setting.value.trim_matches('"').is_empty() {
-                diags.push(setting.error("`File` names no lot file"));
+                diags.push(setting.error(DiagCode::MissingField, "`File` names no lot file"));
             } else {
                 path = Some(setting.path());
             }
@@ -228,151 +231,6 @@ pub(super) fn quote(out: &mut String, text: &str) {
         out.push(c);
     }
     out.push('"');
-}
-
-/// One word of a line.
-#[derive(Debug)]
-struct Token {
-    text: String,
-    /// 1-based character column.
-    column: u32,
-    quoted: bool,
-    /// Where it is in the line, in bytes (quotes included).
-    bytes: Range<usize>,
-}
-
-/// Splits a line into words and quoted strings, up to a `#` comment. `Err` holds the
-/// column of an unterminated quote.
-fn tokenize(line: &str) -> Result<Vec<Token>, u32> {
-    let mut tokens = Vec::new();
-    let mut chars = line.char_indices().zip(1u32..).peekable();
-    let end_of = |chars: &mut std::iter::Peekable<_>| {
-        chars
-            .peek()
-            .map_or(line.len(), |&((at, _), _): &((usize, char), u32)| at)
-    };
-    while let Some(&((start, c), column)) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-            continue;
-        }
-        if c == '#' {
-            break;
-        }
-        let mut text = String::new();
-        if c == '"' {
-            chars.next();
-            let mut closed = false;
-            while let Some(((_, c), _)) = chars.next() {
-                match c {
-                    '"' => {
-                        closed = true;
-                        break;
-                    }
-                    '\\' => {
-                        if let Some(((_, next), _)) = chars.next() {
-                            text.push(next);
-                        }
-                    }
-                    _ => text.push(c),
-                }
-            }
-            if !closed {
-                return Err(column);
-            }
-            tokens.push(Token {
-                text,
-                column,
-                quoted: true,
-                bytes: start..end_of(&mut chars),
-            });
-        } else {
-            while let Some(&((_, c), _)) = chars.peek() {
-                if c.is_whitespace() {
-                    break;
-                }
-                text.push(c);
-                chars.next();
-            }
-            tokens.push(Token {
-                text,
-                column,
-                quoted: false,
-                bytes: start..end_of(&mut chars),
-            });
-        }
-    }
-    Ok(tokens)
-}
-
-/// The words of one line, read in order.
-struct Words<'a> {
-    tokens: &'a [Token],
-    next: usize,
-    file: &'a Path,
-    line: u32,
-    /// Column just past the line's last character (for "expected … here").
-    end: u32,
-}
-
-impl<'a> Words<'a> {
-    fn error_at(&self, column: u32, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::error(self.file, self.line, column, message)
-    }
-
-    fn peek(&self) -> Option<&'a Token> {
-        self.tokens.get(self.next)
-    }
-
-    fn take(&mut self, what: &str) -> Result<&'a Token, Diagnostic> {
-        match self.tokens.get(self.next) {
-            Some(token) => {
-                self.next += 1;
-                Ok(token)
-            }
-            None => Err(self.error_at(self.end, format!("expected {what}"))),
-        }
-    }
-
-    fn float(&mut self, what: &str) -> Result<(f32, &'a Token), Diagnostic> {
-        let token = self.take(what)?;
-        match token.text.parse::<f32>() {
-            Ok(v) if v.is_finite() && !token.quoted => Ok((v, token)),
-            _ => Err(self.error_at(
-                token.column,
-                format!("expected {what} (a number), not `{}`", token.text),
-            )),
-        }
-    }
-
-    fn int(&mut self, what: &str) -> Result<(i32, &'a Token), Diagnostic> {
-        let token = self.take(what)?;
-        match token.text.parse::<i32>() {
-            Ok(v) if !token.quoted => Ok((v, token)),
-            _ => Err(self.error_at(
-                token.column,
-                format!("expected {what} (a whole number), not `{}`", token.text),
-            )),
-        }
-    }
-
-    fn in_range(&mut self, what: &str, min: i32, max: i32) -> Result<(i32, &'a Token), Diagnostic> {
-        let (v, token) = self.int(what)?;
-        if v < min || v > max {
-            return Err(self.error_at(token.column, format!("{what} must be {min}–{max}, not {v}")));
-        }
-        Ok((v, token))
-    }
-
-    fn done(&self) -> Result<(), Diagnostic> {
-        match self.peek() {
-            Some(token) => Err(self.error_at(
-                token.column,
-                format!("unexpected `{}` at the end of the line", token.text),
-            )),
-            None => Ok(()),
-        }
-    }
 }
 
 struct Parser<'f> {
@@ -422,6 +280,7 @@ impl Parser<'_> {
             Ok(tokens) => tokens,
             Err(column) => {
                 self.diagnostics.push(Diagnostic::error(
+                    DiagCode::BadSyntax,
                     self.file,
                     number,
                     column,
@@ -464,6 +323,7 @@ impl Parser<'_> {
             let exact = token.text.parse::<f64>().ok();
             if value.to_string().parse::<f64>().ok() != exact {
                 self.diagnostics.push(Diagnostic::warning(
+                    DiagCode::InexactNumber,
                     self.file,
                     w.line,
                     token.column,
@@ -481,6 +341,7 @@ impl Parser<'_> {
     fn once(&mut self, keyword: &'static str, words: &Words<'_>, column: u32) {
         if let Some((_, earlier)) = self.seen.iter().find(|(k, _)| *k == keyword) {
             self.diagnostics.push(Diagnostic::warning(
+                DiagCode::DuplicateKey,
                 self.file,
                 words.line,
                 column,
@@ -494,16 +355,16 @@ impl Parser<'_> {
     fn statement(&mut self, w: &mut Words<'_>) -> Result<Said, Diagnostic> {
         let keyword = w.take("a statement")?;
         if keyword.quoted {
-            return Err(w.error_at(keyword.column, "a line starts with a keyword, not a string"));
+            let message = "a line starts with a keyword, not a string";
+            return Err(w.error_at(DiagCode::BadSyntax, keyword.column, message));
         }
         let column = keyword.column;
         let said = match keyword.text.to_ascii_lowercase().as_str() {
             "hour" => {
                 let (hour, token) = w.float("the hour")?;
                 if !(0.0..=24.0).contains(&hour) {
-                    return Err(
-                        w.error_at(token.column, format!("the hour must be 0–24, not {hour}"))
-                    );
+                    let message = format!("the hour must be 0–24, not {hour}");
+                    return Err(w.error_at(DiagCode::NumberOutOfRange, token.column, message));
                 }
                 w.done()?;
                 self.once("hour", w, column);
@@ -516,6 +377,7 @@ impl Parser<'_> {
                 let mode = token.text.to_ascii_lowercase();
                 if !MODES.contains(&mode.as_str()) {
                     self.diagnostics.push(Diagnostic::warning(
+                        DiagCode::UnknownValue,
                         self.file,
                         w.line,
                         token.column,
@@ -551,6 +413,7 @@ impl Parser<'_> {
                         "floor" => camera.level = w.int("the floor")?.0,
                         _ => {
                             return Err(w.error_at(
+                                DiagCode::UnknownKey,
                                 token.column,
                                 format!("expected zoom, rotation or floor, not `{}`", token.text),
                             ));
@@ -566,9 +429,8 @@ impl Parser<'_> {
                 let (height, u) = w.float("the screen height")?;
                 for (v, token) in [(width, t), (height, u)] {
                     if v < 1.0 {
-                        return Err(
-                            w.error_at(token.column, "the screen size must be at least 1 pixel")
-                        );
+                        let message = "the screen size must be at least 1 pixel";
+                        return Err(w.error_at(DiagCode::NumberOutOfRange, token.column, message));
                     }
                 }
                 w.done()?;
@@ -588,7 +450,8 @@ impl Parser<'_> {
             "room" => {
                 let (size, token) = w.float("the room size in tiles")?;
                 if size < 0.0 {
-                    return Err(w.error_at(token.column, "the room size cannot be negative"));
+                    let message = "the room size cannot be negative";
+                    return Err(w.error_at(DiagCode::NumberOutOfRange, token.column, message));
                 }
                 w.done()?;
                 self.once("room", w, column);
@@ -598,6 +461,7 @@ impl Parser<'_> {
             "object" => Said::Object(self.object(w)?),
             other => {
                 return Err(w.error_at(
+                    DiagCode::UnknownKey,
                     column,
                     format!(
                         "unknown statement `{other}` (known: hour, mode, camera, screen, controlled, room, object)"
@@ -612,6 +476,7 @@ impl Parser<'_> {
         let (id, id_token) = w.int("the object ID")?;
         if self.lot.objects.get(id).is_some() {
             return Err(w.error_at(
+                DiagCode::DuplicateKey,
                 id_token.column,
                 format!("object {id} is already on the lot"),
             ));
@@ -620,6 +485,7 @@ impl Parser<'_> {
         let kind = ObjectKind::by_name(&kind_token.text).ok_or_else(|| {
             let kinds: Vec<&str> = ObjectKind::ALL.iter().map(|k| k.name()).collect();
             w.error_at(
+                DiagCode::UnknownValue,
                 kind_token.column,
                 format!(
                     "unknown kind `{}` (known: {})",
@@ -636,7 +502,8 @@ impl Parser<'_> {
         while let Some(token) = w.peek() {
             w.next += 1;
             if token.quoted {
-                return Err(w.error_at(token.column, "the name comes right after the kind"));
+                let message = "the name comes right after the kind";
+                return Err(w.error_at(DiagCode::BadSyntax, token.column, message));
             }
             if let Some((key, value)) = token.text.split_once('=') {
                 let value_column =
@@ -653,6 +520,7 @@ impl Parser<'_> {
                 "off" => object.on = false,
                 _ => {
                     return Err(w.error_at(
+                        DiagCode::UnknownKey,
                         token.column,
                         format!(
                             "unexpected `{}` (expected at, floor, on, off, station=, or field=value; names go in quotes)",
@@ -678,6 +546,7 @@ impl Parser<'_> {
         if key.eq_ignore_ascii_case("station") {
             let station = value.parse::<u32>().map_err(|_| {
                 w.error_at(
+                    DiagCode::BadNumber,
                     value_column,
                     format!("a station is a code (a whole number 0 or more), not `{value}`"),
                 )
@@ -688,6 +557,7 @@ impl Parser<'_> {
         let number = field::by_name(key).ok_or_else(|| {
             let names: Vec<&str> = field::NAMES.iter().map(|(_, n)| *n).collect();
             w.error_at(
+                DiagCode::UnknownKey,
                 key_column,
                 format!(
                     "unknown field `{key}` (a number 0–{} or one of: {}, or station)",
@@ -710,6 +580,7 @@ impl Parser<'_> {
                     "a whole number"
                 };
                 w.error_at(
+                    DiagCode::BadNumber,
                     value_column,
                     format!("`{key}` must be {hint}, not `{value}`"),
                 )
@@ -725,6 +596,7 @@ impl Parser<'_> {
         if let (Some(id), Some((line, column))) = (self.lot.controlled, self.controlled_at) {
             match self.lot.objects.get(id) {
                 None => self.diagnostics.push(Diagnostic::warning(
+                    DiagCode::UnknownObject,
                     self.file,
                     line,
                     column,
@@ -732,6 +604,7 @@ impl Parser<'_> {
                 )),
                 Some(o) if o.kind != ObjectKind::Person => {
                     self.diagnostics.push(Diagnostic::warning(
+                        DiagCode::WrongObjectKind,
                         self.file,
                         line,
                         column,
@@ -769,22 +642,6 @@ mod tests {
         let (again, problems) = Lot::parse(&lot.to_text(), Path::new("t.lot"));
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(again, lot);
-    }
-
-    #[test]
-    fn tokens_keep_columns_quotes_and_stop_at_comments() {
-        let tokens = tokenize(r#"object 2 tv "Kitchen \"TV\"" at 1 2 # note"#).unwrap();
-        let texts: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
-        assert_eq!(
-            texts,
-            ["object", "2", "tv", "Kitchen \"TV\"", "at", "1", "2"]
-        );
-        assert_eq!(tokens[3].column, 13);
-        assert!(tokens[3].quoted);
-        let line = r#"object 2 tv "Kitchen \"TV\"" at 1 2 # note"#;
-        assert_eq!(&line[tokens[3].bytes.clone()], r#""Kitchen \"TV\"""#);
-        assert_eq!(&line[tokens[6].bytes.clone()], "2");
-        assert_eq!(tokenize("a \"open").unwrap_err(), 3);
     }
 
     #[test]

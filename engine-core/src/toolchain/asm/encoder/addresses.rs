@@ -4,6 +4,7 @@
 use super::{Encoder, Entry, Value, key};
 use crate::toolchain::asm::reader::ItemKind;
 use crate::toolchain::asm::{Symbol, SymbolKind};
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::hit;
 
 impl Encoder<'_> {
@@ -54,7 +55,13 @@ impl Encoder<'_> {
             }
             if address > u64::from(u32::MAX) && !overflow_reported {
                 overflow_reported = true;
-                self.error(item.file, item.line, 1, "code is larger than 4 GiB");
+                self.error(
+                    DiagCode::CodeTooLarge,
+                    item.file,
+                    item.line,
+                    1,
+                    "code is larger than 4 GiB",
+                );
             }
         }
         addresses

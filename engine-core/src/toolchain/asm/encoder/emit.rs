@@ -2,11 +2,12 @@
 //! exports and late-bound imports of the `.sym`.
 
 use super::addresses::data_token_size;
-use super::operands::{byte, word};
+use super::operands::{Problem, byte, word};
 use super::{Encoded, Encoder, Entry, Value, key};
 use crate::toolchain::asm::SymbolKind;
 use crate::toolchain::asm::lexer::{Operand, Tok, classify};
 use crate::toolchain::asm::reader::ItemKind;
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::hdb::{self, HdbFile};
 use crate::toolchain::formats::hit;
 use crate::toolchain::formats::sym::{self, SymFile, SymKind};
@@ -141,30 +142,31 @@ impl Encoder<'_> {
         line: u32,
     ) -> Option<Encoded> {
         let result = match classify(text) {
-            Err(message) => Err(message),
-            Ok(Operand::Int(n)) => byte(n).map_err(|p| p.short()),
-            Ok(Operand::HashInt(n)) => word(n).map_err(|p| p.short()),
+            Err(bad) => Err(Problem::Token(bad)),
+            Ok(Operand::Int(n)) => byte(n),
+            Ok(Operand::HashInt(n)) => word(n),
             Ok(Operand::Name(name)) => match self.lookup(name) {
-                Some(Value::Constant(v) | Value::Imported(v)) => byte(v).map_err(|p| p.short()),
+                Some(Value::Constant(v) | Value::Imported(v)) => byte(v),
                 Some(Value::Register(r)) => Ok(Encoded::Byte(r)),
-                Some(Value::Label(_)) => Err(format!(
+                Some(Value::Label(_)) => Err(Problem::Kind(format!(
                     "`{name}` is a label; write `#{name}` for its 4-byte address"
-                )),
+                ))),
                 Some(Value::Extern) => Err(extern_in_data(name)),
-                None => Err(self.wrong_or_unknown(None, name).short()),
+                None => Err(self.wrong_or_unknown(None, name)),
             },
             Ok(Operand::HashName(name) | Operand::AtName(name)) => match self.lookup(name) {
                 Some(Value::Label(a)) => Ok(Encoded::Word(a)),
-                Some(Value::Constant(v) | Value::Imported(v)) => word(v).map_err(|p| p.short()),
+                Some(Value::Constant(v) | Value::Imported(v)) => word(v),
                 Some(Value::Register(r)) => Ok(Encoded::Word(u32::from(r))),
                 Some(Value::Extern) => Err(extern_in_data(name)),
-                None => Err(self.undefined(name, "symbol").short()),
+                None => Err(self.undefined(name, "symbol")),
             },
         };
         match result {
             Ok(encoded) => Some(encoded),
-            Err(message) => {
-                self.error(file, line, tok.column, message);
+            Err(problem) => {
+                let message = problem.short();
+                self.report(file, line, tok.column, &problem, message);
                 None
             }
         }
@@ -187,6 +189,7 @@ impl Encoder<'_> {
             (item.file, item.line, column)
         });
         self.error(
+            DiagCode::UnclosedExportTable,
             file,
             line,
             column,
@@ -195,6 +198,8 @@ impl Encoder<'_> {
     }
 }
 
-pub(super) fn extern_in_data(name: &str) -> String {
-    format!("late-bound `{name}` can only be used as an instruction operand, not in data")
+pub(super) fn extern_in_data(name: &str) -> Problem {
+    Problem::Kind(format!(
+        "late-bound `{name}` can only be used as an instruction operand, not in data"
+    ))
 }

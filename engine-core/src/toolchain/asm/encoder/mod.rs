@@ -14,7 +14,7 @@ mod operands;
 
 use super::reader::Parsed;
 use super::{AsmOptions, Assembly, HotLine, Symbol};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::hit::{self, HitFile};
 use crate::toolchain::formats::sym::SymKind;
 use crate::toolchain::registers::Layout;
@@ -81,6 +81,7 @@ pub(crate) fn encode(mut parsed: Parsed, options: &AsmOptions) -> Assembly {
         && forced != declared
     {
         encoder.warn(
+            DiagCode::LayoutOverridden,
             file,
             line,
             column,
@@ -144,13 +145,27 @@ impl Encoder<'_> {
         self.parsed.path(file)
     }
 
-    fn error(&mut self, file: u32, line: u32, column: u32, message: impl Into<String>) {
-        let d = Diagnostic::error(self.path(file), line, column, message);
+    fn error(
+        &mut self,
+        code: DiagCode,
+        file: u32,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) {
+        let d = Diagnostic::error(code, self.path(file), line, column, message);
         self.diagnostics.push(d);
     }
 
-    fn warn(&mut self, file: u32, line: u32, column: u32, message: impl Into<String>) {
-        let d = Diagnostic::warning(self.path(file), line, column, message);
+    fn warn(
+        &mut self,
+        code: DiagCode,
+        file: u32,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) {
+        let d = Diagnostic::warning(code, self.path(file), line, column, message);
         self.diagnostics.push(d);
     }
 

@@ -6,7 +6,7 @@ use super::{Encoder, Entry, Value, key};
 use crate::toolchain::asm::lexer::{Operand, classify};
 use crate::toolchain::asm::reader::Decl;
 use crate::toolchain::asm::{HotLine, Symbol, SymbolKind};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::symbols;
 
 impl Encoder<'_> {
@@ -16,6 +16,7 @@ impl Encoder<'_> {
             if let Some(builtin) = symbols::lookup(self.layout, &imported.name) {
                 if builtin.value != imported.value {
                     self.diagnostics.push(Diagnostic::warning(
+                        DiagCode::ReservedName,
                         &imported.path,
                         imported.line,
                         1,
@@ -44,7 +45,8 @@ impl Encoder<'_> {
             let name = self.parsed.text(decl.file, decl.name);
             if let Some(what) = self.builtin_clash(name) {
                 let message = format!("EXTERN `{name}` has the name of a built-in {what}");
-                self.error(decl.file, decl.line, decl.name.column, message);
+                let code = DiagCode::ReservedName;
+                self.error(code, decl.file, decl.line, decl.name.column, message);
                 continue;
             }
             self.table.insert(
@@ -70,7 +72,13 @@ impl Encoder<'_> {
     ) -> bool {
         if let Some(kind) = self.builtin_clash(name) {
             let message = format!("{what} `{name}` has the name of a built-in {kind}");
-            self.error(decl_file, decl_line, column, message);
+            self.error(
+                DiagCode::ReservedName,
+                decl_file,
+                decl_line,
+                column,
+                message,
+            );
             return false;
         }
         match self
@@ -83,7 +91,8 @@ impl Encoder<'_> {
                     "`{name}` is declared EXTERN at {} but defined here; the definition here is used",
                     self.location(file, line)
                 );
-                self.warn(decl_file, decl_line, column, message);
+                let code = DiagCode::ExternDefinedHere;
+                self.warn(code, decl_file, decl_line, column, message);
                 true
             }
             Some((Value::Imported(_), ..)) | None => true,
@@ -92,7 +101,8 @@ impl Encoder<'_> {
                     "duplicate {what} `{name}` (first defined at {})",
                     self.location(file, line)
                 );
-                self.error(decl_file, decl_line, column, message);
+                let code = DiagCode::DuplicateLabel;
+                self.error(code, decl_file, decl_line, column, message);
                 false
             }
         }
@@ -124,7 +134,13 @@ impl Encoder<'_> {
                 let message = format!(
                     "DEFINE `{name_text}`: `{value_text}` is not a number, a register or a constant defined earlier"
                 );
-                self.error(file, line, value_tok.column, message);
+                self.error(
+                    DiagCode::BadDirective,
+                    file,
+                    line,
+                    value_tok.column,
+                    message,
+                );
                 continue;
             };
             if !self.may_define(name_text, file, line, name.column, "name") {

@@ -2,7 +2,8 @@
 //! encoded, or the problem with it, worded for the diagnostic.
 
 use super::{Encoded, Encoder, Value};
-use crate::toolchain::asm::lexer::{Operand, Tok, classify};
+use crate::toolchain::asm::lexer::{BadToken, Operand, Tok, classify};
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::number::to_u32_bits;
 use crate::toolchain::formats::sym::SymKind;
 use crate::toolchain::isa::{MAX_JUMP_VAR, OpcodeInfo, OperandKind};
@@ -23,22 +24,35 @@ impl Encoder<'_> {
         line: u32,
     ) -> Option<Encoded> {
         let text = self.parsed.text(file, tok);
-        let operand = match classify(text) {
-            Ok(operand) => operand,
-            Err(message) => {
-                self.error(file, line, tok.column, message);
-                return None;
-            }
-        };
-        let result = self.check(kind, operand, text);
+        let result = classify(text)
+            .map_err(Problem::Token)
+            .and_then(|operand| self.check(kind, operand, text));
         match result {
             Ok(encoded) => Some(encoded),
             Err(problem) => {
                 let message = problem.message(info, slot, kind, text);
-                self.error(file, line, tok.column, message);
+                self.report(file, line, tok.column, &problem, message);
                 None
             }
         }
+    }
+
+    /// Reports `problem` at `file:line:column` with its code and facts.
+    pub(super) fn report(
+        &mut self,
+        file: u32,
+        line: u32,
+        column: u32,
+        problem: &Problem,
+        message: String,
+    ) {
+        let mut d = Diagnostic::error(problem.code(), self.path(file), line, column, message);
+        if let Problem::Undefined { name, hint, .. } = problem {
+            d = d.with_subject(name.clone()).with_suggestion(hint.clone());
+        } else if let Problem::OtherLayout { name, .. } = problem {
+            d = d.with_subject(name.clone());
+        }
+        self.diagnostics.push(d);
     }
 
     pub(super) fn check(
@@ -88,7 +102,7 @@ impl Encoder<'_> {
                 Some(Value::Label(a)) => Ok(Encoded::Word(a)),
                 Some(Value::Constant(v) | Value::Imported(v)) => word(v),
                 Some(Value::Extern) => Ok(Encoded::Extern(name.to_string(), SymKind::Code)),
-                Some(Value::Register(_)) => Err(Problem::Kind(format!("`{name}` is a variable"))),
+                Some(Value::Register(_)) => Err(Problem::Variable(name.to_string())),
                 None => Err(self.undefined(name, "label")),
             },
             (K::Jump, Operand::Name(name)) => match self.lookup(name) {
@@ -128,7 +142,7 @@ impl Encoder<'_> {
 
     pub(super) fn wrong_or_unknown(&self, value: Option<Value>, name: &str) -> Problem {
         match value {
-            Some(Value::Register(_)) => Problem::Kind(format!("`{name}` is a variable")),
+            Some(Value::Register(_)) => Problem::Variable(name.to_string()),
             Some(Value::Constant(_) | Value::Imported(_)) => {
                 Problem::Kind(format!("`{name}` is a constant"))
             }
@@ -190,9 +204,14 @@ pub(super) fn jump_var(n: i64) -> Result<Encoded, Problem> {
 }
 
 /// Why an operand did not encode.
+#[derive(Debug, Clone)]
 pub(super) enum Problem {
     Range(&'static str, i64, i64),
     Kind(String),
+    /// A variable where something else is needed.
+    Variable(String),
+    /// The token is no operand at all.
+    Token(BadToken),
     Undefined {
         what: &'static str,
         name: String,
@@ -206,15 +225,29 @@ pub(super) enum Problem {
 }
 
 impl Problem {
-    pub(super) fn short(self) -> String {
+    /// The diagnostic code of this kind of problem.
+    pub(super) fn code(&self) -> DiagCode {
+        match self {
+            Problem::Range(..) => DiagCode::NumberOutOfRange,
+            Problem::Kind(_) | Problem::Variable(_) | Problem::OtherLayout { .. } => {
+                DiagCode::BadOperand
+            }
+            Problem::Token(bad) => bad.code,
+            Problem::Undefined { .. } => DiagCode::UnboundSymbol,
+        }
+    }
+
+    pub(super) fn short(&self) -> String {
         match self {
             Problem::Range(what, lo, hi) => format!("{what} must be from {lo} to {hi}"),
-            Problem::Kind(message) => message,
+            Problem::Kind(message) => message.clone(),
+            Problem::Variable(name) => format!("`{name}` is a variable"),
+            Problem::Token(bad) => bad.message.clone(),
             Problem::Undefined { what, name, hint } => {
                 let mut message = format!("undefined {what} `{name}`");
                 match hint {
                     Some(h) => message.push_str(&format!(" (did you mean `{h}`?)")),
-                    None if what != "name" => {
+                    None if *what != "name" => {
                         message.push_str(" (declare it with `EXTERN` if another file defines it)")
                     }
                     None => {}
@@ -235,7 +268,7 @@ impl Problem {
     }
 
     pub(super) fn message(
-        self,
+        &self,
         info: &OpcodeInfo,
         slot: usize,
         kind: OperandKind,
@@ -243,9 +276,10 @@ impl Problem {
     ) -> String {
         let position = format!("operand {} of `{}`", slot + 1, info.mnemonic);
         match self {
-            Problem::Kind(why) => {
+            Problem::Kind(_) | Problem::Variable(_) => {
+                let why = self.short();
                 let mut message = format!("{position} must be {}; {why}", kind.describe());
-                if info.mnemonic == "loadb" && slot == 1 && why.contains("is a variable") {
+                if info.mnemonic == "loadb" && slot == 1 && matches!(self, Problem::Variable(_)) {
                     message.push_str(" (use `set` to copy a variable)");
                 }
                 message

@@ -3,6 +3,7 @@
 
 use super::{Block, Decl, Item, ItemKind, Line, ListLine, Reader};
 use crate::toolchain::asm::lexer::{Tok, is_identifier};
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::number::parse_int;
 use crate::toolchain::registers::Layout;
 
@@ -59,6 +60,7 @@ impl Reader<'_> {
         let (file, line_no) = (l.file, l.number);
         if matches!(block, Block::Inside { .. }) {
             self.error(
+                DiagCode::BlockStructure,
                 file,
                 line_no,
                 head.column,
@@ -77,11 +79,13 @@ impl Reader<'_> {
             },
             [bracket] if l.text(*bracket) == "[" => open,
             [bracket, extra, ..] if l.text(*bracket) == "[" => {
-                self.error(file, line_no, extra.column, "unexpected text after `[`");
+                let message = "unexpected text after `[`";
+                self.error(DiagCode::ExtraField, file, line_no, extra.column, message);
                 open
             }
             [other, ..] => {
                 self.error(
+                    DiagCode::BlockStructure,
                     file,
                     line_no,
                     other.column,
@@ -107,6 +111,7 @@ impl Reader<'_> {
             None => {
                 let column = args.first().map_or(head.column, |t| t.column);
                 self.error(
+                    DiagCode::BadDirective,
                     l.file,
                     l.number,
                     column,
@@ -130,6 +135,7 @@ impl Reader<'_> {
             _ => {
                 let column = args.first().map_or(head.column, |t| t.column);
                 self.error(
+                    DiagCode::BadDirective,
                     l.file,
                     l.number,
                     column,
@@ -143,6 +149,7 @@ impl Reader<'_> {
     fn externs(&mut self, l: &Line<'_>, head: Tok, args: &[Tok]) {
         if args.is_empty() {
             self.error(
+                DiagCode::BadDirective,
                 l.file,
                 l.number,
                 head.column,
@@ -160,7 +167,7 @@ impl Reader<'_> {
                 });
             } else {
                 let message = format!("EXTERN: `{text}` is not a name");
-                self.error(l.file, l.number, name.column, message);
+                self.error(DiagCode::BadSyntax, l.file, l.number, name.column, message);
             }
         }
     }
@@ -180,6 +187,7 @@ impl Reader<'_> {
                 self.out.layout = Some((layout, l.file, l.number, column));
             }
             None => self.error(
+                DiagCode::UnknownValue,
                 l.file,
                 l.number,
                 args.first().map_or(head.column, |t| t.column),
@@ -214,6 +222,7 @@ impl Reader<'_> {
         match parsed {
             Some(list_line) => self.out.list_lines.push(list_line),
             None => self.error(
+                DiagCode::BadDirective,
                 l.file,
                 l.number,
                 head.column,

@@ -4,7 +4,9 @@
 
 use super::{Imported, MAX_INCLUDE_DEPTH, Reader};
 use crate::toolchain::asm::lexer::Tok;
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::{hot, hsm};
+use crate::toolchain::fsrules::Refusal;
 use std::path::{Path, PathBuf};
 
 /// What looking for an `INCLUDE`/`SYMBOLFILE`/`INIFILE` file found.
@@ -13,8 +15,9 @@ enum Lookup {
     Found(PathBuf, Vec<u8>),
     /// Not there; these paths were tried.
     Missing(Vec<PathBuf>),
-    /// There, but refused (outside the allowed folders, not a regular file, too big…).
-    Refused(String),
+    /// There, but refused (outside the allowed folders, not a regular file, too big…):
+    /// the kind of refusal and why.
+    Refused(DiagCode, String),
 }
 
 impl Reader<'_> {
@@ -38,7 +41,7 @@ impl Reader<'_> {
             match self.files.read(&candidate) {
                 Ok(bytes) => return Lookup::Found(candidate, bytes),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => tried.push(candidate),
-                Err(e) => return Lookup::Refused(e.to_string()),
+                Err(e) => return Lookup::Refused(Refusal::io_code(&e), e.to_string()),
             }
         }
         Lookup::Missing(tried)
@@ -55,6 +58,7 @@ impl Reader<'_> {
     ) {
         let looked: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
         self.warning(
+            DiagCode::MissingInclude,
             file,
             line_no,
             column,
@@ -68,7 +72,8 @@ impl Reader<'_> {
     pub(super) fn include(&mut self, file: u32, line_no: u32, head: Tok, name: &str) {
         let column = head.column;
         if name.is_empty() {
-            self.error(file, line_no, column, "INCLUDE needs a file name");
+            let code = DiagCode::BadDirective;
+            self.error(code, file, line_no, column, "INCLUDE needs a file name");
             return;
         }
         let (path, bytes) = match self.resolve(file, name) {
@@ -77,14 +82,21 @@ impl Reader<'_> {
                 self.missing(file, line_no, column, "include file", name, &tried);
                 return;
             }
-            Lookup::Refused(why) => {
-                self.error(file, line_no, column, format!("INCLUDE `{name}`: {why}"));
+            Lookup::Refused(code, why) => {
+                self.error(
+                    code,
+                    file,
+                    line_no,
+                    column,
+                    format!("INCLUDE `{name}`: {why}"),
+                );
                 return;
             }
         };
         let key = self.files.identity(&path);
         if self.stack.contains(&key) {
             self.error(
+                DiagCode::IncludeCycle,
                 file,
                 line_no,
                 column,
@@ -97,6 +109,7 @@ impl Reader<'_> {
         }
         if self.stack.len() >= MAX_INCLUDE_DEPTH {
             self.error(
+                DiagCode::IncludeTooDeep,
                 file,
                 line_no,
                 column,
@@ -126,6 +139,7 @@ impl Reader<'_> {
         let what = if ini { "INIFILE" } else { "SYMBOLFILE" };
         if name.is_empty() {
             self.error(
+                DiagCode::BadDirective,
                 file,
                 line_no,
                 head.column,
@@ -139,8 +153,9 @@ impl Reader<'_> {
                 self.missing(file, line_no, head.column, "symbol file", name, &tried);
                 return;
             }
-            Lookup::Refused(why) => {
+            Lookup::Refused(code, why) => {
                 self.error(
+                    code,
                     file,
                     line_no,
                     head.column,

@@ -4,6 +4,7 @@
 use super::directive::DIRECTIVES;
 use super::{Block, Item, ItemKind, Line, Reader};
 use crate::toolchain::asm::lexer::{self, Tok, is_identifier};
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::number::parse_int;
 use crate::toolchain::isa::{self, OpcodeInfo};
 use crate::toolchain::suggest::closest;
@@ -26,12 +27,19 @@ impl Reader<'_> {
             Block::Pending { line, column } => {
                 if first_text == "[" {
                     if let Some(extra) = toks.get(1) {
-                        self.error(l.file, l.number, extra.column, "unexpected text after `[`");
+                        let message = "unexpected text after `[`";
+                        self.error(
+                            DiagCode::ExtraField,
+                            l.file,
+                            l.number,
+                            extra.column,
+                            message,
+                        );
                     }
                     return Block::Inside { line, column };
                 }
                 let message = "BINARY must be followed by `[` to open the block";
-                self.error(l.file, line, column, message);
+                self.error(DiagCode::BlockStructure, l.file, line, column, message);
                 Block::Outside
             }
             other => other,
@@ -55,13 +63,14 @@ impl Reader<'_> {
                     "label `{first_text}` outside a BINARY block (code and labels go between \
                      `BINARY [` and `]`)"
                 );
-                self.error(l.file, l.number, 1, message);
+                self.error(DiagCode::BlockStructure, l.file, l.number, 1, message);
                 &[]
             }
             (false, false) => {
                 let message =
                     "instruction outside a BINARY block (code goes between `BINARY [` and `]`)";
-                self.error(l.file, l.number, first.column, message);
+                let code = DiagCode::BlockStructure;
+                self.error(code, l.file, l.number, first.column, message);
                 &[]
             }
         };
@@ -74,11 +83,19 @@ impl Reader<'_> {
     /// A line starting with `]`, which closes the open block.
     fn close_block(&mut self, l: &Line<'_>, toks: &[Tok], block: Block) {
         if let Some(extra) = toks.get(1) {
-            self.error(l.file, l.number, extra.column, "unexpected text after `]`");
+            let message = "unexpected text after `]`";
+            self.error(
+                DiagCode::ExtraField,
+                l.file,
+                l.number,
+                extra.column,
+                message,
+            );
         }
         if let (Block::Outside, Some(first)) = (block, toks.first()) {
             let message = "`]` without an open BINARY block";
-            self.error(l.file, l.number, first.column, message);
+            let code = DiagCode::BlockStructure;
+            self.error(code, l.file, l.number, first.column, message);
         }
     }
 
@@ -99,7 +116,7 @@ impl Reader<'_> {
                 "bad label `{text}`: labels are letters, digits and `_`, not starting with a \
                  digit"
             );
-            self.error(l.file, l.number, 1, message);
+            self.error(DiagCode::BadSyntax, l.file, l.number, 1, message);
         }
         rest
     }
@@ -168,12 +185,22 @@ impl Reader<'_> {
             .map(|next| format!("{head_text}_{}", l.text(*next)))
             .and_then(|j| isa::by_mnemonic(&j))
             .map(|info| info.mnemonic);
-        let hint = joined
-            .or_else(|| closest(head_text, isa::OPCODES.iter().map(|i| i.mnemonic)))
+        let best = joined.or_else(|| closest(head_text, isa::OPCODES.iter().map(|i| i.mnemonic)));
+        let hint = best
             .map(|m| format!(" (did you mean `{m}`?)"))
             .unwrap_or_default();
         let message = format!("unknown mnemonic `{head_text}`{hint}");
-        self.error(l.file, l.number, head.column, message);
+        let path = self.out.path(l.file);
+        let d = Diagnostic::error(
+            DiagCode::UnknownOpcode,
+            path,
+            l.number,
+            head.column,
+            message,
+        )
+        .with_subject(head_text)
+        .with_suggestion(best.map(str::to_string));
+        self.push(d);
     }
 
     /// An instruction written with the wrong number of operands: the error is at the
@@ -201,12 +228,18 @@ impl Reader<'_> {
             info.mnemonic,
             operands.len()
         );
+        let mut suggestion = None;
         if let (true, Some(next)) = (operands.len() > expected, operands.first()) {
             let joined = format!("{}_{}", info.mnemonic, l.text(*next));
             if isa::by_mnemonic(&joined).is_some() {
                 message.push_str(&format!(" (did you mean `{joined}`?)"));
+                suggestion = Some(joined);
             }
         }
-        self.error(l.file, l.number, column, message);
+        let path = self.out.path(l.file);
+        let d = Diagnostic::error(DiagCode::OperandCount, path, l.number, column, message)
+            .with_subject(info.mnemonic)
+            .with_suggestion(suggestion);
+        self.push(d);
     }
 }

@@ -12,7 +12,8 @@ mod lines;
 
 use super::lexer::{self, Tok};
 use super::{AsmOptions, SourceFiles};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
+use crate::toolchain::fsrules::Refusal;
 use crate::toolchain::isa::OpcodeInfo;
 use crate::toolchain::registers::Layout;
 use std::collections::HashSet;
@@ -163,6 +164,7 @@ pub(crate) fn read(
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
                 reader.out.diagnostics.push(Diagnostic::error(
+                    Refusal::io_code(&e),
                     root,
                     0,
                     0,
@@ -178,18 +180,33 @@ pub(crate) fn read(
 }
 
 impl Reader<'_> {
-    fn error(&mut self, file: u32, line: u32, column: u32, message: impl Into<String>) {
-        let path = self.out.path(file).to_path_buf();
-        self.out
-            .diagnostics
-            .push(Diagnostic::error(&path, line, column, message));
+    fn error(
+        &mut self,
+        code: DiagCode,
+        file: u32,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) {
+        let d = Diagnostic::error(code, self.out.path(file), line, column, message);
+        self.out.diagnostics.push(d);
     }
 
-    fn warning(&mut self, file: u32, line: u32, column: u32, message: impl Into<String>) {
-        let path = self.out.path(file).to_path_buf();
-        self.out
-            .diagnostics
-            .push(Diagnostic::warning(&path, line, column, message));
+    fn warning(
+        &mut self,
+        code: DiagCode,
+        file: u32,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) {
+        let d = Diagnostic::warning(code, self.out.path(file), line, column, message);
+        self.out.diagnostics.push(d);
+    }
+
+    /// Adds a diagnostic built with its facts.
+    fn push(&mut self, diagnostic: Diagnostic) {
+        self.out.diagnostics.push(diagnostic);
     }
 
     fn read_file(&mut self, path: PathBuf, text: String) {
@@ -212,6 +229,7 @@ impl Reader<'_> {
             if self.lines > MAX_EXPANDED_LINES {
                 self.stopped = true;
                 self.error(
+                    DiagCode::SourceTooLong,
                     file,
                     line_no,
                     0,
@@ -240,6 +258,7 @@ impl Reader<'_> {
             // Cut short: the block's end is in what was not read.
             _ if self.stopped => {}
             Block::Pending { line, column } | Block::Inside { line, column } => self.error(
+                DiagCode::BlockStructure,
                 file,
                 line,
                 column,

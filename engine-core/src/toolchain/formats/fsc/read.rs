@@ -2,7 +2,7 @@
 //! rows, every bad field reported at its line and column and the rest kept.
 
 use super::{FSC_VERSION, FULL_SCALE, FscHeader, FscRow, FscScore, HEADER_FIELDS, ROW_FIELDS};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::number::parse_int;
 use crate::toolchain::formats::text::{
     Field, char_count, numbered_lines, split_fields, split_whitespace,
@@ -62,6 +62,7 @@ impl FscScore {
         }
         if !header_seen {
             diagnostics.push(Diagnostic::error(
+                DiagCode::MissingField,
                 file,
                 0,
                 0,
@@ -96,6 +97,7 @@ fn parse_version(
     else {
         let column = tokens.first().map_or(1, |k| k.column);
         diagnostics.push(Diagnostic::error(
+            DiagCode::BadHeader,
             file,
             line,
             column,
@@ -115,6 +117,7 @@ fn parse_version(
                 |n| n.column,
             );
             diagnostics.push(Diagnostic::error(
+                DiagCode::BadNumber,
                 file,
                 line,
                 column,
@@ -145,9 +148,10 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn error(&mut self, column: u32, message: String) {
-        self.diagnostics
-            .push(Diagnostic::error(self.file, self.line, column, message));
+    fn error(&mut self, code: DiagCode, column: u32, message: String) {
+        self.diagnostics.push(Diagnostic::error(
+            code, self.file, self.line, column, message,
+        ));
         self.failed = true;
     }
 
@@ -166,6 +170,7 @@ impl Reader<'_> {
         if found < expected {
             let column = char_count(content).saturating_add(1);
             self.error(
+                DiagCode::MissingField,
                 column,
                 format!("{what} has {found} tab-separated fields; expected {expected}"),
             );
@@ -174,10 +179,11 @@ impl Reader<'_> {
         if let Some(extra) = self.fields.get(expected) {
             let message = format!("{what} has {found} tab-separated fields; expected {expected}");
             if strict {
-                self.error(extra.column, message);
+                self.error(DiagCode::ExtraField, extra.column, message);
                 return false;
             }
             self.diagnostics.push(Diagnostic::warning(
+                DiagCode::ExtraField,
                 self.file,
                 self.line,
                 extra.column,
@@ -193,7 +199,7 @@ impl Reader<'_> {
             Some(value) => value,
             None => {
                 let message = format!("{what} must be a whole number, found `{}`", field.text);
-                self.error(field.column, message);
+                self.error(DiagCode::BadNumber, field.column, message);
                 0
             }
         }
@@ -215,6 +221,7 @@ impl Reader<'_> {
         if !(0..=FULL_SCALE).contains(&value) {
             let column = self.field(index).column;
             self.diagnostics.push(Diagnostic::warning(
+                DiagCode::NumberOutOfRange,
                 self.file,
                 self.line,
                 column,
@@ -234,7 +241,7 @@ impl Reader<'_> {
             Some(value) => value,
             None => {
                 let message = format!("{what} must be a number, found `{}`", field.text);
-                self.error(field.column, message);
+                self.error(DiagCode::BadNumber, field.column, message);
                 0.0
             }
         }

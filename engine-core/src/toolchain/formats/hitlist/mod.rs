@@ -6,7 +6,7 @@
 //! list is for the runtime to decide. Names must be resolved (against an `.hsm`) before
 //! the list can be expanded to numbers.
 
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::number::parse_int;
 use crate::toolchain::formats::text::{char_count, is_identifier, split_fields};
 use std::fmt::{self, Write as _};
@@ -138,6 +138,25 @@ pub enum HitListError {
     },
 }
 
+impl HitListError {
+    /// The diagnostic code of this kind of problem.
+    pub fn code(&self) -> DiagCode {
+        match self {
+            HitListError::TooShort { .. } | HitListError::Unrecognized { .. } => {
+                DiagCode::BadHeader
+            }
+            HitListError::BadText { .. } => DiagCode::BadSyntax,
+            HitListError::BackwardRange { .. } => DiagCode::OutOfOrder,
+            HitListError::UnresolvedName { .. } | HitListError::UnknownName { .. } => {
+                DiagCode::UnboundSymbol
+            }
+            HitListError::RangeTooLong { .. }
+            | HitListError::ListTooLong { .. }
+            | HitListError::TooManyIds { .. } => DiagCode::TooManyIds,
+        }
+    }
+}
+
 /// A hit list: its entries in the order written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct HitList {
@@ -168,6 +187,7 @@ impl HitList {
             let column = column_offset.saturating_add(field.column);
             if field.text.is_empty() {
                 diagnostics.push(Diagnostic::warning(
+                    DiagCode::EmptyField,
                     file,
                     line,
                     column,
@@ -181,6 +201,7 @@ impl HitList {
                         && range_len(first, last).is_err()
                     {
                         diagnostics.push(Diagnostic::warning(
+                            DiagCode::TooManyIds,
                             file,
                             line,
                             column,
@@ -195,6 +216,7 @@ impl HitList {
                 Err(bad) => {
                     let within = char_count(field.text.get(..bad.offset).unwrap_or(""));
                     diagnostics.push(Diagnostic::error(
+                        bad.code,
                         file,
                         line,
                         column.saturating_add(within),
@@ -398,10 +420,20 @@ fn parse_binary_text(bytes: &[u8]) -> Result<HitList, HitListError> {
     }
 }
 
-/// Why an entry did not parse: byte offset within the entry and a message.
+/// Why an entry did not parse: byte offset within the entry, the kind and a message.
 struct BadEntry {
     offset: usize,
+    code: DiagCode,
     message: String,
+}
+
+impl IdProblem {
+    fn code(&self) -> DiagCode {
+        match self {
+            IdProblem::NotANumber(_) => DiagCode::BadNumber,
+            IdProblem::TooBig(_) => DiagCode::NumberOutOfRange,
+        }
+    }
 }
 
 /// One trimmed, non-empty entry: an ID, a range `a-b` or a name.
@@ -414,6 +446,7 @@ fn parse_entry(token: &str) -> Result<HitEntry, BadEntry> {
         if first > last {
             return Err(BadEntry {
                 offset: 0,
+                code: DiagCode::OutOfOrder,
                 message: format!("range {first}-{last} runs backwards; write it as {last}-{first}"),
             });
         }
@@ -424,6 +457,7 @@ fn parse_entry(token: &str) -> Result<HitEntry, BadEntry> {
             .map(HitEntry::Id)
             .map_err(|problem| BadEntry {
                 offset: 0,
+                code: problem.code(),
                 message: problem.to_string(),
             });
     }
@@ -432,6 +466,7 @@ fn parse_entry(token: &str) -> Result<HitEntry, BadEntry> {
     }
     Err(BadEntry {
         offset: 0,
+        code: DiagCode::BadSyntax,
         message: format!("`{token}` is not an ID, a range (`first-last`) or a symbol name"),
     })
 }
@@ -441,11 +476,13 @@ fn parse_bound(text: &str, which: &str, offset: usize) -> Result<u32, BadEntry> 
     if text.is_empty() {
         return Err(BadEntry {
             offset,
+            code: DiagCode::MissingField,
             message: format!("range is missing its {which} ID"),
         });
     }
     parse_id(text).map_err(|problem| BadEntry {
         offset,
+        code: problem.code(),
         message: problem.to_string(),
     })
 }

@@ -2,7 +2,7 @@
 //! at commas outside quotes, quoted text, and the diagnostics of one file.
 
 use super::line::{HotEntry, is_blank_char, to_u32};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::number::parse_int;
 use crate::toolchain::formats::text::IdRef;
 use std::path::Path;
@@ -32,6 +32,17 @@ pub enum IdRefError {
         /// The text written.
         text: String,
     },
+}
+
+impl IdRefError {
+    /// The diagnostic code of this kind of problem.
+    pub fn code(&self) -> DiagCode {
+        match self {
+            IdRefError::Missing { .. } => DiagCode::MissingField,
+            IdRefError::BadNumber { .. } => DiagCode::BadNumber,
+            IdRefError::NotNumberOrName { .. } => DiagCode::BadSyntax,
+        }
+    }
 }
 
 /// Reads an [`IdRef`] from the text of the field `what`.
@@ -66,7 +77,12 @@ pub(super) fn key_id(entry: &HotEntry, what: &str, report: &mut Report<'_>) -> O
     match id_ref(&entry.key, what) {
         Ok(id) => Some(id),
         Err(problem) => {
-            report.error(entry.line, entry.key_column, problem.to_string());
+            report.error(
+                problem.code(),
+                entry.line,
+                entry.key_column,
+                problem.to_string(),
+            );
             None
         }
     }
@@ -86,14 +102,35 @@ impl<'a> Report<'a> {
         }
     }
 
-    pub(super) fn error(&mut self, line: u32, column: u32, message: impl Into<String>) {
+    pub(super) fn error(
+        &mut self,
+        code: DiagCode,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) {
         self.diagnostics
-            .push(Diagnostic::error(self.file, line, column, message));
+            .push(Diagnostic::error(code, self.file, line, column, message));
     }
 
-    pub(super) fn warning(&mut self, line: u32, column: u32, message: impl Into<String>) {
-        self.diagnostics
-            .push(Diagnostic::warning(self.file, line, column, message));
+    pub(super) fn warning(
+        &mut self,
+        code: DiagCode,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) {
+        self.push(Diagnostic::warning(code, self.file, line, column, message));
+    }
+
+    /// Adds a diagnostic built with its facts.
+    pub(super) fn push(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// The file reported on.
+    pub(super) fn file(&self) -> &'a Path {
+        self.file
     }
 
     pub(super) fn finish(mut self) -> Vec<Diagnostic> {

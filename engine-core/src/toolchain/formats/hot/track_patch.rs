@@ -4,6 +4,7 @@
 use super::fields::{Field, Report, end_column, id_ref, key_id, split_fields, unquote};
 use super::line::HotEntry;
 use super::tables::{PatchDef, TrackDef};
+use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::number::parse_int;
 use crate::toolchain::formats::text::IdRef;
 
@@ -32,10 +33,11 @@ pub(super) fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDe
     ];
     let id = key_id(entry, "track ID", report)?;
     let fields = split_fields(&entry.value, entry.value_column);
-    let mut warnings: Vec<(u32, String)> = Vec::new();
+    let mut warnings: Vec<(DiagCode, u32, String)> = Vec::new();
     if fields.len() < TRACK_FIELDS {
         let missing = NAMES.get(fields.len()..).unwrap_or_default().join(", ");
         warnings.push((
+            DiagCode::MissingField,
             end_column(entry),
             format!(
                 "track {id} has {} of {TRACK_FIELDS} fields; missing: {missing}",
@@ -45,6 +47,7 @@ pub(super) fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDe
     }
     if let Some(extra) = fields.get(TRACK_FIELDS_EXTENDED) {
         warnings.push((
+            DiagCode::ExtraField,
             extra.column,
             format!(
                 "track {id} has {} fields; only {TRACK_FIELDS_EXTENDED} are defined (the 10th \
@@ -64,6 +67,7 @@ pub(super) fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDe
             text = rest;
             if text.is_empty() {
                 report.error(
+                    DiagCode::MissingField,
                     entry.line,
                     field.column,
                     format!("track {id}: `@` must be followed by a hit list"),
@@ -73,6 +77,7 @@ pub(super) fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDe
         }
         if text.is_empty() {
             warnings.push((
+                DiagCode::EmptyField,
                 field.column,
                 format!("track {id}: the {name} field is empty"),
             ));
@@ -80,14 +85,15 @@ pub(super) fn track(entry: &HotEntry, report: &mut Report<'_>) -> Option<TrackDe
         }
         match id_ref(text, name) {
             Ok(r) => *slot = Some(r),
-            Err(message) => {
-                report.error(entry.line, field.column, format!("track {id}: {message}"));
+            Err(problem) => {
+                let message = format!("track {id}: {problem}");
+                report.error(problem.code(), entry.line, field.column, message);
                 return None;
             }
         }
     }
-    for (column, message) in warnings {
-        report.warning(entry.line, column, message);
+    for (code, column, message) in warnings {
+        report.warning(code, entry.line, column, message);
     }
     let [
         reserved,
@@ -125,6 +131,7 @@ pub(super) fn patch(entry: &HotEntry, report: &mut Report<'_>) -> Option<PatchDe
     let fields = split_fields(&entry.value, entry.value_column);
     if fields.len() < 3 {
         report.error(
+            DiagCode::MissingField,
             entry.line,
             end_column(entry),
             format!(
@@ -145,14 +152,16 @@ pub(super) fn patch(entry: &HotEntry, report: &mut Report<'_>) -> Option<PatchDe
     } else {
         match id_ref(first.text, "first field") {
             Ok(r) => Some(r),
-            Err(message) => {
-                report.error(entry.line, first.column, format!("patch {id}: {message}"));
+            Err(problem) => {
+                let message = format!("patch {id}: {problem}");
+                report.error(problem.code(), entry.line, first.column, message);
                 return None;
             }
         }
     };
     let Ok(name_text) = unquote(name.text) else {
         report.error(
+            DiagCode::BadSyntax,
             entry.line,
             name.column,
             format!("patch {id}: the name's opening quote is not closed"),
@@ -163,6 +172,7 @@ pub(super) fn patch(entry: &HotEntry, report: &mut Report<'_>) -> Option<PatchDe
         Ok(p) if !p.is_empty() => p,
         Ok(_) => {
             report.error(
+                DiagCode::EmptyField,
                 entry.line,
                 path.column,
                 format!("patch {id}: the file path is empty"),
@@ -171,6 +181,7 @@ pub(super) fn patch(entry: &HotEntry, report: &mut Report<'_>) -> Option<PatchDe
         }
         Err(()) => {
             report.error(
+                DiagCode::BadSyntax,
                 entry.line,
                 path.column,
                 format!("patch {id}: the file path's opening quote is not closed"),
@@ -186,6 +197,7 @@ pub(super) fn patch(entry: &HotEntry, report: &mut Report<'_>) -> Option<PatchDe
             Some(n) => Some(n != 0),
             None => {
                 report.error(
+                    DiagCode::BadNumber,
                     entry.line,
                     field.column,
                     format!("patch {id}: {what} must be 0 or 1, found `{}`", field.text),
@@ -199,6 +211,7 @@ pub(super) fn patch(entry: &HotEntry, report: &mut Report<'_>) -> Option<PatchDe
     // Count warnings only for kept entries; on skipped ones they follow from the error.
     if fields.len() < 5 {
         report.warning(
+            DiagCode::MissingField,
             entry.line,
             end_column(entry),
             format!("patch {id} has no Looped/Piano flags; reading them as 0"),
@@ -206,6 +219,7 @@ pub(super) fn patch(entry: &HotEntry, report: &mut Report<'_>) -> Option<PatchDe
     }
     if let Some(extra) = fields.get(PATCH_FIELDS) {
         report.warning(
+            DiagCode::ExtraField,
             entry.line,
             extra.column,
             format!(

@@ -14,34 +14,43 @@ use super::{
     SECTION_EQUATES, SECTION_EVENT_MAPPING, SECTION_GLOBAL_HIT_LIST, SECTION_OPTIONS,
     SECTION_PATCH, SECTION_TRACK, SECTION_TRACK_DATA,
 };
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::number::parse_int;
+use crate::toolchain::formats::text::IdRef;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Items that carry an identity, for "last definition wins" among different spellings
-/// of the same key (`0x10` and `16`).
+/// Items that carry an ID, for "last definition wins" among different spellings of the
+/// same key (`0x10` and `16`).
 fn keep_last<T>(
     items: Vec<(T, u32, u32)>,
-    identity: impl Fn(&T) -> String,
+    id: impl Fn(&T) -> IdRef,
     section: &str,
     report: &mut Report<'_>,
 ) -> Vec<T> {
     let mut last: HashMap<String, (usize, u32)> = HashMap::new();
     for (index, (item, line, _)) in items.iter().enumerate() {
-        last.insert(identity(item), (index, *line));
+        last.insert(id(item).identity(), (index, *line));
     }
     let mut out = Vec::with_capacity(items.len());
     for (index, (item, line, column)) in items.into_iter().enumerate() {
-        match last.get(&identity(&item)) {
-            Some(&(winner, winner_line)) if winner != index => report.warning(
-                line,
-                column,
-                format!(
+        match last.get(&id(&item).identity()) {
+            Some(&(winner, winner_line)) if winner != index => {
+                let message = format!(
                     "this [{section}] entry is defined again on line {winner_line}; \
                      the later definition wins"
-                ),
-            ),
+                );
+                let d = Diagnostic::warning(
+                    DiagCode::DuplicateKey,
+                    report.file(),
+                    line,
+                    column,
+                    message,
+                )
+                .with_subject(id(&item).to_string())
+                .with_section(section);
+                report.push(d);
+            }
             _ => out.push(item),
         }
     }
@@ -56,6 +65,7 @@ impl HotDocument {
         for (index, (line, inside)) in self.lines.iter().zip(flags).enumerate() {
             if let (true, Parsed::Unparsed { column }) = (inside, &line.parsed) {
                 report.warning(
+                    DiagCode::BadSyntax,
                     line_number(index),
                     *column,
                     format!(
@@ -73,15 +83,21 @@ impl HotDocument {
         let mut out = Vec::with_capacity(all.len());
         for (index, entry) in all.into_iter().enumerate() {
             match last.get(&entry.key.to_ascii_lowercase()) {
-                Some(&(winner, winner_line)) if winner != index => report.warning(
-                    entry.line,
-                    entry.key_column,
-                    format!(
+                Some(&(winner, winner_line)) if winner != index => {
+                    let message = format!(
                         "`{}` is set again in [{section}] on line {winner_line}; \
                          this earlier value is ignored",
                         entry.key
-                    ),
-                ),
+                    );
+                    let d = Diagnostic::warning(
+                        DiagCode::DuplicateKey,
+                        report.file(),
+                        entry.line,
+                        entry.key_column,
+                        message,
+                    );
+                    report.push(d.with_subject(entry.key).with_section(section));
+                }
                 _ => out.push(entry),
             }
         }
@@ -101,11 +117,13 @@ impl HotDocument {
                     line: entry.line,
                 }),
                 None if entry.value.is_empty() => report.error(
+                    DiagCode::MissingField,
                     entry.line,
                     entry.value_column,
                     format!("equate `{}` has no value", entry.key),
                 ),
                 None => report.error(
+                    DiagCode::BadNumber,
                     entry.line,
                     entry.value_column,
                     format!(
@@ -134,6 +152,7 @@ impl HotDocument {
             match parse_int(&entry.value) {
                 Some(n) => *slot = Some(n),
                 None => report.error(
+                    DiagCode::BadNumber,
                     entry.line,
                     entry.value_column,
                     format!(
@@ -147,6 +166,7 @@ impl HotDocument {
                 && version != 1
             {
                 report.warning(
+                    DiagCode::UnsupportedVersion,
                     entry.line,
                     entry.value_column,
                     format!("unknown .hot version {version}; reading it as version 1"),
@@ -166,6 +186,7 @@ impl HotDocument {
                 let value = parse_int(text).and_then(|n| u32::try_from(n).ok());
                 if value.is_none() {
                     report.error(
+                        DiagCode::BadNumber,
                         entry.line,
                         column,
                         format!(
@@ -187,7 +208,12 @@ impl HotDocument {
                 items.push((item, entry.line, entry.key_column));
             }
         }
-        let out = keep_last(items, |t| t.id.to_string(), section, &mut report);
+        let out = keep_last(
+            items,
+            |t| IdRef::Number(i64::from(t.id)),
+            section,
+            &mut report,
+        );
         (out, report.finish())
     }
 
@@ -199,6 +225,7 @@ impl HotDocument {
             let fields = split_fields(&entry.value, entry.value_column);
             if fields.len() < 2 {
                 report.error(
+                    DiagCode::MissingField,
                     entry.line,
                     fields
                         .first()
@@ -220,11 +247,12 @@ impl HotDocument {
                 };
                 match id_ref(field.text, &what) {
                     Ok(r) => refs.push(r),
-                    Err(message) => {
+                    Err(problem) => {
                         report.error(
+                            problem.code(),
                             entry.line,
                             field.column,
-                            format!("event mapping `{}`: {message}", entry.key),
+                            format!("event mapping `{}`: {problem}", entry.key),
                         );
                         continue 'entries;
                     }
@@ -256,7 +284,7 @@ impl HotDocument {
                 items.push((def, entry.line, entry.key_column));
             }
         }
-        let out = keep_last(items, |t| t.id.identity(), section, &mut report);
+        let out = keep_last(items, |t| t.id.clone(), section, &mut report);
         (out, report.finish())
     }
 
@@ -271,7 +299,7 @@ impl HotDocument {
                 items.push((def, entry.line, entry.key_column));
             }
         }
-        let out = keep_last(items, |p| p.id.identity(), section, &mut report);
+        let out = keep_last(items, |p| p.id.clone(), section, &mut report);
         (out, report.finish())
     }
 
@@ -286,6 +314,7 @@ impl HotDocument {
             };
             if entry.value.is_empty() {
                 report.warning(
+                    DiagCode::EmptyHitList,
                     entry.line,
                     entry.value_column,
                     format!("hit list {id} is empty"),
@@ -299,7 +328,7 @@ impl HotDocument {
             };
             items.push((item, entry.line, entry.key_column));
         }
-        let out = keep_last(items, |h| h.id.identity(), section, &mut report);
+        let out = keep_last(items, |h| h.id.clone(), section, &mut report);
         (out, report.finish())
     }
 

@@ -18,8 +18,8 @@ use super::defs::Origin;
 use super::inputs::{Piece, PieceKind};
 use super::tables::{RawEvents, RawTables};
 use super::unit::CodeUnit;
-use super::{Override, Project};
-use crate::toolchain::diag::Diagnostic;
+use super::{DefinitionKind, Override, Project};
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -46,13 +46,14 @@ fn put<K: Ord + Clone, V>(
     map: &mut BTreeMap<K, V>,
     key: K,
     value: V,
-    what: impl FnOnce() -> String,
+    (kind, what): (DefinitionKind, impl FnOnce() -> String),
     origin_of: impl Fn(&V) -> &Origin,
     overrides: &mut Vec<Override>,
 ) {
     let new = origin_of(&value).clone();
     if let Some(old) = map.insert(key, value) {
         overrides.push(Override {
+            kind,
             what: what(),
             old: origin_of(&old).clone(),
             new,
@@ -69,6 +70,7 @@ impl Loader {
         if piece.is_kept() {
             self.diagnostics.extend(piece.kept_because.iter().cloned());
             self.diagnostics.push(Diagnostic::warning(
+                DiagCode::KeptLastGood,
                 &piece.path,
                 0,
                 0,

@@ -8,7 +8,7 @@ use crate::toolchain::project::defs::{CodeRef, NameDef, NameValue, Origin};
 use crate::toolchain::project::error::{NameProblem, ResolveError};
 use crate::toolchain::project::tables::{self, RawTables};
 use crate::toolchain::project::unit::CodeUnit;
-use crate::toolchain::project::{Override, Project};
+use crate::toolchain::project::{DefinitionKind, Override, Project};
 use crate::toolchain::symbols;
 use std::collections::HashMap;
 
@@ -36,6 +36,7 @@ impl Names<'_> {
             && old.value != new.value
         {
             self.overrides.push(Override {
+                kind: DefinitionKind::Name,
                 what: format!("name {name}"),
                 old: old.origin,
                 new: new.origin,

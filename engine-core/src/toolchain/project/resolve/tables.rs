@@ -6,7 +6,7 @@ use super::names::{number_of, to_u32};
 use super::put;
 use super::samples::{SampleIndex, refused_sample, resource_name};
 use super::tracks::resolve_track;
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::hitlist::HitList;
 use crate::toolchain::formats::hot::{self, IdRef};
 use crate::toolchain::fsrules::ReadRules;
@@ -14,7 +14,7 @@ use crate::toolchain::project::defs::{EventDef, EventType, HitListDef, Origin, P
 use crate::toolchain::project::error::ResolveError;
 use crate::toolchain::project::tables::{self, RawEvents, RawTables, resolve_id};
 use crate::toolchain::project::unit::CodeUnit;
-use crate::toolchain::project::{MAX_HIT_LIST_IDS, Project};
+use crate::toolchain::project::{DefinitionKind, MAX_HIT_LIST_IDS, Project};
 use std::sync::Arc;
 
 /// The column of value field `i` (1 when the entry has no such field).
@@ -75,7 +75,7 @@ impl TableResolver<'_> {
         match self.id(id, what).and_then(|v| to_u32(v, what)) {
             Ok(id) => Some(id),
             Err(problem) => {
-                let d = self.raw.source.error(line, 1, problem.to_string());
+                let d = self.raw.source.resolve_error(line, 1, &problem);
                 self.diagnostics.push(d);
                 None
             }
@@ -101,25 +101,34 @@ impl TableResolver<'_> {
             .as_ref()
             .and_then(|f| resource_name(f, &self.project.dirs));
         let problem = if let Some(refusal) = refused {
-            Some(refused_sample(id, &patch.name, &patch.path, &refusal))
+            Some((
+                DiagCode::SampleRefused,
+                refused_sample(id, &patch.name, &patch.path, &refusal),
+            ))
         } else if file.is_some() && resource.is_none() {
             file = None;
-            Some(format!(
-                "patch {id} ({}): `{}` is outside the data directories; it is not used",
-                patch.name, patch.path
+            Some((
+                DiagCode::SampleOutsideData,
+                format!(
+                    "patch {id} ({}): `{}` is outside the data directories; it is not used",
+                    patch.name, patch.path
+                ),
             ))
         } else if file.is_none() {
-            Some(format!(
-                "patch {id} ({}): sample file `{}` not found",
-                patch.name, patch.path
+            Some((
+                DiagCode::MissingSample,
+                format!(
+                    "patch {id} ({}): sample file `{}` not found",
+                    patch.name, patch.path
+                ),
             ))
         } else {
             None
         };
-        if let Some(message) = problem {
+        if let Some((code, message)) = problem {
             let at = column(&patch.field_columns, 2);
-            self.diagnostics
-                .push(source.warning(patch.line, at, message));
+            let d = source.warning(code, patch.line, at, message);
+            self.diagnostics.push(d.with_subject(patch.path.clone()));
         }
         let def = PatchDef {
             id,
@@ -139,7 +148,7 @@ impl TableResolver<'_> {
             &mut project.patches,
             id,
             def,
-            || format!("patch {id}"),
+            (DefinitionKind::Patch, || format!("patch {id}")),
             |d| &d.origin,
             &mut project.overrides,
         );
@@ -176,6 +185,7 @@ impl TableResolver<'_> {
         let entries = match counted {
             Ok((count, _)) if *expanded - replaced + count > MAX_HIT_LIST_IDS => {
                 self.diagnostics.push(source.error(
+                    DiagCode::TooManyIds,
                     list.line,
                     list.value_column,
                     format!(
@@ -191,13 +201,23 @@ impl TableResolver<'_> {
                 l.ids().map(Iterator::collect).unwrap_or_default()
             }
             Err(e) => {
-                let message = if unresolved.is_empty() {
-                    format!("hit list {id}: {e}")
-                } else {
-                    format!("hit list {id}: unknown name(s) {}", unresolved.join(", "))
+                let d = match unresolved.first() {
+                    None => source.error(
+                        e.code(),
+                        list.line,
+                        list.value_column,
+                        format!("hit list {id}: {e}"),
+                    ),
+                    Some(first) => source
+                        .error(
+                            DiagCode::UnboundSymbol,
+                            list.line,
+                            list.value_column,
+                            format!("hit list {id}: unknown name(s) {}", unresolved.join(", ")),
+                        )
+                        .with_subject(first.clone()),
                 };
-                self.diagnostics
-                    .push(source.error(list.line, list.value_column, message));
+                self.diagnostics.push(d);
                 return;
             }
         };
@@ -211,7 +231,7 @@ impl TableResolver<'_> {
             &mut project.hit_lists,
             id,
             def,
-            || format!("hit list {id}"),
+            (DefinitionKind::HitList, || format!("hit list {id}")),
             |d| &d.origin,
             &mut project.overrides,
         );
@@ -226,14 +246,14 @@ impl TableResolver<'_> {
                     &mut project.tracks,
                     id,
                     def,
-                    || format!("track {id}"),
+                    (DefinitionKind::Track, || format!("track {id}")),
                     |d| &d.origin,
                     &mut project.overrides,
                 );
             }
             Err((field, problem)) => {
                 let at = column(&track.field_columns, field);
-                let d = self.raw.source.error(track.line, at, problem.to_string());
+                let d = self.raw.source.resolve_error(track.line, at, &problem);
                 self.diagnostics.push(d);
             }
         }
@@ -262,20 +282,20 @@ impl TableResolver<'_> {
                     &mut project.events,
                     key,
                     def,
-                    || format!("event {name}"),
+                    (DefinitionKind::Event, || format!("event {name}")),
                     |d| &d.origin,
                     &mut project.overrides,
                 );
             }
-            (Err(problem), _) => self.diagnostics.push(source.error(
+            (Err(problem), _) => self.diagnostics.push(source.resolve_error(
                 mapping.line,
                 column(&mapping.field_columns, 0),
-                problem.to_string(),
+                &problem,
             )),
-            (_, Err(problem)) => self.diagnostics.push(source.error(
+            (_, Err(problem)) => self.diagnostics.push(source.resolve_error(
                 mapping.line,
                 column(&mapping.field_columns, 1),
-                problem.to_string(),
+                &problem,
             )),
         }
     }
@@ -308,14 +328,13 @@ pub(super) fn resolve_evt(
                     &mut project.events,
                     event.key(),
                     def,
-                    || format!("event {name}"),
+                    (DefinitionKind::Event, || format!("event {name}")),
                     |d| &d.origin,
                     &mut project.overrides,
                 );
             }
             (Err(problem), _) | (_, Err(problem)) => {
-                let message = problem.to_string();
-                diagnostics.push(Diagnostic::error(&raw.file, event.line, 1, message));
+                diagnostics.push(problem.diagnostic(&raw.file, event.line, 1));
             }
         }
     }

@@ -3,7 +3,7 @@
 //! maps — events whose track only code defines, labels that no event names.
 
 use super::names::{number_of, to_u32};
-use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::hot::{self, IdRef};
 use crate::toolchain::project::defs::{
     CodeRef, ControlGroup, DEFAULT_PRIORITY, EventDef, EventType, FULL_VOLUME, NameValue, Origin,
@@ -247,12 +247,19 @@ fn tracks_for_unmapped_events(project: &mut Project, diagnostics: &mut Vec<Diagn
                     .tracks
                     .insert(track_id, default_track(track_id, label, Some(at), origin));
             }
-            None => diagnostics.push(Diagnostic::warning(
-                &origin.file,
-                origin.line,
-                0,
-                format!("event `{name}` refers to track {track_id}, which no table, export table or label defines"),
-            )),
+            None => diagnostics.push(
+                Diagnostic::warning(
+                    DiagCode::EventWithoutTrack,
+                    &origin.file,
+                    origin.line,
+                    0,
+                    format!(
+                        "event `{name}` refers to track {track_id}, which no table, export \
+                         table or label defines"
+                    ),
+                )
+                .with_subject(name.clone()),
+            ),
         }
     }
 }
