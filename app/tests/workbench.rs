@@ -62,6 +62,44 @@ fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
 }
 
 #[test]
+fn a_panel_button_runs_its_command_and_the_console_history_replays_it() {
+    let (mut harness, config) = open_demo("typed");
+    harness.run();
+    until(&mut harness, "the lot is live", |wb| {
+        !wb.live().world.objects.is_empty()
+    });
+    let before = harness.state().live().world.camera.rotation % 4;
+    harness.state_mut().show(Pane::Lot);
+    harness.run();
+    harness.get_by_label("Rotate left").click();
+    harness.run();
+    until(&mut harness, "the view turns", |wb| {
+        wb.live().world.camera.rotation % 4 != before
+    });
+    let after = harness.state().live().world.camera.rotation % 4;
+    let turn = (after + 4 - before) % 4;
+    // The history has the line a person would have typed, answered like one.
+    until(&mut harness, "the console shows the command", |wb| {
+        wb.console().iter().any(|e| e.input == "rotate left")
+    });
+    let entry = harness
+        .state()
+        .console()
+        .iter()
+        .find(|e| e.input == "rotate left")
+        .cloned()
+        .unwrap();
+    assert!(entry.reply.is_ok(), "{entry:?}");
+    // Typing the history's line back replays it: the view turns as much again.
+    type_line(&mut harness, &entry.input);
+    until(&mut harness, "the replayed line turns it again", |wb| {
+        wb.live().world.camera.rotation % 4 == (after + turn) % 4
+    });
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
+
+#[test]
 fn sev_in_the_console_shows_up_in_voices_and_traces() {
     let (mut harness, config) = open_demo("e2e");
     harness.run();

@@ -22,6 +22,7 @@ pub mod threads;
 pub mod traces;
 pub mod voices;
 
+use engine_core::host::command::Command;
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::TraceRecord;
 use engine_core::toolchain::project::Project;
@@ -42,7 +43,7 @@ pub use traces::{TraceFilter, TracesPanel};
 pub use voices::VoicesPanel;
 
 /// What a panel asks the app to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum AppCommand {
     /// Show a source file, scrolled to a 1-based line (0 = the top).
     OpenSource {
@@ -53,8 +54,13 @@ pub enum AppCommand {
     },
     /// Load the project again from disk.
     ReloadProject,
-    /// Run a console line on the live engine.
+    /// Run a line of text on the live engine: what the user typed into the console (or
+    /// a script's line). Panels that build a command send [`AppCommand::Run`] instead.
     RunLine(String),
+    /// Run a command on the live engine. The console history shows it as its line
+    /// (`command.to_string()`, which parses back to the same command), so a session can
+    /// be replayed as text.
+    Run(Command),
     /// Select a voice, object or track (the panels that show it highlight it).
     Select(Selection),
     /// Write the trace records that pass `filter` to `path` as text, one per line (the

@@ -8,6 +8,8 @@
 
 use crate::{AppCommand, Panel, PanelContext, theme};
 use egui::{Rect, Sense, Stroke, StrokeKind, Vec2, pos2, vec2};
+use engine_core::host::command::{Command, VolumeTarget};
+use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::MixerSnapshot;
 
 /// The sample rate assumed until the app says which one the output runs at.
@@ -23,12 +25,13 @@ pub const SLIDER_MAX: f32 = 2.0;
 /// How long a meter's peak mark stays, in seconds.
 const PEAK_HOLD_SECONDS: f64 = 1.5;
 
-/// The channel strips: label, console word, index into the snapshot's peaks.
-const STRIPS: [(&str, &str); 4] = [
-    ("FX", "fx"),
-    ("Music", "music"),
-    ("VOX", "vox"),
-    ("Master", "master"),
+/// The channel strips, in the order of the snapshot's peaks: label and the volume
+/// their slider sets.
+const STRIPS: [(&str, VolumeTarget); 4] = [
+    ("FX", VolumeTarget::Group(ControlGroup::Fx)),
+    ("Music", VolumeTarget::Group(ControlGroup::Music)),
+    ("VOX", VolumeTarget::Group(ControlGroup::Vox)),
+    ("Master", VolumeTarget::Master),
 ];
 
 /// A volume asked for and not yet seen in the snapshot.
@@ -122,7 +125,7 @@ impl MixerPanel {
         snapshot: &MixerSnapshot,
         commands: &mut Vec<AppCommand>,
     ) {
-        let (label, word) = STRIPS[index];
+        let (label, target) = STRIPS[index];
         let actual = volume_of(snapshot, index);
         // Forget a pending value once the snapshot shows it, or shows a change made
         // elsewhere (the console).
@@ -151,7 +154,7 @@ impl MixerPanel {
                     .accessible_name(format!("{label} volume"))
                     .on_hover_text(format!(
                         "{label} volume: 0 silent, 1 as recorded, above 1 amplifies \
-                     (sends `volume {word} <v>` when you let go)"
+                     (sends `volume {target} <v>` when you let go)"
                     ));
                 if response.dragged() || response.changed() {
                     self.pending[index] = Some(Pending {
@@ -163,7 +166,10 @@ impl MixerPanel {
                     response.drag_stopped() || (response.changed() && !response.dragged());
                 if finished && let Some(p) = self.pending[index].as_mut() {
                     p.sent_over = Some(actual);
-                    commands.push(AppCommand::RunLine(format!("volume {word} {:.2}", p.value)));
+                    commands.push(AppCommand::Run(Command::Volume {
+                        target,
+                        value: p.value,
+                    }));
                 }
                 meter(ui, peak, held, response.rect.height().max(120.0));
             });

@@ -9,6 +9,7 @@
 //! index is rebuilt when the filter changes.
 
 use crate::{AppCommand, Panel, PanelContext, Selection, theme};
+use engine_core::host::command::{Command, TraceTarget as Target};
 use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
@@ -318,15 +319,24 @@ impl TracesPanel {
     fn switches(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
         ui.horizontal_wrapped(|ui| {
             ui.label("Engine traces:");
-            for (name, on, what) in [
-                ("events", &mut self.events, "each event as it is triggered"),
-                ("samples", &mut self.samples, "each sample as it starts"),
+            for (target, on, what) in [
                 (
-                    "tracks",
+                    Target::Events,
+                    &mut self.events,
+                    "each event as it is triggered",
+                ),
+                (
+                    Target::Samples,
+                    &mut self.samples,
+                    "each sample as it starts",
+                ),
+                (
+                    Target::Tracks,
                     &mut self.tracks,
                     "each track as it starts and ends",
                 ),
             ] {
+                let name = target.to_string();
                 let label = format!("{}{}", name[..1].to_uppercase(), &name[1..]);
                 let state = if *on { "on" } else { "off" };
                 if ui
@@ -334,8 +344,8 @@ impl TracesPanel {
                     .on_hover_text(format!("Record {what} (trace {name} on|off; now {state})"))
                     .changed()
                 {
-                    let state = if *on { "on" } else { "off" };
-                    commands.push(AppCommand::RunLine(format!("trace {name} {state}")));
+                    let on = *on;
+                    commands.push(AppCommand::Run(Command::Trace { target, on }));
                 }
             }
             ui.weak("Voice decisions, picks, hooks and errors are always recorded.");

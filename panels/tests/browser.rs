@@ -9,6 +9,7 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use engine_core::host::command::{Command, WorldCommand};
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::{Gain, Pan};
 use engine_core::toolchain::project::Project;
@@ -115,16 +116,19 @@ fn search(harness: &mut Harness<'_, State>, text: &str) {
     harness.run();
 }
 
-fn lines(harness: &Harness<'_, State>) -> Vec<String> {
+/// The engine commands sent, in order (anything else fails the test).
+fn sent(harness: &Harness<'_, State>) -> Vec<Command> {
     harness
         .state()
         .commands
         .iter()
-        .map(|c| match c {
-            AppCommand::RunLine(line) => line.clone(),
-            other => panic!("unexpected command {other:?}"),
-        })
+        .map(|c| common::engine_command(c).unwrap_or_else(|| panic!("unexpected command {c:?}")))
         .collect()
+}
+
+/// The console lines of the commands sent.
+fn lines(harness: &Harness<'_, State>) -> Vec<String> {
+    sent(harness).iter().map(Command::to_string).collect()
 }
 
 /// The 1-based line of `file` that contains `text`.
@@ -196,7 +200,7 @@ fn search_narrows_every_category() {
     harness.get_by_label_contains("Events (0 of");
     harness.get_by_label("2016 vox_f_greet_1");
     assert!(harness.query_by_label("2001 vox_m_greet_1").is_none());
-    assert!(lines(&harness).is_empty(), "nothing sent by searching");
+    assert!(sent(&harness).is_empty(), "nothing sent by searching");
 }
 
 #[test]
@@ -205,13 +209,21 @@ fn an_events_play_button_runs_it() {
     search(&mut harness, "greet");
     harness.get_by_label("Play event vox_greet").click();
     harness.run();
-    assert_eq!(lines(&harness), ["ui vox_greet"]);
+    let ui_greet = Command::UiSound {
+        name: "vox_greet".into(),
+    };
+    assert_eq!(sent(&harness), std::slice::from_ref(&ui_greet));
     // A TV event needs a receiver: it is sent from a TV tuned to its station.
     harness.get_by_label("Clear").click();
     harness.run();
     search(&mut harness, "tv_on_action");
     harness.get_by_label("Play event tv_on_action").click();
     harness.run();
+    let from_tv = Command::SoundEvent {
+        name: "tv_on_action".into(),
+        object: Some(4),
+    };
+    assert_eq!(sent(&harness), [ui_greet, from_tv]);
     assert_eq!(lines(&harness), ["ui vox_greet", "sev tv_on_action @4"]);
 }
 
@@ -225,6 +237,13 @@ fn patches_and_samples_are_auditioned_with_play() {
         .get_by_label("Play sample sounds/ui/click_knock.wav")
         .click();
     harness.run();
+    assert_eq!(
+        sent(&harness),
+        [
+            Command::Play("1002".into()),
+            Command::Play("sounds/ui/click_knock.wav".into())
+        ]
+    );
     assert_eq!(
         lines(&harness),
         ["play 1002", "play sounds/ui/click_knock.wav"]
@@ -254,6 +273,16 @@ fn stations_turn_on_through_a_tuned_receiver() {
     );
     harness.get_by_label("Turn on station 29").click();
     harness.run();
+    assert_eq!(
+        sent(&harness),
+        [
+            Command::World(WorldCommand::TurnOff { object: 4 }),
+            Command::World(WorldCommand::TurnOn {
+                object: 6,
+                station: 260
+            }),
+        ]
+    );
     assert_eq!(lines(&harness), ["turnoff 4", "turnon 6 260"]);
 }
 

@@ -8,6 +8,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use engine_core::host::command::Command;
 use engine_core::toolchain::project::Project;
 use engine_core::tools::hitlist_editor::hit_lists;
 use panels::{AppCommand, ContextData, HitListData, HitListEdit, HitListsPanel, SaveOutcome};
@@ -257,7 +258,7 @@ fn an_entry_can_be_auditioned() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [AppCommand::RunLine("play 100".into())]
+        [AppCommand::Run(Command::Play("100".into()))]
     );
 }
 

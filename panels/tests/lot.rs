@@ -9,11 +9,13 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use engine_core::host::command::{Command, Turn, WorldCommand, ZoomStep};
 use engine_core::host::live::LiveSnapshot;
 use engine_core::host::session::{Session, SessionConfig};
 use engine_core::sound::mixer::{Mixer, MixerConfig, MixerSnapshot, mixer};
 use engine_core::sound::server::ServerConfig;
 use engine_core::toolchain::project::Project;
+use engine_core::world::music::MusicMode;
 use panels::{AppCommand, ContextData, LotPanel, Selection};
 use std::path::Path;
 
@@ -101,16 +103,24 @@ fn harness_on(project: Project, live: LiveSnapshot) -> Harness<'static, State> {
     common::harness(LotPanel::default(), cx, egui::vec2(1000.0, 720.0))
 }
 
-fn lines(harness: &Harness<'_, State>) -> Vec<String> {
+/// The world commands sent, in order (selections aside; any other engine command fails
+/// the test).
+fn sent(harness: &Harness<'_, State>) -> Vec<WorldCommand> {
     harness
         .state()
         .commands
         .iter()
-        .filter_map(|c| match c {
-            AppCommand::RunLine(line) => Some(line.clone()),
-            _ => None,
+        .filter_map(common::engine_command)
+        .map(|c| match c {
+            Command::World(world) => world,
+            other => panic!("not a world command: {other:?}"),
         })
         .collect()
+}
+
+/// The console lines of the commands sent.
+fn lines(harness: &Harness<'_, State>) -> Vec<String> {
+    sent(harness).iter().map(WorldCommand::to_string).collect()
 }
 
 /// Drags with the primary button from `from` to `to` in a few steps.
@@ -149,7 +159,7 @@ fn the_demo_lot_is_drawn_with_names() {
     harness.get_by_label_contains("camera (12.00, 8.00)");
     // Both TVs on one station: it is listed with its receivers.
     harness.get_by_label_contains("receivers: Living room TV, Bedroom TV");
-    assert!(lines(&harness).is_empty(), "nothing sent by just looking");
+    assert!(sent(&harness).is_empty(), "nothing sent by just looking");
 }
 
 /// The picture: the view walks from the living room towards the bedroom over three
@@ -248,7 +258,16 @@ fn dragging_an_object_sends_move_with_its_new_tile() {
         .center();
     drag(&mut harness, bob, betty);
     // Bob lands where Betty stands: tile (11, 9).
-    assert_eq!(lines(&harness), ["move 1 11.00 9.00"]);
+    assert_eq!(
+        sent(&harness),
+        [WorldCommand::Move {
+            object: 1,
+            x: 11.0,
+            y: 9.0,
+            floor: None
+        }]
+    );
+    assert_eq!(lines(&harness), ["move 1 11 9"]);
 }
 
 #[test]
@@ -267,17 +286,17 @@ fn dragging_the_ground_moves_the_camera() {
         .center();
     let from = radio.lerp(stereo, 0.5);
     drag(&mut harness, from, from + egui::vec2(120.0, 0.0));
-    let sent = lines(&harness);
-    assert_eq!(sent.len(), 1, "{sent:?}");
-    let words: Vec<f32> = sent[0]
-        .strip_prefix("view ")
-        .unwrap()
-        .split(' ')
-        .map(|w| w.parse().unwrap())
-        .collect();
+    let sent = sent(&harness);
+    let [WorldCommand::View { x, y }] = sent[..] else {
+        panic!("one view command: {sent:?}");
+    };
     // The camera's screen follows the pointer: to the right is +x on the lot.
-    assert!(words[0] > 12.5, "{sent:?}");
-    assert!((words[1] - 8.0).abs() < 0.01, "{sent:?}");
+    assert!(x > 12.5, "{sent:?}");
+    assert!((y - 8.0).abs() < 0.01, "{sent:?}");
+    // On a hundredth of a tile, so the console line stays short.
+    for v in [x, y] {
+        assert_eq!(v, (v * 100.0).round() / 100.0, "{sent:?}");
+    }
 }
 
 #[test]
@@ -291,6 +310,15 @@ fn buttons_zoom_rotate_and_change_floor() {
         harness.get_by_label(button).click();
         harness.run();
     }
+    assert_eq!(
+        sent(&harness),
+        [
+            WorldCommand::Zoom(ZoomStep::Out),
+            WorldCommand::Rotate(Turn::Left),
+            WorldCommand::Rotate(Turn::Right),
+            WorldCommand::Floor(1),
+        ]
+    );
     assert_eq!(
         lines(&harness),
         ["zoom out", "rotate left", "rotate right", "floor 1"]
@@ -328,6 +356,35 @@ fn history_grows_as_engine_time_advances() {
 }
 
 #[test]
+fn the_selected_objects_buttons_control_quiet_and_centre_it() {
+    let mut harness = harness();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::Button, "Betty Newbie")
+        .click();
+    harness.run();
+    for button in ["Control", "Quiet", "Centre view"] {
+        harness.get_by_role_and_label(Role::Button, button).click();
+        harness.run();
+    }
+    let sent: Vec<Command> = harness
+        .state()
+        .commands
+        .iter()
+        .filter_map(common::engine_command)
+        .collect();
+    // Betty is object 2, standing on tile (11, 9).
+    assert_eq!(
+        sent,
+        [
+            Command::Control(2),
+            Command::Quiet(2),
+            Command::World(WorldCommand::View { x: 11.0, y: 9.0 }),
+        ]
+    );
+}
+
+#[test]
 fn keys_over_the_map_and_the_music_mode_box() {
     let mut harness = harness();
     harness.run();
@@ -342,11 +399,18 @@ fn keys_over_the_map_and_the_music_mode_box() {
     harness.run();
     harness.key_press(egui::Key::Minus);
     harness.run();
-    assert_eq!(lines(&harness), ["rotate right", "zoom out"]);
+    assert_eq!(
+        sent(&harness),
+        [
+            WorldCommand::Rotate(Turn::Right),
+            WorldCommand::Zoom(ZoomStep::Out)
+        ]
+    );
     harness.state_mut().commands.clear();
     harness.get_by_label("Music mode").click();
     harness.run();
     harness.get_by_label("buy").click();
     harness.run();
+    assert_eq!(sent(&harness), [WorldCommand::Mode(MusicMode::Buy)]);
     assert_eq!(lines(&harness), ["mode buy"]);
 }

@@ -7,9 +7,11 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use engine_core::host::command::{Command, VolumeTarget};
 use engine_core::host::live::LiveSnapshot;
+use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::MixerSnapshot;
-use panels::{AppCommand, ContextData, MixerPanel};
+use panels::{ContextData, MixerPanel};
 
 mod common;
 type State = common::State<MixerPanel>;
@@ -44,14 +46,15 @@ fn harness() -> Harness<'static, State> {
     common::harness(panel, cx, egui::vec2(460.0, 420.0))
 }
 
-fn lines(harness: &Harness<'_, State>) -> Vec<String> {
+/// The volumes the panel set, as (target, value).
+fn volumes(harness: &Harness<'_, State>) -> Vec<(VolumeTarget, f32)> {
     harness
         .state()
         .commands
         .iter()
-        .map(|c| match c {
-            AppCommand::RunLine(line) => line.clone(),
-            other => panic!("unexpected command {other:?}"),
+        .map(|c| match common::engine_command(c) {
+            Some(Command::Volume { target, value }) => (target, value),
+            _ => panic!("unexpected command {c:?}"),
         })
         .collect()
 }
@@ -76,7 +79,7 @@ fn meters_output_and_load_are_shown() {
     for name in ["FX volume", "Music volume", "VOX volume", "Master volume"] {
         harness.get_by_role_and_label(Role::Slider, name);
     }
-    assert!(lines(&harness).is_empty(), "nothing sent by just looking");
+    assert!(volumes(&harness).is_empty(), "nothing sent by just looking");
     harness.remove_cursor();
     harness.run();
     harness.snapshot("mixer");
@@ -90,12 +93,15 @@ fn setting_a_slider_sends_one_volume_line() {
         .get_by_role_and_label(Role::Slider, "Music volume")
         .set_value_accesskit(0.5);
     harness.run();
-    assert_eq!(lines(&harness), ["volume music 0.50"]);
+    let music = VolumeTarget::Group(ControlGroup::Music);
+    assert_eq!(volumes(&harness), [(music, 0.5)]);
+    let lines: Vec<String> = harness.state().commands.iter().map(common::line).collect();
+    assert_eq!(lines, ["volume music 0.5"]);
     // A few more frames send nothing more, and the slider keeps the value asked for
     // while the engine has not applied it yet.
     harness.run();
     harness.run();
-    assert_eq!(lines(&harness), ["volume music 0.50"]);
+    assert_eq!(volumes(&harness), [(music, 0.5)]);
     harness.get_by_label("0.50 (-6.0 dB)");
     // The engine applies it: the snapshot now says 0.5.
     harness.state_mut().cx.live.mixer.groups[1] = 0.5;
@@ -105,7 +111,7 @@ fn setting_a_slider_sends_one_volume_line() {
     harness.state_mut().cx.live.mixer.groups[1] = 0.25;
     harness.run();
     harness.get_by_label("0.25 (-12.0 dB)");
-    assert_eq!(lines(&harness).len(), 1);
+    assert_eq!(volumes(&harness).len(), 1);
 }
 
 #[test]
@@ -126,16 +132,13 @@ fn dragging_a_slider_sends_only_when_let_go() {
         harness.hover_at(start.lerp(end, t));
         harness.run();
     }
-    assert!(lines(&harness).is_empty(), "nothing sent while dragging");
+    assert!(volumes(&harness).is_empty(), "nothing sent while dragging");
     harness.drop_at(end);
     harness.run();
-    let sent = lines(&harness);
+    let sent = volumes(&harness);
     assert_eq!(sent.len(), 1, "{sent:?}");
-    let value: f32 = sent[0]
-        .strip_prefix("volume master ")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (target, value) = sent[0];
+    assert_eq!(target, VolumeTarget::Master);
     assert!(value < 0.2, "dragged to the bottom: {value}");
 }
 

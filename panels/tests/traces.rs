@@ -7,6 +7,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use engine_core::host::command::{Command, TraceTarget};
 use engine_core::runtime::trace::TraceEvent;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
@@ -223,8 +224,12 @@ fn shows(harness: &Harness<'_, State>, text: &str) -> bool {
     harness.query_by_label_contains(text).is_some()
 }
 
+fn trace(target: TraceTarget, on: bool) -> AppCommand {
+    AppCommand::Run(Command::Trace { target, on })
+}
+
 #[test]
-fn the_engine_trace_toggles_emit_console_lines() {
+fn the_engine_trace_toggles_send_trace_commands() {
     let mut harness = harness();
     harness.run();
     harness.get_by_label("Events").click();
@@ -236,10 +241,16 @@ fn the_engine_trace_toggles_emit_console_lines() {
     assert_eq!(
         harness.state().commands,
         [
-            AppCommand::RunLine("trace events on".into()),
-            AppCommand::RunLine("trace samples on".into()),
-            AppCommand::RunLine("trace events off".into()),
+            trace(TraceTarget::Events, true),
+            trace(TraceTarget::Samples, true),
+            trace(TraceTarget::Events, false),
         ]
+    );
+    // The console history shows them as the lines that replay them.
+    let lines: Vec<String> = harness.state().commands.iter().map(common::line).collect();
+    assert_eq!(
+        lines,
+        ["trace events on", "trace samples on", "trace events off"]
     );
 }
 
@@ -256,7 +267,7 @@ fn the_toggles_show_switches_changed_elsewhere() {
     harness.run();
     assert_eq!(
         harness.state().commands,
-        [AppCommand::RunLine("trace tracks off".into())]
+        [trace(TraceTarget::Tracks, false)]
     );
 }
 

@@ -8,6 +8,7 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use engine_core::host::command::Command;
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::runtime::trace::{CodePlace, EndReason, Occupant, TraceEvent};
@@ -402,8 +403,8 @@ fn quiet_quiets_the_slots_owners() {
     assert_eq!(
         harness.state().commands,
         [
-            AppCommand::RunLine("quiet 12".into()),
-            AppCommand::RunLine("quiet 14".into()),
+            AppCommand::Run(Command::Quiet(12)),
+            AppCommand::Run(Command::Quiet(14)),
         ]
     );
     harness.state_mut().commands.clear();

@@ -9,6 +9,7 @@ pub mod settings;
 
 use anyhow::Context as _;
 use dock::{Pane, Panels};
+use engine_core::host::command::Command;
 use engine_core::host::live::{LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::host::session::{SaveLotPolicy, SessionConfig};
 use engine_core::runtime::TraceRecord;
@@ -174,6 +175,12 @@ impl Workbench {
         &self.trace
     }
 
+    /// The console history: every line run so far (typed, or the line of a command a
+    /// panel sent) with its reply.
+    pub fn console(&self) -> &[ConsoleEntry] {
+        &self.console_log
+    }
+
     /// Shows `pane` (adding it back if it was closed) as the visible tab of its group.
     pub fn show(&mut self, pane: Pane) {
         dock::show_pane(&mut self.tree, pane);
@@ -301,11 +308,26 @@ impl Workbench {
     fn run_line(&mut self, line: String) {
         match &self.live {
             Some(live) if live.line(&line) => {}
-            _ => self.console_log.push(ConsoleEntry {
-                input: line,
-                reply: Err("the engine is not running".into()),
-            }),
+            _ => self.not_running(line),
         }
+    }
+
+    /// Runs a panel's command as it is (no text in between); the console history shows
+    /// it as the line that replays it.
+    fn run_command(&mut self, command: Command) {
+        let line = command.to_string();
+        match &self.live {
+            Some(live) if live.run(command) => {}
+            _ => self.not_running(line),
+        }
+    }
+
+    /// Answers a console line for which no engine runs.
+    fn not_running(&mut self, line: String) {
+        self.console_log.push(ConsoleEntry {
+            input: line,
+            reply: Err("the engine is not running".into()),
+        });
     }
 
     /// Moves the engine's replies into the console and returns a line of live state.
@@ -362,6 +384,7 @@ impl Workbench {
                 AppCommand::OpenSource { path, line } => self.open_source(path, line),
                 AppCommand::ReloadProject => self.reload(),
                 AppCommand::RunLine(line) => self.run_line(line),
+                AppCommand::Run(command) => self.run_command(command),
                 AppCommand::Select(selection) => self.selection = Some(selection),
                 AppCommand::ExportTrace { path, filter } => self.export_trace(&path, &filter),
                 AppCommand::EditHitLists(file) => self.hitlists.begin(file),

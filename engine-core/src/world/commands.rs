@@ -1,10 +1,12 @@
 //! The commands the world director carries out: the view (centre, scroll, zoom, rotate,
 //! floor), the hour and the music mode, moving objects, the room, turning receivers on
 //! and off, describing the world and saving the lot. The command language
-//! (`crate::host::command`) parses them from console and script lines.
+//! (`crate::host::command`) parses them from console and script lines, and `Display`
+//! writes each back as the line that parses to it.
 
 use super::ObjectId;
 use super::music::MusicMode;
+use std::fmt;
 use std::path::PathBuf;
 
 /// A command for the world director.
@@ -85,4 +87,65 @@ pub enum Turn {
     Right,
     /// To a rotation, 0–3.
     To(u8),
+}
+
+/// The console line of a world command: `parse(&command.to_string())` gives the same
+/// command back. Numbers are written exactly (`{}`: the shortest text that reads back as
+/// the same `f32`), objects and stations as decimal numbers, music modes by name. A
+/// value the grammar cannot write reads back differently or not at all: a number that is
+/// not finite, a zoom level outside 1–3, a rotation outside 0–3, an hour outside 0–24, a
+/// negative room, or a `savelot` path that is empty, not UTF-8, or holds whitespace,
+/// `#` or `;`.
+impl fmt::Display for WorldCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorldCommand::View { x, y } => write!(f, "view {x} {y}"),
+            WorldCommand::Scroll { dx, dy } => write!(f, "scroll {dx} {dy}"),
+            WorldCommand::Zoom(step) => write!(f, "zoom {step}"),
+            WorldCommand::Rotate(turn) => write!(f, "rotate {turn}"),
+            WorldCommand::Floor(floor) => write!(f, "floor {floor}"),
+            WorldCommand::Hour(hour) => write!(f, "hour {hour}"),
+            WorldCommand::Mode(mode) => write!(f, "mode {}", mode.name()),
+            WorldCommand::Move {
+                object,
+                x,
+                y,
+                floor,
+            } => {
+                write!(f, "move {object} {x} {y}")?;
+                match floor {
+                    Some(floor) => write!(f, " {floor}"),
+                    None => Ok(()),
+                }
+            }
+            WorldCommand::Room(tiles) => write!(f, "room {tiles}"),
+            WorldCommand::TurnOn { object, station } => write!(f, "turnon {object} {station}"),
+            WorldCommand::TurnOff { object } => write!(f, "turnoff {object}"),
+            WorldCommand::Describe => f.write_str("world"),
+            WorldCommand::SaveLot(None) => f.write_str("savelot"),
+            WorldCommand::SaveLot(Some(path)) => write!(f, "savelot {}", path.display()),
+        }
+    }
+}
+
+/// `in`, `out` or the level's number, as `zoom` reads it.
+impl fmt::Display for ZoomStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ZoomStep::In => f.write_str("in"),
+            ZoomStep::Out => f.write_str("out"),
+            ZoomStep::Level(level) => write!(f, "{level}"),
+        }
+    }
+}
+
+/// `left`, `right` or the rotation's number, as `rotate` reads it.
+impl fmt::Display for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Turn::Left => f.write_str("left"),
+            Turn::Right => f.write_str("right"),
+            Turn::To(rotation) => write!(f, "{rotation}"),
+        }
+    }
 }

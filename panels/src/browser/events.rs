@@ -5,6 +5,7 @@
 use super::Lookup;
 use super::widgets::{Action, Columns, action_button, cell, name_label, source_link};
 use crate::{AppCommand, PanelContext, Selection};
+use engine_core::host::command::Command;
 use engine_core::toolchain::project::{EventDef, EventType};
 use engine_core::world::music::MusicMode;
 
@@ -75,18 +76,29 @@ pub(super) fn event_row(
     commands: &mut Vec<AppCommand>,
 ) {
     let name = &event.name;
+    let ui_sound = Command::UiSound { name: name.clone() };
+    let from_character = Command::SoundEvent {
+        name: name.clone(),
+        object: None,
+    };
     let mut action = match event.event_type {
         EventType::TurnOnTv | EventType::TurnOffTv => {
             match lookup.receiver_for_event(event.track_id) {
-                Some(o) => Action::new(
-                    format!("Play event {name}"),
-                    format!(
-                        "sev {name} @{}: a TV or radio event needs a receiver; this \
-                         one is sent from {} (object {})",
-                        o.id, o.name, o.id
-                    ),
-                    vec![format!("sev {name} @{}", o.id)],
-                ),
+                Some(o) => {
+                    let from_receiver = Command::SoundEvent {
+                        name: name.clone(),
+                        object: Some(o.id),
+                    };
+                    Action::new(
+                        format!("Play event {name}"),
+                        format!(
+                            "{from_receiver}: a TV or radio event needs a receiver; this \
+                             one is sent from {} (object {})",
+                            o.name, o.id
+                        ),
+                        vec![from_receiver],
+                    )
+                }
                 None => Action::new(
                     format!("Play event {name}"),
                     "A TV or radio event needs a receiver object, and the lot has none".into(),
@@ -97,20 +109,20 @@ pub(super) fn event_row(
         _ => Action::new(
             format!("Play event {name}"),
             format!(
-                "ui {name}: plays it as a UI sound (centred, full volume, no source \
+                "{ui_sound}: plays it as a UI sound (centred, full volume, no source \
                  object). Right-click to play it from the controlled character \
-                 instead (sev {name}), which a person's voice needs"
+                 instead ({from_character}), which a person's voice needs"
             ),
-            vec![format!("ui {name}")],
+            vec![ui_sound.clone()],
         ),
     };
     action.more.push((
-        format!("From the controlled character (sev {name})"),
-        format!("sev {name}"),
+        format!("From the controlled character ({from_character})"),
+        from_character,
     ));
     action
         .more
-        .push((format!("As a UI sound (ui {name})"), format!("ui {name}")));
+        .push((format!("As a UI sound ({ui_sound})"), ui_sound));
     action_button(ui, action, commands);
     let track = match event.event_type {
         EventType::Play

@@ -4,6 +4,7 @@
 use super::Lookup;
 use super::widgets::{Action, Columns, action_button, cell, source_link};
 use crate::{AppCommand, PanelContext};
+use engine_core::host::command::Command;
 use engine_core::toolchain::project::HitListDef;
 
 /// What a search matches in a hit list: its ID (decimal and hex) and name.
@@ -32,15 +33,14 @@ pub(super) fn list_row(
         .iter()
         .find_map(|id| ctx.project.patches.get(id))
         .filter(|p| p.file.is_some());
+    let play = first.map(|p| (Command::Play(p.id.to_string()), p));
     let action = Action::new(
         format!("Play hit list {}", list.id),
-        match first {
-            Some(p) => format!("play {}: auditions its first patch, {}", p.id, p.name),
+        match &play {
+            Some((play, p)) => format!("{play}: auditions its first patch, {}", p.name),
             None => "None of its entries is a patch with a sample file".into(),
         },
-        first
-            .map(|p| vec![format!("play {}", p.id)])
-            .unwrap_or_default(),
+        play.into_iter().map(|(play, _)| play).collect(),
     );
     action_button(ui, action, commands);
     cell(ui, cols.name, cols.height, |ui| {

@@ -4,6 +4,7 @@
 
 use super::widgets::{Action, Columns, action_button, cell, source_link};
 use crate::{AppCommand, PanelContext};
+use engine_core::host::command::Command;
 use engine_core::toolchain::project::PatchDef;
 use std::collections::BTreeMap;
 
@@ -75,18 +76,14 @@ pub(super) fn patch_row(
     commands: &mut Vec<AppCommand>,
 ) {
     let found = patch.file.is_some();
+    let play = found.then(|| Command::Play(patch.id.to_string()));
     let action = Action::new(
         format!("Play patch {}", patch.id),
-        if found {
-            format!("play {}: auditions the patch once as a UI sound", patch.id)
-        } else {
-            "Its sample file was not found when the project loaded".into()
+        match &play {
+            Some(play) => format!("{play}: auditions the patch once as a UI sound"),
+            None => "Its sample file was not found when the project loaded".into(),
         },
-        if found {
-            vec![format!("play {}", patch.id)]
-        } else {
-            Vec::new()
-        },
+        play.into_iter().collect(),
     );
     action_button(ui, action, commands);
     cell(ui, cols.name, cols.height, |ui| {
@@ -128,21 +125,14 @@ pub(super) fn sample_row(
     sample: &SampleRow<'_>,
     commands: &mut Vec<AppCommand>,
 ) {
+    let play = sample.found.then(|| Command::Play(sample.name.clone()));
     let action = Action::new(
         format!("Play sample {}", sample.name),
-        if sample.found {
-            format!(
-                "play {}: auditions the file once as a UI sound",
-                sample.name
-            )
-        } else {
-            "The file was not found when the project loaded".into()
+        match &play {
+            Some(play) => format!("{play}: auditions the file once as a UI sound"),
+            None => "The file was not found when the project loaded".into(),
         },
-        if sample.found {
-            vec![format!("play {}", sample.name)]
-        } else {
-            Vec::new()
-        },
+        play.into_iter().collect(),
     );
     action_button(ui, action, commands);
     let width = cols.name + cols.place + ui.spacing().item_spacing.x;

@@ -5,6 +5,7 @@
 use super::Lookup;
 use super::widgets::{Action, Columns, action_button, cell};
 use crate::{AppCommand, file_name};
+use engine_core::host::command::{Command, WorldCommand};
 use engine_core::world::director::StationView;
 
 /// What a search matches in a station: its code, name, receivers and what is on air.
@@ -33,17 +34,20 @@ pub(super) fn station_row(
     let code = station.code;
     let action = if station.receivers.is_empty() {
         match lookup.receiver_for(code) {
-            Some(o) => Action {
-                glyph: "On",
-                ..Action::new(
-                    format!("Turn on station {code}"),
-                    format!(
-                        "turnon {} {code}: switches on {}, which is tuned to it",
-                        o.id, o.name
-                    ),
-                    vec![format!("turnon {} {code}", o.id)],
-                )
-            },
+            Some(o) => {
+                let turn_on = Command::World(WorldCommand::TurnOn {
+                    object: o.id,
+                    station: code,
+                });
+                Action {
+                    glyph: "On",
+                    ..Action::new(
+                        format!("Turn on station {code}"),
+                        format!("{turn_on}: switches on {}, which is tuned to it", o.name),
+                        vec![turn_on],
+                    )
+                }
+            }
             None => Action {
                 glyph: "On",
                 ..Action::new(
@@ -54,16 +58,17 @@ pub(super) fn station_row(
             },
         }
     } else {
-        let lines: Vec<String> = station
+        let commands: Vec<Command> = station
             .receivers
             .iter()
-            .map(|id| format!("turnoff {id}"))
+            .map(|&object| Command::World(WorldCommand::TurnOff { object }))
             .collect();
+        let lines: Vec<String> = commands.iter().map(Command::to_string).collect();
         Action {
             glyph: "Off",
             name: format!("Turn off station {code}"),
             tip: format!("{}: switches its receivers off", lines.join("; ")),
-            lines,
+            commands,
             more: Vec::new(),
         }
     };

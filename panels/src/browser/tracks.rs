@@ -4,6 +4,7 @@
 
 use super::widgets::{Action, Columns, action_button, cell, name_label, source_link};
 use crate::{AppCommand, PanelContext, Selection};
+use engine_core::host::command::Command;
 use engine_core::toolchain::project::{EventType, TrackDef};
 
 /// What a search matches in a track: its ID (hex and decimal), name and group.
@@ -31,19 +32,24 @@ pub(super) fn track_row(
         e.track_id == track.id && matches!(e.event_type, EventType::Play | EventType::PlayPiano)
     });
     let action = match (starter, track.patch) {
-        (Some(event), _) => Action::new(
-            format!("Play track 0x{:x}", track.id),
-            format!(
-                "ui {}: plays the event that starts this track as a UI sound",
-                event.name
-            ),
-            vec![format!("ui {}", event.name)],
-        ),
-        (None, Some(patch)) => Action::new(
-            format!("Play track 0x{:x}", track.id),
-            format!("play {patch}: no event starts this track; plays its patch"),
-            vec![format!("play {patch}")],
-        ),
+        (Some(event), _) => {
+            let ui_sound = Command::UiSound {
+                name: event.name.clone(),
+            };
+            Action::new(
+                format!("Play track 0x{:x}", track.id),
+                format!("{ui_sound}: plays the event that starts this track as a UI sound"),
+                vec![ui_sound],
+            )
+        }
+        (None, Some(patch)) => {
+            let play = Command::Play(patch.to_string());
+            Action::new(
+                format!("Play track 0x{:x}", track.id),
+                format!("{play}: no event starts this track; plays its patch"),
+                vec![play],
+            )
+        }
         (None, None) => Action::new(
             format!("Play track 0x{:x}", track.id),
             "No event starts this track and it has no patch".into(),

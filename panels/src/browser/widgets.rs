@@ -3,6 +3,7 @@
 //! that defines an item.
 
 use crate::{AppCommand, PanelContext, display_path};
+use engine_core::host::command::Command;
 use engine_core::toolchain::project::Origin;
 
 /// The place to show for a definition: `file:line` relative to the project.
@@ -79,26 +80,27 @@ pub(super) struct Action {
     pub(super) name: String,
     /// What it explains on hover.
     pub(super) tip: String,
-    /// The lines it runs (none: the button is disabled).
-    pub(super) lines: Vec<String>,
-    /// Other choices in its context menu: (label, line).
-    pub(super) more: Vec<(String, String)>,
+    /// The commands it runs (none: the button is disabled).
+    pub(super) commands: Vec<Command>,
+    /// Other choices in its context menu: (label, command).
+    pub(super) more: Vec<(String, Command)>,
 }
 
 impl Action {
-    pub(super) fn new(name: String, tip: String, lines: Vec<String>) -> Self {
+    /// A "Play" button running `commands` (none: disabled).
+    pub(super) fn new(name: String, tip: String, commands: Vec<Command>) -> Self {
         Self {
             glyph: "Play",
             name,
             tip,
-            lines,
+            commands,
             more: Vec::new(),
         }
     }
 }
 
 pub(super) fn action_button(ui: &mut egui::Ui, action: Action, commands: &mut Vec<AppCommand>) {
-    let enabled = !action.lines.is_empty();
+    let enabled = !action.commands.is_empty();
     let button = ui.add_enabled(
         enabled,
         egui::Button::new(action.glyph)
@@ -112,13 +114,13 @@ pub(super) fn action_button(ui: &mut egui::Ui, action: Action, commands: &mut Ve
         button.on_disabled_hover_text(&action.tip)
     };
     if button.clicked() {
-        commands.extend(action.lines.iter().cloned().map(AppCommand::RunLine));
+        commands.extend(action.commands.into_iter().map(AppCommand::Run));
     }
     if !action.more.is_empty() {
         button.context_menu(|ui| {
-            for (label, line) in &action.more {
+            for (label, command) in &action.more {
                 if ui.button(label).clicked() {
-                    commands.push(AppCommand::RunLine(line.clone()));
+                    commands.push(AppCommand::Run(command.clone()));
                     ui.close();
                 }
             }

@@ -4,6 +4,7 @@
 
 use super::{HitListsPanel, title};
 use crate::{AppCommand, PanelContext, display_path};
+use engine_core::host::command::Command;
 use engine_core::toolchain::formats::hitlist::{HitEntry, MAX_RANGE_LEN};
 use engine_core::toolchain::project::{NameValue, Project};
 use engine_core::tools::hitlist_editor::{
@@ -233,7 +234,7 @@ fn target_row(ui: &mut egui::Ui, target: &EntryTarget, commands: &mut Vec<AppCom
                 .on_hover_text(format!("Audition patch {}", sample.patch))
                 .clicked()
             {
-                commands.push(AppCommand::RunLine(format!("play {}", sample.patch)));
+                commands.push(AppCommand::Run(Command::Play(sample.patch.to_string())));
             }
             let file = sample.resource.as_deref().unwrap_or(&sample.path_text);
             let text = format!("patch {} {} — {file}", sample.patch, sample.name);

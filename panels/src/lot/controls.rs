@@ -1,15 +1,16 @@
 //! The Lot view's controls: the toolbar (zoom, rotate, floor, hour, music mode, fit) and
-//! the keys that work while the pointer is over the map. Each sends a console line.
+//! the keys that work while the pointer is over the map. Each sends a world command.
 
 use super::LotPanel;
 use crate::AppCommand;
+use engine_core::host::command::{Command, Turn, WorldCommand, ZoomStep};
 use engine_core::world::director::WorldView;
 use engine_core::world::music::MusicMode;
 use engine_core::world::view::{Camera, ZOOM_FAR, ZOOM_NEAR};
 
-/// Sends a console line.
-fn run(commands: &mut Vec<AppCommand>, line: String) {
-    commands.push(AppCommand::RunLine(line));
+/// Sends a world command.
+pub(super) fn run(commands: &mut Vec<AppCommand>, command: WorldCommand) {
+    commands.push(AppCommand::Run(Command::World(command)));
 }
 
 impl LotPanel {
@@ -70,7 +71,7 @@ impl LotPanel {
             self.hour = Some(hour);
         }
         if response.drag_stopped() || (response.changed() && !response.dragged()) {
-            run(commands, format!("hour {hour:.2}"));
+            run(commands, WorldCommand::Hour(hour));
             self.hour = None;
         }
     }
@@ -79,22 +80,28 @@ impl LotPanel {
     pub(super) fn keys(&self, ui: &egui::Ui, camera: &Camera, commands: &mut Vec<AppCommand>) {
         let pressed = |key| ui.input(|i| i.key_pressed(key));
         if pressed(egui::Key::Plus) || pressed(egui::Key::Equals) {
-            run(commands, "zoom in".into());
+            run(commands, WorldCommand::Zoom(ZoomStep::In));
         }
         if pressed(egui::Key::Minus) {
-            run(commands, "zoom out".into());
+            run(commands, WorldCommand::Zoom(ZoomStep::Out));
         }
         if pressed(egui::Key::Q) {
-            run(commands, "rotate left".into());
+            run(commands, WorldCommand::Rotate(Turn::Left));
         }
         if pressed(egui::Key::E) {
-            run(commands, "rotate right".into());
+            run(commands, WorldCommand::Rotate(Turn::Right));
         }
         if pressed(egui::Key::PageUp) {
-            run(commands, format!("floor {}", camera.level + 1));
+            run(
+                commands,
+                WorldCommand::Floor(camera.level.saturating_add(1)),
+            );
         }
         if pressed(egui::Key::PageDown) {
-            run(commands, format!("floor {}", camera.level - 1));
+            run(
+                commands,
+                WorldCommand::Floor(camera.level.saturating_sub(1)),
+            );
         }
     }
 }
@@ -106,20 +113,20 @@ fn camera_buttons(ui: &mut egui::Ui, camera: &Camera, commands: &mut Vec<AppComm
         .on_hover_text("zoom in (key +)")
         .clicked()
     {
-        run(commands, "zoom in".into());
+        run(commands, WorldCommand::Zoom(ZoomStep::In));
     }
     if ui
         .add_enabled(camera.zoom < ZOOM_FAR, egui::Button::new("Zoom out"))
         .on_hover_text("zoom out: quieter (key -)")
         .clicked()
     {
-        run(commands, "zoom out".into());
+        run(commands, WorldCommand::Zoom(ZoomStep::Out));
     }
     if ui.button("Rotate left").on_hover_text("key Q").clicked() {
-        run(commands, "rotate left".into());
+        run(commands, WorldCommand::Rotate(Turn::Left));
     }
     if ui.button("Rotate right").on_hover_text("key E").clicked() {
-        run(commands, "rotate right".into());
+        run(commands, WorldCommand::Rotate(Turn::Right));
     }
     ui.separator();
     if ui
@@ -127,11 +134,17 @@ fn camera_buttons(ui: &mut egui::Ui, camera: &Camera, commands: &mut Vec<AppComm
         .on_hover_text("key Page Down")
         .clicked()
     {
-        run(commands, format!("floor {}", camera.level - 1));
+        run(
+            commands,
+            WorldCommand::Floor(camera.level.saturating_sub(1)),
+        );
     }
     ui.label(format!("floor {}", camera.level));
     if ui.button("Floor up").on_hover_text("key Page Up").clicked() {
-        run(commands, format!("floor {}", camera.level + 1));
+        run(
+            commands,
+            WorldCommand::Floor(camera.level.saturating_add(1)),
+        );
     }
 }
 
@@ -146,6 +159,6 @@ fn music_mode(ui: &mut egui::Ui, world: &WorldView, commands: &mut Vec<AppComman
             }
         });
     if mode != world.music.mode {
-        run(commands, format!("mode {}", mode.name()));
+        run(commands, WorldCommand::Mode(mode));
     }
 }

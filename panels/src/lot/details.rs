@@ -3,9 +3,12 @@
 //! column beside the map with the selected object's buttons, the stations, the music
 //! and the hour.
 
+use super::controls::run;
+use super::geometry::hundredths;
 use super::{LotPanel, Sounding, object_name};
 use crate::{AppCommand, PanelContext, file_name};
 use egui::vec2;
+use engine_core::host::command::{Command, WorldCommand};
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::MixerSnapshot;
 use engine_core::sound::mixer::controls::group_index;
@@ -205,22 +208,22 @@ fn object_buttons(ui: &mut egui::Ui, object: &WorldObject, commands: &mut Vec<Ap
             .on_hover_text("make it the controlled character (the source of sev)")
             .clicked()
         {
-            commands.push(AppCommand::RunLine(format!("control {}", object.id)));
+            commands.push(AppCommand::Run(Command::Control(object.id)));
         }
         if ui
             .button("Quiet")
             .on_hover_text("stop its sounds")
             .clicked()
         {
-            commands.push(AppCommand::RunLine(format!("quiet {}", object.id)));
+            commands.push(AppCommand::Run(Command::Quiet(object.id)));
         }
         if ui
             .button("Centre view")
             .on_hover_text("put it in the middle of the screen")
             .clicked()
         {
-            let [x, y] = object.position;
-            commands.push(AppCommand::RunLine(format!("view {x:.2} {y:.2}")));
+            let [x, y] = object.position.map(hundredths);
+            run(commands, WorldCommand::View { x, y });
         }
     });
 }

@@ -112,3 +112,10 @@ fn quad(settings: &ViewSettings, camera: &Camera, r: [[f32; 2]; 2]) -> Quad {
 pub(super) fn snap(v: f32) -> f32 {
     (v / SNAP_TILES).round() * SNAP_TILES
 }
+
+/// A tile coordinate to the nearest hundredth of a tile: where a drag or a button puts
+/// the camera. Commands carry their numbers exactly, so this keeps the console history's
+/// `view` lines short.
+pub(super) fn hundredths(v: f32) -> f32 {
+    (v * 100.0).round() / 100.0
+}

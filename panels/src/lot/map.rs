@@ -1,12 +1,14 @@
 //! The Lot view's map: lays the lot out on the canvas, paints it (through `paint`), and
 //! turns clicks and drags into a selection, `move` and `view` lines.
 
+use super::controls::run;
 use super::details::details;
-use super::geometry::{MapFrame, ViewQuads, snap};
+use super::geometry::{MapFrame, ViewQuads, hundredths, snap};
 use super::paint::{Look, MapPainter};
 use super::{Drag, LotPanel, Sounding, drawn_position};
 use crate::{AppCommand, PanelContext, Selection};
 use egui::{FontId, Pos2, Rect, Response, Sense, Vec2, vec2};
+use engine_core::host::command::WorldCommand;
 use engine_core::world::director::WorldView;
 use engine_core::world::view::{Camera, Placement, ViewSettings, place};
 use engine_core::world::{ObjectId, WorldObject};
@@ -187,12 +189,17 @@ impl LotPanel {
                 *to = [snap(t[0] - grab[0]), snap(t[1] - grab[1])];
             }
             if response.drag_stopped() {
-                let [x, y] = *to;
+                let [x, y] = to.map(hundredths);
                 if [x, y] != object.position {
-                    commands.push(AppCommand::RunLine(format!(
-                        "move {} {x:.2} {y:.2}",
-                        object.id
-                    )));
+                    run(
+                        commands,
+                        WorldCommand::Move {
+                            object: object.id,
+                            x,
+                            y,
+                            floor: None,
+                        },
+                    );
                 }
                 self.drag = None;
             }
@@ -228,9 +235,9 @@ impl LotPanel {
                 *to = [from[0] + t[0] - grab[0], from[1] + t[1] - grab[1]];
             }
             if response.drag_stopped() {
-                let [x, y] = *to;
+                let [x, y] = to.map(hundredths);
                 if *to != *from {
-                    commands.push(AppCommand::RunLine(format!("view {x:.2} {y:.2}")));
+                    run(commands, WorldCommand::View { x, y });
                 }
                 self.drag = None;
             }

@@ -10,6 +10,7 @@
 mod lanes;
 
 use crate::{AppCommand, Panel, PanelContext, Selection, file_name, theme};
+use engine_core::host::command::Command;
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant};
 use engine_core::world::ObjectId;
@@ -166,7 +167,7 @@ impl VoicesPanel {
             });
         if quiet.clicked() {
             for owner in &o.owners {
-                commands.push(AppCommand::RunLine(format!("quiet {owner}")));
+                commands.push(AppCommand::Run(Command::Quiet(*owner)));
             }
         }
     }

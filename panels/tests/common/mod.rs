@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use egui_kittest::Harness;
+use engine_core::host::command::{Command, parse};
 use panels::{AppCommand, ContextData, Panel};
 
 /// A panel under test.
@@ -54,4 +55,27 @@ pub fn harness_in_panel<P: Panel + 'static>(
             keep: None,
         },
     )
+}
+
+/// The engine command a panel sent, checked to print as a console line that parses back
+/// to it (what the console history shows and a replay runs); `None` for any other
+/// [`AppCommand`]. A panel never sends text (`RunLine` is the console's).
+pub fn engine_command(command: &AppCommand) -> Option<Command> {
+    match command {
+        AppCommand::Run(command) => {
+            let line = command.to_string();
+            assert_eq!(parse(&line), Ok(Some(command.clone())), "`{line}` replays");
+            Some(command.clone())
+        }
+        AppCommand::RunLine(line) => panic!("a panel sent text: `{line}`"),
+        _ => None,
+    }
+}
+
+/// The console line of an engine command a panel sent (see [`engine_command`]).
+pub fn line(command: &AppCommand) -> String {
+    match engine_command(command) {
+        Some(command) => command.to_string(),
+        None => panic!("not an engine command: {command:?}"),
+    }
 }

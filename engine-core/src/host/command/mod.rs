@@ -11,14 +11,20 @@
 //! - [`execute`](mod@execute) — running a parsed command against the engine; the world's
 //!   commands ([`WorldCommand`]) go to the session's
 //!   [`WorldDirector`](crate::world::director::WorldDirector) instead.
+//! - `display` — the way back: every [`Command`] prints as the line that parses to it,
+//!   so a command built in code (a workbench button) shows in the console history and
+//!   replays as typed text.
 //!
 //! Event words are joined with `_`, as in the design document's `sev ui moneyback`; the
 //! source of `sev` is the controlled character unless `@object` names one.
 
 mod arguments;
+mod display;
 pub mod execute;
 pub mod grammar;
 mod line;
+#[cfg(test)]
+mod round_trip;
 pub mod script;
 #[cfg(test)]
 mod tests;
@@ -56,7 +62,8 @@ pub enum VolumeTarget {
     Master,
 }
 
-/// One parsed command.
+/// One parsed command. It prints as its console line (`Display`):
+/// `parse(&command.to_string())` gives it back.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// Trigger an event from an object (the controlled character by default).

@@ -176,6 +176,14 @@ impl LiveEngine {
         self.send(LiveCommand::Line(line.to_string()))
     }
 
+    /// Runs a command on the engine thread without going through text; its reply is
+    /// filed under its console line (`command.to_string()`, which parses back to the
+    /// same command), as if it had been typed.
+    pub fn run(&self, command: Command) -> bool {
+        let label = command.to_string();
+        self.send(LiveCommand::Execute { label, command })
+    }
+
     /// Takes the latest snapshot (trace records and replies move to the caller).
     pub fn take_snapshot(&self) -> LiveSnapshot {
         match self.snapshot.lock() {
