@@ -12,11 +12,17 @@ mod support;
 use engine_core::runtime::{
     Engine, EngineConfig, EventArgs, SharedSink, TraceRecord, TraceSwitches,
 };
-use engine_core::tools::why::{Verdict, decisions};
+use engine_core::tools::diff::{Change, GAIN_THRESHOLD_DB, diff};
+use engine_core::tools::why::{Decision, Verdict, decisions};
 use support::{TempProject, args, samples_of};
 
 /// Tracks `t0`…, each looping a long note, with these priorities; 4 voices.
 fn session(priorities: &[i32]) -> (TempProject, Engine) {
+    session_with(priorities, 4, 768)
+}
+
+/// The same, with `voices` voices and every track at `volume`.
+fn session_with(priorities: &[i32], voices: usize, volume: i32) -> (TempProject, Engine) {
     let mut source = String::from("LAYOUT tso\nBINARY [\n");
     let mut tracks = String::from("[Track]\n");
     let mut events = String::from("[EventMapping]\n");
@@ -25,7 +31,7 @@ fn session(priorities: &[i32]) -> (TempProject, Engine) {
             "t{i}\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n"
         ));
         tracks.push_str(&format!(
-            "{}=0,t{i},768,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,{priority}\n",
+            "{}=0,t{i},{volume},kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,{priority}\n",
             100 + i
         ));
         events.push_str(&format!("t{i}=kSndobPlay,{},0,0,0,0\n", 100 + i));
@@ -42,7 +48,7 @@ fn session(priorities: &[i32]) -> (TempProject, Engine) {
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let config = EngineConfig {
         seed: 1,
-        max_voices: 4,
+        max_voices: voices,
         ..EngineConfig::default()
     };
     let mut engine = Engine::new(
@@ -159,4 +165,69 @@ fn an_inaudible_request_says_which_factor_silenced_it() {
         text.contains("inaudible: the external volume is 0"),
         "{text}"
     );
+}
+
+/// The decisions of triggering `t0`… in order, one tick apart.
+fn run(priorities: &[i32], voices: usize, volume: i32) -> Vec<Decision> {
+    let (_p, mut engine) = session_with(priorities, voices, volume);
+    let mut records = Vec::new();
+    for i in 0..priorities.len() as i32 {
+        trigger(&mut engine, &mut records, i, args());
+    }
+    decisions(&records)
+}
+
+#[test]
+fn the_same_run_does_not_differ() {
+    let a = run(&[10, 20, 30, 40, 5, 15], 4, 768);
+    let b = run(&[10, 20, 30, 40, 5, 15], 4, 768);
+    assert_eq!(diff(&a, &b, GAIN_THRESHOLD_DB), []);
+}
+
+#[test]
+fn fewer_voices_show_the_steals_and_refusals_that_did_not_happen_before() {
+    let before = run(&[10, 20, 30, 40, 50], 8, 768);
+    let after = run(&[10, 20, 30, 40, 50], 3, 768);
+    let changes = diff(&before, &after, GAIN_THRESHOLD_DB);
+    let lines: Vec<String> = changes.iter().map(|d| d.line(48_000)).collect();
+    assert_eq!(changes.len(), 2, "{lines:#?}");
+    assert_eq!(&*changes[0].event, "t3");
+    assert!(
+        lines[0].ends_with("stole voice 0 from `t0` now, started on voice 3 before"),
+        "{lines:#?}"
+    );
+    assert!(
+        matches!(&changes[1].change, Change::Verdict { after, .. } if after.starts_with("stole voice 1 from `t1`")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_gain_that_moved_more_than_the_threshold_is_a_difference() {
+    let before = run(&[10], 4, 768);
+    let quieter = run(&[10], 4, 384);
+    let changes = diff(&before, &quieter, GAIN_THRESHOLD_DB);
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    let line = changes[0].line(48_000);
+    assert!(
+        line.ends_with("`s.wav` gain 0.375 (-8.5 dB) now, 0.750 (-2.5 dB) before"),
+        "{line}"
+    );
+    let nearly = run(&[10], 4, 700);
+    assert_eq!(
+        diff(&before, &nearly, GAIN_THRESHOLD_DB),
+        [],
+        "0.8 dB is below 1 dB"
+    );
+}
+
+#[test]
+fn triggers_only_in_one_run_are_missing_or_extra() {
+    let two = run(&[10, 20], 4, 768);
+    let one = run(&[10], 4, 768);
+    let changes = diff(&two, &one, GAIN_THRESHOLD_DB);
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    assert_eq!(changes[0].change, Change::Missing);
+    let changes = diff(&one, &two, GAIN_THRESHOLD_DB);
+    assert_eq!(changes[0].change, Change::Extra);
 }

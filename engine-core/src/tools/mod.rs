@@ -7,11 +7,14 @@
 //!   map, voice history) for the workbench's inspectors.
 //! - [`why`] — one decision per trigger from the trace: verdict, occupants compared,
 //!   picks, notes with their gain factors, end; and its explanation.
+//! - [`diff`] — two runs of the same inputs compared decision by decision: other
+//!   verdicts, picks, notes and gains.
 //! - [`hitlist_editor`] — the hit-list editor's model: lists resolved to what they play,
 //!   pick simulation, lossless edits of a `.hot` or `LIST` line.
 
 pub mod check;
 pub mod compare;
+pub mod diff;
 pub mod hitlist_editor;
 pub mod inspect;
 pub mod why;
