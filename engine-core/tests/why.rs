@@ -231,3 +231,63 @@ fn triggers_only_in_one_run_are_missing_or_extra() {
     let changes = diff(&one, &two, GAIN_THRESHOLD_DB);
     assert_eq!(changes[0].change, Change::Extra);
 }
+
+#[test]
+fn why_checks_its_subject_and_suggests_the_closest_event() {
+    use engine_core::tools::why::{Subject, SubjectError};
+    let (p, _engine) = session(&[10, 20]);
+    let project = p.load();
+    assert_eq!(Subject::Event("T1".into()).check(&project, &[]), Ok(()));
+    let e = Subject::Event("tt1".into())
+        .check(&project, &[])
+        .unwrap_err();
+    assert_eq!(
+        e,
+        SubjectError::UnknownEvent {
+            name: "tt1".into(),
+            suggestion: Some("t1".into())
+        }
+    );
+    assert_eq!(e.to_string(), "unknown event `tt1` (did you mean `t1`?)");
+    // Without a lot any object is taken (as `sev` takes it); with one it must be there.
+    assert_eq!(Subject::Object(9).check(&project, &[]), Ok(()));
+    assert_eq!(Subject::Object(2).check(&project, &[3, 2]), Ok(()));
+    let e = Subject::Object(9).check(&project, &[3, 2]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "there is no object 9 on the lot (on the lot: @2, @3)"
+    );
+}
+
+#[test]
+fn the_why_log_keeps_only_its_subjects_and_explains_the_latest() {
+    use engine_core::tools::why::{Subject, WhyLog};
+    let (_p, mut engine) = session(&[10, 20, 30, 40, 5]);
+    let mut log = WhyLog::new([Subject::Event("t4".into()), Subject::Object(1)]);
+    for i in 0..5 {
+        engine.trigger(&format!("t{i}"), Some(i), args()).unwrap();
+        engine.tick();
+        for record in engine.take_trace() {
+            log.keep(&record);
+        }
+    }
+    let refused = log.answer(&Subject::Event("T4".into()), 48_000);
+    assert!(
+        refused.starts_with("why T4: 1 trigger(s) so far; the latest:"),
+        "{refused}"
+    );
+    assert!(refused.contains("refused: all 4 voices busy"), "{refused}");
+    assert!(refused.contains("voice  0: `t0` priority 10"), "{refused}");
+    let played = log.answer(&Subject::Object(1), 48_000);
+    assert!(played.contains("started on free voice 1"), "{played}");
+    assert!(played.contains("× external volume"), "{played}");
+    assert_eq!(
+        log.decisions(&Subject::Object(2)),
+        [],
+        "not asked: not kept"
+    );
+    assert_eq!(
+        log.answer(&Subject::Event("t0".into()), 48_000),
+        "why t0: `t0` was not triggered so far"
+    );
+}

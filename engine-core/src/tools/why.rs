@@ -4,13 +4,19 @@
 //! with their gain factor by factor, and how it ended — and [`Decision::explain`], the
 //! lines a person reads.
 //!
-//! Built only from typed [`TraceEvent`]s, never from their sentences.
+//! Built only from typed [`TraceEvent`]s, never from their sentences. `subject` is what
+//! the command `why <event | @object>` asks about, and [`WhyLog`], the records a render
+//! or play script's `why` lines ask about, kept as the script runs.
 
 use crate::runtime::clock::SampleTime;
 use crate::runtime::objects::ObjectId;
 use crate::runtime::trace::{EndReason, GainParts, Occupant, TraceEvent, TraceRecord};
 use crate::runtime::units::{Gain, Pan};
 use std::sync::Arc;
+
+mod subject;
+
+pub use subject::{Subject, SubjectError, TRACES, WhyLog};
 
 /// What Box-X (and the one-copy rule) decided for a trigger.
 #[derive(Debug, Clone, PartialEq)]
@@ -150,9 +156,18 @@ impl Decision {
 
 /// The records' triggers, in time order (records of other kinds are skipped).
 pub fn decisions(records: &[TraceRecord]) -> Vec<Decision> {
+    grouped(records).0
+}
+
+/// The records' triggers, in time order, and for each record the index of the decision
+/// it belongs to (its verdict, a pick, a note or its end), `None` for a record about no
+/// trigger.
+pub fn grouped(records: &[TraceRecord]) -> (Vec<Decision>, Vec<Option<usize>>) {
     let mut out: Vec<Decision> = Vec::new();
+    let mut owners = Vec::with_capacity(records.len());
     for record in records {
         if let Some(verdict) = verdict_of(record, &mut out) {
+            owners.push(Some(out.len()));
             out.push(Decision {
                 time: record.time,
                 event: record.event.clone().unwrap_or_else(|| Arc::from("")),
@@ -165,9 +180,11 @@ pub fn decisions(records: &[TraceRecord]) -> Vec<Decision> {
             });
             continue;
         }
-        let Some(open) = owner_of(&mut out, record) else {
+        let Some((index, open)) = owner_of(&mut out, record) else {
+            owners.push(None);
             continue;
         };
+        owners.push(Some(index));
         match &record.what {
             TraceEvent::Pick {
                 list,
@@ -196,7 +213,7 @@ pub fn decisions(records: &[TraceRecord]) -> Vec<Decision> {
             _ => {}
         }
     }
-    out
+    (out, owners)
 }
 
 /// The verdict a record gives a new trigger, or `None` when it is about a track already
@@ -266,9 +283,12 @@ fn verdict_of(record: &TraceRecord, out: &mut [Decision]) -> Option<Verdict> {
 
 /// The latest trigger whose track the record is about (same voice, track, event and
 /// object, not yet ended).
-fn owner_of<'d>(out: &'d mut [Decision], record: &TraceRecord) -> Option<&'d mut Decision> {
+fn owner_of<'d>(
+    out: &'d mut [Decision],
+    record: &TraceRecord,
+) -> Option<(usize, &'d mut Decision)> {
     let voice = record.voice?;
-    out.iter_mut().rev().find(|d| {
+    out.iter_mut().enumerate().rev().find(|(_, d)| {
         d.ended.is_none()
             && d.voice() == Some(voice)
             && d.track == record.track
@@ -348,69 +368,107 @@ impl Decision {
                 db(g.total()),
                 note.pan
             ));
-            if g.total() == Gain::SILENT {
-                lines.push(format!("    inaudible: {}", silent_factor(&g)));
+            if let Some(factor) = silenced_by(&g) {
+                lines.push(format!("    inaudible: {factor}"));
             }
         }
         if let Some((time, why)) = self.ended {
-            lines.push(format!("  ended at {:.3} s: {why}", seconds(time, rate)));
+            let at = format!("{:.3} s", seconds(time, rate));
+            lines.push(format!("  {}", end_sentence(&at, why)));
         }
         lines
     }
 
     fn explain_verdict(&self, rate: u32, lines: &mut Vec<String>) {
-        match &self.verdict {
+        let sentence = self.verdict.sentence();
+        match self.verdict.compared() {
+            Some((occupants, _)) => {
+                lines.push(format!("  {sentence}. Compared with:"));
+                lines.extend(occupants.iter().map(|o| occupant_line(o, rate)));
+            }
+            None => lines.push(format!("  {sentence}")),
+        }
+    }
+}
+
+impl Verdict {
+    /// The verdict in a sentence: what Box-X (or the one-copy rule) decided and why,
+    /// with the numbers it compared.
+    pub fn sentence(&self) -> String {
+        match self {
             Verdict::Started {
                 voice,
                 priority,
                 in_use,
                 capacity,
-            } => lines.push(format!(
-                "  started on free voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
-            )),
+            } => format!(
+                "started on free voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
+            ),
             Verdict::Stole {
                 voice,
                 priority,
                 victim,
-                occupants,
                 capacity,
-            } => {
-                lines.push(format!(
-                    "  stole voice {voice} from `{}`: all {capacity} voices busy; its priority {priority} > {}, the lowest (the oldest on a tie). Compared with:",
-                    victim.track, victim.priority
-                ));
-                lines.extend(occupants.iter().map(|o| occupant_line(o, rate)));
-            }
+                ..
+            } => format!(
+                "stole voice {voice} from `{}`: all {capacity} voices busy; its priority {priority} > {}, the lowest (the oldest on a tie)",
+                victim.track, victim.priority
+            ),
             Verdict::Refused {
                 priority,
                 lowest,
-                occupants,
                 capacity,
-            } => {
-                lines.push(format!(
-                    "  refused: all {capacity} voices busy and its priority {priority} is not above the lowest playing, `{}` on voice {} with priority {}. Compared with:",
-                    lowest.track, lowest.voice, lowest.priority
-                ));
-                lines.extend(occupants.iter().map(|o| occupant_line(o, rate)));
-            }
+                ..
+            } => format!(
+                "refused: all {capacity} voices busy and its priority {priority} is not above the lowest playing, `{}` on voice {} with priority {}",
+                lowest.track, lowest.voice, lowest.priority
+            ),
             Verdict::Joined { voice, owners } => {
                 let ids: Vec<String> = owners.iter().map(ToString::to_string).collect();
-                lines.push(format!(
-                    "  joined the copy already playing on voice {voice} (one copy of a track at a time); owners [{}]",
+                format!(
+                    "joined the copy already playing on voice {voice} (one copy of a track at a time); owners [{}]",
                     ids.join(", ")
-                ));
+                )
             }
-            Verdict::AlreadyPlaying { voice } => lines.push(format!(
-                "  already playing on voice {voice} (one copy of a track at a time)"
-            )),
-            Verdict::Interrupted { voice } => lines.push(format!(
-                "  took over voice {voice} from an interruptible copy"
-            )),
-            Verdict::NoTrack => lines.push("  not played: its track has no code".to_string()),
-            Verdict::UnknownEvent => lines.push("  not played: no such event".to_string()),
-            Verdict::World => lines.push("  handed to the world (station or music)".to_string()),
+            Verdict::AlreadyPlaying { voice } => {
+                format!("already playing on voice {voice} (one copy of a track at a time)")
+            }
+            Verdict::Interrupted { voice } => {
+                format!("took over voice {voice} from an interruptible copy")
+            }
+            Verdict::NoTrack => "not played: its track has no code".to_string(),
+            Verdict::UnknownEvent => "not played: no such event".to_string(),
+            Verdict::World => "handed to the world (station or music)".to_string(),
         }
     }
+
+    /// For a steal or a refusal: every track holding a voice as Box-X compared them, and
+    /// the one that decided it (the victim of a steal, the lowest playing of a refusal).
+    pub fn compared(&self) -> Option<(&[Occupant], &Occupant)> {
+        match self {
+            Verdict::Stole {
+                occupants, victim, ..
+            } => Some((occupants, victim)),
+            Verdict::Refused {
+                occupants, lowest, ..
+            } => Some((occupants, lowest)),
+            _ => None,
+        }
+    }
+}
+
+/// How a trigger's track ended, at `at` (a time as written): "finished at 1.500 s" when
+/// its code and notes were done, else "ended at 1.500 s: its voice was stolen".
+pub fn end_sentence(at: &str, why: EndReason) -> String {
+    match why {
+        EndReason::Ended => format!("finished at {at}"),
+        other => format!("ended at {at}: {other}"),
+    }
+}
+
+/// Which factor silenced a note, in words; `None` while its gain is above zero.
+pub fn silenced_by(gain: &GainParts) -> Option<&'static str> {
+    (gain.total() == Gain::SILENT).then(|| silent_factor(gain))
 }
 
 /// Which factor made a gain silent.
