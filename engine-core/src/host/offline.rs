@@ -9,8 +9,13 @@
 //!
 //! With [`RenderOptions::loudness`] every block written also goes through a
 //! [`LoudnessMeter`], whose figures come back in the report.
+//!
+//! A script's `why` lines are answered here, not by the session (the engine keeps no
+//! history): the records about their subjects are kept as the render goes
+//! ([`WhyLog`]), and a `why` line's log entry is the explanation of its subject's latest
+//! decisions so far.
 
-use crate::host::command::TimedCommand;
+use crate::host::command::{Command, TimedCommand};
 use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
 use crate::runtime::{EngineConfig, SampleTime, TraceRecord, TraceSwitches};
 use crate::sound::mixer::{MixerConfig, mixer};
@@ -19,6 +24,7 @@ use crate::sound::output::{
 };
 use crate::sound::server::ServerConfig;
 use crate::toolchain::project::Project;
+use crate::tools::why::{Subject, WhyLog};
 use std::path::{Path, PathBuf};
 
 /// How to render.
@@ -227,26 +233,11 @@ fn run(
     let mut session = Session::new(project, handle, config);
     let rate = f64::from(options.sample_rate.max(1));
     let mut buffer = vec![0.0f32; (mixer.max_block() * 2).max(4096)];
-    let mut next = 0;
-    let mut log = Vec::new();
+    let mut commands = Commands::new(script, on_record);
     let mut peak = 0.0f32;
     let end = SampleTime::from_samples(total_frames);
     while session.now() < end {
-        // Commands due by the start of this tick run before it.
-        while let Some(timed) = script.get(next) {
-            let at = SampleTime::from_samples((timed.time * rate).round() as u64);
-            if at > session.now() {
-                break;
-            }
-            let result = session.execute(&timed.command);
-            log.push(match result {
-                Ok(message) => format!("{:>8.3}  line {}: {message}", timed.time, timed.line),
-                Err(message) => {
-                    format!("{:>8.3}  line {}: error: {message}", timed.time, timed.line)
-                }
-            });
-            next += 1;
-        }
+        commands.run_due(&mut session, rate);
         let start = session.now();
         session.tick();
         let frames = (session.now() - start).min(end - start) as usize;
@@ -264,10 +255,9 @@ fn run(
             }
             done += n;
         }
-        for record in session.take_trace() {
-            on_record(record);
-        }
+        commands.take_trace(&mut session);
     }
+    let log = commands.log;
     let (started, _missed, dropped) = session.server.counts();
     let frames = output.writer.frames();
     Ok(RenderReport {
@@ -280,6 +270,76 @@ fn run(
         peak,
         loudness: output.meter.as_ref().map(LoudnessMeter::loudness),
     })
+}
+
+/// The script's commands as the render reaches them, their log, and where the trace
+/// records go: to the caller, and to the [`WhyLog`] the script's `why` lines read.
+struct Commands<'a> {
+    script: &'a [TimedCommand],
+    next: usize,
+    log: Vec<String>,
+    why: WhyLog,
+    on_record: &'a mut dyn FnMut(TraceRecord),
+}
+
+impl<'a> Commands<'a> {
+    fn new(script: &'a [TimedCommand], on_record: &'a mut dyn FnMut(TraceRecord)) -> Self {
+        let asked = script.iter().filter_map(|timed| match &timed.command {
+            Command::Why(subject) => Some(subject.clone()),
+            _ => None,
+        });
+        Self {
+            script,
+            next: 0,
+            log: Vec::new(),
+            why: WhyLog::new(asked),
+            on_record,
+        }
+    }
+
+    /// Runs the commands due by the start of the next tick (they run before it).
+    fn run_due(&mut self, session: &mut Session, rate: f64) {
+        while let Some(timed) = self.script.get(self.next) {
+            let at = SampleTime::from_samples((timed.time * rate).round() as u64);
+            if at > session.now() {
+                break;
+            }
+            let result = match &timed.command {
+                Command::Why(subject) => self.why(session, subject),
+                command => session.execute(command),
+            };
+            self.log.push(match result {
+                Ok(message) => format!("{:>8.3}  line {}: {message}", timed.time, timed.line),
+                Err(message) => {
+                    format!("{:>8.3}  line {}: error: {message}", timed.time, timed.line)
+                }
+            });
+            self.next += 1;
+        }
+    }
+
+    /// `why`: the explanation of the subject's latest decisions from the records so far
+    /// (those of the commands just run included).
+    fn why(&mut self, session: &mut Session, subject: &Subject) -> Result<String, String> {
+        let on_lot: Vec<_> = session.engine.world().objects().map(|o| o.id).collect();
+        subject
+            .check(session.engine.project(), &on_lot)
+            .map_err(|e| e.to_string())?;
+        self.take_trace(session);
+        Ok(self
+            .why
+            .answer(subject, session.engine.config().sample_rate))
+    }
+
+    /// Hands the session's new trace records on, keeping those `why` will ask about.
+    fn take_trace(&mut self, session: &mut Session) {
+        for record in session.take_trace() {
+            if self.why.is_asking() {
+                self.why.keep(&record);
+            }
+            (self.on_record)(record);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! The argument readers of the engine's commands (`sev`, `ui`, `quiet`, `control`,
-//! `field`, `trace`, `volume`, `help`, `play`), which the grammar table points to.
+//! `field`, `trace`, `volume`, `help`, `play`, `why`), which the grammar table points to.
 
 use super::line::{Line, ParseError, error};
-use super::{Command, TraceTarget, VolumeTarget};
+use super::{Command, Subject, TraceTarget, VolumeTarget};
 use crate::runtime::sink::ControlGroup;
 use crate::world::{ObjectId, field as fields};
 
@@ -168,4 +168,34 @@ pub(super) fn play(line: &Line<'_>) -> Result<Command, ParseError> {
         );
     };
     Ok(Command::Play(target.to_owned()))
+}
+
+/// `why <event…>` (words joined with `_`) or `why @object`.
+pub(super) fn why(line: &Line<'_>) -> Result<Command, ParseError> {
+    let Some(&(column, first)) = line.args.first() else {
+        return Err(line.missing("why needs an event or an @object: `why vox greet`, `why @2`"));
+    };
+    if first.starts_with('@') {
+        let object = first.trim_start_matches('@').parse().map_err(|_| {
+            error(
+                column,
+                format!("`{first}` is not an object (write @ and a number, e.g. @3)"),
+            )
+        })?;
+        if let Some((column, extra)) = line.arg(1) {
+            return Err(error(
+                column,
+                format!("unexpected `{extra}`: why asks about an event or an @object, not both"),
+            ));
+        }
+        return Ok(Command::Why(Subject::Object(object)));
+    }
+    if let Some(&(column, word)) = line.args.iter().find(|(_, w)| w.starts_with('@')) {
+        return Err(error(
+            column,
+            format!("unexpected `{word}`: why asks about an event or an @object, not both"),
+        ));
+    }
+    let names: Vec<&str> = line.args.iter().map(|&(_, word)| word).collect();
+    Ok(Command::Why(Subject::Event(names.join("_"))))
 }

@@ -53,6 +53,7 @@ impl fmt::Display for Command {
             Command::World(world) => write!(f, "{world}"),
             Command::Help => f.write_str("help"),
             Command::Play(target) => write!(f, "play {target}"),
+            Command::Why(subject) => write!(f, "why {subject}"),
         }
     }
 }

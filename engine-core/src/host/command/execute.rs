@@ -64,6 +64,12 @@ pub enum CommandError {
     /// `play` found nothing to play.
     #[error(transparent)]
     Audition(#[from] AuditionError),
+    /// `why` where nobody keeps the trace history it explains.
+    #[error(
+        "`why` explains the trace history, which the engine does not keep: ask it in the \
+         workbench's console (the Why panel opens) or in a `hitbench render` or `play` script"
+    )]
+    NoHistory,
 }
 
 /// Why `play <target>` found nothing to play.
@@ -134,6 +140,7 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
             let note = cx.engine.play_sample(sample);
             Ok(format!("playing {what} (note {note})"))
         }
+        Command::Why(_) => Err(CommandError::NoHistory),
         Command::Help => Ok(help_lines()
             .iter()
             .map(|(syntax, what)| format!("{syntax:<42} {what}"))

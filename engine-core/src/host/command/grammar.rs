@@ -232,6 +232,13 @@ pub const COMMANDS: &[CommandSpec] = &[
         Rest,
         engine::play,
     ),
+    spec(
+        "why",
+        "<event…> | @object",
+        "why it was (not) heard: the latest decisions about an event or object, with every voice compared and each note's gain",
+        Rest,
+        engine::why,
+    ),
 ];
 
 const fn word_count(specs: &[CommandSpec]) -> usize {

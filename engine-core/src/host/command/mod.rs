@@ -33,6 +33,8 @@ mod world_arguments;
 use crate::runtime::sink::ControlGroup;
 use crate::world::ObjectId;
 
+pub use crate::tools::why::Subject;
+
 pub use crate::world::commands::{Turn, WorldCommand, ZoomStep};
 pub use execute::{AuditionError, CommandError, Context, execute};
 pub use grammar::{COMMANDS, CommandSpec, WORDS, help_lines, parse};
@@ -114,4 +116,9 @@ pub enum Command {
     /// Play one patch (by ID or name) or sample file (a path inside a data directory,
     /// or a resource name) once as a UI sound: for auditioning.
     Play(String),
+    /// Explain the latest decisions about an event or an object from the trace: the
+    /// verdict with every voice compared, the picks, each note's gain factor by factor.
+    /// It needs the trace history, which the engine does not keep: the workbench opens
+    /// its Why panel, `hitbench render` and `play` print the explanation.
+    Why(Subject),
 }

@@ -50,10 +50,12 @@ fn engine_samples() -> Vec<Command> {
             object,
         });
         samples.push(Command::UiSound { name: name.into() });
+        samples.push(Command::Why(Subject::Event(name.into())));
     }
     for object in [0, 12, -1, ObjectId::MAX, ObjectId::MIN] {
         samples.push(Command::Quiet(object));
         samples.push(Command::Control(object));
+        samples.push(Command::Why(Subject::Object(object)));
     }
     samples.push(Command::QuietAll);
     for field in 0..32 {
@@ -247,6 +249,9 @@ fn lines_spelt_other_ways_print_as_one_spelling() {
         ("?", "help"),
         ("play   sounds/a b.wav  ", "play sounds/a b.wav"),
         ("play 0x64", "play 0x64"),
+        ("why vox greet # the greeting", "why vox_greet"),
+        ("WHY @@3", "why @3"),
+        ("why @+4", "why @4"),
     ] {
         let command = parse(typed)
             .unwrap_or_else(|e| panic!("{typed}: {e}"))
@@ -307,6 +312,8 @@ fn engine_command() -> impl Strategy<Value = Command> {
             .prop_map(|(target, value)| Command::Volume { target, value }),
         Just(Command::Help),
         play_target().prop_map(Command::Play),
+        event_name().prop_map(|name| Command::Why(Subject::Event(name))),
+        any::<ObjectId>().prop_map(|object| Command::Why(Subject::Object(object))),
     ]
 }
 

@@ -146,6 +146,7 @@ fn completion_words_come_from_the_table_in_order() {
         "savelot",
         "help",
         "play",
+        "why",
     ];
     assert_eq!(WORDS, expected);
     for word in WORDS {
@@ -205,4 +206,23 @@ fn a_word_past_a_commands_arity_is_unexpected() {
     }
     // `sev`, `ui` and `play` read the rest of the line.
     assert_eq!(ok("play a b c"), Command::Play("a b c".into()));
+}
+
+#[test]
+fn why_asks_about_an_event_or_an_object() {
+    assert_eq!(
+        ok("why vox greet"),
+        Command::Why(Subject::Event("vox_greet".into()))
+    );
+    assert_eq!(ok("WHY @2"), Command::Why(Subject::Object(2)));
+    for (line, column, says) in [
+        ("why", 4, "why needs an event or an @object"),
+        ("why @x", 5, "`@x` is not an object"),
+        ("why @2 vox", 8, "not both"),
+        ("why vox @2", 9, "not both"),
+    ] {
+        let e = parse(line).expect_err(line);
+        assert_eq!(e.column, column, "{line}: {e}");
+        assert!(e.message.contains(says), "{line}: {e}");
+    }
 }
