@@ -9,3 +9,4 @@ mod loudness;
 mod render;
 mod tidy;
 mod tour;
+mod why;

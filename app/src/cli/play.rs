@@ -2,17 +2,23 @@
 //! through the sound card — or the null output when there is none, which it says in
 //! one line — in real time, the way QA would type them into the console. Runtime faults
 //! and the world's errors always go to standard error; `--trace` prints every trace
-//! record to standard output.
+//! record to standard output. A `why` line is answered here, from the records about its
+//! subject seen so far (the engine keeps no history): the script turns on the traces an
+//! explanation reads ([`why::TRACES`]).
 
 use super::Io;
 use super::args::{Args, usage};
 use super::render::{
     load_project, load_script, parse_seconds, parse_seed, print_record, savelot_policy,
 };
-use engine_core::host::live::{LiveCommand, LiveEngine};
+use engine_core::host::command::{Command, TimedCommand};
+use engine_core::host::live::{LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::host::session::SessionConfig;
 use engine_core::runtime::{EngineConfig, TraceSwitches};
 use engine_core::sound::output::OutputChoice;
+use engine_core::toolchain::project::Project;
+use engine_core::tools::why::{self, Subject, WhyLog};
+use engine_core::world::ObjectId;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -38,42 +44,74 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));
     };
     let project = load_project(&project_dir, io)?;
+    let why = WhyLog::new(script.iter().filter_map(|timed| match &timed.command {
+        Command::Why(subject) => Some(subject.clone()),
+        _ => None,
+    }));
+    let mut trace = if show_trace {
+        TraceSwitches::ALL
+    } else {
+        TraceSwitches::default()
+    };
+    if why.is_asking() {
+        trace.samples |= why::TRACES.samples;
+        trace.tracks |= why::TRACES.tracks;
+    }
     let config = SessionConfig {
         engine: EngineConfig {
             seed,
             ..EngineConfig::default()
         },
         save_lot: savelot_policy(allow_savelot),
-        trace: if show_trace {
-            TraceSwitches::ALL
-        } else {
-            TraceSwitches::default()
-        },
+        trace,
         ..SessionConfig::default()
     };
+    let checked = project.clone();
     let engine = LiveEngine::start(project, choice, config)
         .map_err(|e| anyhow::anyhow!("cannot start the engine thread: {e}"))?;
     writeln!(io.out, "audio: {}", engine.output.kind.describe())?;
+    let mut news = News {
+        show_trace,
+        why,
+        objects: Vec::new(),
+        waiting: 0,
+    };
     let file = script_path.display().to_string();
     let start = Instant::now();
     for timed in &script {
         let due = start + Duration::from_secs_f64(timed.time.max(0.0));
         std::thread::sleep(due.saturating_duration_since(Instant::now()));
+        let label = format!("{:>8.3}  {file}:{}", timed.time, timed.line);
+        if let Command::Why(subject) = &timed.command {
+            news.answer_why(&engine, &checked, subject, &label, io)?;
+            continue;
+        }
         engine.send(LiveCommand::Execute {
-            label: format!("{:>8.3}  {file}:{}", timed.time, timed.line),
+            label,
             command: timed.command.clone(),
         });
-        print_news(&engine, show_trace, io)?;
+        news.waiting += 1;
+        news.print(&engine.take_snapshot(), io)?;
     }
     // Script times and the tail are at most 24 h each (parse_script, parse_seconds).
     let last = script.last().map_or(0.0, |c| c.time);
     let end = start + Duration::from_secs_f64(last + tail);
     while Instant::now() < end {
         std::thread::sleep(Duration::from_millis(50));
-        print_news(&engine, show_trace, io)?;
+        news.print(&engine.take_snapshot(), io)?;
     }
     let snapshot = engine.take_snapshot();
-    print_snapshot(&snapshot, show_trace, io)?;
+    news.print(&snapshot, io)?;
+    summary(&script, start, &snapshot, io)
+}
+
+/// The closing line: commands played, notes, underruns.
+fn summary(
+    script: &[TimedCommand],
+    start: Instant,
+    snapshot: &LiveSnapshot,
+    io: &mut Io<'_>,
+) -> anyhow::Result<ExitCode> {
     let (started, missed, dropped) = snapshot.notes;
     writeln!(
         io.out,
@@ -86,6 +124,58 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What the engine reported, as it is printed: the trace (errors always), the replies,
+/// the records `why` lines ask about and the lot's objects.
+struct News {
+    show_trace: bool,
+    why: WhyLog,
+    /// The objects on the lot, as the last snapshot had them.
+    objects: Vec<ObjectId>,
+    /// Commands sent and not answered yet.
+    waiting: usize,
+}
+
+/// How long a `why` waits for the commands before it to be answered.
+const WHY_WAIT: Duration = Duration::from_secs(1);
+
+impl News {
+    /// Prints a snapshot's trace records and replies, keeping what `why` needs.
+    fn print(&mut self, snapshot: &LiveSnapshot, io: &mut Io<'_>) -> anyhow::Result<()> {
+        for record in &snapshot.trace {
+            print_record(record, self.show_trace, io)?;
+            self.why.keep(record);
+        }
+        for (label, result) in &snapshot.replies {
+            print_reply(label, result, io)?;
+        }
+        self.waiting = self.waiting.saturating_sub(snapshot.replies.len());
+        self.objects = snapshot.world.objects.iter().map(|(o, _)| o.id).collect();
+        Ok(())
+    }
+
+    /// Answers a `why` line once the commands before it have run (at most [`WHY_WAIT`]).
+    fn answer_why(
+        &mut self,
+        engine: &LiveEngine,
+        project: &Project,
+        subject: &Subject,
+        label: &str,
+        io: &mut Io<'_>,
+    ) -> anyhow::Result<()> {
+        let asked = Instant::now();
+        self.print(&engine.take_snapshot(), io)?;
+        while self.waiting > 0 && asked.elapsed() < WHY_WAIT {
+            std::thread::sleep(Duration::from_millis(5));
+            self.print(&engine.take_snapshot(), io)?;
+        }
+        let answer = subject
+            .check(project, &self.objects)
+            .map(|()| self.why.answer(subject, engine.output.sample_rate))
+            .map_err(|e| e.to_string());
+        print_reply(label, &answer, io)
+    }
+}
+
 /// `--null-audio` (or `HITBENCH_AUDIO=null`) forces the null output.
 pub(super) fn audio_choice(args: &mut Args) -> OutputChoice {
     if args.flag(&["--null-audio"]) {
@@ -93,26 +183,6 @@ pub(super) fn audio_choice(args: &mut Args) -> OutputChoice {
     } else {
         OutputChoice::from_env()
     }
-}
-
-/// Prints what the engine did since the last look: its trace (errors always) and the
-/// replies to the script's commands.
-fn print_news(engine: &LiveEngine, show_trace: bool, io: &mut Io<'_>) -> anyhow::Result<()> {
-    print_snapshot(&engine.take_snapshot(), show_trace, io)
-}
-
-fn print_snapshot(
-    snapshot: &engine_core::host::live::LiveSnapshot,
-    show_trace: bool,
-    io: &mut Io<'_>,
-) -> anyhow::Result<()> {
-    for record in &snapshot.trace {
-        print_record(record, show_trace, io)?;
-    }
-    for (label, result) in &snapshot.replies {
-        print_reply(label, result, io)?;
-    }
-    Ok(())
 }
 
 fn print_reply(
