@@ -21,6 +21,7 @@ pub mod theme;
 pub mod threads;
 pub mod traces;
 pub mod voices;
+pub mod why;
 
 use engine_core::host::command::Command;
 use engine_core::host::live::LiveSnapshot;
@@ -41,6 +42,7 @@ pub use sources::SourcesPanel;
 pub use threads::ThreadsPanel;
 pub use traces::{TraceFilter, TracesPanel};
 pub use voices::VoicesPanel;
+pub use why::{WhyPanel, WhyTarget};
 
 /// What a panel asks the app to do.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +93,9 @@ pub enum AppCommand {
     Preload(String),
     /// Cancel the running preload.
     CancelPreload,
+    /// Open the Why panel on a target: the decisions about an event, an object, a voice
+    /// slot or one trace record's trigger.
+    Why(WhyTarget),
 }
 
 /// Something selected in one panel and shown in the others.

@@ -10,6 +10,7 @@
 
 use egui::{Color32, Visuals, ecolor::Hsva};
 use engine_core::runtime::TraceKind;
+use engine_core::tools::why::Verdict;
 use engine_core::world::view::Area;
 use engine_core::world::{ObjectId, ObjectKind};
 
@@ -192,6 +193,33 @@ pub fn trace_kind(visuals: &Visuals, kind: TraceKind) -> Color32 {
             visuals.weak_text_color()
         }
     }
+}
+
+// ---- Why: verdicts, the track that decided one, a silenced note.
+
+/// A trigger that got a voice (or joined a copy playing).
+pub const PLAYED: Color32 = rgb(FULL_VOLUME_RGB);
+/// Behind the occupant a steal or refusal turned on (the lowest priority playing).
+pub const DECIDING_OCCUPANT: Color32 = rgba([230, 40, 40], 60);
+
+/// A verdict's words: played, stolen, refused, handed on.
+pub fn verdict(visuals: &Visuals, verdict: &Verdict) -> Color32 {
+    match verdict {
+        Verdict::Started { .. }
+        | Verdict::Interrupted { .. }
+        | Verdict::Joined { .. }
+        | Verdict::AlreadyPlaying { .. } => PLAYED,
+        Verdict::Stole { .. } => STOLEN,
+        Verdict::Refused { .. } | Verdict::NoTrack | Verdict::UnknownEvent => {
+            visuals.error_fg_color
+        }
+        Verdict::World => visuals.weak_text_color(),
+    }
+}
+
+/// "Not heard", and the line that says which factor silenced a note.
+pub fn silenced(visuals: &Visuals) -> Color32 {
+    visuals.warn_fg_color
 }
 
 #[cfg(test)]

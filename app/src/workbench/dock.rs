@@ -4,7 +4,7 @@
 use panels::{
     AppCommand, BrowserPanel, CachePanel, ConsolePanel, HitListsPanel, LotPanel, MixerPanel, Panel,
     PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel, ThreadsPanel, TracesPanel,
-    VoicesPanel,
+    VoicesPanel, WhyPanel,
 };
 use serde::{Deserialize, Serialize};
 
@@ -37,11 +37,14 @@ pub enum Pane {
     /// The project browser: events, tracks, patches, hit lists, samples, stations;
     /// search, audition, jump to source.
     Browser,
+    /// "Why can't I hear it?": the decisions about an event, object, voice or record —
+    /// verdicts with the voices compared, picks, each note's gain factor by factor.
+    Why,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 12] = [
+    pub const ALL: [Pane; 13] = [
         Pane::Sources,
         Pane::Source,
         Pane::Console,
@@ -54,6 +57,7 @@ impl Pane {
         Pane::Lot,
         Pane::Mixer,
         Pane::Browser,
+        Pane::Why,
     ];
 }
 
@@ -84,6 +88,8 @@ pub struct Panels {
     pub mixer: MixerPanel,
     /// Project browser.
     pub browser: BrowserPanel,
+    /// Why.
+    pub why: WhyPanel,
 }
 
 impl Panels {
@@ -102,13 +108,14 @@ impl Panels {
             Pane::Lot => &mut self.lot,
             Pane::Mixer => &mut self.mixer,
             Pane::Browser => &mut self.browser,
+            Pane::Why => &mut self.why,
         }
     }
 }
 
 /// The layout of a first run: sources (with the project browser as a tab beside them) on
-/// the left; the source view (with the voices and track threads as tabs beside it) above
-/// the console and problems on the right.
+/// the left; the source view (with the voices, track threads, lot view and Why as tabs
+/// beside it) above the console and problems on the right.
 pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let mut tiles = egui_tiles::Tiles::default();
     let sources = tiles.insert_pane(Pane::Sources);
@@ -118,7 +125,8 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let voices = tiles.insert_pane(Pane::Voices);
     let threads = tiles.insert_pane(Pane::Threads);
     let lot = tiles.insert_pane(Pane::Lot);
-    let top = tiles.insert_tab_tile(vec![source, voices, threads, lot]);
+    let why = tiles.insert_pane(Pane::Why);
+    let top = tiles.insert_tab_tile(vec![source, voices, threads, lot, why]);
     let console = tiles.insert_pane(Pane::Console);
     let problems = tiles.insert_pane(Pane::Problems);
     let hitlists = tiles.insert_pane(Pane::HitLists);

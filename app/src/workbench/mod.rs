@@ -9,13 +9,16 @@ pub mod settings;
 
 use anyhow::Context as _;
 use dock::{Pane, Panels};
-use engine_core::host::command::Command;
+use engine_core::host::command::{self, Command, Subject};
 use engine_core::host::live::{LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::host::session::{SaveLotPolicy, SessionConfig};
 use engine_core::runtime::TraceRecord;
 use engine_core::sound::output::OutputChoice;
 use engine_core::toolchain::project::Project;
-use panels::{AppCommand, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter};
+use engine_core::tools::why;
+use panels::{
+    AppCommand, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter, WhyTarget,
+};
 use settings::Settings;
 use std::collections::VecDeque;
 use std::io::Write as _;
@@ -127,9 +130,11 @@ impl Workbench {
         // The old project's records leave the log as if dropped from its front.
         self.trace_dropped += self.trace.len() as u64;
         self.trace.clear();
-        // The console is typed by hand: it may save the lot, inside the project.
+        // The console is typed by hand: it may save the lot, inside the project. The
+        // Why panel reads notes and track ends, so their traces start on.
         let config = SessionConfig {
             save_lot: SaveLotPolicy::InsideProject,
+            trace: why::TRACES,
             ..SessionConfig::default()
         };
         match LiveEngine::start(project.clone(), self.output, config) {
@@ -139,6 +144,7 @@ impl Workbench {
                 self.panels.traces.sample_rate = live.output.sample_rate;
                 self.panels.lot.sample_rate = live.output.sample_rate;
                 self.panels.mixer.sample_rate = live.output.sample_rate;
+                self.panels.why.sample_rate = live.output.sample_rate;
                 self.live = Some(live);
             }
             Err(e) => {
@@ -305,7 +311,13 @@ impl Workbench {
         self.show_project(project);
     }
 
+    /// Runs a typed line on the engine — but `why`, which needs the trace the workbench
+    /// keeps, opens the Why panel here.
     fn run_line(&mut self, line: String) {
+        if let Ok(Some(Command::Why(subject))) = command::parse(&line) {
+            self.why_command(&subject, line);
+            return;
+        }
         match &self.live {
             Some(live) if live.line(&line) => {}
             _ => self.not_running(line),
@@ -316,10 +328,41 @@ impl Workbench {
     /// it as the line that replays it.
     fn run_command(&mut self, command: Command) {
         let line = command.to_string();
+        if let Command::Why(subject) = &command {
+            self.why_command(subject, line);
+            return;
+        }
         match &self.live {
             Some(live) if live.run(command) => {}
             _ => self.not_running(line),
         }
+    }
+
+    /// `why <event | @object>`: opens the Why panel on it, or says why not (an unknown
+    /// event with the closest name, an object not on the lot); the console history shows
+    /// the line and the answer.
+    fn why_command(&mut self, subject: &Subject, input: String) {
+        let on_lot: Vec<_> = self
+            .live_state
+            .world
+            .objects
+            .iter()
+            .map(|(o, _)| o.id)
+            .collect();
+        let reply = subject
+            .check(&self.project, &on_lot)
+            .map(|()| {
+                self.open_why(WhyTarget::from(subject.clone()));
+                format!("the Why panel explains {}", subject.describe())
+            })
+            .map_err(|e| e.to_string());
+        self.console_log.push(ConsoleEntry { input, reply });
+    }
+
+    /// Shows the Why panel on `target`.
+    fn open_why(&mut self, target: WhyTarget) {
+        self.panels.why.target = Some(target);
+        dock::show_pane(&mut self.tree, Pane::Why);
     }
 
     /// Answers a console line for which no engine runs.
@@ -407,6 +450,7 @@ impl Workbench {
                         live.send(LiveCommand::CancelPreload);
                     }
                 }
+                AppCommand::Why(target) => self.open_why(target),
             }
         }
     }
