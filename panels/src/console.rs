@@ -41,8 +41,8 @@ pub fn fuzzy_score(needle: &str, hay: &str) -> Option<i32> {
 
 /// Completions of the line being typed: the whole line as it would read with each
 /// suggestion, best first. The first word completes to a command word; after `sev`,
-/// `soundevent` or `ui`, the rest (words joined with `_`, an `@object` kept) completes to
-/// the project's event names.
+/// `soundevent`, `ui` or `why`, the rest (words joined with `_`, an `@object` kept)
+/// completes to the project's event names.
 pub fn completions(input: &str, project: &Project) -> Vec<String> {
     let trimmed = input.trim_start();
     if trimmed.is_empty() {
@@ -56,7 +56,7 @@ pub fn completions(input: &str, project: &Project) -> Vec<String> {
             .collect();
     };
     let head_lower = head.to_ascii_lowercase();
-    if !matches!(head_lower.as_str(), "sev" | "soundevent" | "ui") {
+    if !matches!(head_lower.as_str(), "sev" | "soundevent" | "ui" | "why") {
         return Vec::new();
     }
     let mut words: Vec<&str> = Vec::new();

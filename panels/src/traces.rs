@@ -2,13 +2,15 @@
 //! switch is on; voice decisions, picks, hooks, prints, errors, reloads and the world
 //! always), filtered by kind, text, object and track, in a virtualised list that stays
 //! smooth with a million records. It follows the newest record or pauses; a click selects
-//! a record's voice, object or track; the filtered records can be exported to a text file.
+//! a record's voice, object or track; Why (a row's context menu, or beside Export for the
+//! selected row) opens the Why panel on a record's trigger; the filtered records can be
+//! exported to a text file.
 //!
 //! Filtering a million records every frame is too slow, so the panel keeps an index of
 //! the matching records and only looks at the records appended since the last frame; the
 //! index is rebuilt when the filter changes.
 
-use crate::{AppCommand, Panel, PanelContext, Selection, theme};
+use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, theme};
 use engine_core::host::command::{Command, TraceTarget as Target};
 use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::world::ObjectId;
@@ -445,6 +447,17 @@ impl TracesPanel {
                 ui.separator();
                 ui.label(format!("Selected: {}", describe_selection(selection)));
             }
+            let at = |n: u64| {
+                ctx.trace
+                    .get(usize::try_from(n.checked_sub(ctx.trace_dropped)?).ok()?)
+            };
+            if let Some(n) = self
+                .selected
+                .filter(|n| at(*n).is_some_and(|r| r.event.is_some()))
+            {
+                ui.separator();
+                why_button(ui, n, commands);
+            }
         });
     }
 }
@@ -587,8 +600,12 @@ fn row(
                 commands.push(AppCommand::Select(first.clone()));
             }
         }
-        if !choices.is_empty() {
+        if !choices.is_empty() || record.event.is_some() {
             response.context_menu(|ui| {
+                if record.event.is_some() && why_button(ui, number, commands) {
+                    *selected = Some(number);
+                    ui.close();
+                }
                 for choice in choices {
                     if ui
                         .button(format!("Select {}", describe_selection(&choice)))
@@ -602,6 +619,18 @@ fn row(
             });
         }
     });
+}
+
+/// "Why", opening the Why panel on record `number`'s trigger; true if clicked.
+fn why_button(ui: &mut egui::Ui, number: u64, commands: &mut Vec<AppCommand>) -> bool {
+    let clicked = ui
+        .button("Why")
+        .on_hover_text("Why: the decision this record belongs to (its trigger)")
+        .clicked();
+    if clicked {
+        commands.push(AppCommand::Why(WhyTarget::Record(number)));
+    }
+    clicked
 }
 
 /// What a record can select, most specific first: its voice, object, track.

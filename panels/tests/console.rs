@@ -116,6 +116,10 @@ fn completions_follow_the_grammar() {
     assert!(panels::console::completions("", &project).is_empty());
     let words = panels::console::completions("tur", &project);
     assert!(words.contains(&"turnon ".to_string()), "{words:?}");
+    let c = panels::console::completions("why vox gre", &project);
+    assert_eq!(c.first().map(String::as_str), Some("why vox_greet"));
+    let words = panels::console::completions("wh", &project);
+    assert!(words.contains(&"why ".to_string()), "{words:?}");
 }
 
 #[test]

@@ -16,7 +16,7 @@ use engine_core::sound::mixer::{Mixer, MixerConfig, MixerSnapshot, mixer};
 use engine_core::sound::server::ServerConfig;
 use engine_core::toolchain::project::Project;
 use engine_core::world::music::MusicMode;
-use panels::{AppCommand, ContextData, LotPanel, Selection};
+use panels::{AppCommand, ContextData, LotPanel, Selection, WhyTarget};
 use std::path::Path;
 
 const RATE: u64 = 48_000;
@@ -381,6 +381,27 @@ fn the_selected_objects_buttons_control_quiet_and_centre_it() {
             Command::Quiet(2),
             Command::World(WorldCommand::View { x: 11.0, y: 9.0 }),
         ]
+    );
+}
+
+#[test]
+fn why_on_the_selected_object_opens_the_why_panel() {
+    let mut harness = harness();
+    harness.run();
+    assert_eq!(
+        harness.query_all_by_label("Why").count(),
+        0,
+        "nothing selected"
+    );
+    harness
+        .get_by_role_and_label(Role::Button, "Betty Newbie")
+        .click();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "Why").click();
+    harness.run();
+    assert_eq!(
+        harness.state().commands.last(),
+        Some(&AppCommand::Why(WhyTarget::Object(2)))
     );
 }
 

@@ -11,7 +11,7 @@ use engine_core::host::command::{Command, TraceTarget};
 use engine_core::runtime::trace::TraceEvent;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
-use panels::{AppCommand, ContextData, Selection, TraceFilter, TracesPanel};
+use panels::{AppCommand, ContextData, Selection, TraceFilter, TracesPanel, WhyTarget};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -333,6 +333,48 @@ fn clicking_a_row_selects_its_voice() {
     assert_eq!(
         harness.state().commands,
         [AppCommand::Select(Selection::Object(8))]
+    );
+}
+
+#[test]
+fn why_on_a_row_opens_the_why_panel_on_its_trigger() {
+    let mut harness = harness();
+    harness.run();
+    // Nothing selected: no Why beside Export.
+    assert_eq!(harness.query_all_by_label("Why").count(), 0);
+    let number = |text: &str, h: &Harness<'_, State>| {
+        h.state()
+            .cx
+            .trace
+            .iter()
+            .position(|r| r.message().contains(text))
+            .unwrap() as u64
+    };
+    // A row's context menu.
+    harness
+        .get_by_label_contains("stole voice 0")
+        .click_secondary();
+    harness.run();
+    harness.get_by_label("Why").click();
+    harness.run();
+    let stole = number("stole voice 0", &harness);
+    assert_eq!(
+        harness.state().commands,
+        [AppCommand::Why(WhyTarget::Record(stole))]
+    );
+    // The selected row's Why, beside Export.
+    harness.state_mut().commands.clear();
+    harness.get_by_label_contains("start: free voice 1").click();
+    harness.run();
+    harness.get_by_label("Why").click();
+    harness.run();
+    let start = number("start: free voice 1", &harness);
+    assert_eq!(
+        harness.state().commands,
+        [
+            AppCommand::Select(Selection::Voice(1)),
+            AppCommand::Why(WhyTarget::Record(start))
+        ]
     );
 }
 

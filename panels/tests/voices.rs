@@ -19,7 +19,7 @@ use engine_core::toolchain::project::Origin;
 use engine_core::tools::inspect::{
     InstanceCopy, InstanceView, VoiceHistory, VoiceOccupant, VoiceView,
 };
-use panels::{AppCommand, ContextData, Selection, VoicesPanel};
+use panels::{AppCommand, ContextData, Selection, VoicesPanel, WhyTarget};
 use std::sync::Arc;
 
 const RATE: u64 = 48_000;
@@ -362,6 +362,42 @@ fn image_with(harness: &Harness<'_, State>, text: &str) -> usize {
         .count()
 }
 
+/// The refusal marks on the lanes are buttons (a click opens Why).
+fn button_with(harness: &Harness<'_, State>, text: &str) -> usize {
+    harness
+        .query_all_by(|n| n.role() == Role::Button && n.label().is_some_and(|l| l.contains(text)))
+        .count()
+}
+
+#[test]
+fn why_on_a_slot_a_steal_or_a_refusal_opens_the_why_panel() {
+    let mut harness = harness();
+    harness.run();
+    // One per playing slot (0, 1, 2, 4, 5, 7), then the refusal and the steal listed
+    // below the lanes, newest first.
+    let buttons: Vec<_> = harness.get_all_by_label("Why").collect();
+    assert_eq!(buttons.len(), 8);
+    buttons[1].click();
+    buttons[6].click();
+    buttons[7].click();
+    harness.run();
+    // The refusal's mark on the lanes opens it too.
+    harness
+        .get_by(|n| n.role() == Role::Button && n.label().is_some_and(|l| l.contains("refused")))
+        .click();
+    harness.run();
+    let event = || AppCommand::Why(WhyTarget::Event("sfx_phone_ring".into()));
+    assert_eq!(
+        harness.state().commands,
+        [
+            AppCommand::Why(WhyTarget::Voice(1)),
+            event(),
+            AppCommand::Why(WhyTarget::Voice(7)),
+            event(),
+        ]
+    );
+}
+
 #[test]
 fn a_steal_and_a_refusal_show_with_their_reasons() {
     let mut harness = harness();
@@ -371,8 +407,8 @@ fn a_steal_and_a_refusal_show_with_their_reasons() {
         image_with(&harness, "`fridge_hum` stolen by `baby_cry` (50 > 10"),
         1
     );
-    assert_eq!(image_with(&harness, "refused `phone_ring`"), 1);
-    assert_eq!(image_with(&harness, "(5 <= 20)"), 1);
+    assert_eq!(button_with(&harness, "refused `phone_ring`"), 1);
+    assert_eq!(button_with(&harness, "(5 <= 20)"), 1);
     assert_eq!(image_with(&harness, "faulted"), 1);
     // The list below says it too.
     let listed = harness
@@ -384,7 +420,7 @@ fn a_steal_and_a_refusal_show_with_their_reasons() {
     // Hovering the refusal mark shows its reason.
     let before = harness.query_all_by_label_contains("(5 <= 20)").count();
     harness
-        .get_by(|n| n.role() == Role::Image && n.label().is_some_and(|l| l.contains("refused")))
+        .get_by(|n| n.role() == Role::Button && n.label().is_some_and(|l| l.contains("refused")))
         .hover();
     harness.run();
     let after = harness.query_all_by_label_contains("(5 <= 20)").count();

@@ -1,12 +1,12 @@
 //! The Lot view's words: an object's details (what it is, whether it sounds, its volume
 //! and pan and the factors they came from), shown beside the map and on hover, and the
-//! column beside the map with the selected object's buttons, the stations, the music
-//! and the hour.
+//! column beside the map with the selected object's buttons (Why among them), the
+//! stations, the music and the hour.
 
 use super::controls::run;
 use super::geometry::hundredths;
 use super::{LotPanel, Sounding, object_name};
-use crate::{AppCommand, PanelContext, file_name};
+use crate::{AppCommand, PanelContext, WhyTarget, file_name};
 use egui::vec2;
 use engine_core::host::command::{Command, WorldCommand};
 use engine_core::runtime::sink::ControlGroup;
@@ -200,7 +200,7 @@ impl LotPanel {
     }
 }
 
-/// The selected object's buttons: control it, quiet it, centre the view on it.
+/// The selected object's buttons: control it, quiet it, centre the view on it, ask why.
 fn object_buttons(ui: &mut egui::Ui, object: &WorldObject, commands: &mut Vec<AppCommand>) {
     ui.horizontal_wrapped(|ui| {
         if ui
@@ -224,6 +224,13 @@ fn object_buttons(ui: &mut egui::Ui, object: &WorldObject, commands: &mut Vec<Ap
         {
             let [x, y] = object.position.map(hundredths);
             run(commands, WorldCommand::View { x, y });
+        }
+        if ui
+            .button("Why")
+            .on_hover_text("why it sounds as it does (or not): its decisions in the Why panel")
+            .clicked()
+        {
+            commands.push(AppCommand::Why(WhyTarget::Object(object.id)));
         }
     });
 }

@@ -1,10 +1,11 @@
 //! The Voices panel's lanes: one painted row per voice slot with time running to the
 //! right, each track's time on a slot a bar in its colour; how a voice left (stolen,
 //! faulted, quieted, interrupted) marked at the bar's end, refusals on a row of their
-//! own; hover for why, click a row to select the voice.
+//! own; hover for why, click a row to select the voice, click a refusal mark to open the
+//! Why panel on its event.
 
 use super::{AXIS_HEIGHT, GUTTER, LANE_HEIGHT, VoicesPanel};
-use crate::{AppCommand, PanelContext, Selection, theme};
+use crate::{AppCommand, PanelContext, Selection, WhyTarget, theme};
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{Lane, LaneEnd, VoiceHistory};
 
@@ -35,7 +36,7 @@ impl VoicesPanel {
         self.paint_time_axis(&painter, &layout, &visuals, &small);
         let bars = paint_bars(ui, &painter, &layout, history, &small);
         let mut marker_hovered = self.lane_end_marks(ui, &painter, &layout, &bars);
-        marker_hovered |= self.refusal_marks(ui, &painter, &layout, &visuals, history);
+        marker_hovered |= self.refusal_marks(ui, &painter, &layout, history, commands);
         // Hovering a bar tells its story; a click on a row selects the slot.
         let pointer = canvas.hover_pos();
         if !marker_hovered
@@ -50,7 +51,7 @@ impl VoicesPanel {
         ui.weak(
             "Red notch: stolen; orange notch: faulted; yellow line: interrupted; dark line: \
              quieted or killed; red marks on the last row: refused. Hover a bar or a mark for \
-             why; click a row to select its voice.",
+             why; click a row to select its voice, a refusal mark for the Why panel.",
         );
         if canvas.clicked()
             && let Some(pos) = canvas.interact_pointer_pos()
@@ -151,15 +152,15 @@ impl VoicesPanel {
         hovered
     }
 
-    /// The refusals in the window, marked on the last row; each says why on hover. True if
-    /// one is hovered.
+    /// The refusals in the window, marked on the last row; each says why on hover, and a
+    /// click opens the Why panel on its event. True if one is hovered.
     fn refusal_marks(
         &self,
         ui: &egui::Ui,
         painter: &egui::Painter,
         layout: &LaneLayout,
-        visuals: &egui::Visuals,
         history: &VoiceHistory,
+        commands: &mut Vec<AppCommand>,
     ) -> bool {
         let mut hovered = false;
         let refused = layout.row_rect(layout.count);
@@ -174,7 +175,7 @@ impl VoicesPanel {
                 (c.x + 5.0, c.y - 5.0),
                 (c.x, c.y + 5.0),
             ];
-            paint_triangle(painter, corners, visuals.error_fg_color);
+            paint_triangle(painter, corners, ui.visuals().error_fg_color);
             let what = format!(
                 "refused `{}` (event `{}`{}) at {:.2} s: {}",
                 refusal.track_name.as_deref().unwrap_or("?"),
@@ -188,7 +189,15 @@ impl VoicesPanel {
             );
             let id = ui.scope_id().with(("refusal", index, refusal.time));
             let hit = egui::Rect::from_center_size(c, egui::vec2(10.0, LANE_HEIGHT));
-            hovered |= mark_hover(ui, hit, id, what);
+            let response = ui.interact(hit, id, egui::Sense::click());
+            response.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::accesskit::Role::Button, true, &what)
+            });
+            hovered |= response.hovered();
+            if response.clicked() {
+                commands.push(AppCommand::Why(WhyTarget::Event(refusal.event.to_string())));
+            }
+            response.on_hover_text(format!("{what} (click: Why)"));
         }
         hovered
     }

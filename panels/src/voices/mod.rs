@@ -3,13 +3,14 @@
 //! row per slot with time running to the right; steals, faults and refusals are marked
 //! and say why on hover, and listed below with their reasons. The instance map (track →
 //! objects saying it) closes the panel. A slot's Quiet button quiets its owners; a click
-//! on a slot, a track or an owner selects it for the other panels.
+//! on a slot, a track or an owner selects it for the other panels. Why — on a slot, a
+//! steal or a refusal (listed, or its mark on the lanes) — opens the Why panel on it.
 //!
 //! The lanes are drawn in `lanes`; the table, the decisions and the instance map here.
 
 mod lanes;
 
-use crate::{AppCommand, Panel, PanelContext, Selection, file_name, theme};
+use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, file_name, theme};
 use engine_core::host::command::Command;
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant};
@@ -121,14 +122,20 @@ impl VoicesPanel {
                         None => {
                             ui.weak("free");
                         }
-                        Some(o) => self.occupant_cells(ui, o, commands),
+                        Some(o) => self.occupant_cells(ui, view.slot, o, commands),
                     }
                     ui.end_row();
                 }
             });
     }
 
-    fn occupant_cells(&self, ui: &mut egui::Ui, o: &VoiceOccupant, commands: &mut Vec<AppCommand>) {
+    fn occupant_cells(
+        &self,
+        ui: &mut egui::Ui,
+        slot: usize,
+        o: &VoiceOccupant,
+        commands: &mut Vec<AppCommand>,
+    ) {
         let track = if o.finished {
             format!("{} (notes ending)", o.track_name)
         } else {
@@ -155,21 +162,24 @@ impl VoicesPanel {
         ui.label(pan_text(o.pan.get()));
         ui.label(format!("{:.1} s", self.seconds(o.elapsed)));
         ui.label(o.live_notes.to_string());
-        let quiet = ui
-            .add_enabled(!o.owners.is_empty(), egui::Button::new("Quiet").small())
-            .on_hover_text(if o.owners.is_empty() {
-                "A UI sound has no object to quiet (use quietall)".to_string()
-            } else {
-                format!(
-                    "quiet {}: the object(s) stop saying everything they play",
-                    join(&o.owners)
-                )
-            });
-        if quiet.clicked() {
-            for owner in &o.owners {
-                commands.push(AppCommand::Run(Command::Quiet(*owner)));
+        ui.horizontal(|ui| {
+            let quiet = ui
+                .add_enabled(!o.owners.is_empty(), egui::Button::new("Quiet").small())
+                .on_hover_text(if o.owners.is_empty() {
+                    "A UI sound has no object to quiet (use quietall)".to_string()
+                } else {
+                    format!(
+                        "quiet {}: the object(s) stop saying everything they play",
+                        join(&o.owners)
+                    )
+                });
+            if quiet.clicked() {
+                for owner in &o.owners {
+                    commands.push(AppCommand::Run(Command::Quiet(*owner)));
+                }
             }
-        }
+            why_button(ui, WhyTarget::Voice(slot), commands);
+        });
     }
 
     /// Steals, refusals and faults of the history, newest first, with their reasons.
@@ -200,22 +210,24 @@ impl VoicesPanel {
         entries.sort_by_key(|(time, _)| std::cmp::Reverse(*time));
         egui::Grid::new("voice-decisions")
             .striped(true)
-            .num_columns(3)
+            .num_columns(4)
             .show(ui, |ui| {
                 for (time, entry) in entries.iter().take(DECISIONS_SHOWN) {
                     ui.monospace(format!("{:8.2} s", self.seconds(time.samples())));
                     match entry {
                         Entry::Steal(lane) => {
                             ui.colored_label(theme::STOLEN, "stolen");
-                            if let Some(end) = &lane.end {
-                                ui.label(format!(
-                                    "voice {}: `{}` {end}",
-                                    lane.slot, lane.track_name
-                                ));
-                            }
+                            why_button(ui, WhyTarget::Voice(lane.slot), commands);
+                            ui.label(match &lane.end {
+                                Some(end) => {
+                                    format!("voice {}: `{}` {end}", lane.slot, lane.track_name)
+                                }
+                                None => format!("voice {}", lane.slot),
+                            });
                         }
                         Entry::Refusal(r) => {
                             ui.colored_label(ui.visuals().error_fg_color, "refused");
+                            why_button(ui, WhyTarget::Event(r.event.to_string()), commands);
                             ui.label(format!(
                                 "`{}` (event `{}`): {}",
                                 r.track_name.as_deref().unwrap_or("?"),
@@ -225,6 +237,7 @@ impl VoicesPanel {
                         }
                         Entry::Fault(f) => {
                             ui.colored_label(theme::FAULT, "fault");
+                            ui.label("");
                             ui.horizontal(|ui| {
                                 if let Some(file) = &f.file {
                                     let place = match f.line {
@@ -296,6 +309,17 @@ fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Ap
                 ui.end_row();
             }
         });
+}
+
+/// A small "Why" button that opens the Why panel on `target`.
+fn why_button(ui: &mut egui::Ui, target: WhyTarget, commands: &mut Vec<AppCommand>) {
+    if ui
+        .add(egui::Button::new("Why").small())
+        .on_hover_text(format!("Why: the decisions about {}", target.describe()))
+        .clicked()
+    {
+        commands.push(AppCommand::Why(target));
+    }
 }
 
 /// Owners as `@7` links that select the object; "UI" when there are none.
