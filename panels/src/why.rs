@@ -128,8 +128,10 @@ struct Found {
     filter: Filter,
     /// One past the number of the last record looked at.
     scanned: u64,
-    /// The records about the target, with their numbers.
-    records: Vec<(u64, TraceRecord)>,
+    /// The records about the target, oldest first.
+    records: Vec<TraceRecord>,
+    /// Their numbers among all records received.
+    numbers: Vec<u64>,
     /// The target's decisions, newest first.
     decisions: Vec<Decision>,
 }
@@ -148,16 +150,21 @@ impl Found {
             };
             changed = true;
         }
-        let before = self.records.len();
-        self.records.retain(|(number, _)| *number >= dropped);
-        changed |= self.records.len() != before;
+        // Records dropped from the front of the trace leave here too.
+        let gone = self.numbers.partition_point(|n| *n < dropped);
+        if gone > 0 {
+            self.numbers.drain(..gone);
+            self.records.drain(..gone);
+            changed = true;
+        }
         let end = dropped + trace.len() as u64;
         let from = self.scanned.max(dropped);
         if !matches!(self.filter, Filter::Nothing) {
             let skip = usize::try_from(from - dropped).unwrap_or(usize::MAX);
             for (number, record) in (from..end).zip(trace.iter().skip(skip)) {
                 if self.filter.concerns(record) {
-                    self.records.push((number, record.clone()));
+                    self.records.push(record.clone());
+                    self.numbers.push(number);
                     changed = true;
                 }
             }
@@ -169,13 +176,12 @@ impl Found {
     }
 
     fn group(&mut self) {
-        let records: Vec<TraceRecord> = self.records.iter().map(|(_, r)| r.clone()).collect();
-        let (all, owners) = grouped(&records);
+        let (all, owners) = grouped(&self.records);
         self.decisions = match &self.filter {
             Filter::Record { number, .. } => self
-                .records
-                .iter()
-                .position(|(n, _)| n == number)
+                .numbers
+                .binary_search(number)
+                .ok()
                 .and_then(|i| owners.get(i).copied().flatten())
                 .and_then(|d| all.get(d).cloned())
                 .into_iter()
