@@ -39,99 +39,13 @@ use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::fsrules::ReadRules;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::path::PathBuf;
 
-/// A music mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum MusicMode {
-    /// Live mode on the lot.
-    #[default]
-    Live,
-    /// Buy mode.
-    Buy,
-    /// Build mode.
-    Build,
-    /// The neighbourhood screen.
-    Neighborhood,
-    /// Web page publishing.
-    Publish,
-    /// Loading.
-    Load,
-    /// The credits.
-    Credits,
-    /// The options screen.
-    Options,
-    /// Edit family.
-    Family,
-}
+pub use crate::runtime::hooks::MusicMode;
 
+/// What each mode plays ([`MusicMode`] itself is the runtime's: `kSetMusicMode` carries it,
+/// and the trace names it).
 impl MusicMode {
-    /// Every mode, by number.
-    pub const ALL: [MusicMode; 9] = [
-        MusicMode::Live,
-        MusicMode::Buy,
-        MusicMode::Build,
-        MusicMode::Neighborhood,
-        MusicMode::Publish,
-        MusicMode::Load,
-        MusicMode::Credits,
-        MusicMode::Options,
-        MusicMode::Family,
-    ];
-
-    /// The mode number `kSetMusicMode` events carry (TS1's table; 4 is HitBench's choice
-    /// for web publishing, which the table lacks).
-    pub fn number(self) -> u32 {
-        match self {
-            MusicMode::Live => 0,
-            MusicMode::Buy => 1,
-            MusicMode::Build => 2,
-            MusicMode::Neighborhood => 3,
-            MusicMode::Publish => 4,
-            MusicMode::Load => 5,
-            MusicMode::Credits => 6,
-            MusicMode::Options => 7,
-            MusicMode::Family => 8,
-        }
-    }
-
-    /// The mode with this number.
-    pub fn from_number(n: u32) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.number() == n)
-    }
-
-    /// Lower-case name, as in lot files and the console.
-    pub fn name(self) -> &'static str {
-        match self {
-            MusicMode::Live => "live",
-            MusicMode::Buy => "buy",
-            MusicMode::Build => "build",
-            MusicMode::Neighborhood => "neighborhood",
-            MusicMode::Publish => "publish",
-            MusicMode::Load => "load",
-            MusicMode::Credits => "credits",
-            MusicMode::Options => "options",
-            MusicMode::Family => "family",
-        }
-    }
-
-    /// The mode with this name (also `neighbourhood`, `nhood`, `hood`, `web`,
-    /// `editfamily`, or a number), case-insensitive.
-    pub fn by_name(name: &str) -> Option<Self> {
-        let lower = name.to_ascii_lowercase();
-        let alias = match lower.as_str() {
-            "neighbourhood" | "nhood" | "hood" => "neighborhood",
-            "web" | "webpublishing" | "web_publishing" => "publish",
-            "editfamily" | "edit_family" => "family",
-            other => other,
-        };
-        Self::ALL
-            .into_iter()
-            .find(|m| m.name() == alias)
-            .or_else(|| alias.parse().ok().and_then(Self::from_number))
-    }
-
     /// What the mode plays.
     pub fn plan(self) -> ModePlan {
         let (list, ambience, river) = match self {
@@ -150,12 +64,6 @@ impl MusicMode {
             daytime: self == MusicMode::Neighborhood,
             load_loop: self == MusicMode::Load,
         }
-    }
-}
-
-impl fmt::Display for MusicMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
