@@ -4,6 +4,7 @@
 
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
+use crate::runtime::trace::sample::SampleEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::project::{DebugTrace, Origin};
@@ -400,8 +401,10 @@ pub enum TraceEvent {
     },
     /// A reload replaced a running track's code: it ends after its notes.
     CodeReplaced,
-    /// What the sound server, the world or a reload says (their decisions are not yet
-    /// split into variants of their own).
+    /// The sound server's decision about a note's sample.
+    Sample(SampleEvent),
+    /// What the world or a reload says (their decisions are not yet split into variants
+    /// of their own).
     Said(String),
 }
 
@@ -529,6 +532,7 @@ impl fmt::Display for TraceEvent {
                 "refuse `{track}` (priority {priority}): all {capacity} voices busy and the lowest priority playing is `{}` on voice {} with priority {} ({priority} <= {})",
                 lowest.track, lowest.voice, lowest.priority, lowest.priority
             ),
+            E::Sample(what) => write!(f, "{what}"),
             other => other.fmt_more(f),
         }
     }

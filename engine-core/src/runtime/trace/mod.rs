@@ -5,8 +5,10 @@
 //! decisions, hit-list picks, hooks, `printreg` output and errors are always recorded.
 
 mod event;
+mod sample;
 
 pub use event::{CodePlace, EndReason, GainParts, Occupant, TraceEvent};
+pub use sample::{LoadFailure, MissClass, SampleEvent};
 
 use super::clock::SampleTime;
 use super::sink::NoteId;
