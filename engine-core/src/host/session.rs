@@ -13,6 +13,7 @@ use crate::host::reload::{Reload, ReloadConfig, ReloadSummary};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::samples::{SampleInfo, SampleLibrary};
 use crate::runtime::sink::SampleRef;
+use crate::runtime::trace::TraceEvent;
 use crate::runtime::{
     Engine, EngineConfig, SharedSink, SoundSink, TraceKind, TraceRecord, TraceSwitches,
 };
@@ -133,7 +134,7 @@ impl Session {
 
     /// Adds a record of the session's own to the trace, at the engine's time.
     pub fn record(&mut self, kind: TraceKind, message: String) {
-        let what = crate::runtime::trace::TraceEvent::Said(message);
+        let what = TraceEvent::Said(message);
         self.notes
             .push(TraceRecord::new(self.engine.now(), kind, what));
     }
@@ -230,16 +231,10 @@ impl Session {
     fn take_world_news(&mut self) {
         let time = self.engine.now();
         for news in self.world.take_news() {
-            self.notes.push(TraceRecord {
-                time,
-                kind: news.kind,
-                event: None,
-                track: None,
-                object: news.object,
-                voice: None,
-                note: None,
-                what: crate::runtime::trace::TraceEvent::Said(news.message),
-            });
+            let kind = news.what.kind();
+            let mut record = TraceRecord::new(time, kind, TraceEvent::World(news.what));
+            record.object = news.object;
+            self.notes.push(record);
         }
     }
 

@@ -29,12 +29,13 @@
 //! technical document: "Music controls all music except the load loop") and the river,
 //! which play as FX.
 
-use super::playlist::Playlist;
+use super::playlist::{Playlist, PlaylistError};
 use super::settings::{Setting, WorldIni, read_section};
 use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::trace::{MusicEvent, MusicLoop};
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::fsrules::ReadRules;
@@ -277,7 +278,7 @@ pub struct Music {
     river: Option<NoteId>,
     dying: BTreeSet<NoteId>,
     waiting: bool,
-    news: Vec<String>,
+    news: Vec<MusicEvent>,
 }
 
 impl Music {
@@ -323,7 +324,7 @@ impl Music {
     }
 
     /// Takes what happened since the last call (for the trace).
-    pub fn take_news(&mut self) -> Vec<String> {
+    pub fn take_news(&mut self) -> Vec<MusicEvent> {
         std::mem::take(&mut self.news)
     }
 
@@ -364,7 +365,7 @@ impl Music {
             self.kill(note, now, out);
         }
         self.waiting = false;
-        self.news.push("music fades out".into());
+        self.news.push(MusicEvent::FadesOut);
     }
 
     /// `kSetMusicMode`.
@@ -380,7 +381,10 @@ impl Music {
         if old == mode {
             return;
         }
-        self.news.push(format!("music mode {old} → {mode}"));
+        self.news.push(MusicEvent::ModeChanged {
+            from: old,
+            to: mode,
+        });
         let plan = mode.plan();
         // The river plays only in the neighbourhood (and never with the load loop).
         if !plan.river
@@ -416,8 +420,7 @@ impl Music {
                         if let Some(s) = &mut self.song {
                             s.parked = true;
                         }
-                        self.news
-                            .push("the song fades down and waits for buy or build mode".into());
+                        self.news.push(MusicEvent::SongParked);
                     }
                 }
                 _ => {
@@ -441,7 +444,7 @@ impl Music {
                 gain: Gain::new(gain),
                 ramp,
             });
-            self.news.push("the song fades back up".into());
+            self.news.push(MusicEvent::SongUnparked);
         }
     }
 
@@ -467,7 +470,7 @@ impl Music {
             if self.load_loop.is_none() {
                 self.load_loop = self.start_loop(
                     self.settings.load.clone(),
-                    "load loop",
+                    MusicLoop::Load,
                     now,
                     out,
                     ids,
@@ -483,7 +486,7 @@ impl Music {
         if plan.river && self.river.is_none() {
             self.river = self.start_loop(
                 self.settings.river.clone(),
-                "river loop",
+                MusicLoop::River,
                 now,
                 out,
                 ids,
@@ -501,22 +504,18 @@ impl Music {
     fn start_loop(
         &mut self,
         file: Option<PathBuf>,
-        what: &str,
+        what: MusicLoop,
         now: SampleTime,
         out: &mut dyn SoundSink,
         ids: &mut NoteIds,
         fade_in: bool,
     ) -> Option<NoteId> {
         let Some(file) = file else {
-            self.news
-                .push(format!("no {what} in world.ini [Music]; silence"));
+            self.news.push(MusicEvent::NoLoop(what));
             return None;
         };
         let Some(sample) = sample_ref(&file, &self.dirs) else {
-            self.news.push(format!(
-                "{} is outside the project's data directories",
-                file.display()
-            ));
+            self.news.push(MusicEvent::Outside { file });
             return None;
         };
         let note = ids.fresh();
@@ -546,7 +545,7 @@ impl Music {
                 ramp,
             });
         }
-        self.news.push(format!("{what} starts"));
+        self.news.push(MusicEvent::LoopStarts(what));
         Some(note)
     }
 
@@ -558,10 +557,9 @@ impl Music {
         ids: &mut NoteIds,
     ) {
         let Some(dir) = self.settings.list_dir(list).cloned() else {
-            self.news.push(format!(
-                "no `{}` list in world.ini [Music]; silence",
-                list.key()
-            ));
+            self.news.push(MusicEvent::NoList {
+                list: list.key().to_string(),
+            });
             return;
         };
         let playlist = self
@@ -571,23 +569,19 @@ impl Music {
         let file = match playlist.pick(&mut self.rng) {
             Ok(Some(file)) => file,
             Ok(None) => {
-                self.news.push(format!(
-                    "the {} list ({}) is empty",
-                    list.key(),
-                    dir.display()
-                ));
+                self.news.push(MusicEvent::ListEmpty {
+                    list: list.key().to_string(),
+                    dir,
+                });
                 return;
             }
-            Err(e) => {
-                self.news.push(e.to_string());
+            Err(PlaylistError::Unreadable { dir, reason }) => {
+                self.news.push(MusicEvent::ListUnreadable { dir, reason });
                 return;
             }
         };
         let Some(sample) = sample_ref(&file, &self.dirs) else {
-            self.news.push(format!(
-                "{} is outside the project's data directories",
-                file.display()
-            ));
+            self.news.push(MusicEvent::Outside { file });
             return;
         };
         let note = ids.fresh();
@@ -603,10 +597,10 @@ impl Music {
             group: ControlGroup::Music,
             reverb: false,
         });
-        let shown = file
-            .file_name()
-            .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-        self.news.push(format!("{} song: {shown}", list.key()));
+        self.news.push(MusicEvent::Song {
+            list: list.key().to_string(),
+            file: file.clone(),
+        });
         self.song = Some(Song {
             note,
             list,

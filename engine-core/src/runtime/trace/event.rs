@@ -5,6 +5,7 @@
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
 use crate::runtime::trace::sample::SampleEvent;
+use crate::runtime::trace::world::WorldEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::project::{DebugTrace, Origin};
@@ -403,8 +404,9 @@ pub enum TraceEvent {
     CodeReplaced,
     /// The sound server's decision about a note's sample.
     Sample(SampleEvent),
-    /// What the world or a reload says (their decisions are not yet split into variants
-    /// of their own).
+    /// The world director's decision or news.
+    World(WorldEvent),
+    /// What a reload says (its steps are not yet split into variants of their own).
     Said(String),
 }
 
@@ -533,6 +535,7 @@ impl fmt::Display for TraceEvent {
                 lowest.track, lowest.voice, lowest.priority, lowest.priority
             ),
             E::Sample(what) => write!(f, "{what}"),
+            E::World(what) => write!(f, "{what}"),
             other => other.fmt_more(f),
         }
     }

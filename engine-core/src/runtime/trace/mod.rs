@@ -5,10 +5,16 @@
 //! decisions, hit-list picks, hooks, `printreg` output and errors are always recorded.
 
 mod event;
+mod problem;
 mod sample;
+mod world;
 
 pub use event::{CodePlace, EndReason, GainParts, Occupant, TraceEvent};
+pub use problem::FileProblem;
 pub use sample::{LoadFailure, MissClass, SampleEvent};
+pub use world::{
+    AmbienceEvent, MusicEvent, MusicLoop, StationEvent, WorldEvent, WorldReply, format_hour,
+};
 
 use super::clock::SampleTime;
 use super::sink::NoteId;
