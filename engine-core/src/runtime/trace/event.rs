@@ -4,6 +4,7 @@
 
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
+use crate::runtime::trace::reload::ReloadEvent;
 use crate::runtime::trace::sample::SampleEvent;
 use crate::runtime::trace::world::WorldEvent;
 use crate::runtime::units::{Gain, Pan};
@@ -406,8 +407,8 @@ pub enum TraceEvent {
     Sample(SampleEvent),
     /// The world director's decision or news.
     World(WorldEvent),
-    /// What a reload says (its steps are not yet split into variants of their own).
-    Said(String),
+    /// A step of a hot reload.
+    Reload(ReloadEvent),
 }
 
 impl fmt::Display for Occupant {
@@ -536,6 +537,7 @@ impl fmt::Display for TraceEvent {
             ),
             E::Sample(what) => write!(f, "{what}"),
             E::World(what) => write!(f, "{what}"),
+            E::Reload(what) => write!(f, "{what}"),
             other => other.fmt_more(f),
         }
     }
@@ -681,7 +683,6 @@ impl TraceEvent {
             E::CodeReplaced => {
                 f.write_str("code replaced by a reload: the track ends after its current notes")
             }
-            E::Said(text) => f.write_str(text),
             _ => Ok(()),
         }
     }

@@ -3,14 +3,22 @@
 //! Events, samples and tracks are traced only while their switch is on (the game's
 //! debug cheats kDebugEventsOn/Off, kDebugSamplesOn/Off, kDebugTracksOn/Off, event types 44–49); voice
 //! decisions, hit-list picks, hooks, `printreg` output and errors are always recorded.
+//!
+//! What a record says is a typed [`TraceEvent`] (`event`): the runtime's own decisions,
+//! and nested, those of the sound server ([`SampleEvent`], `sample`), the world director
+//! ([`WorldEvent`], `world`) and hot reload ([`ReloadEvent`], `reload`) — plain data here,
+//! since the runtime uses none of those layers; they convert their own types when they
+//! record. A data file's problem is a [`FileProblem`] (`problem`).
 
 mod event;
 mod problem;
+mod reload;
 mod sample;
 mod world;
 
 pub use event::{CodePlace, EndReason, GainParts, Occupant, TraceEvent};
 pub use problem::FileProblem;
+pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use sample::{LoadFailure, MissClass, SampleEvent};
 pub use world::{
     AmbienceEvent, MusicEvent, MusicLoop, StationEvent, WorldEvent, WorldReply, format_hour,
