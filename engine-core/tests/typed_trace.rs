@@ -1,6 +1,7 @@
 //! Every trace record is a typed decision: the sound server, the world director and hot
 //! reload record variants of their own (`SampleEvent`, `WorldEvent`, `ReloadEvent`)
-//! whose sentences are the ones the trace has always printed.
+//! whose sentences are the ones the trace has always printed, and every record goes
+//! through JSON and back unchanged (a capture file format builds on it).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -8,15 +9,18 @@ use engine_core::host::command::parse_script;
 use engine_core::host::offline::{RenderOptions, render};
 use engine_core::host::session::{Session, SessionConfig, swap_project};
 use engine_core::runtime::trace::{
-    AmbienceEvent, FileChange, FileRole, MissClass, MusicEvent, ReloadEvent, RunningTrack,
-    SampleEvent, SampleOutcome, StationEvent, TraceEvent, WorldEvent,
+    AmbienceEvent, CodePlace, EndReason, FileChange, FileProblem, FileRole, GainParts, MissClass,
+    MusicEvent, Occupant, ReloadEvent, RunningTrack, SampleEvent, SampleOutcome, StationEvent,
+    TraceEvent, WorldEvent, WorldReply,
 };
+use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{
-    EventArgs, Outcome, TraceKind, TraceRecord, TraceSwitches, TriggerError,
+    EventArgs, Gain, HookEvent, Outcome, Pan, SampleTime, TraceKind, TraceRecord, TraceSwitches,
+    TriggerError,
 };
 use engine_core::sound::mixer::{MixerConfig, mixer};
 use engine_core::sound::server::ServerConfig;
-use engine_core::toolchain::project::{PieceKind, Project};
+use engine_core::toolchain::project::{DebugTrace, Origin, PieceKind, Project};
 use engine_core::world::music::MusicMode;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -40,6 +44,12 @@ fn tour_trace() -> Vec<TraceRecord> {
     report.trace
 }
 
+/// A record's JSON and back.
+fn round_trip(record: &TraceRecord) -> TraceRecord {
+    let json = serde_json::to_string(record).unwrap();
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"))
+}
+
 #[test]
 fn the_demo_tour_records_typed_decisions_with_the_sentences_they_always_had() {
     let trace = tour_trace();
@@ -52,6 +62,7 @@ fn the_demo_tour_records_typed_decisions_with_the_sentences_they_always_had() {
             TraceEvent::Reload(what) => assert_eq!(what.kind(), r.kind, "{r}"),
             _ => assert_ne!(r.kind, TraceKind::World, "{r}"),
         }
+        assert_eq!(&round_trip(r), r);
     }
     let sentences: Vec<String> = trace.iter().map(TraceRecord::message).collect();
     for want in [
@@ -300,5 +311,164 @@ fn server_world_and_reload_sentences_are_unchanged() {
     ];
     for (what, sentence) in cases {
         assert_eq!(what.to_string(), sentence);
+    }
+}
+
+/// One record of each kind, with the kinds of facts records carry.
+fn one_of_each_kind() -> Vec<TraceRecord> {
+    let at = |n: u64, kind, what| TraceRecord::new(SampleTime::from_samples(n), kind, what);
+    let occupant = Occupant {
+        voice: 0,
+        track: Arc::from("t0"),
+        priority: 10,
+        age: 480,
+    };
+    let place = CodePlace {
+        address: 0x12,
+        origin: Some(Origin::new("piano.src", 31)),
+        unit: None,
+    };
+    let mut event = at(
+        0,
+        TraceKind::Event,
+        TraceEvent::TraceSwitched {
+            trace: DebugTrace::Samples,
+            on: true,
+        },
+    );
+    event.event = Some(Arc::from("debug_samples_on"));
+    event.object = Some(3);
+    vec![
+        event,
+        at(
+            1,
+            TraceKind::Sample,
+            TraceEvent::NoteStarted {
+                note: 1,
+                patch: 0x2041,
+                patch_name: Arc::from("greet_03"),
+                sample: Arc::from("vox/greet_03.wav"),
+                gain: GainParts {
+                    track_volume: Gain::new(0.8),
+                    external_volume: Gain::new(0.5),
+                    ducking: Gain::UNITY,
+                },
+                pan: Pan::new(-0.31),
+                looping: true,
+                cents: -100,
+            },
+        ),
+        at(2, TraceKind::Track, TraceEvent::Ended(EndReason::Stolen)),
+        at(
+            3,
+            TraceKind::Voice,
+            TraceEvent::Stole {
+                track: Arc::from("t5"),
+                priority: 15,
+                victim: occupant.clone(),
+                occupants: vec![occupant],
+                capacity: 4,
+            },
+        ),
+        at(
+            4,
+            TraceKind::Pick,
+            TraceEvent::Pick {
+                list: 230,
+                index: 2,
+                value: 2203,
+                excluded: vec![2201],
+            },
+        ),
+        at(
+            5,
+            TraceKind::Hook,
+            TraceEvent::HandedToWorld(HookEvent::TurnOn {
+                event: "tv_on".into(),
+                station: 28,
+                object: Some(4),
+            }),
+        ),
+        at(
+            6,
+            TraceKind::Print,
+            TraceEvent::Print {
+                name: "v1".into(),
+                value: -5,
+                place: Some(place.clone()),
+            },
+        ),
+        at(
+            7,
+            TraceKind::Error,
+            TraceEvent::Fault {
+                event: Arc::from("grower"),
+                track: Arc::from("grower"),
+                place: Some(place),
+                kind: FaultKind::ChainOutOfFuel { used: 9, starts: 2 },
+            },
+        ),
+        at(
+            8,
+            TraceKind::Reload,
+            TraceEvent::Reload(ReloadEvent::TrackRestarted {
+                track: running(vec![4]),
+                outcome: Outcome::Joined { voice: 2 },
+            }),
+        ),
+        at(
+            9,
+            TraceKind::Error,
+            TraceEvent::Reload(ReloadEvent::KeptError {
+                problem: FileProblem {
+                    file: PathBuf::from("a/tone.src"),
+                    line: 5,
+                    column: 2,
+                    error: true,
+                    text: "a/tone.src:5:2: error: unknown instruction `plya`".into(),
+                },
+                file: PathBuf::from("a/tone.src"),
+            }),
+        ),
+        at(
+            10,
+            TraceKind::Reload,
+            TraceEvent::Reload(ReloadEvent::Live {
+                latency: Duration::from_micros(52_340),
+                loading: Duration::from_micros(41_000),
+            }),
+        ),
+        at(
+            11,
+            TraceKind::World,
+            TraceEvent::World(WorldEvent::Command(WorldReply::Room {
+                tiles: 8.0,
+                reverb: 0.6,
+            })),
+        ),
+        at(
+            12,
+            TraceKind::World,
+            TraceEvent::World(WorldEvent::Ambience(AmbienceEvent::Played {
+                file: PathBuf::from("amb/bird_2.wav"),
+                position: [-7.2, -1.7],
+                gain: Gain::new(0.25),
+                pan: Pan::new(-0.86),
+                skipped: vec![PathBuf::from("amb/bird_1.wav")],
+            })),
+        ),
+    ]
+}
+
+#[test]
+fn a_record_of_each_kind_round_trips_through_json() {
+    let records = one_of_each_kind();
+    for kind in TraceKind::ALL {
+        assert!(records.iter().any(|r| r.kind == kind), "{kind:?}");
+    }
+    for record in &records {
+        let back = round_trip(record);
+        assert_eq!(&back, record);
+        assert_eq!(back.to_string(), record.to_string());
     }
 }

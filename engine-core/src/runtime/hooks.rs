@@ -3,9 +3,10 @@
 //! plays is the world's, `world::music`).
 
 use crate::runtime::objects::ObjectId;
+use serde::{Deserialize, Serialize};
 
 /// A request the runtime hands to the world (stations, music, ambience).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HookEvent {
     /// kTurnOnTV: an object tuned to a station.
     TurnOn {
@@ -35,7 +36,9 @@ pub enum HookEvent {
 }
 
 /// A music mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 pub enum MusicMode {
     /// Live mode on the lot.
     #[default]

@@ -2,8 +2,10 @@
 //! Their own module so the trace (a reload restarting a track says how that went) can
 //! carry them without depending on the engine.
 
+use serde::{Deserialize, Serialize};
+
 /// What a trigger did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// A new track started on this voice.
     Started {
@@ -64,7 +66,7 @@ impl std::fmt::Display for Outcome {
 }
 
 /// Why a trigger failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum TriggerError {
     /// No event has that name.
     #[error("unknown event `{0}`")]

@@ -10,12 +10,13 @@ use crate::runtime::trace::world::WorldEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::project::{DebugTrace, Origin};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A track holding a voice, as a Box-X verdict compared it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Occupant {
     /// Its voice slot.
     pub voice: usize,
@@ -29,7 +30,7 @@ pub struct Occupant {
 
 /// Where in the code something happened: an address and, when the debug info knows it,
 /// the source line (else the unit's file).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodePlace {
     /// Byte address in the unit.
     pub address: u32,
@@ -65,7 +66,7 @@ impl fmt::Display for CodePlace {
 }
 
 /// Why a track ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EndReason {
     /// Its code and its notes are done.
     Ended,
@@ -115,7 +116,7 @@ impl fmt::Display for EndReason {
 
 /// Where a note's gain comes from, factor by factor (the mixer multiplies in the option
 /// group's volume and the master volume after these).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct GainParts {
     /// The track's volume register.
     pub track_volume: Gain,
@@ -138,7 +139,7 @@ impl GainParts {
 }
 
 /// One thing the runtime decided.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TraceEvent {
     /// An event name nobody defines.
     UnknownEvent {

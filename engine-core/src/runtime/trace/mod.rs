@@ -8,7 +8,8 @@
 //! and nested, those of the sound server ([`SampleEvent`], `sample`), the world director
 //! ([`WorldEvent`], `world`) and hot reload ([`ReloadEvent`], `reload`) — plain data here,
 //! since the runtime uses none of those layers; they convert their own types when they
-//! record. A data file's problem is a [`FileProblem`] (`problem`).
+//! record. A data file's problem is a [`FileProblem`] (`problem`). Records serialize
+//! (serde), so a capture of a session can be written and read back.
 
 mod event;
 mod problem;
@@ -27,11 +28,12 @@ pub use world::{
 use super::clock::SampleTime;
 use super::sink::NoteId;
 use crate::runtime::objects::ObjectId;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
 /// What a record is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum TraceKind {
     /// An event was triggered.
     Event,
@@ -88,7 +90,7 @@ impl TraceKind {
 }
 
 /// One trace record.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TraceRecord {
     /// When it happened, in samples.
     pub time: SampleTime,

@@ -1,13 +1,14 @@
 //! [`FileProblem`]: a problem found in a data file, as a trace record keeps it.
 
 use crate::toolchain::diag::Diagnostic;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 
 /// A diagnostic of a data file (`world.ini`, a lot, a score, a source or table file) as
 /// a trace record carries it: where it is and whether it is an error, and the
 /// diagnostic as the toolchain prints it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileProblem {
     /// The file.
     pub file: PathBuf,

@@ -8,13 +8,14 @@ use crate::runtime::outcome::{Outcome, TriggerError};
 use crate::runtime::trace::TraceKind;
 use crate::runtime::trace::problem::FileProblem;
 use crate::toolchain::project::{Changes, PieceKind, ReloadReport};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// What a changed file is to the project.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FileRole {
     /// A source or a built set.
     Source,
@@ -36,7 +37,7 @@ impl FileRole {
 }
 
 /// How a file changed since the previous load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FileChange {
     /// It is new.
     Added,
@@ -58,7 +59,7 @@ impl FileChange {
 }
 
 /// What happened to a changed sample file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SampleOutcome {
     /// The cache holds the new data; the next play uses it.
     Reloaded,
@@ -75,7 +76,7 @@ pub enum SampleOutcome {
 }
 
 /// A track that was running when new code was swapped in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunningTrack {
     /// Its name.
     pub track: Arc<str>,
@@ -100,7 +101,7 @@ impl fmt::Display for RunningTrack {
 }
 
 /// One step of a hot reload.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReloadEvent {
     /// A reload begins: which files changed.
     Changed {

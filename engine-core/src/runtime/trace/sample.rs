@@ -6,11 +6,12 @@
 
 use crate::runtime::sink::NoteId;
 use crate::runtime::trace::TraceKind;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
 /// The kind of a cache miss (after Mark Hill; the cache's own `MissKind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MissClass {
     /// The data was never loaded before (or it changed).
     Compulsory,
@@ -22,7 +23,7 @@ pub enum MissClass {
 
 /// Why a sample could not be had, by kind (the cache's and the decoder's errors sorted
 /// for readers; the sentence is the error's own, in [`SampleEvent::LoadFailed`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LoadFailure {
     /// The name can never name a resource, or tries to leave its pack or directory.
     BadName,
@@ -41,7 +42,7 @@ pub enum LoadFailure {
 }
 
 /// One decision of the sound server about a note's sample.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SampleEvent {
     /// The sample is not in memory yet: the note waits for the loader thread.
     CacheMiss {

@@ -12,6 +12,7 @@ use crate::runtime::hooks::MusicMode;
 use crate::runtime::objects::ObjectId;
 use crate::runtime::trace::TraceKind;
 use crate::runtime::trace::problem::FileProblem;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -22,7 +23,7 @@ pub fn format_hour(hour: f32) -> String {
 }
 
 /// What a world command of the console did (the reply it prints, as data).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum WorldReply {
     /// `view`: the camera centred on a tile.
     CameraAt {
@@ -144,7 +145,7 @@ impl fmt::Display for WorldReply {
 }
 
 /// One thing the world director did or refused.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum WorldEvent {
     /// The world's first tick: what the lot starts with.
     Began {

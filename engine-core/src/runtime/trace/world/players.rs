@@ -5,6 +5,7 @@ use super::format_hour;
 use crate::runtime::hooks::MusicMode;
 use crate::runtime::objects::ObjectId;
 use crate::runtime::units::{Gain, Pan};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -21,7 +22,7 @@ fn stem(file: &Path) -> String {
 }
 
 /// One decision of a station (its code is in [`super::WorldEvent::Station`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StationEvent {
     /// A receiver tuned in.
     Tuned {
@@ -122,7 +123,7 @@ impl fmt::Display for StationEvent {
 }
 
 /// The music's two loops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MusicLoop {
     /// The load loop (load mode).
     Load,
@@ -140,7 +141,7 @@ impl fmt::Display for MusicLoop {
 }
 
 /// One decision of the music player.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MusicEvent {
     /// Everything music plays fades out (the world is read again).
     FadesOut,
@@ -223,7 +224,7 @@ impl fmt::Display for MusicEvent {
 }
 
 /// One decision of the ambience (the freshness score, the night loop).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum AmbienceEvent {
     /// The mode turned the ambience on.
     On,
