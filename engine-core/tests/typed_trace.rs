@@ -258,6 +258,12 @@ fn server_world_and_reload_sentences_are_unchanged() {
             "ambience: right at (50.0, 20.0) is out of earshot (40.0 tiles, Distance 30)",
         ),
         (
+            TraceEvent::World(WorldEvent::Ambience(AmbienceEvent::HourIgnored {
+                hour: f32::INFINITY.to_string(),
+            })),
+            "ambience: hour inf ignored (not a number)",
+        ),
+        (
             TraceEvent::Reload(ReloadEvent::Changed {
                 files: vec![PathBuf::from("a/tone.src"), PathBuf::from("a/tables.hot")],
                 rescan: false,
@@ -448,6 +454,13 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
         ),
         at(
             12,
+            TraceKind::World,
+            TraceEvent::World(WorldEvent::Ambience(AmbienceEvent::HourIgnored {
+                hour: f32::NAN.to_string(),
+            })),
+        ),
+        at(
+            13,
             TraceKind::World,
             TraceEvent::World(WorldEvent::Ambience(AmbienceEvent::Played {
                 file: PathBuf::from("amb/bird_2.wav"),

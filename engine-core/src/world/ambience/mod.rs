@@ -289,7 +289,9 @@ impl Ambience {
         ids: &mut NoteIds,
     ) {
         if !hour.is_finite() {
-            self.news.push(AmbienceEvent::HourIgnored { hour });
+            self.news.push(AmbienceEvent::HourIgnored {
+                hour: hour.to_string(),
+            });
             return;
         }
         let night = self.settings.is_night(hour);

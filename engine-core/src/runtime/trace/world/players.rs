@@ -235,8 +235,9 @@ pub enum AmbienceEvent {
     },
     /// An hour that is not a number was ignored.
     HourIgnored {
-        /// The hour given.
-        hour: f32,
+        /// The hour given, as a number prints (`NaN`, `inf`): kept as text because
+        /// JSON has no such numbers.
+        hour: String,
     },
     /// The hour entered the day or the night (or was first set).
     DayOrNight {
