@@ -6,6 +6,7 @@
 
 use engine_core::runtime::SampleTime;
 use engine_core::runtime::sink::{ControlGroup, RecordingSink, SoundCommand};
+use engine_core::runtime::trace::AmbienceEvent;
 use engine_core::toolchain::diag::Severity;
 use engine_core::world::ambience::{Ambience, AmbienceSettings};
 use engine_core::world::settings::WorldIni;
@@ -227,6 +228,11 @@ fn gains(sink: &RecordingSink, note: u64) -> Vec<(u64, f32, u32)> {
 }
 
 /// Updates tick by tick over `[from, until)`.
+/// The ambience's news as the trace prints it.
+fn sentences(news: Vec<AmbienceEvent>) -> Vec<String> {
+    news.iter().map(ToString::to_string).collect()
+}
+
 fn run(
     ambience: &mut Ambience,
     from: u64,
@@ -276,7 +282,7 @@ fn the_night_loop_plays_from_six_in_the_evening_to_six_in_the_morning() {
     );
     let state = ambience.describe();
     assert!(state.night && state.night_loop_playing);
-    let news = ambience.take_news();
+    let news = sentences(ambience.take_news());
     assert!(
         news.iter().any(|n| n == "night loop on (18:00)"),
         "{news:?}"
@@ -300,8 +306,7 @@ fn the_night_loop_plays_from_six_in_the_evening_to_six_in_the_morning() {
     );
     assert!(!ambience.describe().night_loop_playing);
     assert!(
-        ambience
-            .take_news()
+        sentences(ambience.take_news())
             .iter()
             .any(|n| n == "night loop off (06:00)")
     );
@@ -537,7 +542,7 @@ fn picks(seed: u64) -> Vec<String> {
     let (mut sink, mut ids) = (RecordingSink::default(), NoteIds::default());
     ambience.set_enabled(true, SampleTime::from_samples(0), &mut sink, &mut ids);
     run(&mut ambience, 0, 40 * 12_000, &mut sink, &mut ids);
-    let news = ambience.take_news();
+    let news = sentences(ambience.take_news());
     assert!(
         news.iter().any(|n| n.contains("(freshness skipped ")),
         "{news:?}"
@@ -673,7 +678,7 @@ fn the_score_is_placed_in_3d_around_the_listener() {
         (1.0, 1.0),
         "a stereo row is not placed"
     );
-    let news = ambience.take_news();
+    let news = sentences(ambience.take_news());
     assert!(
         news.iter().any(|n| n.contains("out of earshot")),
         "{news:?}"
@@ -975,7 +980,7 @@ fn same_seed_and_calls_give_the_same_commands() {
                 other => format!("{other:?}"),
             })
             .collect();
-        (commands, ambience.take_news())
+        (commands, sentences(ambience.take_news()))
     };
     let (a, news_a) = render(11);
     let (b, news_b) = render(11);

@@ -8,11 +8,8 @@
 #[allow(dead_code)]
 mod support;
 
-use engine_core::runtime::trace::TraceEvent;
 use engine_core::runtime::vm::FaultKind;
-use engine_core::runtime::{
-    Engine, EngineConfig, EventArgs, SharedSink, TraceRecord, TraceSwitches,
-};
+use engine_core::runtime::{Engine, EngineConfig, EventArgs, SharedSink, TraceSwitches};
 use engine_core::runtime::{Gain, Pan, SampleTime};
 use engine_core::toolchain::project::Project;
 use engine_core::toolchain::registers::Layout;
@@ -475,9 +472,8 @@ fn the_live_snapshot_carries_threads_voices_instances_and_history() {
     assert_eq!(&*snapshot.history.lanes()[0].track_name, "hold");
 }
 
-/// Every record the engine makes is a typed decision (none is free text), and the voice
-/// history reads only the typed facts: fed the same records with every free-text
-/// sentence blanked, it shows the same lanes, steals, refusals and faults.
+/// The voice history reads only the typed facts of the records (every one of which is
+/// a typed decision: there is no free-text variant): lanes, steals, refusals and faults.
 #[test]
 fn the_history_reads_typed_facts_not_sentences() {
     let p = voices_project(&[10, 20, 30, 40, 5, 15]);
@@ -496,30 +492,9 @@ fn the_history_reads_typed_facts_not_sentences() {
     faulty.trigger("divider", None, args()).unwrap();
     faulty.tick();
     records.extend(faulty.take_trace());
-    assert!(
-        records
-            .iter()
-            .all(|r| !matches!(r.what, TraceEvent::Said(_))),
-        "{records:#?}"
-    );
-    let blanked: Vec<TraceRecord> = records
-        .iter()
-        .cloned()
-        .map(|mut r| {
-            if let TraceEvent::Said(text) = &mut r.what {
-                text.clear();
-            }
-            r
-        })
-        .collect();
     let now = engine.now().max(faulty.now());
     let mut typed = VoiceHistory::default();
     typed.push(&records, now);
-    let mut blank = VoiceHistory::default();
-    blank.push(&blanked, now);
-    assert_eq!(typed.lanes(), blank.lanes());
-    assert_eq!(typed.refusals(), blank.refusals());
-    assert_eq!(typed.faults(), blank.faults());
     // The facts themselves: t4 (5) refused against the lowest playing (t0, 10) with
     // every occupant compared; t5 (15) stole voice 0 from t0; the fault's line.
     let refusal = &typed.refusals()[0];

@@ -705,7 +705,10 @@ mod tests {
             object: Some(2),
             voice: None,
             note: None,
-            what: engine_core::runtime::trace::TraceEvent::Said(message.to_string()),
+            // Any sentence holding the text will do.
+            what: engine_core::runtime::trace::TraceEvent::UnknownEvent {
+                name: Arc::from(message),
+            },
         }
     }
 

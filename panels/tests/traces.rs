@@ -8,9 +8,11 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::host::command::{Command, TraceTarget};
-use engine_core::runtime::trace::TraceEvent;
-use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
-use engine_core::toolchain::project::Project;
+use engine_core::runtime::trace::{
+    CodePlace, EndReason, GainParts, Occupant, TraceEvent, WorldEvent, WorldReply,
+};
+use engine_core::runtime::{Gain, HookEvent, Pan, SampleTime, TraceKind, TraceRecord};
+use engine_core::toolchain::project::{Origin, Project};
 use panels::{AppCommand, ContextData, Selection, TraceFilter, TracesPanel, WhyTarget};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -25,7 +27,7 @@ fn rec(
     track: Option<&str>,
     object: Option<i32>,
     voice: Option<usize>,
-    message: &str,
+    what: TraceEvent,
 ) -> TraceRecord {
     TraceRecord {
         time: SampleTime::from_samples((time * 48_000.0) as u64),
@@ -35,7 +37,61 @@ fn rec(
         object,
         voice,
         note: None,
-        what: TraceEvent::Said(message.to_string()),
+        what,
+    }
+}
+
+/// A record that says `text` (in an unknown event's sentence).
+fn says(text: &str) -> TraceEvent {
+    TraceEvent::UnknownEvent {
+        name: Arc::from(text),
+    }
+}
+
+/// A voice held by `track` as Box-X compared it.
+fn occupant(voice: usize, track: &str, priority: i32) -> Occupant {
+    Occupant {
+        voice,
+        track: Arc::from(track),
+        priority,
+        age: 24_000,
+    }
+}
+
+/// A note of `patch` at full track volume.
+fn note(note: u64, patch: u32, name: &str, sample: &str, external: f32, pan: f32) -> TraceEvent {
+    TraceEvent::NoteStarted {
+        note,
+        patch,
+        patch_name: Arc::from(name),
+        sample: Arc::from(sample),
+        gain: GainParts {
+            track_volume: Gain::UNITY,
+            external_volume: Gain::new(external),
+            ducking: Gain::UNITY,
+        },
+        pan: Pan::new(pan),
+        looping: false,
+        cents: 0,
+    }
+}
+
+fn dispatched(event: &str, track_id: u32, source: Option<i32>) -> TraceEvent {
+    TraceEvent::Dispatched {
+        event: Arc::from(event),
+        type_number: 1,
+        track_id,
+        source,
+    }
+}
+
+fn started(track: &str, voice: usize, priority: i32, in_use: usize) -> TraceEvent {
+    TraceEvent::Started {
+        track: Arc::from(track),
+        voice,
+        priority,
+        in_use,
+        capacity: 2,
     }
 }
 
@@ -50,7 +106,9 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         None,
         None,
         None,
-        "view (10.0, 10.0) zoom 1 rotation 0",
+        TraceEvent::World(WorldEvent::Command(WorldReply::CameraAt {
+            centre: [10.0, 10.0],
+        })),
     ));
     t.push_back(rec(
         0.020,
@@ -59,7 +117,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         None,
         Some(2),
         None,
-        "triggered by object 2",
+        dispatched("vox_greet", 0x1010, Some(2)),
     ));
     t.push_back(rec(
         0.020,
@@ -68,7 +126,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("vox_greet_adult"),
         Some(2),
         Some(0),
-        "start: free voice 0 (priority 20)",
+        started("vox_greet_adult", 0, 20, 1),
     ));
     t.push_back(rec(
         0.021,
@@ -77,7 +135,12 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("vox_greet_adult"),
         Some(2),
         Some(0),
-        "list 0x12 picked entry 3 of 6 (not the last 2)",
+        TraceEvent::Pick {
+            list: 0x12,
+            index: 3,
+            value: 0x2041,
+            excluded: vec![0x2040, 0x2043],
+        },
     ));
     t.push_back(rec(
         0.021,
@@ -86,7 +149,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("vox_greet_adult"),
         Some(2),
         Some(0),
-        "patch 0x2041 greet_03.wav gain 0.82 pan -0.31",
+        note(1, 0x2041, "greet_03", "vox/greet_03.wav", 0.82, -0.31),
     ));
     t.push_back(rec(
         0.350,
@@ -95,7 +158,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         None,
         None,
         None,
-        "triggered (UI)",
+        dispatched("ui_click", 0x1001, None),
     ));
     t.push_back(rec(
         0.350,
@@ -104,7 +167,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("ui_click"),
         None,
         Some(1),
-        "start: free voice 1 (priority 90)",
+        started("ui_click", 1, 25, 2),
     ));
     t.push_back(rec(
         0.351,
@@ -113,7 +176,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("ui_click"),
         None,
         Some(1),
-        "patch 0x1001 click.wav gain 1.00 pan 0.00",
+        note(2, 0x1001, "click", "ui/click.wav", 1.0, 0.0),
     ));
     t.push_back(rec(
         0.900,
@@ -122,7 +185,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         None,
         Some(7),
         None,
-        "triggered by object 7",
+        dispatched("fx_fridge_open", 0x1020, Some(7)),
     ));
     t.push_back(rec(
         0.900,
@@ -131,7 +194,16 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("fx_fridge"),
         Some(7),
         Some(0),
-        "stole voice 0 from vox_greet_adult (priority 30 > 20)",
+        TraceEvent::Stole {
+            track: Arc::from("fx_fridge"),
+            priority: 30,
+            victim: occupant(0, "vox_greet_adult", 20),
+            occupants: vec![
+                occupant(0, "vox_greet_adult", 20),
+                occupant(1, "ui_click", 25),
+            ],
+            capacity: 2,
+        },
     ));
     t.push_back(rec(
         0.901,
@@ -140,7 +212,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("fx_fridge"),
         Some(7),
         Some(0),
-        "patch 0x3010 fridge_open.wav gain 0.64 pan 0.55",
+        note(3, 0x3010, "fridge_open", "fx/fridge_open.wav", 0.64, 0.55),
     ));
     t.push_back(rec(
         1.200,
@@ -149,7 +221,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         None,
         Some(3),
         None,
-        "triggered by object 3",
+        dispatched("vox_laugh", 0x1011, Some(3)),
     ));
     t.push_back(rec(
         1.200,
@@ -158,7 +230,13 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("vox_laugh_child"),
         Some(3),
         None,
-        "refused: all 2 voices busy with higher priority (10 < 30)",
+        TraceEvent::Refused {
+            track: Arc::from("vox_laugh_child"),
+            priority: 10,
+            lowest: occupant(1, "ui_click", 25),
+            occupants: vec![occupant(0, "fx_fridge", 30), occupant(1, "ui_click", 25)],
+            capacity: 2,
+        },
     ));
     t.push_back(rec(
         1.500,
@@ -167,7 +245,11 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("tv_station"),
         Some(9),
         None,
-        "station news starts",
+        TraceEvent::HandedToWorld(HookEvent::TurnOn {
+            event: "tv_on".into(),
+            station: 28,
+            object: Some(9),
+        }),
     ));
     t.push_back(rec(
         1.800,
@@ -176,7 +258,15 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("fx_fridge"),
         Some(7),
         Some(0),
-        "printreg 0x10 = 1024",
+        TraceEvent::Print {
+            name: "v1".into(),
+            value: 1024,
+            place: Some(CodePlace {
+                address: 0x10,
+                origin: Some(Origin::new("fridge.src", 12)),
+                unit: None,
+            }),
+        },
     ));
     t.push_back(rec(
         2.100,
@@ -185,7 +275,9 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         None,
         Some(8),
         None,
-        "unknown event `fx_toaster`",
+        TraceEvent::UnknownEvent {
+            name: Arc::from("fx_toaster"),
+        },
     ));
     t.push_back(rec(
         2.400,
@@ -194,7 +286,7 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("ui_click"),
         None,
         Some(1),
-        "ended after 0.050 s",
+        TraceEvent::Ended(EndReason::Ended),
     ));
     t.push_back(rec(
         2.700,
@@ -203,7 +295,11 @@ fn demo_trace() -> VecDeque<TraceRecord> {
         Some("fx_fridge"),
         Some(7),
         Some(0),
-        "missing sample 0x3011 (fridge_hum.wav)",
+        TraceEvent::SampleMissing {
+            patch: 0x3011,
+            patch_name: Arc::from("fridge_hum"),
+            reason: "sample file `fridge_hum.wav` not found".into(),
+        },
     ));
     t
 }
@@ -281,7 +377,7 @@ fn kinds_are_counted_and_filter_the_rows() {
     harness.run();
     assert!(shows(&harness, "Showing 16 of 18 record(s)"));
     assert!(!shows(&harness, "unknown event `fx_toaster`"));
-    assert!(shows(&harness, "stole voice 0"));
+    assert!(shows(&harness, "steal voice 0"));
 }
 
 #[test]
@@ -294,7 +390,7 @@ fn the_text_filter_narrows_the_rows() {
     harness.run();
     // The event, the steal, the sample, the print and the missing sample.
     assert!(shows(&harness, "Showing 5 of 18 record(s)"), "fridge rows");
-    assert!(shows(&harness, "stole voice 0"));
+    assert!(shows(&harness, "steal voice 0"));
     assert!(!shows(&harness, "ui_click"));
 }
 
@@ -318,7 +414,7 @@ fn the_object_and_track_filters_narrow_the_rows() {
 fn clicking_a_row_selects_its_voice() {
     let mut harness = harness();
     harness.run();
-    harness.get_by_label_contains("stole voice 0").click();
+    harness.get_by_label_contains("steal voice 0").click();
     harness.run();
     assert_eq!(
         harness.state().commands,
@@ -352,23 +448,25 @@ fn why_on_a_row_opens_the_why_panel_on_its_trigger() {
     };
     // A row's context menu.
     harness
-        .get_by_label_contains("stole voice 0")
+        .get_by_label_contains("steal voice 0")
         .click_secondary();
     harness.run();
     harness.get_by_label("Why").click();
     harness.run();
-    let stole = number("stole voice 0", &harness);
+    let stole = number("steal voice 0", &harness);
     assert_eq!(
         harness.state().commands,
         [AppCommand::Why(WhyTarget::Record(stole))]
     );
     // The selected row's Why, beside Export.
     harness.state_mut().commands.clear();
-    harness.get_by_label_contains("start: free voice 1").click();
+    harness
+        .get_by_label_contains("start `ui_click` on voice 1")
+        .click();
     harness.run();
     harness.get_by_label("Why").click();
     harness.run();
-    let start = number("start: free voice 1", &harness);
+    let start = number("start `ui_click` on voice 1", &harness);
     assert_eq!(
         harness.state().commands,
         [
@@ -412,7 +510,7 @@ fn numbered(n: usize) -> TraceRecord {
         Some("fx_loop"),
         Some((n % 50) as i32),
         Some(n % 64),
-        &format!("record number {n:07}"),
+        says(&format!("record number {n:07}")),
     )
 }
 
@@ -477,7 +575,7 @@ fn a_200_000_record_trace_still_draws_and_filters() {
     assert!(shows(&harness, "Showing 100 of 200,000 record(s)"));
     assert!(shows(&harness, "record number 0123499"));
     let mut late = numbered(200_000);
-    late.what = TraceEvent::Said("late: record number 01234 again".into());
+    late.what = says("late: record number 01234 again");
     harness.state_mut().cx.trace.push_back(late);
     harness.run();
     assert!(shows(&harness, "Showing 101 of 200,001 record(s)"));
@@ -490,7 +588,7 @@ fn snapshot() {
     harness.state_mut().panel.events = true;
     harness.state_mut().panel.samples = true;
     harness.run();
-    harness.get_by_label_contains("stole voice 0").click();
+    harness.get_by_label_contains("steal voice 0").click();
     harness.run();
     harness.state_mut().cx.selection = Some(Selection::Voice(0));
     harness.run();

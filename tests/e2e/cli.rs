@@ -237,7 +237,7 @@ fn bench_ui_prints_frame_times() {
     );
     for case in [
         "following the newest",
-        "filter \"stole\" on",
+        "filter \"steal\" on",
         "while re-indexing",
     ] {
         let line = out

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod audio;
+mod capture;
 mod cli;
 mod loudness;
 mod render;

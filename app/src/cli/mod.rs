@@ -14,6 +14,7 @@ mod paths;
 mod play;
 mod probe;
 mod render;
+mod replay;
 mod terminal;
 
 use std::io::Write;
@@ -68,7 +69,7 @@ Commands:
         file:line: error|warning[rule]: message [code], then a summary. Exit status 1 on
         errors (--strict: on warnings too). docs/check.md lists every rule.
   render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S]
-         [--trace] [--allow-savelot] [--loudness]
+         [--trace] [--allow-savelot] [--loudness] [--capture <file.hbcap>]
         Play a timed script of console commands (`0.0 ui ui_click`, `1.5 quietall`)
         against a project, offline, into a WAV file. The same project, script and
         seed (a whole number) give the same bytes. Script times go up to 86400 s
@@ -80,7 +81,22 @@ Commands:
         inside the project's folders). --loudness prints, after the render, the
         output's integrated loudness, largest short-term (3 s) and momentary
         (400 ms) loudness in LUFS and its true peak in dBTP (EBU R 128,
-        ITU-R BS.1770); silence reads `-inf (silent)`.
+        ITU-R BS.1770); silence reads `-inf (silent)`. --capture writes a
+        capture (docs/capture.md): the inputs, seed, settings, a hash of every
+        project file and every decision the engine made.
+  replay <file.hbcap> [--project DIR] [--voices N] [--seed S] [--diff]
+        Run a capture's inputs again against the project as it is now (or the
+        one in DIR, or with another voice limit or seed) and, with --diff, list
+        the decisions that differ: triggers refused or stealing now and not
+        before, other hit-list picks, notes missing, extra or of another
+        sample, gains moved by more than 1 dB — each with its time and event.
+        Exit status 0: no difference, 1: they differ, 2: the capture cannot be
+        read.
+  why <file.hbcap> <event | seconds>
+        Explain every trigger of an event in a capture (or the triggers at the
+        latest time not after the one given): the Box-X verdict with every
+        voice it was compared with (track, priority, age), the hit-list picks,
+        and each note's gain as track volume x external volume x ducking.
   compare <a.wav> <b.wav> [--threshold <dB>] [--window <ms>]
         Compare two audio files (two renders): each one's integrated, largest
         short-term and momentary loudness and true peak, the differences, and
@@ -185,6 +201,8 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         Some("render") => render::run(&mut args, io),
         Some("play") => play::run(&mut args, io),
         Some("probe") => probe::run(&mut args, io),
+        Some("replay") => replay::run(&mut args, io),
+        Some("why") => replay::why(&mut args, io),
         Some(other) => Err(args::usage(format!(
             "unknown command `{other}` (try `hitbench help`)"
         ))),

@@ -2,23 +2,26 @@
 //! offline, into a WAV file — as fast as the machine allows, bit-identical for the same
 //! project, script and seed. Runtime faults and the world's errors always go to standard
 //! error as they happen; `--trace` prints every trace record to standard output;
-//! `--loudness` prints the output's loudness and true peak after the render.
+//! `--loudness` prints the output's loudness and true peak after the render; `--capture`
+//! writes the inputs, settings, project hashes and every decision to a capture file
+//! (`docs/capture.md`).
 
 use super::Io;
 use super::args::{Args, usage};
 use anyhow::Context as _;
+use engine_core::host::capture::{self, CaptureWriter, Header};
 use engine_core::host::command::{
     MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals,
 };
 use engine_core::host::offline::{self, RenderOptions};
-use engine_core::host::session::SaveLotPolicy;
-use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::host::session::{SaveLotPolicy, SessionConfig};
+use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Runs `hitbench render <project> --script <file> -o <out.wav> [--seed N] [--rate R]
-/// [--duration S] [--trace] [--allow-savelot] [--loudness]`.
+/// [--duration S] [--trace] [--allow-savelot] [--loudness] [--capture <file.hbcap>]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let script_path = args
         .value(&["--script", "-s"])?
@@ -39,6 +42,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let show_trace = args.flag(&["--trace"]);
     let allow_savelot = args.flag(&["--allow-savelot"]);
     let loudness = args.flag(&["--loudness"]);
+    let capture_path = args.value(&["--capture"])?.map(PathBuf::from);
     let project_dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
         usage(
             "render needs a project folder: hitbench render <project> --script <file> -o <out.wav>",
@@ -58,11 +62,29 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         loudness,
         ..RenderOptions::default()
     };
+    let mut capture = match &capture_path {
+        Some(path) => Some(start_capture(path, &project, &script, options)?),
+        None => None,
+    };
+    let mut capture_error = None;
     let report = offline::render_with(project, &script, &out, options, &mut |record| {
         // Standard output or error gone: nothing left to tell.
         let _ = print_record(&record, show_trace, io);
+        if let Some(writer) = &mut capture
+            && capture_error.is_none()
+            && let Err(e) = writer.record(record)
+        {
+            capture_error = Some(e);
+        }
     })
     .map_err(anyhow::Error::msg)?;
+    if let Some(e) = capture_error {
+        return Err(anyhow::Error::new(e).context("the capture is incomplete"));
+    }
+    if let (Some(writer), Some(path)) = (capture, &capture_path) {
+        writer.finish(SampleTime::from_samples(report.frames))?;
+        writeln!(io.out, "captured {}", path.display())?;
+    }
     for line in &report.log {
         writeln!(io.out, "{line}")?;
     }
@@ -84,6 +106,31 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         super::compare::write_loudness(loudness, "", io.out)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Creates the capture file: its header (settings and the project's file hashes) and the
+/// script's inputs.
+fn start_capture(
+    path: &Path,
+    project: &Project,
+    script: &[TimedCommand],
+    options: RenderOptions,
+) -> anyhow::Result<CaptureWriter> {
+    let header = Header {
+        format: capture::FORMAT.to_string(),
+        version: capture::VERSION,
+        dirs: project.dirs.clone(),
+        seed: options.seed,
+        sample_rate: options.sample_rate,
+        voices: options.voices,
+        cache_budget: SessionConfig::default().cache_budget,
+        files: capture::hash_files(&project.dirs),
+    };
+    let mut writer = CaptureWriter::create(path, &header)?;
+    for timed in script {
+        writer.input(timed.time, timed.command.to_string())?;
+    }
+    Ok(writer)
 }
 
 /// What `--allow-savelot` lets a script do: save inside the project, or nothing.

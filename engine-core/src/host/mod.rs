@@ -1,5 +1,7 @@
 //! Running it all:
 //!
+//! - [`capture`] — capture files: a session's inputs, settings, project hashes and
+//!   decisions, to replay and compare.
 //! - [`command`] — the command language of the console, render scripts and `play`.
 //! - [`session`] — one engine, one sound server and one world director ticked together;
 //!   it applies hot reloads.
@@ -8,6 +10,7 @@
 //! - [`offline`] — a script rendered into a WAV file, bit for bit the same every time.
 //! - [`reload`] — watching the data folders and loading what changed, on its own thread.
 
+pub mod capture;
 pub mod command;
 pub mod live;
 pub mod offline;

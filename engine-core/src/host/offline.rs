@@ -42,6 +42,8 @@ pub struct RenderOptions {
     pub save_lot: SaveLotPolicy,
     /// Whether to measure the output's loudness and true peak ([`RenderReport::loudness`]).
     pub loudness: bool,
+    /// Box-X voice limit.
+    pub voices: usize,
 }
 
 impl Default for RenderOptions {
@@ -53,6 +55,7 @@ impl Default for RenderOptions {
             duration: None,
             save_lot: SaveLotPolicy::Denied,
             loudness: false,
+            voices: EngineConfig::default().max_voices,
         }
     }
 }
@@ -172,7 +175,11 @@ pub fn render_with(
             source,
         })?;
     let writer = WavWriter::create(out, options.sample_rate)?;
-    let mut output = Output { writer, meter };
+    let mut output = Output {
+        writer: Some(writer),
+        meter,
+        frames: 0,
+    };
     let result = run(
         project,
         script,
@@ -181,11 +188,39 @@ pub fn render_with(
         &mut output,
         on_record,
     )
-    .and_then(|report| Ok(output.writer.finish().map(|_| report)?));
+    .and_then(|report| match output.writer.take() {
+        Some(writer) => Ok(writer.finish().map(|_| report)?),
+        None => Ok(report),
+    });
     if result.is_err() {
         discard(out);
     }
     result
+}
+
+/// Runs `script` against `project` as [`render_with`] does — the mixer too, whose voices
+/// ending feed back into the server — but writes no file: for replays, which want the
+/// decisions, not the sound.
+pub fn run_without_file(
+    project: Project,
+    script: &[TimedCommand],
+    options: RenderOptions,
+    on_record: &mut dyn FnMut(TraceRecord),
+) -> Result<RenderReport, RenderError> {
+    let total_frames = length(script, Path::new("(no file)"), &options)?;
+    let mut output = Output {
+        writer: None,
+        meter: None,
+        frames: 0,
+    };
+    run(
+        project,
+        script,
+        options,
+        total_frames,
+        &mut output,
+        on_record,
+    )
 }
 
 /// Deletes an unfinished output file — only a regular file (never `/dev/null` or a
@@ -198,8 +233,9 @@ fn discard(out: &Path) {
 
 /// Where the rendered frames go: the file, and the loudness meter when asked for.
 struct Output {
-    writer: WavWriter,
+    writer: Option<WavWriter>,
     meter: Option<LoudnessMeter>,
+    frames: u64,
 }
 
 /// The render loop: commands, ticks and mixer blocks into `output`.
@@ -220,6 +256,7 @@ fn run(
         engine: EngineConfig {
             sample_rate: options.sample_rate,
             seed: options.seed,
+            max_voices: options.voices,
             ..EngineConfig::default()
         },
         server: ServerConfig {
@@ -249,7 +286,10 @@ fn run(
             };
             mixer.render(block);
             peak = block.iter().fold(peak, |p, s| p.max(s.abs()));
-            output.writer.write(block)?;
+            if let Some(writer) = &mut output.writer {
+                writer.write(block)?;
+            }
+            output.frames += n as u64;
             if let Some(meter) = &mut output.meter {
                 meter.feed(block);
             }
@@ -259,7 +299,7 @@ fn run(
     }
     let log = commands.log;
     let (started, _missed, dropped) = session.server.counts();
-    let frames = output.writer.frames();
+    let frames = output.frames;
     Ok(RenderReport {
         frames,
         seconds: frames as f64 / rate,

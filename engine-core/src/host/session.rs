@@ -13,9 +13,8 @@ use crate::host::reload::{Reload, ReloadConfig, ReloadSummary};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::samples::{SampleInfo, SampleLibrary};
 use crate::runtime::sink::SampleRef;
-use crate::runtime::{
-    Engine, EngineConfig, SharedSink, SoundSink, TraceKind, TraceRecord, TraceSwitches,
-};
+use crate::runtime::trace::{ReloadEvent, TraceEvent};
+use crate::runtime::{Engine, EngineConfig, SharedSink, SoundSink, TraceRecord, TraceSwitches};
 use crate::sound::mixer::MixerHandle;
 use crate::sound::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
 use crate::toolchain::project::Project;
@@ -131,11 +130,15 @@ impl Session {
         }
     }
 
-    /// Adds a record of the session's own to the trace, at the engine's time.
-    pub fn record(&mut self, kind: TraceKind, message: String) {
-        let what = crate::runtime::trace::TraceEvent::Said(message);
-        self.notes
-            .push(TraceRecord::new(self.engine.now(), kind, what));
+    /// Adds a record of the session's own (a reload step) to the trace, at the engine's
+    /// time; its kind is the event's ([`ReloadEvent::kind`]).
+    pub fn record(&mut self, what: ReloadEvent) {
+        let kind = what.kind();
+        self.notes.push(TraceRecord::new(
+            self.engine.now(),
+            kind,
+            TraceEvent::Reload(what),
+        ));
     }
 
     /// Forgets every sample length the runtime remembered (sample files changed).
@@ -155,34 +158,33 @@ impl Session {
     /// `lot_changed` or when `world.ini` now names another one): what the old world
     /// played fades out, the new one starts at the next tick where the old left off —
     /// same camera, hour and music mode, receivers that were on tune in again — or from
-    /// the new lot. Returns what happened, one line each (problems of the new files
+    /// the new lot. Returns what happened, one event each (problems of the new files
     /// included).
-    pub fn reload_world(&mut self, lot_changed: bool) -> Vec<String> {
+    pub fn reload_world(&mut self, lot_changed: bool) -> Vec<ReloadEvent> {
         let now = self.engine.now();
         self.world.shutdown(now, &mut self.server);
         self.take_world_news();
         let rate = self.engine.clock().sample_rate();
         let seed = self.engine.config().seed;
         let mut world = WorldDirector::load(self.engine.project(), rate, seed);
-        let mut lines = Vec::new();
+        let mut events = Vec::new();
         let lot_changed = lot_changed || world.lot_file() != self.world.lot_file();
         if lot_changed {
             // The lot on disk replaces the objects; the old objects' sounds stop.
             self.engine.quiet_all();
             self.controlled = world.install(&mut self.engine);
-            lines.push(format!(
-                "world: the lot was read again ({} object(s))",
-                self.engine.world().len()
-            ));
+            events.push(ReloadEvent::LotReadAgain {
+                objects: self.engine.world().len(),
+            });
         }
         let old = std::mem::replace(&mut self.world, world);
         self.world.take_over(old, !lot_changed);
         for d in self.world.diagnostics() {
-            lines.push(d.to_string());
+            events.push(ReloadEvent::WorldProblem(d.into()));
         }
-        lines.push("world: world.ini and the ambience score read again; stations, music and ambience restart".into());
+        events.push(ReloadEvent::WorldReadAgain);
         self.pump();
-        lines
+        events
     }
 
     /// Hands the engine's commands to the server.
@@ -230,16 +232,10 @@ impl Session {
     fn take_world_news(&mut self) {
         let time = self.engine.now();
         for news in self.world.take_news() {
-            self.notes.push(TraceRecord {
-                time,
-                kind: news.kind,
-                event: None,
-                track: None,
-                object: news.object,
-                voice: None,
-                note: None,
-                what: crate::runtime::trace::TraceEvent::Said(news.message),
-            });
+            let kind = news.what.kind();
+            let mut record = TraceRecord::new(time, kind, TraceEvent::World(news.what));
+            record.object = news.object;
+            self.notes.push(record);
         }
     }
 

@@ -2,6 +2,7 @@
 //! starts at exactly ⌊k · sample_rate / tick_rate⌋, so ticks never drift however long
 //! the engine runs (22,050 Hz at 60 Hz alternates 367 and 368 samples).
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
@@ -9,7 +10,10 @@ use std::ops::{Add, AddAssign, Sub};
 /// a type of its own so a time is never mistaken for a length, a tick number, a frame of
 /// a sample file at another rate, or milliseconds. `time + samples` is a later time;
 /// `later - earlier` the samples between them (0 if `later` is not later).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
 pub struct SampleTime(u64);
 
 impl SampleTime {

@@ -4,7 +4,8 @@
 //!   ticking threads on a sample-time [`clock`], ducking, quieting.
 //! - [`program`] predecodes the project's code; [`vm`] interprets it one thread at a
 //!   time; `engine::host` is what instructions do outside their thread.
-//! - [`hooks`] are the events handed to the world instead of played.
+//! - [`hooks`] are the events handed to the world instead of played; [`outcome`] is what
+//!   a trigger did.
 //! - [`picks`] hit-list picks without immediate repetition; [`rng`] is the seeded generator.
 //! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
 //!   tells the runtime how long samples are; [`trace`] records every decision;
@@ -17,6 +18,7 @@ pub mod clock;
 pub mod engine;
 pub mod hooks;
 pub mod objects;
+pub mod outcome;
 pub mod picks;
 pub mod program;
 mod queue;

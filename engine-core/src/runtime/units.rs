@@ -5,6 +5,7 @@
 //! Sample times are [`super::clock::SampleTime`].
 
 use crate::toolchain::project::FULL_VOLUME;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// The HIT pan of the far left.
@@ -113,6 +114,33 @@ impl std::ops::Mul for Gain {
     type Output = Gain;
     fn mul(self, rhs: Gain) -> Gain {
         Gain::new(self.0 * rhs.0)
+    }
+}
+
+// Pans and gains serialize as their plain number and are read back through their
+// constructors, so a value from a file keeps the types' guarantees.
+
+impl Serialize for Pan {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f32(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Pan {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        f32::deserialize(deserializer).map(Pan::new)
+    }
+}
+
+impl Serialize for Gain {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f32(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Gain {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        f32::deserialize(deserializer).map(Gain::new)
     }
 }
 

@@ -10,6 +10,7 @@ use super::program::{NONE, Op, Program};
 use super::thread::Thread;
 use crate::toolchain::isa::Opcode;
 use crate::toolchain::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Deepest call nesting before a thread is stopped.
@@ -26,7 +27,7 @@ pub const LIST_ENTRIES_PER_FUEL: usize = 16;
 pub const MAX_LOCAL_LIST_IDS: usize = crate::toolchain::formats::hitlist::MAX_LIST_IDS as usize;
 
 /// Why a thread was stopped.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FaultKind {
     /// `div` by zero.
     DivideByZero,

@@ -29,109 +29,24 @@
 //! technical document: "Music controls all music except the load loop") and the river,
 //! which play as FX.
 
-use super::playlist::Playlist;
+use super::playlist::{Playlist, PlaylistError};
 use super::settings::{Setting, WorldIni, read_section};
 use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::trace::{MusicEvent, MusicLoop};
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::ReadRules;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::path::PathBuf;
 
-/// A music mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum MusicMode {
-    /// Live mode on the lot.
-    #[default]
-    Live,
-    /// Buy mode.
-    Buy,
-    /// Build mode.
-    Build,
-    /// The neighbourhood screen.
-    Neighborhood,
-    /// Web page publishing.
-    Publish,
-    /// Loading.
-    Load,
-    /// The credits.
-    Credits,
-    /// The options screen.
-    Options,
-    /// Edit family.
-    Family,
-}
+pub use crate::runtime::hooks::MusicMode;
 
+/// What each mode plays ([`MusicMode`] itself is the runtime's: `kSetMusicMode` carries it,
+/// and the trace names it).
 impl MusicMode {
-    /// Every mode, by number.
-    pub const ALL: [MusicMode; 9] = [
-        MusicMode::Live,
-        MusicMode::Buy,
-        MusicMode::Build,
-        MusicMode::Neighborhood,
-        MusicMode::Publish,
-        MusicMode::Load,
-        MusicMode::Credits,
-        MusicMode::Options,
-        MusicMode::Family,
-    ];
-
-    /// The mode number `kSetMusicMode` events carry (TS1's table; 4 is HitBench's choice
-    /// for web publishing, which the table lacks).
-    pub fn number(self) -> u32 {
-        match self {
-            MusicMode::Live => 0,
-            MusicMode::Buy => 1,
-            MusicMode::Build => 2,
-            MusicMode::Neighborhood => 3,
-            MusicMode::Publish => 4,
-            MusicMode::Load => 5,
-            MusicMode::Credits => 6,
-            MusicMode::Options => 7,
-            MusicMode::Family => 8,
-        }
-    }
-
-    /// The mode with this number.
-    pub fn from_number(n: u32) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.number() == n)
-    }
-
-    /// Lower-case name, as in lot files and the console.
-    pub fn name(self) -> &'static str {
-        match self {
-            MusicMode::Live => "live",
-            MusicMode::Buy => "buy",
-            MusicMode::Build => "build",
-            MusicMode::Neighborhood => "neighborhood",
-            MusicMode::Publish => "publish",
-            MusicMode::Load => "load",
-            MusicMode::Credits => "credits",
-            MusicMode::Options => "options",
-            MusicMode::Family => "family",
-        }
-    }
-
-    /// The mode with this name (also `neighbourhood`, `nhood`, `hood`, `web`,
-    /// `editfamily`, or a number), case-insensitive.
-    pub fn by_name(name: &str) -> Option<Self> {
-        let lower = name.to_ascii_lowercase();
-        let alias = match lower.as_str() {
-            "neighbourhood" | "nhood" | "hood" => "neighborhood",
-            "web" | "webpublishing" | "web_publishing" => "publish",
-            "editfamily" | "edit_family" => "family",
-            other => other,
-        };
-        Self::ALL
-            .into_iter()
-            .find(|m| m.name() == alias)
-            .or_else(|| alias.parse().ok().and_then(Self::from_number))
-    }
-
     /// What the mode plays.
     pub fn plan(self) -> ModePlan {
         let (list, ambience, river) = match self {
@@ -150,12 +65,6 @@ impl MusicMode {
             daytime: self == MusicMode::Neighborhood,
             load_loop: self == MusicMode::Load,
         }
-    }
-}
-
-impl fmt::Display for MusicMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -378,7 +287,7 @@ pub struct Music {
     river: Option<NoteId>,
     dying: BTreeSet<NoteId>,
     waiting: bool,
-    news: Vec<String>,
+    news: Vec<MusicEvent>,
 }
 
 impl Music {
@@ -424,7 +333,7 @@ impl Music {
     }
 
     /// Takes what happened since the last call (for the trace).
-    pub fn take_news(&mut self) -> Vec<String> {
+    pub fn take_news(&mut self) -> Vec<MusicEvent> {
         std::mem::take(&mut self.news)
     }
 
@@ -465,7 +374,7 @@ impl Music {
             self.kill(note, now, out);
         }
         self.waiting = false;
-        self.news.push("music fades out".into());
+        self.news.push(MusicEvent::FadesOut);
     }
 
     /// `kSetMusicMode`.
@@ -481,7 +390,10 @@ impl Music {
         if old == mode {
             return;
         }
-        self.news.push(format!("music mode {old} → {mode}"));
+        self.news.push(MusicEvent::ModeChanged {
+            from: old,
+            to: mode,
+        });
         let plan = mode.plan();
         // The river plays only in the neighbourhood (and never with the load loop).
         if !plan.river
@@ -517,8 +429,7 @@ impl Music {
                         if let Some(s) = &mut self.song {
                             s.parked = true;
                         }
-                        self.news
-                            .push("the song fades down and waits for buy or build mode".into());
+                        self.news.push(MusicEvent::SongParked);
                     }
                 }
                 _ => {
@@ -542,7 +453,7 @@ impl Music {
                 gain: Gain::new(gain),
                 ramp,
             });
-            self.news.push("the song fades back up".into());
+            self.news.push(MusicEvent::SongUnparked);
         }
     }
 
@@ -568,7 +479,7 @@ impl Music {
             if self.load_loop.is_none() {
                 self.load_loop = self.start_loop(
                     self.settings.load.clone(),
-                    "load loop",
+                    MusicLoop::Load,
                     now,
                     out,
                     ids,
@@ -584,7 +495,7 @@ impl Music {
         if plan.river && self.river.is_none() {
             self.river = self.start_loop(
                 self.settings.river.clone(),
-                "river loop",
+                MusicLoop::River,
                 now,
                 out,
                 ids,
@@ -602,22 +513,18 @@ impl Music {
     fn start_loop(
         &mut self,
         file: Option<PathBuf>,
-        what: &str,
+        what: MusicLoop,
         now: SampleTime,
         out: &mut dyn SoundSink,
         ids: &mut NoteIds,
         fade_in: bool,
     ) -> Option<NoteId> {
         let Some(file) = file else {
-            self.news
-                .push(format!("no {what} in world.ini [Music]; silence"));
+            self.news.push(MusicEvent::NoLoop(what));
             return None;
         };
         let Some(sample) = sample_ref(&file, &self.dirs) else {
-            self.news.push(format!(
-                "{} is outside the project's data directories",
-                file.display()
-            ));
+            self.news.push(MusicEvent::Outside { file });
             return None;
         };
         let note = ids.fresh();
@@ -647,7 +554,7 @@ impl Music {
                 ramp,
             });
         }
-        self.news.push(format!("{what} starts"));
+        self.news.push(MusicEvent::LoopStarts(what));
         Some(note)
     }
 
@@ -659,10 +566,9 @@ impl Music {
         ids: &mut NoteIds,
     ) {
         let Some(dir) = self.settings.list_dir(list).cloned() else {
-            self.news.push(format!(
-                "no `{}` list in world.ini [Music]; silence",
-                list.key()
-            ));
+            self.news.push(MusicEvent::NoList {
+                list: list.key().to_string(),
+            });
             return;
         };
         let playlist = self
@@ -672,23 +578,19 @@ impl Music {
         let file = match playlist.pick(&mut self.rng) {
             Ok(Some(file)) => file,
             Ok(None) => {
-                self.news.push(format!(
-                    "the {} list ({}) is empty",
-                    list.key(),
-                    dir.display()
-                ));
+                self.news.push(MusicEvent::ListEmpty {
+                    list: list.key().to_string(),
+                    dir,
+                });
                 return;
             }
-            Err(e) => {
-                self.news.push(e.to_string());
+            Err(PlaylistError::Unreadable { dir, reason }) => {
+                self.news.push(MusicEvent::ListUnreadable { dir, reason });
                 return;
             }
         };
         let Some(sample) = sample_ref(&file, &self.dirs) else {
-            self.news.push(format!(
-                "{} is outside the project's data directories",
-                file.display()
-            ));
+            self.news.push(MusicEvent::Outside { file });
             return;
         };
         let note = ids.fresh();
@@ -704,10 +606,10 @@ impl Music {
             group: ControlGroup::Music,
             reverb: false,
         });
-        let shown = file
-            .file_name()
-            .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-        self.news.push(format!("{} song: {shown}", list.key()));
+        self.news.push(MusicEvent::Song {
+            list: list.key().to_string(),
+            file: file.clone(),
+        });
         self.song = Some(Song {
             note,
             list,

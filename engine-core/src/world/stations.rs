@@ -20,6 +20,7 @@ use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::trace::StationEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::ReadRules;
@@ -253,10 +254,8 @@ fn keys_or_none(keys: &[String]) -> String {
 pub struct StationNews {
     /// The station code.
     pub code: u32,
-    /// What happened.
-    pub message: String,
-    /// True for problems.
-    pub error: bool,
+    /// What happened (problems say so: [`StationEvent::is_error`]).
+    pub what: StationEvent,
 }
 
 /// Every station of the project.
@@ -338,12 +337,8 @@ impl Stations {
         std::mem::take(&mut self.news)
     }
 
-    fn say(&mut self, code: u32, message: String, error: bool) {
-        self.news.push(StationNews {
-            code,
-            message,
-            error,
-        });
+    fn say(&mut self, code: u32, what: StationEvent) {
+        self.news.push(StationNews { code, what });
     }
 
     /// `kTurnOnTV`: `object` tunes to `code` (leaving any other station) and the station
@@ -367,13 +362,12 @@ impl Stations {
             return Ok(());
         };
         station.receivers.insert(object);
-        let name = station.def.name();
-        let receivers = station.receivers.len();
-        self.say(
-            code,
-            format!("object {object} tuned to `{name}` ({receivers} receiver(s))"),
-            false,
-        );
+        let what = StationEvent::Tuned {
+            name: station.def.name(),
+            object,
+            receivers: station.receivers.len(),
+        };
+        self.say(code, what);
         if self.stations.get(&code).is_some_and(|s| s.on_air.is_none()) {
             self.start_next(code, now, out, ids, true);
         }
@@ -396,7 +390,7 @@ impl Stations {
             return;
         }
         let name = station.def.name();
-        let mut message = format!("object {object} turned off `{name}`");
+        let mut quiet = false;
         if station.receivers.is_empty()
             && let Some(on_air) = station.on_air.take()
         {
@@ -411,9 +405,16 @@ impl Stations {
                 at: now + u64::from(fade),
             });
             station.fading = Some(on_air.note);
-            message.push_str("; nobody is listening, the station goes quiet");
+            quiet = true;
         }
-        self.say(code, message, false);
+        self.say(
+            code,
+            StationEvent::TurnedOff {
+                name,
+                object,
+                quiet,
+            },
+        );
     }
 
     /// Turns every receiver of every station off (QuietAll, a new lot).
@@ -513,25 +514,17 @@ impl Stations {
         let (file, list) = match picked {
             Ok(Some(item)) => item,
             Ok(None) => {
-                let dir = station.def.dir.display().to_string();
-                self.say(
-                    code,
-                    format!("nothing to play: {dir} has no sound files"),
-                    true,
-                );
+                let dir = station.def.dir.clone();
+                self.say(code, StationEvent::Empty { dir });
                 return;
             }
-            Err(e) => {
-                self.say(code, e.to_string(), true);
+            Err(PlaylistError::Unreadable { dir, reason }) => {
+                self.say(code, StationEvent::Unreadable { dir, reason });
                 return;
             }
         };
         let Some(sample) = sample_ref(&file, &self.dirs) else {
-            let message = format!(
-                "{} is outside the project's data directories",
-                file.display()
-            );
-            self.say(code, message, true);
+            self.say(code, StationEvent::Outside { file });
             return;
         };
         let note = ids.fresh();
@@ -563,10 +556,7 @@ impl Stations {
             list: list.clone(),
             started: now,
         });
-        let shown = file
-            .file_name()
-            .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-        self.say(code, format!("`{name}` plays {shown} ({list})"), false);
+        self.say(code, StationEvent::Plays { name, file, list });
     }
 
     /// Names of files in the station's lists, for the workbench (rescans).

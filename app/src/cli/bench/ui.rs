@@ -9,7 +9,7 @@ use super::super::Io;
 use super::Size;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
-use engine_core::runtime::trace::TraceEvent;
+use engine_core::runtime::trace::{GainParts, Occupant, TraceEvent};
 use engine_core::runtime::{ControlGroup, SampleTime, TraceKind, TraceRecord};
 use engine_core::runtime::{Gain, Pan};
 use engine_core::toolchain::project::Project;
@@ -42,7 +42,7 @@ const PER_FRAME: usize = 100;
 const SCREEN: egui::Vec2 = egui::vec2(1280.0, 800.0);
 
 /// The filter of the filtered case: steals, in every kind but errors.
-const FILTER_TEXT: &str = "stole";
+const FILTER_TEXT: &str = "steal";
 
 /// The fixture's names, shared by the records like the engine's `Arc<str>`s.
 struct Names {
@@ -76,14 +76,56 @@ impl Names {
         let kind = TraceKind::ALL[n * 7 % TraceKind::ALL.len()];
         let which = n % self.events.len();
         let voice = n % VOICES;
-        let message = match kind {
+        let track = Arc::clone(&self.tracks[which]);
+        let priority = 20 + (n % 40) as i32;
+        let what = match kind {
             TraceKind::Voice if n.is_multiple_of(3) => {
-                format!("stole voice {voice} (priority {} > 20)", 20 + n % 40)
+                let victim = Occupant {
+                    voice,
+                    track: Arc::clone(&self.tracks[(which + 1) % self.tracks.len()]),
+                    priority: 20,
+                    age: n as u64 * 480,
+                };
+                TraceEvent::Stole {
+                    track,
+                    priority,
+                    occupants: vec![victim.clone()],
+                    victim,
+                    capacity: VOICES,
+                }
             }
-            TraceKind::Voice => format!("start: free voice {voice}"),
-            TraceKind::Sample => format!("patch 0x{:04x} gain 0.80 pan -0.25", n % 4096),
-            TraceKind::Error => format!("missing sample 0x{:04x}", n % 4096),
-            _ => format!("record {n}"),
+            TraceKind::Voice => TraceEvent::Started {
+                track,
+                voice,
+                priority,
+                in_use: voice + 1,
+                capacity: VOICES,
+            },
+            TraceKind::Sample => TraceEvent::NoteStarted {
+                note: n as u64,
+                patch: (n % 4096) as u32,
+                patch_name: Arc::clone(&self.events[which]),
+                sample: Arc::from(format!("sounds/{}.wav", self.events[which]).as_str()),
+                gain: GainParts {
+                    track_volume: Gain::new(0.8),
+                    external_volume: Gain::UNITY,
+                    ducking: Gain::UNITY,
+                },
+                pan: Pan::new(-0.25),
+                looping: false,
+                cents: 0,
+            },
+            TraceKind::Error => TraceEvent::SampleMissing {
+                patch: (n % 4096) as u32,
+                patch_name: Arc::clone(&self.events[which]),
+                reason: "its sample file is missing".into(),
+            },
+            _ => TraceEvent::Dispatched {
+                event: Arc::clone(&self.events[which]),
+                type_number: 1,
+                track_id: 0x100 + which as u32,
+                source: Some((n % 40) as i32),
+            },
         };
         TraceRecord {
             time: SampleTime::from_samples(n as u64 * 480),
@@ -93,7 +135,7 @@ impl Names {
             object: Some((n % 40) as i32),
             voice: Some(voice),
             note: None,
-            what: TraceEvent::Said(message),
+            what,
         }
     }
 }

@@ -6,7 +6,8 @@ use super::preload::Preloading;
 use super::{LiveCommand, LiveSnapshot, Message};
 use crate::host::reload::{ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::Session;
-use crate::runtime::{SampleTime, TraceKind, TraceRecord};
+use crate::runtime::trace::ReloadEvent;
+use crate::runtime::{SampleTime, TraceRecord};
 use crate::sound::cache::CacheStats;
 use crate::toolchain::project::Project;
 use crate::tools::inspect::{self, VoiceHistory};
@@ -122,14 +123,10 @@ impl EngineThread {
         if let Some(reloader) = &self.reloader {
             reloader.set_project(&project);
         }
-        self.session.record(
-            TraceKind::Reload,
-            format!(
-                "project replaced: {} data director(ies), {} problem(s)",
-                project.dirs.len(),
-                project.diagnostics.len()
-            ),
-        );
+        self.session.record(ReloadEvent::ProjectReplaced {
+            dirs: project.dirs.len(),
+            problems: project.diagnostics.len(),
+        });
         crate::host::session::swap_project(
             &mut self.session,
             project,

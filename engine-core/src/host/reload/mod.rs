@@ -24,6 +24,9 @@ mod worker;
 pub use watch::WatchStatus;
 
 use crate::runtime::clock::SampleTime;
+use crate::runtime::trace::ReloadEvent;
+/// What happened to a changed sample file (the trace's type: a reload's records carry it).
+pub use crate::runtime::trace::SampleOutcome;
 use crate::sound::cache::ResourceCache;
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::project::{Project, ReloadReport};
@@ -73,23 +76,6 @@ pub struct FileErrors {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// What happened to a changed sample file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SampleOutcome {
-    /// The cache holds the new data; the next play uses it.
-    Reloaded,
-    /// A new file; the cache now serves it.
-    Added,
-    /// The file is gone; the cache let go of it.
-    Removed,
-    /// The new file does not load (why); the last good version stays in use.
-    Kept(String),
-    /// The new file does not load (why) and no earlier version is in memory.
-    Failed(String),
-    /// Not a sample the cache serves (why).
-    Ignored(String),
-}
-
 /// A changed sample file and what happened to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SampleChange {
@@ -102,25 +88,14 @@ pub struct SampleChange {
 }
 
 impl SampleChange {
-    /// A sentence for the trace.
-    pub fn describe(&self) -> String {
-        let name = self
-            .name
-            .clone()
-            .unwrap_or_else(|| self.path.display().to_string());
-        match &self.outcome {
-            SampleOutcome::Reloaded => format!(
-                "sample `{name}` reloaded: the next play uses the new data, voices playing keep the old"
-            ),
-            SampleOutcome::Added => format!("sample `{name}` added"),
-            SampleOutcome::Removed => format!("sample `{name}` removed"),
-            SampleOutcome::Kept(why) => {
-                format!("sample `{name}`: {why}; its last good version stays in use")
-            }
-            SampleOutcome::Failed(why) => {
-                format!("sample `{name}`: {why}; there is no earlier version to keep")
-            }
-            SampleOutcome::Ignored(why) => format!("sample `{name}` not reloaded: {why}"),
+    /// What the trace says of it (named by its cache name, else its path).
+    pub fn event(&self) -> ReloadEvent {
+        ReloadEvent::Sample {
+            name: self
+                .name
+                .clone()
+                .unwrap_or_else(|| self.path.display().to_string()),
+            outcome: self.outcome.clone(),
         }
     }
 
@@ -199,8 +174,8 @@ impl Reload {
 pub struct ReloadSummary {
     /// The changed files (empty when everything was read again).
     pub files: Vec<PathBuf>,
-    /// What happened, one sentence each (also in the trace).
-    pub lines: Vec<String>,
+    /// What happened, step by step (also in the trace).
+    pub events: Vec<ReloadEvent>,
     /// When the first event of the batch was seen.
     pub first_change: Instant,
     /// When it was loaded.

@@ -3,10 +3,9 @@
 //! again, and trace every step (kind `reload`; file problems as `error`).
 
 use super::Session;
-use crate::host::reload::{
-    Reload, ReloadConfig, ReloadStatus, ReloadSummary, SampleChange, SampleOutcome,
-};
-use crate::runtime::{ActiveTrack, EventArgs, TraceKind};
+use crate::host::reload::{Reload, ReloadConfig, ReloadStatus, ReloadSummary, SampleChange};
+use crate::runtime::trace::{ReloadEvent, RunningTrack};
+use crate::runtime::{ActiveTrack, EventArgs};
 use crate::toolchain::project::Project;
 use crate::world::ObjectId;
 use std::collections::BTreeSet;
@@ -14,24 +13,24 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// What a reload did, one line at a time: each line is traced on the session and kept
+/// What a reload did, one step at a time: each step is traced on the session and kept
 /// for the [`ReloadSummary`].
 struct ReloadLog<'s> {
     session: &'s mut Session,
-    lines: Vec<String>,
+    events: Vec<ReloadEvent>,
 }
 
 impl<'s> ReloadLog<'s> {
     fn new(session: &'s mut Session) -> Self {
         Self {
             session,
-            lines: Vec::new(),
+            events: Vec::new(),
         }
     }
 
-    fn say(&mut self, kind: TraceKind, line: String) {
-        self.session.record(kind, line.clone());
-        self.lines.push(line);
+    fn say(&mut self, what: ReloadEvent) {
+        self.session.record(what.clone());
+        self.events.push(what);
     }
 }
 
@@ -40,8 +39,16 @@ struct Restart {
     track: ActiveTrack,
     /// Its event is still defined (else the track is started by ID).
     event_defined: bool,
-    /// " for object(s) …", or nothing for a UI sound.
-    owners: String,
+}
+
+/// A running track as the trace names it.
+fn traced(track: &ActiveTrack) -> RunningTrack {
+    RunningTrack {
+        track: Arc::clone(&track.track_name),
+        track_id: track.track,
+        event: Arc::clone(&track.event),
+        owners: track.owners.clone(),
+    }
 }
 
 /// Swaps `project` into `session`'s engine. Voices already sounding keep the sample data
@@ -50,9 +57,9 @@ struct Restart {
 /// still defines is cut (its notes fade out at once, so the old and the new version do
 /// not sound together) and starts again from the top for the same objects, with default
 /// event arguments; without `restart`, or if the new project no longer defines it, it
-/// stops and its current notes play out. Returns one sentence per track restarted,
+/// stops and its current notes play out. Returns one event per track restarted,
 /// stopped or dropped (also traced).
-pub fn swap_project(session: &mut Session, project: Project, restart: bool) -> Vec<String> {
+pub fn swap_project(session: &mut Session, project: Project, restart: bool) -> Vec<ReloadEvent> {
     let running: Vec<ActiveTrack> = session
         .engine
         .active_tracks()
@@ -73,7 +80,7 @@ pub fn swap_project(session: &mut Session, project: Project, restart: bool) -> V
     for r in restarts {
         start_again(&mut log, r);
     }
-    log.lines
+    log.events
 }
 
 /// Stops the running tracks the new project no longer defines, and all of them without
@@ -89,34 +96,21 @@ fn stop_running(
         let new = log.session.engine.project();
         let event_defined = new.event(&track.event).is_some();
         let track_defined = new.track(track.track).is_some();
-        let owners = if track.owners.is_empty() {
-            String::new()
-        } else {
-            let list: Vec<String> = track.owners.iter().map(ToString::to_string).collect();
-            format!(" for object(s) {}", list.join(", "))
-        };
-        let line = if !event_defined && !track_defined {
-            format!(
-                "track `{}` (event `{}`{owners}) dropped: the new version does not define it; its current notes play out",
-                track.track_name, track.event
-            )
+        let what = if !event_defined && !track_defined {
+            ReloadEvent::TrackDropped(traced(&track))
         } else if !restart {
-            format!(
-                "track `{}` (event `{}`{owners}) stopped by the reload: its current notes play out; trigger it again to hear the new version",
-                track.track_name, track.event
-            )
+            ReloadEvent::TrackStopped(traced(&track))
         } else {
             restarts.push(Restart {
                 track,
                 event_defined,
-                owners,
             });
             continue;
         };
         if stopped.insert(track.track) {
             log.session.engine.stop_track_id(track.track, false);
         }
-        log.say(TraceKind::Reload, line);
+        log.say(what);
     }
     restarts
 }
@@ -127,7 +121,6 @@ fn start_again(log: &mut ReloadLog<'_>, restart: Restart) {
     let Restart {
         track,
         event_defined,
-        owners,
     } = restart;
     let sources: Vec<Option<ObjectId>> = if track.owners.is_empty() {
         vec![None]
@@ -147,24 +140,18 @@ fn start_again(log: &mut ReloadLog<'_>, restart: Restart) {
             result = Some(outcome);
         }
     }
-    let (kind, line) = match result {
-        Some(Ok(outcome)) => (
-            TraceKind::Reload,
-            format!(
-                "track `{}` (event `{}`{owners}) restarted with the new version (default arguments): {outcome}",
-                track.track_name, track.event
-            ),
-        ),
-        Some(Err(why)) => (
-            TraceKind::Error,
-            format!(
-                "track `{}` (event `{}`{owners}) dropped: restarting it failed: {why}",
-                track.track_name, track.event
-            ),
-        ),
+    let what = match result {
+        Some(Ok(outcome)) => ReloadEvent::TrackRestarted {
+            track: traced(&track),
+            outcome,
+        },
+        Some(Err(error)) => ReloadEvent::RestartFailed {
+            track: traced(&track),
+            error,
+        },
         None => return,
     };
-    log.say(kind, line);
+    log.say(what);
 }
 
 /// Applies `reload` to `session`; `None` if it only carried the watcher's state.
@@ -177,52 +164,32 @@ pub(crate) fn apply(
         return None;
     }
     let mut log = ReloadLog::new(session);
-    log.say(
-        TraceKind::Reload,
-        format!("reload: {}", changed_files(&reload)),
-    );
+    log.say(ReloadEvent::Changed {
+        files: reload.files.clone(),
+        rescan: reload.rescan,
+    });
     reload_world(&mut log, &reload);
     report_files(&mut log, &reload);
     report_samples(&mut log, &reload);
     if let Some(project) = reload.project.take() {
         swap_in(&mut log, *project, &reload, config);
     }
-    let ReloadLog { session, lines } = log;
+    let ReloadLog { session, events } = log;
     let summary = ReloadSummary {
         files: reload.files,
-        lines,
+        events,
         first_change: reload.first_change,
         ready_at: reload.ready_at,
         applied_at: Instant::now(),
         time: session.now(),
     };
-    session.record(
-        TraceKind::Reload,
-        format!(
-            "reload live {:.1} ms after the first change ({:.1} ms loading)",
-            summary.latency().as_secs_f64() * 1e3,
-            summary
-                .ready_at
-                .saturating_duration_since(summary.first_change)
-                .as_secs_f64()
-                * 1e3
-        ),
-    );
+    session.record(ReloadEvent::Live {
+        latency: summary.latency(),
+        loading: summary
+            .ready_at
+            .saturating_duration_since(summary.first_change),
+    });
     Some(summary)
-}
-
-/// What changed, for the reload's first line.
-fn changed_files(reload: &Reload) -> String {
-    if reload.rescan {
-        "everything read again (events were lost or a folder changed)".to_string()
-    } else {
-        let names: Vec<String> = reload
-            .files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect();
-        format!("{} file(s) changed: {}", names.len(), names.join(", "))
-    }
 }
 
 /// Reads the world again when one of its files changed (or everything was read again) —
@@ -237,37 +204,26 @@ fn reload_world(log: &mut ReloadLog<'_>, reload: &Reload) {
     let lot_touched = lot.is_some_and(|lot| world_files.iter().any(|f| same_file(f, &lot)));
     let our_save = world.lot_file_is_our_save();
     if lot_touched && world_files.len() == 1 && !reload.rescan && our_save {
-        log.say(
-            TraceKind::Reload,
-            "the lot file changed because it was saved here: nothing to read back".into(),
-        );
+        log.say(ReloadEvent::OwnLotSave);
         return;
     }
     let lot_changed = lot_touched && !our_save;
-    for line in log.session.reload_world(lot_changed) {
-        let kind = if line.contains(": error:") {
-            TraceKind::Error
-        } else {
-            TraceKind::Reload
-        };
-        log.say(kind, line);
+    for what in log.session.reload_world(lot_changed) {
+        log.say(what);
     }
 }
 
 /// The project reload's report, and the errors of files whose last good version stays.
 fn report_files(log: &mut ReloadLog<'_>, reload: &Reload) {
-    for line in reload.report.lines() {
-        log.say(TraceKind::Reload, line);
+    for what in ReloadEvent::report(&reload.report) {
+        log.say(what);
     }
     for kept in &reload.report.kept {
         for d in kept.diagnostics.iter().filter(|d| d.is_error()) {
-            log.say(
-                TraceKind::Error,
-                format!(
-                    "{d} (the last good version of {} stays in use)",
-                    kept.path.display()
-                ),
-            );
+            log.say(ReloadEvent::KeptError {
+                problem: d.into(),
+                file: kept.path.clone(),
+            });
         }
     }
 }
@@ -279,11 +235,7 @@ fn report_samples(log: &mut ReloadLog<'_>, reload: &Reload) {
         log.session.forget_sample_lengths();
     }
     for change in &reload.samples {
-        let kind = match change.outcome {
-            SampleOutcome::Kept(_) | SampleOutcome::Failed(_) => TraceKind::Error,
-            _ => TraceKind::Reload,
-        };
-        log.say(kind, change.describe());
+        log.say(change.event());
     }
 }
 
@@ -296,13 +248,10 @@ fn swap_in(log: &mut ReloadLog<'_>, project: Project, reload: &Reload, config: &
         .filter(|d| !reload.report.kept.iter().any(|k| k.diagnostics.contains(d)))
         .count();
     if new_errors > 0 {
-        log.say(
-            TraceKind::Error,
-            format!("the project has {new_errors} other error(s) (the problems list shows them)"),
-        );
+        log.say(ReloadEvent::OtherErrors { count: new_errors });
     }
-    let lines = swap_project(log.session, project, config.restart_tracks);
-    log.lines.extend(lines);
+    let events = swap_project(log.session, project, config.restart_tracks);
+    log.events.extend(events);
 }
 
 /// True for the files the world director reads (`world.ini`, ambience scores, lot

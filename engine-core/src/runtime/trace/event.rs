@@ -4,15 +4,19 @@
 
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
+use crate::runtime::trace::reload::ReloadEvent;
+use crate::runtime::trace::sample::SampleEvent;
+use crate::runtime::trace::world::WorldEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::project::{DebugTrace, Origin};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A track holding a voice, as a Box-X verdict compared it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Occupant {
     /// Its voice slot.
     pub voice: usize,
@@ -26,7 +30,7 @@ pub struct Occupant {
 
 /// Where in the code something happened: an address and, when the debug info knows it,
 /// the source line (else the unit's file).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodePlace {
     /// Byte address in the unit.
     pub address: u32,
@@ -62,7 +66,7 @@ impl fmt::Display for CodePlace {
 }
 
 /// Why a track ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EndReason {
     /// Its code and its notes are done.
     Ended,
@@ -112,7 +116,7 @@ impl fmt::Display for EndReason {
 
 /// Where a note's gain comes from, factor by factor (the mixer multiplies in the option
 /// group's volume and the master volume after these).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct GainParts {
     /// The track's volume register.
     pub track_volume: Gain,
@@ -135,7 +139,7 @@ impl GainParts {
 }
 
 /// One thing the runtime decided.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TraceEvent {
     /// An event name nobody defines.
     UnknownEvent {
@@ -400,9 +404,12 @@ pub enum TraceEvent {
     },
     /// A reload replaced a running track's code: it ends after its notes.
     CodeReplaced,
-    /// What the sound server, the world or a reload says (their decisions are not yet
-    /// split into variants of their own).
-    Said(String),
+    /// The sound server's decision about a note's sample.
+    Sample(SampleEvent),
+    /// The world director's decision or news.
+    World(WorldEvent),
+    /// A step of a hot reload.
+    Reload(ReloadEvent),
 }
 
 impl fmt::Display for Occupant {
@@ -529,6 +536,9 @@ impl fmt::Display for TraceEvent {
                 "refuse `{track}` (priority {priority}): all {capacity} voices busy and the lowest priority playing is `{}` on voice {} with priority {} ({priority} <= {})",
                 lowest.track, lowest.voice, lowest.priority, lowest.priority
             ),
+            E::Sample(what) => write!(f, "{what}"),
+            E::World(what) => write!(f, "{what}"),
+            E::Reload(what) => write!(f, "{what}"),
             other => other.fmt_more(f),
         }
     }
@@ -674,7 +684,6 @@ impl TraceEvent {
             E::CodeReplaced => {
                 f.write_str("code replaced by a reload: the track ends after its current notes")
             }
-            E::Said(text) => f.write_str(text),
             _ => Ok(()),
         }
     }

@@ -3,19 +3,37 @@
 //! Events, samples and tracks are traced only while their switch is on (the game's
 //! debug cheats kDebugEventsOn/Off, kDebugSamplesOn/Off, kDebugTracksOn/Off, event types 44–49); voice
 //! decisions, hit-list picks, hooks, `printreg` output and errors are always recorded.
+//!
+//! What a record says is a typed [`TraceEvent`] (`event`): the runtime's own decisions,
+//! and nested, those of the sound server ([`SampleEvent`], `sample`), the world director
+//! ([`WorldEvent`], `world`) and hot reload ([`ReloadEvent`], `reload`) — plain data here,
+//! since the runtime uses none of those layers; they convert their own types when they
+//! record. A data file's problem is a [`FileProblem`] (`problem`). Records serialize
+//! (serde), so a capture of a session can be written and read back.
 
 mod event;
+mod problem;
+mod reload;
+mod sample;
+mod world;
 
 pub use event::{CodePlace, EndReason, GainParts, Occupant, TraceEvent};
+pub use problem::FileProblem;
+pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
+pub use sample::{LoadFailure, MissClass, SampleEvent};
+pub use world::{
+    AmbienceEvent, MusicEvent, MusicLoop, StationEvent, WorldEvent, WorldReply, format_hour,
+};
 
 use super::clock::SampleTime;
 use super::sink::NoteId;
 use crate::runtime::objects::ObjectId;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
 /// What a record is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum TraceKind {
     /// An event was triggered.
     Event,
@@ -72,7 +90,7 @@ impl TraceKind {
 }
 
 /// One trace record.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TraceRecord {
     /// When it happened, in samples.
     pub time: SampleTime,

@@ -595,6 +595,13 @@ impl ResourceCache {
         }
     }
 
+    /// The kind of the latest miss on `name` (what [`ResourceCache::try_get`] or
+    /// [`ResourceCache::get`] counted when it had to load), if it ever missed.
+    pub fn last_miss(&self, name: &str) -> Option<MissKind> {
+        let key = normalize_name(name).ok()?;
+        self.core.lock().last_miss(&key)
+    }
+
     /// Queues a background load of `name` (a hint that it will be needed soon). Does
     /// nothing if it is in memory, loading, or remembered as failed.
     pub fn request(&self, name: &str) -> Result<(), CacheError> {

@@ -219,6 +219,11 @@ impl State {
             })
     }
 
+    /// The kind of the latest miss on `key`, if it ever missed.
+    pub(crate) fn last_miss(&self, key: &str) -> Option<MissKind> {
+        self.records.get(key).and_then(|r| r.last_miss)
+    }
+
     /// The record of `key`, if the cache has one; never allocates.
     pub(crate) fn record_mut(&mut self, key: &str) -> Option<&mut Record> {
         self.records.get_mut(key)

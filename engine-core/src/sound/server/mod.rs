@@ -37,9 +37,10 @@ pub use requests::{Power, Refusal, Request};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef};
-use crate::runtime::trace::{TraceKind, TraceRecord};
+use crate::runtime::trace::{LoadFailure, MissClass, SampleEvent, TraceEvent, TraceRecord};
 use crate::runtime::units::{Gain, Pan};
-use crate::sound::cache::{CacheError, Handle, Lookup, ResourceCache};
+use crate::sound::audio::decode::DecodeError;
+use crate::sound::cache::{CacheError, Handle, Lookup, MissKind, ResourceCache};
 use crate::sound::mixer::{MixCommand, MixEvent, MixerHandle, VoiceSource};
 use crate::sound::streamer::Streamer;
 use bank::{OriginId, SoundBank};
@@ -190,25 +191,31 @@ impl SoundServer {
         self.pending.len()
     }
 
-    fn record(&mut self, kind: TraceKind, note: Option<NoteId>, message: String) {
-        self.trace.push(TraceRecord {
-            time: self.now,
-            kind,
-            event: None,
-            track: None,
-            object: None,
-            voice: None,
-            note,
-            what: crate::runtime::trace::TraceEvent::Said(message),
-        });
+    /// Traces a decision at the server's time (its kind and note are the event's).
+    fn record(&mut self, what: SampleEvent) {
+        let note = what.note();
+        let mut record = TraceRecord::new(self.now, what.kind(), TraceEvent::Sample(what));
+        record.note = note;
+        self.trace.push(record);
     }
 
     /// A note that will never sound (or sound again): counted, traced, and reported to
     /// [`SoundServer::take_ended`] like a note that played out.
-    fn drop_note(&mut self, note: NoteId, kind: TraceKind, message: String) {
+    fn drop_note(&mut self, note: NoteId, what: SampleEvent) {
         self.dropped += 1;
-        self.record(kind, Some(note), message);
+        self.record(what);
         self.mark_ended(note);
+    }
+
+    /// A note whose sample the cache could not give: dropped.
+    fn drop_failed(&mut self, note: NoteId, sample: &Arc<str>, error: &CacheError) {
+        let what = SampleEvent::LoadFailed {
+            note,
+            sample: Arc::clone(sample),
+            failure: cache_failure(error),
+            reason: error.to_string(),
+        };
+        self.drop_note(note, what);
     }
 
     fn mark_ended(&mut self, note: NoteId) {
@@ -227,11 +234,7 @@ impl SoundServer {
     fn send_mixer(&mut self, command: MixCommand) {
         if self.mixer.send(command).is_err() {
             self.dropped += 1;
-            self.record(
-                TraceKind::Error,
-                None,
-                "mixer command ring full: a command was dropped".into(),
-            );
+            self.record(SampleEvent::MixerRingFull);
         }
     }
 
@@ -256,13 +259,7 @@ impl SoundServer {
                     }
                     self.start_stream(&pending, now.max(pending.at), None);
                 }
-                Lookup::Failed(e) => {
-                    self.drop_note(
-                        pending.note,
-                        TraceKind::Error,
-                        format!("note {}: {e}", pending.note),
-                    );
-                }
+                Lookup::Failed(e) => self.drop_failed(pending.note, &pending.sample.name, &e),
             }
         }
         for event in self.mixer.events() {
@@ -276,19 +273,9 @@ impl SoundServer {
                     }
                 }
                 MixEvent::NoVoice { note } => {
-                    self.drop_note(
-                        note,
-                        TraceKind::Error,
-                        format!("note {note}: no free mixer voice; dropped"),
-                    );
+                    self.drop_note(note, SampleEvent::NoMixerVoice { note });
                 }
-                MixEvent::Starved { note } => {
-                    self.record(
-                        TraceKind::Error,
-                        Some(note),
-                        format!("note {note}: its stream ran dry"),
-                    );
-                }
+                MixEvent::Starved { note } => self.record(SampleEvent::StreamRanDry { note }),
                 MixEvent::Started { .. } => {}
             }
         }
@@ -303,34 +290,31 @@ impl SoundServer {
     /// it; traces a late start otherwise.
     fn too_late(&mut self, pending: &Pending, now: SampleTime) -> bool {
         let late = now - pending.at;
-        if late > self.config.late_limit && !pending.looping && pending.group != ControlGroup::Music
-        {
-            let message = format!(
-                "note {}: `{}` arrived {:.0} ms late; dropped (a one-shot that late would be out of place)",
-                pending.note,
-                pending.sample.name,
-                late as f64 * 1000.0 / f64::from(self.mixer.sample_rate().max(1))
-            );
-            self.drop_note(pending.note, TraceKind::Sample, message);
-            return true;
+        let dropped = late > self.config.late_limit
+            && !pending.looping
+            && pending.group != ControlGroup::Music;
+        let what = SampleEvent::Arrived {
+            note: pending.note,
+            sample: Arc::clone(&pending.sample.name),
+            late,
+            rate: self.mixer.sample_rate(),
+            dropped,
+        };
+        if dropped {
+            self.drop_note(pending.note, what);
+        } else if late > 0 {
+            self.record(what);
         }
-        if late > 0 {
-            let message = format!(
-                "note {}: `{}` arrived; starting {late} samples late",
-                pending.note, pending.sample.name
-            );
-            self.record(TraceKind::Sample, Some(pending.note), message);
-        }
-        false
+        dropped
     }
 
     fn start_from_handle(&mut self, p: &Pending, at: SampleTime, handle: Handle) {
         if handle.samples().is_none() {
-            self.drop_note(
-                p.note,
-                TraceKind::Error,
-                format!("`{}` is not audio", p.sample.name),
-            );
+            let what = SampleEvent::NotAudio {
+                note: p.note,
+                sample: Arc::clone(&p.sample.name),
+            };
+            self.drop_note(p.note, what);
             return;
         }
         // The mixer plays the cache's own handle: the memory stays counted (pinned if
@@ -358,9 +342,7 @@ impl SoundServer {
             match self.cache.get(&p.sample.name) {
                 Ok(handle) => self.start_from_handle(&p, p.at, handle),
                 Err(CacheError::TooLarge { .. }) => self.start_stream(&p, p.at, None),
-                Err(e) => {
-                    self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
-                }
+                Err(e) => self.drop_failed(p.note, &p.sample.name, &e),
             }
             return;
         }
@@ -368,17 +350,46 @@ impl SoundServer {
             Lookup::Ready(handle) => self.start_from_handle(&p, p.at, handle),
             Lookup::Loading => {
                 self.missed += 1;
-                let message = format!(
-                    "note {}: cache miss for `{}`; it starts when the data arrives",
-                    p.note, p.sample.name
-                );
-                self.record(TraceKind::Sample, Some(p.note), message);
+                self.record(SampleEvent::CacheMiss {
+                    note: p.note,
+                    sample: Arc::clone(&p.sample.name),
+                    class: self.cache.last_miss(&p.sample.name).map(miss_class),
+                });
                 self.pending.push(p);
             }
             Lookup::Failed(CacheError::TooLarge { .. }) => self.start_stream(&p, p.at, None),
-            Lookup::Failed(e) => {
-                self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
-            }
+            Lookup::Failed(e) => self.drop_failed(p.note, &p.sample.name, &e),
         }
+    }
+}
+
+/// The cache's kind of miss, as the trace says it.
+fn miss_class(kind: MissKind) -> MissClass {
+    match kind {
+        MissKind::Compulsory => MissClass::Compulsory,
+        MissKind::Capacity => MissClass::Capacity,
+        MissKind::Conflict => MissClass::Conflict,
+    }
+}
+
+/// What kind of failure a cache error is, for the trace.
+fn cache_failure(error: &CacheError) -> LoadFailure {
+    match error {
+        CacheError::Escape { .. } | CacheError::InvalidName { .. } => LoadFailure::BadName,
+        CacheError::NotFound { .. } => LoadFailure::NotFound,
+        CacheError::Read { .. } => LoadFailure::Unreadable,
+        CacheError::Load { .. } | CacheError::TooLarge { .. } => LoadFailure::Undecodable,
+        CacheError::OverBudget { .. } => LoadFailure::OverBudget,
+        CacheError::LoaderStopped { .. } => LoadFailure::LoaderStopped,
+        CacheError::Directory { .. } | CacheError::Zip { .. } => LoadFailure::Other,
+    }
+}
+
+/// What kind of failure a decoder error is, for the trace.
+fn decode_failure(error: &DecodeError) -> LoadFailure {
+    match error {
+        DecodeError::Io { .. } => LoadFailure::Unreadable,
+        DecodeError::Refused { .. } => LoadFailure::OverBudget,
+        _ => LoadFailure::Undecodable,
     }
 }

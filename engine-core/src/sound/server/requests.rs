@@ -6,7 +6,7 @@ use super::bank::{OriginId, SoundId, distance_volume};
 use super::{Pending, SoundServer, WARM_UP_BYTES};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef};
-use crate::runtime::trace::TraceKind;
+use crate::runtime::trace::SampleEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::project::Project;
 use std::sync::Arc;
@@ -67,11 +67,10 @@ impl SoundServer {
         if let Some(origin) = request.origin
             && self.origins.contains_key(&origin)
         {
-            let message = format!(
-                "`{}` from origin {origin} dropped: that origin is already playing",
-                sound.name
-            );
-            self.record(TraceKind::Voice, None, message);
+            self.record(SampleEvent::OriginBusy {
+                sound: Arc::from(sound.name.as_str()),
+                origin,
+            });
             return Err(Refusal::Busy(origin));
         }
         let volume = match request.power {

@@ -3,7 +3,7 @@
 
 use super::{Pending, SoundServer};
 use crate::runtime::sink::{SoundCommand, SoundSink};
-use crate::runtime::trace::TraceKind;
+use crate::runtime::trace::SampleEvent;
 use crate::sound::mixer::MixCommand;
 
 impl SoundSink for SoundServer {
@@ -35,11 +35,7 @@ impl SoundSink for SoundServer {
                 if let Some(index) = self.pending.iter().position(|p| p.note == note) {
                     self.pending.remove(index);
                     self.mark_ended(note);
-                    self.record(
-                        TraceKind::Sample,
-                        Some(note),
-                        format!("note {note} stopped before its sample arrived"),
-                    );
+                    self.record(SampleEvent::StoppedWaiting { note });
                 } else {
                     self.send_mixer(MixCommand::Stop {
                         note,

@@ -2,14 +2,15 @@
 //! them through the streaming path (`streamer`) — on the streaming thread live, on
 //! the server's own thread offline.
 
-use super::{MUSIC_STREAM_FILE_BYTES, Pending, SoundServer};
+use super::{MUSIC_STREAM_FILE_BYTES, Pending, SoundServer, decode_failure};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::ControlGroup;
-use crate::runtime::trace::TraceKind;
+use crate::runtime::trace::SampleEvent;
 use crate::sound::audio::decode::{DecodeError, StreamDecoder};
 use crate::sound::mixer::{MixCommand, VoiceSource};
 use crate::sound::streamer::{FrameSource, Streamer};
 use std::path::Path;
+use std::sync::Arc;
 
 /// A streamed file as the streaming thread's frame source.
 struct StreamSource(StreamDecoder);
@@ -75,11 +76,11 @@ impl SoundServer {
             match streamer {
                 Ok(streamer) => self.streamer = Some(streamer),
                 Err(e) => {
-                    self.drop_note(
-                        p.note,
-                        TraceKind::Error,
-                        format!("cannot start the streaming thread: {e}"),
-                    );
+                    let what = SampleEvent::StreamThreadFailed {
+                        note: p.note,
+                        reason: e.to_string(),
+                    };
+                    self.drop_note(p.note, what);
                     return;
                 }
             }
@@ -90,7 +91,13 @@ impl SoundServer {
         ) {
             Ok(decoder) => decoder,
             Err(e) => {
-                self.drop_note(p.note, TraceKind::Error, format!("note {}: {e}", p.note));
+                let what = SampleEvent::LoadFailed {
+                    note: p.note,
+                    sample: Arc::clone(&p.sample.name),
+                    failure: decode_failure(&e),
+                    reason: e.to_string(),
+                };
+                self.drop_note(p.note, what);
                 return;
             }
         };
@@ -100,11 +107,10 @@ impl SoundServer {
         match streamer.open(Box::new(StreamSource(decoder)), p.looping) {
             Ok(reader) => {
                 self.started += 1;
-                self.record(
-                    TraceKind::Sample,
-                    Some(p.note),
-                    format!("note {}: streaming `{}` from disk", p.note, p.sample.name),
-                );
+                self.record(SampleEvent::Streaming {
+                    note: p.note,
+                    sample: Arc::clone(&p.sample.name),
+                });
                 self.send_mixer(MixCommand::Start {
                     note: p.note,
                     at: at.samples(),
@@ -118,11 +124,12 @@ impl SoundServer {
                 });
             }
             Err(e) => {
-                self.drop_note(
-                    p.note,
-                    TraceKind::Error,
-                    format!("note {}: cannot stream `{}`: {e}", p.note, p.sample.name),
-                );
+                let what = SampleEvent::StreamFailed {
+                    note: p.note,
+                    sample: Arc::clone(&p.sample.name),
+                    reason: e.to_string(),
+                };
+                self.drop_note(p.note, what);
             }
         }
     }

@@ -1,10 +1,11 @@
 //! What a loaded project knows: events, tracks, patches, hit lists and names, each with
 //! the file and line that defined it.
 
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// Where a definition came from.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Origin {
     /// The file.
     pub file: PathBuf,
@@ -77,7 +78,7 @@ pub enum EventType {
 }
 
 /// The three trace switches of the debug events.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DebugTrace {
     /// kDebugEvents…
     Events,

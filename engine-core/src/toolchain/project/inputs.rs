@@ -10,11 +10,12 @@
 use super::tables::{RawEvents, RawTables};
 use super::unit::CodeUnit;
 use crate::toolchain::diag::{self, Diagnostic};
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 /// What kind of file a piece was read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum PieceKind {
     /// A MakeTrax source, assembled (its includes are part of it).
     Source,

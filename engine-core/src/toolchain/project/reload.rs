@@ -51,18 +51,6 @@ impl Changes {
             .chain(self.changed.iter())
             .chain(self.removed.iter())
     }
-
-    fn lines(&self, what: &str, out: &mut Vec<String>) {
-        for (list, verb) in [
-            (&self.added, "added"),
-            (&self.changed, "changed"),
-            (&self.removed, "removed"),
-        ] {
-            for path in list {
-                out.push(format!("{what} {} {verb}", path.display()));
-            }
-        }
-    }
 }
 
 /// What a reload found.
@@ -91,22 +79,6 @@ impl ReloadReport {
     /// only need the cache).
     pub fn project_changed(&self) -> bool {
         !self.sources.is_empty() || !self.tables.is_empty() || !self.kept.is_empty()
-    }
-
-    /// One line per change, for logs and traces ("source ui.src changed").
-    pub fn lines(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        self.sources.lines("source", &mut out);
-        self.tables.lines("tables", &mut out);
-        self.samples.lines("sample", &mut out);
-        for kept in &self.kept {
-            out.push(format!(
-                "{} {} has errors: its last good version is kept",
-                kept.kind.name(),
-                kept.path.display()
-            ));
-        }
-        out
     }
 }
 

@@ -65,6 +65,7 @@ use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::trace::AmbienceEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use score::{Kind, Score, load_score};
@@ -145,7 +146,7 @@ pub struct Ambience {
     recent: VecDeque<String>,
     sounding: BTreeMap<NoteId, Sounding>,
     dying: BTreeSet<NoteId>,
-    news: Vec<String>,
+    news: Vec<AmbienceEvent>,
 }
 
 impl Ambience {
@@ -218,7 +219,7 @@ impl Ambience {
     }
 
     /// Takes what happened since the last call (for the trace).
-    pub fn take_news(&mut self) -> Vec<String> {
+    pub fn take_news(&mut self) -> Vec<AmbienceEvent> {
         std::mem::take(&mut self.news)
     }
 
@@ -263,7 +264,7 @@ impl Ambience {
         }
         self.enabled = on;
         if on {
-            self.news.push("ambience on".into());
+            self.news.push(AmbienceEvent::On);
         } else {
             let notes: Vec<NoteId> = self.sounding.keys().copied().collect();
             self.sounding.clear();
@@ -273,10 +274,9 @@ impl Ambience {
             for busy in &mut self.busy_until {
                 *busy = 0;
             }
-            self.news.push(format!(
-                "ambience off (fading out over {} s)",
-                self.settings.fade
-            ));
+            self.news.push(AmbienceEvent::Off {
+                fade: self.settings.fade,
+            });
         }
         self.follow_night(now, out, ids);
     }
@@ -291,17 +291,14 @@ impl Ambience {
         ids: &mut NoteIds,
     ) {
         if !hour.is_finite() {
-            self.news
-                .push(format!("ambience: hour {hour} ignored (not a number)"));
+            self.news.push(AmbienceEvent::HourIgnored {
+                hour: hour.to_string(),
+            });
             return;
         }
         let night = self.settings.is_night(hour);
         if self.hour.is_none() || night != self.night {
-            self.news.push(format!(
-                "{} ({})",
-                if night { "night" } else { "day" },
-                format_hour(hour)
-            ));
+            self.news.push(AmbienceEvent::DayOrNight { night, hour });
         }
         self.hour = Some(hour);
         self.night = night;
@@ -311,17 +308,14 @@ impl Ambience {
     /// Starts or stops the night loop to match the hour and the on/off state.
     fn follow_night(&mut self, now: SampleTime, out: &mut dyn SoundSink, ids: &mut NoteIds) {
         let want = self.enabled && self.night;
-        let when = self.hour.map_or_else(String::new, format_hour);
+        let hour = self.hour;
         match (want, self.night_loop) {
             (true, None) => {
                 let Some(file) = self.settings.night_loop.clone() else {
                     return;
                 };
                 let Some(sample) = sample_ref(&file, &self.dirs).filter(|_| file.is_file()) else {
-                    self.news.push(format!(
-                        "night loop {} cannot play (missing or outside the data directories)",
-                        file.display()
-                    ));
+                    self.news.push(AmbienceEvent::NightLoopUnplayable { file });
                     return;
                 };
                 let note = ids.fresh();
@@ -344,12 +338,12 @@ impl Ambience {
                     ramp: self.frames(f64::from(self.settings.fade)),
                 });
                 self.night_loop = Some(note);
-                self.news.push(format!("night loop on ({when})"));
+                self.news.push(AmbienceEvent::NightLoop { on: true, hour });
             }
             (false, Some(note)) => {
                 self.night_loop = None;
                 self.fade_out(note, now, out);
-                self.news.push(format!("night loop off ({when})"));
+                self.news.push(AmbienceEvent::NightLoop { on: false, hour });
             }
             _ => {}
         }
@@ -390,7 +384,7 @@ impl Ambience {
         if self.night_loop == Some(note) {
             // A loop only ends on its own if it could not play; do not retry forever.
             self.night_loop = None;
-            self.news.push("the night loop ended by itself".into());
+            self.news.push(AmbienceEvent::NightLoopEnded);
             ours = true;
         }
         ours
@@ -413,27 +407,8 @@ impl Ambience {
     }
 }
 
-/// `19:00`, `6:30`.
-fn format_hour(hour: f32) -> String {
-    let h = hour.rem_euclid(24.0);
-    let minutes = (h * 60.0).round() as u32;
-    format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
-}
-
-/// A file's stem, for traces.
+/// A file's stem: the recent list's names, and how score rows name their files.
 fn stem(file: &Path) -> String {
     file.file_stem()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hours_format_as_clock_times() {
-        assert_eq!(format_hour(19.0), "19:00");
-        assert_eq!(format_hour(6.5), "06:30");
-        assert_eq!(format_hour(24.0), "00:00");
-    }
 }

@@ -6,6 +6,7 @@ use super::score::{Daytime, Row};
 use super::{Ambience, Sounding, stem};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef, SoundCommand, SoundSink};
+use crate::runtime::trace::AmbienceEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::world::sound::{NoteIds, sample_ref};
 use std::collections::BTreeSet;
@@ -104,8 +105,7 @@ impl Ambience {
         while grid.step_time(k) < until {
             if steps == MAX_STEPS_PER_UPDATE {
                 k = grid.first_step_at(until);
-                self.news
-                    .push("ambience: too many steps in one update; skipped ahead".into());
+                self.news.push(AmbienceEvent::SkippedAhead);
                 break;
             }
             self.play_step(k, out, ids);
@@ -195,10 +195,7 @@ impl Ambience {
             return;
         };
         let Some(sample) = sample_ref(&file, &self.dirs) else {
-            self.news.push(format!(
-                "ambience: {} is outside the project's data directories",
-                file.display()
-            ));
+            self.news.push(AmbienceEvent::Outside { file });
             return;
         };
         let base = (row.volume * master * self.settings.volume).max(0.0);
@@ -258,13 +255,12 @@ impl Ambience {
             self.hear(position)
         };
         if gain_3d <= 0.0 {
-            self.news.push(format!(
-                "ambience: {} at ({:.1}, {:.1}) is out of earshot ({:.1} tiles, Distance {distance})",
-                row.name,
-                position[0],
-                position[1],
-                offset[0].hypot(offset[1])
-            ));
+            self.news.push(AmbienceEvent::OutOfEarshot {
+                row: row.name.clone(),
+                position,
+                distance: offset[0].hypot(offset[1]),
+                limit: distance,
+            });
             return None;
         }
         Some(Spot {
@@ -322,19 +318,17 @@ impl Ambience {
     /// Notes a pick in the recent list and the news.
     fn remember(&mut self, file: &Path, skipped: &[PathBuf], spot: &Spot, gain: f32) {
         let name = stem(file);
-        self.recent.push_back(name.clone());
+        self.recent.push_back(name);
         while self.recent.len() > RECENT_SHOWN {
             self.recent.pop_front();
         }
-        let mut line = format!(
-            "ambience: {name} at ({:.1}, {:.1}) gain {gain:.2} pan {:.2}",
-            spot.position[0], spot.position[1], spot.pan
-        );
-        if !skipped.is_empty() {
-            let names: Vec<String> = skipped.iter().map(|f| stem(f)).collect();
-            line.push_str(&format!(" (freshness skipped {})", names.join(", ")));
-        }
-        self.news.push(line);
+        self.news.push(AmbienceEvent::Played {
+            file: file.to_path_buf(),
+            position: spot.position,
+            gain: Gain::new(gain),
+            pan: Pan::new(spot.pan),
+            skipped: skipped.to_vec(),
+        });
     }
 
     /// Picks a file for a row, avoiding the kind's last `Freshness` picks as far as the

@@ -1,10 +1,11 @@
 //! The console's world commands: the camera, the hour, the music mode, moving objects,
 //! the room, turning receivers on and off, describing the world and saving the lot.
 
-use super::{WorldDirector, WorldError, format_hour};
+use super::{WorldDirector, WorldError};
 use crate::runtime::Engine;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::SoundSink;
+use crate::runtime::trace::{WorldEvent, WorldReply};
 use crate::world::ObjectId;
 use crate::world::commands::{Turn, WorldCommand, ZoomStep};
 use crate::world::lot::Lot;
@@ -35,7 +36,7 @@ impl WorldDirector {
             WorldCommand::Hour(hour) => self.set_hour(*hour, now, out),
             WorldCommand::Mode(mode) => {
                 self.apply_mode(*mode, now, out);
-                format!("music mode {mode}")
+                WorldReply::Mode(*mode)
             }
             WorldCommand::Move {
                 object,
@@ -45,42 +46,46 @@ impl WorldDirector {
             } => move_object(engine, *object, *x, *y, *floor)?,
             WorldCommand::Room(tiles) => self.set_room(*tiles),
             WorldCommand::TurnOn { object, station } => {
-                return self.turn_on(engine, *object, *station, now, out, "turnon");
+                let reply = self.turn_on(engine, *object, *station, now, out, "turnon")?;
+                return Ok(reply.to_string());
             }
             WorldCommand::TurnOff { object } => {
-                return self.turn_off(engine, *object, None, now, out);
+                let reply = self.turn_off(engine, *object, None, now, out)?;
+                return Ok(reply.to_string());
             }
-            WorldCommand::Describe => self.describe(engine),
-            WorldCommand::SaveLot(path) => {
-                let path = self.save_lot(engine, controlled, path.as_deref())?;
-                format!("lot saved to {}", path.display())
-            }
+            WorldCommand::Describe => WorldReply::Described {
+                text: self.describe(engine),
+            },
+            WorldCommand::SaveLot(path) => WorldReply::LotSaved {
+                path: self.save_lot(engine, controlled, path.as_deref())?,
+            },
         };
         self.follow_view(engine, now, out);
-        self.say(None, reply.clone());
-        Ok(reply)
+        let text = reply.to_string();
+        self.say(None, WorldEvent::Command(reply));
+        Ok(text)
     }
 
     /// `view x y`: centres the camera on a lot tile.
-    fn centre_camera(&mut self, x: f32, y: f32) -> String {
+    fn centre_camera(&mut self, x: f32, y: f32) -> WorldReply {
         self.lot.camera.centre = [x, y];
         self.view_changed = true;
-        format!("camera at ({x}, {y})")
+        WorldReply::CameraAt { centre: [x, y] }
     }
 
     /// `scroll dx dy`: scrolls the view by pixels.
-    fn scroll_camera(&mut self, dx: f32, dy: f32) -> String {
+    fn scroll_camera(&mut self, dx: f32, dy: f32) -> WorldReply {
         let camera = self.camera().scrolled(&self.view, [dx, dy]);
         self.lot.camera.centre = camera.centre;
         self.view_changed = true;
-        format!(
-            "scrolled by ({dx}, {dy}) px: camera at ({:.2}, {:.2})",
-            camera.centre[0], camera.centre[1]
-        )
+        WorldReply::Scrolled {
+            by: [dx, dy],
+            centre: camera.centre,
+        }
     }
 
     /// `zoom in|out|1…3`.
-    fn zoom_camera(&mut self, step: ZoomStep) -> String {
+    fn zoom_camera(&mut self, step: ZoomStep) -> WorldReply {
         let zoom = match step {
             ZoomStep::In => self.lot.camera.zoom.saturating_sub(1),
             ZoomStep::Out => self.lot.camera.zoom.saturating_add(1),
@@ -89,11 +94,11 @@ impl WorldDirector {
         .clamp(ZOOM_NEAR, ZOOM_FAR);
         self.lot.camera.zoom = zoom;
         self.view_changed = true;
-        format!("zoom {zoom} (1 near … 3 far)")
+        WorldReply::Zoom { level: zoom }
     }
 
     /// `rotate left|right|0…3`.
-    fn rotate_camera(&mut self, turn: Turn) -> String {
+    fn rotate_camera(&mut self, turn: Turn) -> WorldReply {
         let r = i32::from(self.lot.camera.rotation);
         let rotation = match turn {
             Turn::Left => r + 3,
@@ -103,42 +108,35 @@ impl WorldDirector {
         .rem_euclid(4);
         self.lot.camera.rotation = u8::try_from(rotation).unwrap_or(0);
         self.view_changed = true;
-        format!("rotation {rotation} (quarter turns)")
+        WorldReply::Rotation {
+            quarter_turns: self.lot.camera.rotation,
+        }
     }
 
     /// `floor n`: shows another floor.
-    fn show_floor(&mut self, level: i32) -> String {
+    fn show_floor(&mut self, level: i32) -> WorldReply {
         self.lot.camera.level = level;
         self.view_changed = true;
-        format!("camera on floor {level}")
+        WorldReply::Floor { level }
     }
 
     /// `hour h`: the lot's hour; the ambience hears it (or noon in an always-day mode).
-    fn set_hour(&mut self, hour: f32, now: SampleTime, out: &mut dyn SoundSink) -> String {
+    fn set_hour(&mut self, hour: f32, now: SampleTime, out: &mut dyn SoundSink) -> WorldReply {
         self.lot.hour = hour;
         let effective = self.ambience_hour();
         self.ambience.set_hour(effective, now, out, &mut self.ids);
-        let state = self.ambience.describe();
-        format!(
-            "hour {} ({})",
-            format_hour(hour),
-            if state.night { "night" } else { "day" }
-        )
+        let night = self.ambience.describe().night;
+        WorldReply::Hour { hour, night }
     }
 
     /// `room tiles`: the size of the room around the active character (its reverb).
-    fn set_room(&mut self, tiles: f32) -> String {
+    fn set_room(&mut self, tiles: f32) -> WorldReply {
         self.lot.room_size = tiles;
         self.ambience.set_room(tiles);
-        let reverb = self.ambience.reverb_level();
-        format!(
-            "room of {tiles} tiles: {}",
-            if reverb > 0.0 {
-                format!("small, ambience reverb {reverb:.2}")
-            } else {
-                "no reverb".to_string()
-            }
-        )
+        WorldReply::Room {
+            tiles,
+            reverb: self.ambience.reverb_level(),
+        }
     }
 
     pub(super) fn turn_on(
@@ -149,7 +147,7 @@ impl WorldDirector {
         now: SampleTime,
         out: &mut dyn SoundSink,
         why: &str,
-    ) -> Result<String, WorldError> {
+    ) -> Result<WorldReply, WorldError> {
         let kind = match engine.world().get(object) {
             Some(o) => o.kind,
             None => return Err(self.refuse(object, why, WorldError::NoObject { object })),
@@ -173,18 +171,26 @@ impl WorldDirector {
             .stations
             .get(station)
             .map_or_else(|| station.to_string(), |s| s.def.name());
-        Ok(format!("object {object} is on `{name}`"))
+        Ok(WorldReply::TurnedOn {
+            object,
+            station,
+            name,
+        })
     }
 
     /// Says in the news that `why` (a command or event) was refused for `error` about
     /// `object`, and gives the error back.
     fn refuse(&mut self, object: ObjectId, why: &str, error: WorldError) -> WorldError {
-        let error = WorldError::Refused {
+        let what = WorldEvent::Refused {
+            by: why.to_owned(),
+            object,
+            reason: error.to_string(),
+        };
+        self.say(Some(object), what);
+        WorldError::Refused {
             by: why.to_owned(),
             source: Box::new(error),
-        };
-        self.fail(Some(object), error.to_string());
-        error
+        }
     }
 
     pub(super) fn turn_off(
@@ -194,7 +200,7 @@ impl WorldDirector {
         station: Option<u32>,
         now: SampleTime,
         out: &mut dyn SoundSink,
-    ) -> Result<String, WorldError> {
+    ) -> Result<WorldReply, WorldError> {
         let Some(code) = station.or_else(|| self.stations.tuned(object)) else {
             return Err(WorldError::NotPlaying { object });
         };
@@ -203,7 +209,7 @@ impl WorldDirector {
             o.on = false;
         }
         self.follow_view(engine, now, out);
-        Ok(format!("object {object} turned off"))
+        Ok(WorldReply::TurnedOff { object })
     }
 
     /// Copies the engine's objects into the lot and writes it to `path` (relative to the
@@ -267,7 +273,7 @@ fn move_object(
     x: f32,
     y: f32,
     floor: Option<i32>,
-) -> Result<String, WorldError> {
+) -> Result<WorldReply, WorldError> {
     let Some(o) = engine.world_mut().get_mut(object) else {
         return Err(WorldError::NoObject { object });
     };
@@ -275,5 +281,9 @@ fn move_object(
     if let Some(level) = floor {
         o.level = level;
     }
-    Ok(format!("object {object} at ({x}, {y}) floor {}", o.level))
+    Ok(WorldReply::Moved {
+        object,
+        position: [x, y],
+        floor: o.level,
+    })
 }

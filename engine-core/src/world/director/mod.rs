@@ -42,22 +42,22 @@ use super::view::{Camera, Placement, ViewSettings, place};
 use super::{ObjectId, WorldObject};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::SoundSink;
+use crate::runtime::trace::WorldEvent;
 use crate::runtime::units::{Gain, Pan};
-use crate::runtime::{Engine, EventArgs, TraceKind};
+use crate::runtime::{Engine, EventArgs};
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::project::Project;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Something the director did, for the trace.
+/// Something the director did, for the trace (its kind is the event's:
+/// [`WorldEvent::kind`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorldNews {
-    /// World news, or an error.
-    pub kind: TraceKind,
     /// The object it concerns.
     pub object: Option<ObjectId>,
     /// What happened.
-    pub message: String,
+    pub what: WorldEvent,
 }
 
 /// What decides an object's placement and its station: ID, position, floor, station, on.
@@ -253,47 +253,23 @@ impl WorldDirector {
 
     /// Takes what happened since the last call.
     pub fn take_news(&mut self) -> Vec<WorldNews> {
-        for message in self.music.take_news() {
-            self.news.push(WorldNews {
-                kind: TraceKind::World,
-                object: None,
-                message,
-            });
+        for what in self.music.take_news() {
+            self.say(None, WorldEvent::Music(what));
         }
         for news in self.stations.take_news() {
-            self.news.push(WorldNews {
-                kind: if news.error {
-                    TraceKind::Error
-                } else {
-                    TraceKind::World
-                },
-                object: None,
-                message: format!("station {}: {}", news.code, news.message),
-            });
+            let what = WorldEvent::Station {
+                code: news.code,
+                what: news.what,
+            };
+            self.say(None, what);
         }
-        for message in self.ambience.take_news() {
-            self.news.push(WorldNews {
-                kind: TraceKind::World,
-                object: None,
-                message,
-            });
+        for what in self.ambience.take_news() {
+            self.say(None, WorldEvent::Ambience(what));
         }
         std::mem::take(&mut self.news)
     }
 
-    fn say(&mut self, object: Option<ObjectId>, message: String) {
-        self.news.push(WorldNews {
-            kind: TraceKind::World,
-            object,
-            message,
-        });
-    }
-
-    fn fail(&mut self, object: Option<ObjectId>, message: String) {
-        self.news.push(WorldNews {
-            kind: TraceKind::Error,
-            object,
-            message,
-        });
+    fn say(&mut self, object: Option<ObjectId>, what: WorldEvent) {
+        self.news.push(WorldNews { object, what });
     }
 }

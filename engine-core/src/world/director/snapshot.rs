@@ -3,6 +3,7 @@
 
 use super::WorldDirector;
 use crate::runtime::Engine;
+pub use crate::runtime::trace::format_hour;
 use crate::runtime::units::{Gain, Pan};
 use crate::world::ambience::AmbienceState;
 use crate::world::music::{MusicMode, MusicState};
@@ -186,10 +187,4 @@ impl WorldDirector {
         }
         s.trim_end().to_string()
     }
-}
-
-/// `14.5` as `14:30`.
-pub fn format_hour(hour: f32) -> String {
-    let minutes = (f64::from(hour.rem_euclid(24.0)) * 60.0).round() as u32;
-    format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
 }

@@ -2,11 +2,11 @@
 //! requests (turning receivers on and off, music modes), ended notes routed to whoever
 //! played them, the ambience's steps, and volume and pan following the view.
 
-use super::{WorldDirector, WorldNews};
+use super::WorldDirector;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{NoteId, SoundSink};
-use crate::runtime::{Engine, HookEvent, TraceKind};
-use crate::toolchain::diag::Severity;
+use crate::runtime::trace::WorldEvent;
+use crate::runtime::{Engine, HookEvent};
 use crate::world::ObjectId;
 use crate::world::music::MusicMode;
 use crate::world::view::{Placement, place, station_mix};
@@ -34,17 +34,13 @@ impl WorldDirector {
     /// Starts what the lot says at the first tick: the music mode, the hour, the room.
     pub(super) fn begin(&mut self, engine: &Engine, now: SampleTime, out: &mut dyn SoundSink) {
         self.started = true;
-        for d in &self.diagnostics {
-            let kind = if d.severity == Severity::Error {
-                TraceKind::Error
-            } else {
-                TraceKind::World
-            };
-            self.news.push(WorldNews {
-                kind,
-                object: None,
-                message: d.to_string(),
-            });
+        let problems: Vec<WorldEvent> = self
+            .diagnostics
+            .iter()
+            .map(|d| WorldEvent::Problem(d.into()))
+            .collect();
+        for what in problems {
+            self.say(None, what);
         }
         self.ambience.set_room(self.lot.room_size);
         self.ambience.set_listener(self.lot.camera.centre);
@@ -70,21 +66,22 @@ impl WorldDirector {
                 .stations
                 .turn_on(station, object, now, out, &mut self.ids)
             {
-                self.fail(Some(object), format!("lot: object {object}: {e}"));
+                let what = WorldEvent::LotTuneFailed {
+                    object,
+                    station,
+                    reason: e.to_string(),
+                };
+                self.say(Some(object), what);
             }
         }
-        self.say(
-            None,
-            format!(
-                "world: {} object(s), hour {}, mode {}, camera at ({}, {}) zoom {}",
-                engine.world().len(),
-                self.lot.hour,
-                self.music.mode(),
-                self.lot.camera.centre[0],
-                self.lot.camera.centre[1],
-                self.lot.camera.zoom
-            ),
-        );
+        let began = WorldEvent::Began {
+            objects: engine.world().len(),
+            hour: self.lot.hour,
+            mode: self.music.mode(),
+            camera: self.lot.camera.centre,
+            zoom: self.lot.camera.zoom,
+        };
+        self.say(None, began);
     }
 
     /// One tick, `from` to `until` (sample time): world requests, ended notes, the
@@ -129,17 +126,12 @@ impl WorldDirector {
                 object,
             } => {
                 let Some(object) = object else {
-                    self.fail(
-                        None,
-                        format!(
-                            "`{event}` (kTurnOnTV) has no source object: a station needs a receiver"
-                        ),
-                    );
+                    self.say(None, WorldEvent::NoReceiver { event, on: true });
                     return;
                 };
                 // A failure is already in the news.
-                if let Ok(message) = self.turn_on(engine, object, station, now, out, &event) {
-                    self.say(Some(object), format!("{event}: {message}"));
+                if let Ok(did) = self.turn_on(engine, object, station, now, out, &event) {
+                    self.say(Some(object), WorldEvent::Hook { event, did });
                 }
             }
             HookEvent::TurnOff {
@@ -148,20 +140,22 @@ impl WorldDirector {
                 object,
             } => {
                 let Some(object) = object else {
-                    self.fail(None, format!("`{event}` (kTurnOffTV) has no source object"));
+                    self.say(None, WorldEvent::NoReceiver { event, on: false });
                     return;
                 };
-                match self.turn_off(engine, object, Some(station), now, out) {
-                    Ok(message) => self.say(Some(object), format!("{event}: {message}")),
-                    Err(e) => self.fail(Some(object), format!("{event}: {e}")),
-                }
+                let what = match self.turn_off(engine, object, Some(station), now, out) {
+                    Ok(did) => WorldEvent::Hook { event, did },
+                    Err(e) => WorldEvent::Refused {
+                        by: event,
+                        object,
+                        reason: e.to_string(),
+                    },
+                };
+                self.say(Some(object), what);
             }
             HookEvent::MusicMode { event, mode } => match MusicMode::from_number(mode) {
                 Some(mode) => self.apply_mode(mode, now, out),
-                None => self.fail(
-                    None,
-                    format!("`{event}`: {mode} is not a music mode (0 live … 8 family)"),
-                ),
+                None => self.say(None, WorldEvent::NotAMusicMode { event, mode }),
             },
         }
     }

@@ -1,0 +1,164 @@
+//! `hitbench replay` and `hitbench why`: a capture's inputs run again against the project
+//! as it is now (or with a setting changed) and its decisions compared; one trigger's
+//! decision explained.
+
+use super::args::usage;
+use super::render::{load_project, parse_seed};
+use super::{EXIT_TROUBLE, Io};
+use anyhow::Context as _;
+use engine_core::host::capture::{self, Capture};
+use engine_core::host::command::{TimedCommand, parse};
+use engine_core::host::offline::{self, RenderOptions};
+use engine_core::toolchain::project::Project;
+use engine_core::tools::diff::{GAIN_THRESHOLD_DB, diff};
+use engine_core::tools::why::{Decision, decisions};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Runs `hitbench replay <capture> [--project DIR] [--voices N] [--seed S] [--diff]`.
+pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    let project_dir = args.value(&["--project"])?.map(PathBuf::from);
+    let voices = args
+        .value(&["--voices"])?
+        .map(|t| {
+            t.parse::<usize>()
+                .ok()
+                .filter(|v| (1..=1024).contains(v))
+                .ok_or_else(|| usage(format!("--voices must be from 1 to 1024, not `{t}`")))
+        })
+        .transpose()?;
+    let seed = args
+        .value(&["--seed"])?
+        .map(|t| parse_seed(Some(t)))
+        .transpose()?;
+    let show_diff = args.flag(&["--diff"]);
+    let path = args
+        .next_positional()
+        .map(PathBuf::from)
+        .ok_or_else(|| usage("replay needs a capture: hitbench replay <file.hbcap>"))?;
+    args.finish()?;
+    let capture = match capture::read(&path) {
+        Ok(capture) => capture,
+        Err(e) => return trouble(io, &e.to_string()),
+    };
+    let script = match inputs(&capture, &path) {
+        Ok(script) => script,
+        Err(message) => return trouble(io, &message),
+    };
+    let project = match &project_dir {
+        Some(dir) => load_project(dir, io)?,
+        None => Project::load_dirs(&capture.header.dirs),
+    };
+    for change in capture::changed_files(&capture.header.files, &capture::hash_files(&project.dirs))
+    {
+        writeln!(io.out, "project {change}")?;
+    }
+    let rate = capture.header.sample_rate;
+    let options = RenderOptions {
+        sample_rate: rate,
+        seed: seed.unwrap_or(capture.header.seed),
+        voices: voices.unwrap_or(capture.header.voices),
+        duration: capture
+            .end
+            .map(|end| end.samples() as f64 / f64::from(rate.max(1))),
+        ..RenderOptions::default()
+    };
+    let mut records = Vec::new();
+    let report = offline::run_without_file(project, &script, options, &mut |r| records.push(r))
+        .map_err(anyhow::Error::msg)?;
+    let before = decisions(&capture.records);
+    let after = decisions(&records);
+    writeln!(
+        io.out,
+        "replayed {} input(s) over {:.2} s: {} trigger(s) now, {} in the capture",
+        script.len(),
+        report.seconds,
+        after.len(),
+        before.len()
+    )?;
+    if !show_diff {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let changes = diff(&before, &after, GAIN_THRESHOLD_DB);
+    for change in &changes {
+        writeln!(io.out, "{}", change.line(rate))?;
+    }
+    if changes.is_empty() {
+        writeln!(io.out, "no decision differs")?;
+        Ok(ExitCode::SUCCESS)
+    } else {
+        writeln!(io.out, "{} decision(s) differ", changes.len())?;
+        Ok(ExitCode::from(1))
+    }
+}
+
+/// The capture's inputs as a script (each line parsed back into its command).
+fn inputs(capture: &Capture, path: &Path) -> Result<Vec<TimedCommand>, String> {
+    capture
+        .inputs
+        .iter()
+        .enumerate()
+        .filter_map(|(index, (seconds, line))| match parse(line) {
+            Ok(Some(command)) => Some(Ok(TimedCommand {
+                time: *seconds,
+                command,
+                line: u32::try_from(index + 1).unwrap_or(u32::MAX),
+            })),
+            Ok(None) => None,
+            Err(e) => Some(Err(format!(
+                "{}: input {} `{line}` does not read as a command: {e}",
+                path.display(),
+                index + 1
+            ))),
+        })
+        .collect()
+}
+
+fn trouble(io: &mut Io<'_>, message: &str) -> anyhow::Result<ExitCode> {
+    writeln!(io.err, "hitbench: error: {message}")?;
+    Ok(ExitCode::from(EXIT_TROUBLE))
+}
+
+/// Runs `hitbench why <capture> <event name | seconds>`.
+pub fn why(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    let path = args
+        .next_positional()
+        .map(PathBuf::from)
+        .ok_or_else(|| usage("why needs a capture: hitbench why <file.hbcap> <event|seconds>"))?;
+    let target = args.next_positional().ok_or_else(|| {
+        usage("why needs an event name or a time: hitbench why <file.hbcap> <event|seconds>")
+    })?;
+    args.finish()?;
+    let capture = capture::read(&path).with_context(|| "cannot explain".to_string())?;
+    let rate = capture.header.sample_rate;
+    let all = decisions(&capture.records);
+    let chosen: Vec<&Decision> = match target.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => {
+            let at = (seconds * f64::from(rate)).round() as u64;
+            let last = all
+                .iter()
+                .filter(|d| d.time.samples() <= at)
+                .map(|d| d.time)
+                .max();
+            all.iter().filter(|d| Some(d.time) == last).collect()
+        }
+        _ => all
+            .iter()
+            .filter(|d| d.event.eq_ignore_ascii_case(&target))
+            .collect(),
+    };
+    if chosen.is_empty() {
+        writeln!(
+            io.err,
+            "hitbench: no trigger of `{target}` in {} (events are named as triggered; a time is in seconds)",
+            path.display()
+        )?;
+        return Ok(ExitCode::from(1));
+    }
+    for decision in chosen {
+        for line in decision.explain(rate) {
+            writeln!(io.out, "{line}")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

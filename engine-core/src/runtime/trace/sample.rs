@@ -1,0 +1,246 @@
+//! [`SampleEvent`]: what the sound server decided about a note's sample — a cache miss
+//! and the wait for the data, a late start or a drop, streaming from disk, a refusal by
+//! noise reduction, a sample that could not be loaded — as data. The server (in `sound`)
+//! converts its own types into these plain ones; `Display` gives the sentence the trace
+//! has always printed.
+
+use crate::runtime::sink::NoteId;
+use crate::runtime::trace::TraceKind;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+
+/// The kind of a cache miss (after Mark Hill; the cache's own `MissKind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MissClass {
+    /// The data was never loaded before (or it changed).
+    Compulsory,
+    /// It was evicted for room, in LRU order, and is asked for again.
+    Capacity,
+    /// It was thrown out on a hint (evict, release, priority) and is asked for again.
+    Conflict,
+}
+
+/// Why a sample could not be had, by kind (the cache's and the decoder's errors sorted
+/// for readers; the sentence is the error's own, in [`SampleEvent::LoadFailed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LoadFailure {
+    /// The name can never name a resource, or tries to leave its pack or directory.
+    BadName,
+    /// No resource file holds it.
+    NotFound,
+    /// Its bytes could not be read.
+    Unreadable,
+    /// Its bytes are not audio the loader or decoder accepts.
+    Undecodable,
+    /// The memory budget had no room for it.
+    OverBudget,
+    /// The background loader is not running.
+    LoaderStopped,
+    /// Something else (a resource directory or pack that cannot be used).
+    Other,
+}
+
+/// One decision of the sound server about a note's sample.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SampleEvent {
+    /// The sample is not in memory yet: the note waits for the loader thread.
+    CacheMiss {
+        /// The note.
+        note: NoteId,
+        /// The sample's resource name.
+        sample: Arc<str>,
+        /// The kind of miss, as the cache counted it.
+        class: Option<MissClass>,
+    },
+    /// A waiting note's sample arrived after the note's time: it starts late, or — a
+    /// one-shot later than the server's limit — is dropped.
+    Arrived {
+        /// The note.
+        note: NoteId,
+        /// The sample's resource name.
+        sample: Arc<str>,
+        /// How late, in samples.
+        late: u64,
+        /// The output's sample rate (to say it in milliseconds).
+        rate: u32,
+        /// Dropped instead of started.
+        dropped: bool,
+    },
+    /// A note was stopped while it still waited for its sample.
+    StoppedWaiting {
+        /// The note.
+        note: NoteId,
+    },
+    /// A note plays from disk through the streaming path.
+    Streaming {
+        /// The note.
+        note: NoteId,
+        /// The sample's resource name.
+        sample: Arc<str>,
+    },
+    /// Noise reduction: a server request was dropped because its origin is already
+    /// playing a sound.
+    OriginBusy {
+        /// The sound's registered name.
+        sound: Arc<str>,
+        /// Who asked.
+        origin: i64,
+    },
+    /// A note's sample could not be loaded or opened: the note is dropped.
+    LoadFailed {
+        /// The note.
+        note: NoteId,
+        /// The sample's resource name.
+        sample: Arc<str>,
+        /// What kind of failure.
+        failure: LoadFailure,
+        /// The error, as the cache or the decoder says it (names the resource or file).
+        reason: String,
+    },
+    /// The resource is in memory but holds no audio.
+    NotAudio {
+        /// The note.
+        note: NoteId,
+        /// The resource name.
+        sample: Arc<str>,
+    },
+    /// The streaming thread could not be started: the note is dropped.
+    StreamThreadFailed {
+        /// The note.
+        note: NoteId,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// A stream could not be opened on the streaming thread: the note is dropped.
+    StreamFailed {
+        /// The note.
+        note: NoteId,
+        /// The sample's resource name.
+        sample: Arc<str>,
+        /// Why.
+        reason: String,
+    },
+    /// The mixer had no free voice for a note: it is dropped.
+    NoMixerVoice {
+        /// The note.
+        note: NoteId,
+    },
+    /// A streamed note's ring ran dry: the audio thread played silence for a moment.
+    StreamRanDry {
+        /// The note.
+        note: NoteId,
+    },
+    /// The mixer's command ring was full: a command was lost.
+    MixerRingFull,
+}
+
+impl SampleEvent {
+    /// The kind of record it makes: waits, late starts and streams are `sample`, a
+    /// noise-reduction refusal is a `voice` decision, failures are `error`s.
+    pub fn kind(&self) -> TraceKind {
+        match self {
+            SampleEvent::CacheMiss { .. }
+            | SampleEvent::Arrived { .. }
+            | SampleEvent::StoppedWaiting { .. }
+            | SampleEvent::Streaming { .. } => TraceKind::Sample,
+            SampleEvent::OriginBusy { .. } => TraceKind::Voice,
+            SampleEvent::LoadFailed { .. }
+            | SampleEvent::NotAudio { .. }
+            | SampleEvent::StreamThreadFailed { .. }
+            | SampleEvent::StreamFailed { .. }
+            | SampleEvent::NoMixerVoice { .. }
+            | SampleEvent::StreamRanDry { .. }
+            | SampleEvent::MixerRingFull => TraceKind::Error,
+        }
+    }
+
+    /// The note it is about, if any.
+    pub fn note(&self) -> Option<NoteId> {
+        match self {
+            SampleEvent::CacheMiss { note, .. }
+            | SampleEvent::Arrived { note, .. }
+            | SampleEvent::StoppedWaiting { note }
+            | SampleEvent::Streaming { note, .. }
+            | SampleEvent::LoadFailed { note, .. }
+            | SampleEvent::NotAudio { note, .. }
+            | SampleEvent::StreamThreadFailed { note, .. }
+            | SampleEvent::StreamFailed { note, .. }
+            | SampleEvent::NoMixerVoice { note }
+            | SampleEvent::StreamRanDry { note } => Some(*note),
+            SampleEvent::OriginBusy { .. } | SampleEvent::MixerRingFull => None,
+        }
+    }
+
+    /// True for what the server counts as dropped (`SoundServer::counts`): a note that
+    /// will never sound because it came too late or failed, or a lost mixer command. A
+    /// note stopped while waiting and a request refused by noise reduction are not.
+    pub fn dropped(&self) -> bool {
+        match self {
+            SampleEvent::Arrived { dropped, .. } => *dropped,
+            SampleEvent::LoadFailed { .. }
+            | SampleEvent::NotAudio { .. }
+            | SampleEvent::StreamThreadFailed { .. }
+            | SampleEvent::StreamFailed { .. }
+            | SampleEvent::NoMixerVoice { .. }
+            | SampleEvent::MixerRingFull => true,
+            SampleEvent::CacheMiss { .. }
+            | SampleEvent::StoppedWaiting { .. }
+            | SampleEvent::Streaming { .. }
+            | SampleEvent::OriginBusy { .. }
+            | SampleEvent::StreamRanDry { .. } => false,
+        }
+    }
+}
+
+impl fmt::Display for SampleEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SampleEvent as S;
+        match self {
+            S::CacheMiss { note, sample, .. } => write!(
+                f,
+                "note {note}: cache miss for `{sample}`; it starts when the data arrives"
+            ),
+            S::Arrived {
+                note,
+                sample,
+                late,
+                rate,
+                dropped: true,
+            } => write!(
+                f,
+                "note {note}: `{sample}` arrived {:.0} ms late; dropped (a one-shot that late would be out of place)",
+                *late as f64 * 1000.0 / f64::from((*rate).max(1))
+            ),
+            S::Arrived {
+                note, sample, late, ..
+            } => write!(
+                f,
+                "note {note}: `{sample}` arrived; starting {late} samples late"
+            ),
+            S::StoppedWaiting { note } => {
+                write!(f, "note {note} stopped before its sample arrived")
+            }
+            S::Streaming { note, sample } => {
+                write!(f, "note {note}: streaming `{sample}` from disk")
+            }
+            S::OriginBusy { sound, origin } => write!(
+                f,
+                "`{sound}` from origin {origin} dropped: that origin is already playing"
+            ),
+            S::LoadFailed { note, reason, .. } => write!(f, "note {note}: {reason}"),
+            S::NotAudio { sample, .. } => write!(f, "`{sample}` is not audio"),
+            S::StreamThreadFailed { reason, .. } => {
+                write!(f, "cannot start the streaming thread: {reason}")
+            }
+            S::StreamFailed {
+                note,
+                sample,
+                reason,
+            } => write!(f, "note {note}: cannot stream `{sample}`: {reason}"),
+            S::NoMixerVoice { note } => write!(f, "note {note}: no free mixer voice; dropped"),
+            S::StreamRanDry { note } => write!(f, "note {note}: its stream ran dry"),
+            S::MixerRingFull => f.write_str("mixer command ring full: a command was dropped"),
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Capture, replay and why on the demo tour: the tour captured while it renders replays
+//! without a difference; with 4 voices the busy moment steals; a copy of the demo with a
+//! hit list edited picks other cries; `why` explains a played and a stealing trigger; a
+//! damaged capture is an error naming its line.
+
+use hitbench_tests::{Run, TempDir, hitbench, workspace};
+use std::path::Path;
+use std::process::ExitCode;
+
+fn text(path: &Path) -> String {
+    path.display().to_string()
+}
+
+fn run(args: &[&str]) -> Run {
+    hitbench(args)
+}
+
+/// Copies the folder `from` into `to`, recursively.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_tour_captures_replays_explains_and_shows_what_an_edit_changed() {
+    let dir = TempDir::new("capture");
+    let demo = workspace().join("projects/demo");
+    let tour = demo.join("tour.txt");
+    let (wav, cap) = (dir.join("t.wav"), dir.join("t.hbcap"));
+    let render = run(&[
+        "render",
+        &text(&demo),
+        "--script",
+        &text(&tour),
+        "-o",
+        &text(&wav),
+        "--capture",
+        &text(&cap),
+    ]);
+    assert_eq!(
+        render.code,
+        ExitCode::SUCCESS,
+        "{}\n{}",
+        render.out,
+        render.err
+    );
+    assert!(
+        render.out.contains(&format!("captured {}", cap.display())),
+        "{}",
+        render.out
+    );
+    let bytes = std::fs::metadata(&cap).unwrap().len();
+    assert!(bytes < 5 << 20, "a capture of the tour is {bytes} bytes");
+
+    let same = run(&["replay", &text(&cap), "--diff"]);
+    assert_eq!(same.code, ExitCode::SUCCESS, "{}\n{}", same.out, same.err);
+    assert!(same.out.contains("no decision differs"), "{}", same.out);
+
+    let fewer = run(&["replay", &text(&cap), "--diff", "--voices", "4"]);
+    assert_eq!(
+        fewer.code,
+        ExitCode::from(1),
+        "{}\n{}",
+        fewer.out,
+        fewer.err
+    );
+    assert!(
+        fewer
+            .out
+            .contains("105.100 s `vox_laugh` @3: stole voice 0 from `door_open` now, started on voice 4 before"),
+        "{}",
+        fewer.out
+    );
+
+    // A copy of the demo whose baby has only two cries: the picks change.
+    let copy = dir.join("demo");
+    copy_dir(&demo, &copy);
+    let source = copy.join("baby.src");
+    let edited = std::fs::read_to_string(&source)
+        .unwrap()
+        .replace("hl_baby_cry=2201-2203", "hl_baby_cry=2201-2202");
+    std::fs::write(&source, edited).unwrap();
+    let edit = run(&["replay", &text(&cap), "--project", &text(&copy), "--diff"]);
+    assert_eq!(edit.code, ExitCode::from(1), "{}\n{}", edit.out, edit.err);
+    assert!(
+        edit.out.contains("project changed: baby.src"),
+        "{}",
+        edit.out
+    );
+    assert!(
+        edit.out.contains("`baby_cry` @9: plays `sounds/baby/cry_"),
+        "{}",
+        edit.out
+    );
+
+    let why = run(&["why", &text(&cap), "vox_laugh"]);
+    assert_eq!(why.code, ExitCode::SUCCESS, "{}\n{}", why.out, why.err);
+    assert!(why.out.contains("`vox_laugh` from object 3"), "{}", why.out);
+    assert!(why.out.contains("started on free voice 4"), "{}", why.out);
+    assert!(why.out.contains("= track volume"), "{}", why.out);
+
+    let damaged = dir.join("damaged.hbcap");
+    let mut lines: Vec<String> = std::fs::read_to_string(&cap)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines[3] = "{\"line\": \"record\", \"time\": ".to_string();
+    std::fs::write(&damaged, lines.join("\n")).unwrap();
+    let bad = run(&["replay", &text(&damaged), "--diff"]);
+    assert_eq!(bad.code, ExitCode::from(2), "{}\n{}", bad.out, bad.err);
+    assert!(
+        bad.err.contains(&format!("{}:4:", damaged.display())),
+        "{}",
+        bad.err
+    );
+}
+
+#[test]
+fn why_at_a_time_explains_the_latest_trigger_and_says_when_there_is_none() {
+    let dir = TempDir::new("capture-why");
+    let demo = workspace().join("projects/demo");
+    let script = dir.join("busy.txt");
+    std::fs::write(
+        &script,
+        "0.0 sev door open @1\n0.02 sev piano play @2\n0.04 sev baby cry @9\n0.06 sev vox greet @1\n0.1 sev vox laugh @3\n",
+    )
+    .unwrap();
+    let (wav, cap) = (dir.join("b.wav"), dir.join("b.hbcap"));
+    let render = run(&[
+        "render",
+        &text(&demo),
+        "--script",
+        &text(&script),
+        "-o",
+        &text(&wav),
+        "--capture",
+        &text(&cap),
+    ]);
+    assert_eq!(
+        render.code,
+        ExitCode::SUCCESS,
+        "{}\n{}",
+        render.out,
+        render.err
+    );
+    let why = run(&["why", &text(&cap), "0.05"]);
+    assert_eq!(why.code, ExitCode::SUCCESS, "{}\n{}", why.out, why.err);
+    assert!(why.out.contains("`baby_cry` from object 9"), "{}", why.out);
+    let none = run(&["why", &text(&cap), "no_such_event"]);
+    assert_eq!(none.code, ExitCode::from(1), "{}\n{}", none.out, none.err);
+    assert!(
+        none.err.contains("no trigger of `no_such_event`"),
+        "{}",
+        none.err
+    );
+}
