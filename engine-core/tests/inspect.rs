@@ -14,7 +14,7 @@ use engine_core::runtime::{Gain, Pan, SampleTime};
 use engine_core::toolchain::project::Project;
 use engine_core::toolchain::registers::Layout;
 use engine_core::tools::inspect::{self, LaneEnd, ThreadStatus, VoiceHistory};
-use support::{TempProject, args, run_for, samples_of};
+use support::{TempProject, args, looping_tracks, run_for, samples_of};
 
 /// An engine with `voices` voice slots; every trace on if `traced`.
 fn engine_with(project: Project, voices: usize, sample_seconds: f64, traced: bool) -> Engine {
@@ -193,33 +193,15 @@ fn a_fault_is_in_the_history_with_file_and_line() {
     );
 }
 
-/// Tracks `t0`…, each looping a long note, with these priorities.
+/// Tracks `t0`…, each looping a long note, with these priorities, and `multi`, which
+/// allows several copies.
 fn voices_project(priorities: &[i32]) -> TempProject {
-    let mut source = String::from("LAYOUT tso\nBINARY [\n");
-    let mut tracks = String::from("[Track]\n");
-    let mut events = String::from("[EventMapping]\n");
-    for (i, priority) in priorities.iter().enumerate() {
-        source.push_str(&format!(
-            "t{i}\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n"
-        ));
-        tracks.push_str(&format!(
-            "{}=0,t{i},1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,{priority}\n",
-            100 + i
-        ));
-        events.push_str(&format!("t{i}=kSndobPlay,{},0,0,0,0\n", 100 + i));
-    }
-    source.push_str(
+    looping_tracks(
+        "inspect-voices",
+        priorities,
+        1024,
         "multi\n\tloadb MultipleInstances 1\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n",
-    );
-    source.push_str("]\n");
-    let p = TempProject::new("inspect-voices");
-    p.file("t.src", &source)
-        .file(
-            "t.hot",
-            &format!("{events}{tracks}[Patch]\n1=0,hum,\"s.wav\",0,0,0,0,0\n"),
-        )
-        .sample("s.wav");
-    p
+    )
 }
 
 #[test]

@@ -14,7 +14,7 @@ use engine_core::runtime::{
 };
 use engine_core::tools::diff::{Change, GAIN_THRESHOLD_DB, diff};
 use engine_core::tools::why::{Decision, Verdict, decisions};
-use support::{TempProject, args, samples_of};
+use support::{TempProject, args, looping_tracks, samples_of};
 
 /// Tracks `t0`…, each looping a long note, with these priorities; 4 voices.
 fn session(priorities: &[i32]) -> (TempProject, Engine) {
@@ -23,27 +23,7 @@ fn session(priorities: &[i32]) -> (TempProject, Engine) {
 
 /// The same, with `voices` voices and every track at `volume`.
 fn session_with(priorities: &[i32], voices: usize, volume: i32) -> (TempProject, Engine) {
-    let mut source = String::from("LAYOUT tso\nBINARY [\n");
-    let mut tracks = String::from("[Track]\n");
-    let mut events = String::from("[EventMapping]\n");
-    for (i, priority) in priorities.iter().enumerate() {
-        source.push_str(&format!(
-            "t{i}\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n"
-        ));
-        tracks.push_str(&format!(
-            "{}=0,t{i},{volume},kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,{priority}\n",
-            100 + i
-        ));
-        events.push_str(&format!("t{i}=kSndobPlay,{},0,0,0,0\n", 100 + i));
-    }
-    source.push_str("]\n");
-    let p = TempProject::new("why");
-    p.file("t.src", &source)
-        .file(
-            "t.hot",
-            &format!("{events}{tracks}[Patch]\n1=0,hum,\"s.wav\",0,0,0,0,0\n"),
-        )
-        .sample("s.wav");
+    let p = looping_tracks("why", priorities, volume, "");
     let project = p.load();
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let config = EngineConfig {

@@ -121,3 +121,32 @@ pub fn records(trace: &[TraceRecord], kind: TraceKind) -> Vec<&TraceRecord> {
 pub fn args() -> EventArgs {
     EventArgs::default()
 }
+
+/// A project of tracks `t0`…, each looping a long note at `volume` (HIT scale) with
+/// these priorities (events of the same names), plus `more` tracks' source inside the
+/// same `BINARY` block.
+pub fn looping_tracks(tag: &str, priorities: &[i32], volume: i32, more: &str) -> TempProject {
+    let mut source = String::from("LAYOUT tso\nBINARY [\n");
+    let mut tracks = String::from("[Track]\n");
+    let mut events = String::from("[EventMapping]\n");
+    for (i, priority) in priorities.iter().enumerate() {
+        source.push_str(&format!(
+            "t{i}\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n"
+        ));
+        tracks.push_str(&format!(
+            "{}=0,t{i},{volume},kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,{priority}\n",
+            100 + i
+        ));
+        events.push_str(&format!("t{i}=kSndobPlay,{},0,0,0,0\n", 100 + i));
+    }
+    source.push_str(more);
+    source.push_str("]\n");
+    let p = TempProject::new(tag);
+    p.file("t.src", &source)
+        .file(
+            "t.hot",
+            &format!("{events}{tracks}[Patch]\n1=0,hum,\"s.wav\",0,0,0,0,0\n"),
+        )
+        .sample("s.wav");
+    p
+}

@@ -2,33 +2,12 @@
 //! track with the instance map's owners; quieting; multiple instances; interrupt
 //! handoff; ducking.
 
-use super::support::{TempProject, args, engine, records, run_for};
+use super::support::{TempProject, args, engine, looping_tracks, records, run_for};
 use engine_core::runtime::{Outcome, SoundCommand, TraceKind};
 
 /// Tracks `t0`…`t19`, each looping a long note; [Track] entries give priorities.
 fn project(priorities: &[i32]) -> TempProject {
-    let mut source = String::from("LAYOUT tso\nBINARY [\n");
-    let mut tracks = String::from("[Track]\n");
-    let mut events = String::from("[EventMapping]\n");
-    for (i, priority) in priorities.iter().enumerate() {
-        source.push_str(&format!(
-            "t{i}\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n"
-        ));
-        tracks.push_str(&format!(
-            "{}=0,t{i},1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,{priority}\n",
-            100 + i
-        ));
-        events.push_str(&format!("t{i}=kSndobPlay,{},0,0,0,0\n", 100 + i));
-    }
-    source.push_str("]\n");
-    let p = TempProject::new("voices");
-    p.file("t.src", &source)
-        .file(
-            "t.hot",
-            &format!("{events}{tracks}[Patch]\n1=0,hum,\"s.wav\",0,0,0,0,0\n"),
-        )
-        .sample("s.wav");
-    p
+    looping_tracks("voices", priorities, 1024, "")
 }
 
 #[test]
