@@ -10,8 +10,8 @@
 //! about its target, and groups them again only when one arrives.
 
 use crate::{AppCommand, Panel, PanelContext, theme};
+use engine_core::runtime::TraceRecord;
 use engine_core::runtime::trace::{GainParts, Occupant, TraceEvent};
-use engine_core::runtime::{Gain, TraceRecord};
 use engine_core::tools::why::{
     Decision, NoteFacts, Subject, Verdict, end_sentence, grouped, silenced_by,
 };
@@ -416,11 +416,11 @@ impl WhyPanel {
                     if sign == "=" {
                         ui.strong(name);
                         ui.strong(format!("{:.3}", gain.get()));
-                        ui.strong(db(gain));
+                        ui.strong(gain.db_text());
                     } else {
                         ui.label(name);
                         ui.label(format!("{:.3}", gain.get()));
-                        ui.label(db(gain));
+                        ui.label(gain.db_text());
                     }
                     ui.end_row();
                 }
@@ -436,14 +436,5 @@ impl WhyPanel {
                 format!("inaudible: {factor}"),
             );
         }
-    }
-}
-
-/// A gain in dB, or "silent".
-fn db(gain: Gain) -> String {
-    if gain == Gain::SILENT {
-        "silent".to_string()
-    } else {
-        format!("{:+.1} dB", gain.db())
     }
 }

@@ -29,6 +29,29 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Renders `script` against the demo into `wav`, capturing to `cap`; the run must succeed.
+fn render_captured(script: &Path, wav: &Path, cap: &Path) -> Run {
+    let demo = workspace().join("projects/demo");
+    let render = run(&[
+        "render",
+        &text(&demo),
+        "--script",
+        &text(script),
+        "-o",
+        &text(wav),
+        "--capture",
+        &text(cap),
+    ]);
+    assert_eq!(
+        render.code,
+        ExitCode::SUCCESS,
+        "{}\n{}",
+        render.out,
+        render.err
+    );
+    render
+}
+
 #[test]
 fn the_tour_captures_replays_explains_and_shows_what_an_edit_changed() {
     let dir = TempDir::new("capture");
@@ -127,7 +150,6 @@ fn the_tour_captures_replays_explains_and_shows_what_an_edit_changed() {
 #[test]
 fn why_at_a_time_explains_the_latest_trigger_and_says_when_there_is_none() {
     let dir = TempDir::new("capture-why");
-    let demo = workspace().join("projects/demo");
     let script = dir.join("busy.txt");
     std::fs::write(
         &script,
@@ -135,23 +157,7 @@ fn why_at_a_time_explains_the_latest_trigger_and_says_when_there_is_none() {
     )
     .unwrap();
     let (wav, cap) = (dir.join("b.wav"), dir.join("b.hbcap"));
-    let render = run(&[
-        "render",
-        &text(&demo),
-        "--script",
-        &text(&script),
-        "-o",
-        &text(&wav),
-        "--capture",
-        &text(&cap),
-    ]);
-    assert_eq!(
-        render.code,
-        ExitCode::SUCCESS,
-        "{}\n{}",
-        render.out,
-        render.err
-    );
+    render_captured(&script, &wav, &cap);
     let why = run(&["why", &text(&cap), "0.05"]);
     assert_eq!(why.code, ExitCode::SUCCESS, "{}\n{}", why.out, why.err);
     assert!(why.out.contains("`baby_cry` from object 9"), "{}", why.out);

@@ -12,6 +12,7 @@ use crate::runtime::trace::TraceRecord;
 use crate::toolchain::fsrules::{self, EntryKind, LinkPolicy, ReadRules, WalkOptions};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -272,23 +273,28 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The files that differ between a capture's project and `now`: changed, gone or new.
+/// The files that differ between a capture's project and `now`: changed, gone or new
+/// (by their path inside their data directory).
 pub fn changed_files(then: &[FileHash], now: &[FileHash]) -> Vec<String> {
-    let key = |f: &FileHash| f.path.clone();
+    let index = |files: &[FileHash]| -> BTreeMap<PathBuf, String> {
+        files
+            .iter()
+            .map(|f| (f.path.clone(), f.sha256.clone()))
+            .collect()
+    };
+    let (then, now) = (index(then), index(now));
     let mut out = Vec::new();
-    for old in then {
-        match now.iter().find(|n| key(n) == key(old)) {
-            Some(new) if new.sha256 != old.sha256 => {
-                out.push(format!("changed: {}", old.path.display()));
-            }
+    for (path, hash) in &then {
+        match now.get(path) {
+            Some(new) if new != hash => out.push(format!("changed: {}", path.display())),
             Some(_) => {}
-            None => out.push(format!("gone: {}", old.path.display())),
+            None => out.push(format!("gone: {}", path.display())),
         }
     }
-    for new in now {
-        if !then.iter().any(|old| key(old) == key(new)) {
-            out.push(format!("new: {}", new.path.display()));
-        }
-    }
+    out.extend(
+        now.keys()
+            .filter(|path| !then.contains_key(*path))
+            .map(|path| format!("new: {}", path.display())),
+    );
     out
 }

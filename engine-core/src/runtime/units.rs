@@ -104,6 +104,15 @@ impl Gain {
         20.0 * self.0.log10()
     }
 
+    /// The gain in decibels for people: `+0.0 dB`, `-8.5 dB`, or `silent`.
+    pub fn db_text(self) -> String {
+        if self == Self::SILENT {
+            "silent".to_string()
+        } else {
+            format!("{:+.1} dB", self.db())
+        }
+    }
+
     /// The volume on the HIT scale, 0 for silence, 1024 for unity.
     pub fn to_hit_volume(self) -> i32 {
         (self.0 * FULL_VOLUME as f32).round().min(i32::MAX as f32) as i32
@@ -182,5 +191,7 @@ mod tests {
         assert_eq!((Gain::new(0.5) * Gain::new(0.5)).get(), 0.25);
         assert!((Gain::new(0.5).db() + 6.0206).abs() < 1e-3);
         assert_eq!(Gain::SILENT.db(), f32::NEG_INFINITY);
+        assert_eq!(Gain::SILENT.db_text(), "silent");
+        assert_eq!(Gain::new(0.5).db_text(), "-6.0 dB");
     }
 }

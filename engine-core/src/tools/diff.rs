@@ -118,19 +118,11 @@ impl fmt::Display for Change {
                 f,
                 "`{sample}` gain {:.3} ({}) now, {:.3} ({}) before",
                 after.get(),
-                db(*after),
+                after.db_text(),
                 before.get(),
-                db(*before)
+                before.db_text()
             ),
         }
-    }
-}
-
-fn db(gain: Gain) -> String {
-    if gain == Gain::SILENT {
-        "silent".to_string()
-    } else {
-        format!("{:+.1} dB", gain.db())
     }
 }
 

@@ -304,14 +304,6 @@ fn seconds(time: SampleTime, rate: u32) -> f64 {
     time.samples() as f64 / f64::from(rate.max(1))
 }
 
-fn db(gain: Gain) -> String {
-    if gain == Gain::SILENT {
-        "silent".to_string()
-    } else {
-        format!("{:+.1} dB", gain.db())
-    }
-}
-
 fn occupant_line(o: &Occupant, rate: u32) -> String {
     format!(
         "    voice {:>2}: `{}` priority {}, playing {:.2} s",
@@ -365,7 +357,7 @@ impl Decision {
                 g.track_volume.get(),
                 g.external_volume.get(),
                 g.ducking.get(),
-                db(g.total()),
+                g.total().db_text(),
                 note.pan
             ));
             if let Some(factor) = silenced_by(&g) {
