@@ -115,6 +115,59 @@ fn the_demo_tour_records_typed_decisions_with_the_sentences_they_always_had() {
     )));
 }
 
+/// Every note's sample says where it came from: in a render the runtime has already
+/// asked the cache for the sample's length when the note starts, so the server finds it
+/// in memory (a hit); a sample loaded for the note says its kind of miss.
+#[test]
+fn a_render_traces_every_fetch_as_a_hit_or_a_miss_loaded_for_it() {
+    let trace = tour_trace();
+    let mut samples = std::collections::HashSet::new();
+    let mut hits = 0;
+    for r in &trace {
+        if let TraceEvent::Sample(SampleEvent::Fetched { note, sample, miss }) = &r.what {
+            assert_eq!(r.note, Some(*note));
+            assert_eq!(r.kind, TraceKind::Sample);
+            samples.insert(sample.clone());
+            match miss {
+                None => {
+                    assert!(r.message().ends_with("from the cache (hit)"), "{r}");
+                    hits += 1;
+                }
+                Some(class) => assert!(
+                    r.message()
+                        .ends_with(&format!("loaded for it ({} miss)", class.name())),
+                    "{r}"
+                ),
+            }
+        }
+    }
+    assert!(samples.len() >= 10, "{} samples fetched", samples.len());
+    assert!(hits >= 20, "{hits} hits");
+    // Every note that started from memory was fetched first.
+    let fetched: std::collections::HashSet<u64> = trace
+        .iter()
+        .filter_map(|r| match &r.what {
+            TraceEvent::Sample(SampleEvent::Fetched { note, .. }) => Some(*note),
+            _ => None,
+        })
+        .collect();
+    let streamed: std::collections::HashSet<u64> = trace
+        .iter()
+        .filter_map(|r| match &r.what {
+            TraceEvent::Sample(SampleEvent::Streaming { note, .. }) => Some(*note),
+            _ => None,
+        })
+        .collect();
+    for r in &trace {
+        if let TraceEvent::NoteStarted { note, .. } = &r.what {
+            assert!(
+                fetched.contains(note) || streamed.contains(note),
+                "note {note} played without a fetch: {r}"
+            );
+        }
+    }
+}
+
 /// A live session on the demo: its first plays miss the cache.
 fn live_demo() -> (Session, engine_core::sound::mixer::Mixer) {
     let (handle, mixer) = mixer(MixerConfig::default());
