@@ -4,10 +4,11 @@
 
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
+use crate::runtime::trace::levels::{GainParts, PanParts};
 use crate::runtime::trace::reload::ReloadEvent;
 use crate::runtime::trace::sample::SampleEvent;
 use crate::runtime::trace::world::WorldEvent;
-use crate::runtime::units::{Gain, Pan};
+use crate::runtime::units::Gain;
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::project::{DebugTrace, Origin};
 use serde::{Deserialize, Serialize};
@@ -111,30 +112,6 @@ impl EndReason {
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.words())
-    }
-}
-
-/// Where a note's gain comes from, factor by factor (the mixer multiplies in the option
-/// group's volume and the master volume after these).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct GainParts {
-    /// The track's volume register.
-    pub track_volume: Gain,
-    /// The external volume: the object's place in the view (area, fade, zoom, floor)
-    /// or the trigger's volume.
-    pub external_volume: Gain,
-    /// Ducking by a higher ducking priority (1 when not ducked).
-    pub ducking: Gain,
-}
-
-impl GainParts {
-    /// The product, as the note is started with.
-    pub fn total(&self) -> Gain {
-        Gain::new(
-            (self.track_volume * self.external_volume * self.ducking)
-                .get()
-                .min(4.0),
-        )
     }
 }
 
@@ -356,10 +333,10 @@ pub enum TraceEvent {
         patch_name: Arc<str>,
         /// The sample's resource name.
         sample: Arc<str>,
-        /// The gain, factor by factor.
+        /// The gain, contribution by contribution.
         gain: GainParts,
-        /// The pan.
-        pan: Pan,
+        /// The pan and where it came from.
+        pan: PanParts,
         /// Looping until stopped.
         looping: bool,
         /// Pitch register, in cents.
@@ -649,7 +626,7 @@ impl TraceEvent {
                     f,
                     "note {note}: patch {patch} `{patch_name}` ({sample}) gain {:.2} pan {:+.2}",
                     gain.total().get(),
-                    pan.get()
+                    pan.value.get()
                 )?;
                 if *looping {
                     f.write_str(", looping")?;

@@ -12,12 +12,17 @@
 //! (serde), so a capture of a session can be written and read back.
 
 mod event;
+mod levels;
 mod problem;
 mod reload;
 mod sample;
 mod world;
 
-pub use event::{CodePlace, EndReason, GainParts, Occupant, TraceEvent};
+pub use event::{CodePlace, EndReason, Occupant, TraceEvent};
+pub use levels::{
+    BusVolumes, ExternalVolume, GainFactor, GainParts, GivenLevels, MAX_NOTE_GAIN, PanParts,
+    PanSource, ScreenArea, ViewLevels,
+};
 pub use problem::FileProblem;
 pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use sample::{LoadFailure, MissClass, SampleEvent};
