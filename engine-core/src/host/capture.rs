@@ -19,8 +19,9 @@ use std::path::{Path, PathBuf};
 
 /// The `format` of every capture header.
 pub const FORMAT: &str = "hitbench-capture";
-/// The version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The version this build writes and reads (2: a note's gain and pan carry their named
+/// contributions).
+pub const VERSION: u32 = 2;
 /// The longest line a capture may hold, in bytes.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// The largest capture file read, in bytes.

@@ -8,7 +8,9 @@
 //! and nested, those of the sound server ([`SampleEvent`], `sample`), the world director
 //! ([`WorldEvent`], `world`) and hot reload ([`ReloadEvent`], `reload`) — plain data here,
 //! since the runtime uses none of those layers; they convert their own types when they
-//! record. A data file's problem is a [`FileProblem`] (`problem`). Records serialize
+//! record. A note's gain and pan, contribution by contribution, are [`GainParts`] and
+//! [`PanParts`] (`levels`, with what the world's view hands the runtime,
+//! [`ViewLevels`]). A data file's problem is a [`FileProblem`] (`problem`). Records serialize
 //! (serde), so a capture of a session can be written and read back.
 
 mod event;
