@@ -3,8 +3,8 @@
 
 use super::clock::SampleTime;
 use super::sink::{ControlGroup, NoteId};
+use crate::runtime::levels::GivenLevels;
 use crate::runtime::objects::ObjectId;
-use crate::runtime::trace::GivenLevels;
 use crate::toolchain::registers::{self, Layout};
 use std::collections::BTreeSet;
 use std::sync::Arc;

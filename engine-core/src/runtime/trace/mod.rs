@@ -20,11 +20,9 @@ mod reload;
 mod sample;
 mod world;
 
+pub use crate::runtime::levels::{BusVolumes, GivenLevels, ScreenArea, ViewLevels};
 pub use event::{CodePlace, EndReason, Occupant, TraceEvent};
-pub use levels::{
-    BusVolumes, ExternalVolume, GainFactor, GainParts, GivenLevels, MAX_NOTE_GAIN, PanParts,
-    PanSource, ScreenArea, ViewLevels,
-};
+pub use levels::{ExternalVolume, GainFactor, GainParts, MAX_NOTE_GAIN, PanParts, PanSource};
 pub use problem::FileProblem;
 pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use sample::{LoadFailure, MissClass, SampleEvent};
