@@ -11,8 +11,8 @@ use engine_core::host::session::{Session, SessionConfig, swap_project};
 use engine_core::runtime::trace::{
     AmbienceEvent, CodePlace, EndReason, ExternalVolume, FileChange, FileProblem, FileRole,
     GainParts, MissClass, MusicEvent, Occupant, PanParts, PanSource, ReloadEvent, RunningTrack,
-    SampleEvent, SampleOutcome, ScreenArea, StationEvent, TraceEvent, ViewLevels, WorldEvent,
-    WorldReply,
+    SampleEvent, SampleOutcome, ScreenArea, StationEvent, TraceEvent, ViewLevels, VoiceTable,
+    WorldEvent, WorldReply,
 };
 use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{
@@ -391,7 +391,7 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
                 track: Arc::from("t5"),
                 priority: 15,
                 victim: occupant.clone(),
-                occupants: vec![occupant],
+                occupants: VoiceTable::of(&[occupant], SampleTime::from_samples(3)),
                 capacity: 4,
             },
         ),

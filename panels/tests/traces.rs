@@ -10,7 +10,7 @@ use egui_kittest::kittest::Queryable;
 use engine_core::host::command::{Command, TraceTarget};
 use engine_core::runtime::trace::{
     CodePlace, EndReason, ExternalVolume, GainParts, Occupant, PanParts, PanSource, TraceEvent,
-    WorldEvent, WorldReply,
+    VoiceTable, WorldEvent, WorldReply,
 };
 use engine_core::runtime::{
     ControlGroup, Gain, HookEvent, Pan, SampleTime, TraceKind, TraceRecord,
@@ -23,6 +23,11 @@ use std::sync::Arc;
 mod common;
 type State = common::State<TracesPanel>;
 
+/// A time in seconds at 48 kHz.
+fn seconds(time: f64) -> SampleTime {
+    SampleTime::from_samples((time * 48_000.0) as u64)
+}
+
 fn rec(
     time: f64,
     kind: TraceKind,
@@ -33,7 +38,7 @@ fn rec(
     what: TraceEvent,
 ) -> TraceRecord {
     TraceRecord {
-        time: SampleTime::from_samples((time * 48_000.0) as u64),
+        time: seconds(time),
         kind,
         event: event.map(Arc::from),
         track: track.map(Arc::from),
@@ -207,10 +212,13 @@ fn demo_trace() -> VecDeque<TraceRecord> {
             track: Arc::from("fx_fridge"),
             priority: 30,
             victim: occupant(0, "vox_greet_adult", 20),
-            occupants: vec![
-                occupant(0, "vox_greet_adult", 20),
-                occupant(1, "ui_click", 25),
-            ],
+            occupants: VoiceTable::of(
+                &[
+                    occupant(0, "vox_greet_adult", 20),
+                    occupant(1, "ui_click", 25),
+                ],
+                seconds(0.900),
+            ),
             capacity: 2,
         },
     ));
@@ -243,7 +251,10 @@ fn demo_trace() -> VecDeque<TraceRecord> {
             track: Arc::from("vox_laugh_child"),
             priority: 10,
             lowest: occupant(1, "ui_click", 25),
-            occupants: vec![occupant(0, "fx_fridge", 30), occupant(1, "ui_click", 25)],
+            occupants: VoiceTable::of(
+                &[occupant(0, "fx_fridge", 30), occupant(1, "ui_click", 25)],
+                seconds(1.200),
+            ),
             capacity: 2,
         },
     ));

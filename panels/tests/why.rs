@@ -13,7 +13,7 @@ use egui_kittest::kittest::Queryable;
 use engine_core::runtime::ControlGroup;
 use engine_core::runtime::trace::{
     EndReason, ExternalVolume, GainParts, Occupant, PanParts, PanSource, ScreenArea, TraceEvent,
-    ViewLevels,
+    ViewLevels, VoiceTable,
 };
 use engine_core::runtime::{Gain, Pan, SampleTime, TraceKind, TraceRecord, TraceSwitches};
 use engine_core::tools::why::Verdict;
@@ -199,7 +199,7 @@ fn trace() -> VecDeque<TraceRecord> {
                 track: Arc::from("phone_ring"),
                 priority: 5,
                 lowest: occupants[1].clone(),
-                occupants: occupants.clone(),
+                occupants: VoiceTable::of(&occupants, at(5.0)),
                 capacity: 4,
             },
         ),
@@ -212,7 +212,7 @@ fn trace() -> VecDeque<TraceRecord> {
                 track: Arc::from("baby_cry"),
                 priority: 50,
                 victim: occupant(1, "tv_news", 15, 4.0),
-                occupants: occupants.clone(),
+                occupants: VoiceTable::of(&occupants, at(6.0)),
                 capacity: 4,
             },
         ),

@@ -99,6 +99,11 @@ Commands:
         and each note's gain as the product of its named contributions: track
         volume, the trigger's volume or the view's fade, zoom and floor,
         ducking, option group and master volume; and where its pan came from.
+  capture-text <file.hbcap> [-o out.jsonl]
+        Write a capture as JSON lines (docs/capture.md), one object per line:
+        the header, the inputs, every decision, the end — to read with other
+        tools. The text reads back like the capture: replay, why and the
+        workbench open it too.
   compare <a.wav> <b.wav> [--threshold <dB>] [--window <ms>]
         Compare two audio files (two renders): each one's integrated, largest
         short-term and momentary loudness and true peak, the differences, and
@@ -205,6 +210,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         Some("probe") => probe::run(&mut args, io),
         Some("replay") => replay::run(&mut args, io),
         Some("why") => replay::why(&mut args, io),
+        Some("capture-text") => replay::capture_text(&mut args, io),
         Some(other) => Err(args::usage(format!(
             "unknown command `{other}` (try `hitbench help`)"
         ))),

@@ -10,7 +10,7 @@ use super::Size;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::trace::{
-    ExternalVolume, GainParts, Occupant, PanParts, PanSource, TraceEvent,
+    ExternalVolume, GainParts, Occupant, PanParts, PanSource, TraceEvent, VoiceTable,
 };
 use engine_core::runtime::{ControlGroup, SampleTime, TraceKind, TraceRecord};
 use engine_core::runtime::{Gain, Pan};
@@ -91,7 +91,10 @@ impl Names {
                 TraceEvent::Stole {
                     track,
                     priority,
-                    occupants: vec![victim.clone()],
+                    occupants: VoiceTable::of(
+                        std::slice::from_ref(&victim),
+                        SampleTime::from_samples(n as u64 * 480),
+                    ),
                     victim,
                     capacity: VOICES,
                 }

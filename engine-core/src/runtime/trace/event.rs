@@ -7,6 +7,7 @@ use crate::runtime::objects::ObjectId;
 use crate::runtime::trace::levels::{GainParts, PanParts};
 use crate::runtime::trace::reload::ReloadEvent;
 use crate::runtime::trace::sample::SampleEvent;
+use crate::runtime::trace::seats::VoiceTable;
 use crate::runtime::trace::world::WorldEvent;
 use crate::runtime::units::Gain;
 use crate::runtime::vm::FaultKind;
@@ -229,7 +230,7 @@ pub enum TraceEvent {
         /// The track that lost the voice (the lowest priority, the oldest on a tie).
         victim: Occupant,
         /// Every track that held a voice, as compared.
-        occupants: Vec<Occupant>,
+        occupants: VoiceTable,
         /// The voice limit.
         capacity: usize,
     },
@@ -242,7 +243,7 @@ pub enum TraceEvent {
         /// The lowest priority playing (the one it would have had to beat).
         lowest: Occupant,
         /// Every track that held a voice, as compared.
-        occupants: Vec<Occupant>,
+        occupants: VoiceTable,
         /// The voice limit.
         capacity: usize,
     },

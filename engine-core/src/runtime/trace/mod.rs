@@ -18,6 +18,7 @@ mod levels;
 mod problem;
 mod reload;
 mod sample;
+mod seats;
 mod world;
 
 pub use crate::runtime::levels::{BusVolumes, GivenLevels, ScreenArea, ViewLevels};
@@ -26,6 +27,7 @@ pub use levels::{ExternalVolume, GainFactor, GainParts, MAX_NOTE_GAIN, PanParts,
 pub use problem::FileProblem;
 pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use sample::{LoadFailure, MissClass, SampleEvent};
+pub use seats::{Seat, VoiceTable};
 pub use world::{
     AmbienceEvent, MusicEvent, MusicLoop, StationEvent, WorldEvent, WorldReply, format_hour,
 };
