@@ -7,7 +7,7 @@ use crate::runtime::objects::ObjectId;
 use crate::runtime::trace::levels::{GainParts, PanParts};
 use crate::runtime::trace::reload::ReloadEvent;
 use crate::runtime::trace::sample::SampleEvent;
-use crate::runtime::trace::seats::VoiceTable;
+use crate::runtime::trace::seats::{Occupant, VoiceTable};
 use crate::runtime::trace::world::WorldEvent;
 use crate::runtime::units::Gain;
 use crate::runtime::vm::FaultKind;
@@ -16,19 +16,6 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// A track holding a voice, as a Box-X verdict compared it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Occupant {
-    /// Its voice slot.
-    pub voice: usize,
-    /// Its track.
-    pub track: Arc<str>,
-    /// Its priority then.
-    pub priority: i32,
-    /// Samples it had been playing.
-    pub age: u64,
-}
 
 /// Where in the code something happened: an address and, when the debug info knows it,
 /// the source line (else the unit's file).
@@ -388,17 +375,6 @@ pub enum TraceEvent {
     World(WorldEvent),
     /// A step of a hot reload.
     Reload(ReloadEvent),
-}
-
-impl fmt::Display for Occupant {
-    /// `` `track` on voice 3 (priority 20, 1.25 s) `` at 48 kHz-independent sample counts.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}` on voice {} (priority {}, playing {} samples)",
-            self.track, self.voice, self.priority, self.age
-        )
-    }
 }
 
 fn ids(list: &[impl ToString]) -> String {

@@ -22,12 +22,12 @@ mod seats;
 mod world;
 
 pub use crate::runtime::levels::{BusVolumes, GivenLevels, ScreenArea, ViewLevels};
-pub use event::{CodePlace, EndReason, Occupant, TraceEvent};
+pub use event::{CodePlace, EndReason, TraceEvent};
 pub use levels::{ExternalVolume, GainFactor, GainParts, MAX_NOTE_GAIN, PanParts, PanSource};
 pub use problem::FileProblem;
 pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use sample::{LoadFailure, MissClass, SampleEvent};
-pub use seats::{Seat, VoiceTable};
+pub use seats::{Occupant, Seat, VoiceTable};
 pub use world::{
     AmbienceEvent, MusicEvent, MusicLoop, StationEvent, WorldEvent, WorldReply, format_hour,
 };
