@@ -9,14 +9,15 @@ use engine_core::host::command::parse_script;
 use engine_core::host::offline::{RenderOptions, render};
 use engine_core::host::session::{Session, SessionConfig, swap_project};
 use engine_core::runtime::trace::{
-    AmbienceEvent, CodePlace, EndReason, FileChange, FileProblem, FileRole, GainParts, MissClass,
-    MusicEvent, Occupant, ReloadEvent, RunningTrack, SampleEvent, SampleOutcome, StationEvent,
-    TraceEvent, VoiceTable, WorldEvent, WorldReply,
+    AmbienceEvent, CodePlace, EndReason, ExternalVolume, FileChange, FileProblem, FileRole,
+    GainParts, MissClass, MusicEvent, Occupant, PanParts, PanSource, ReloadEvent, RunningTrack,
+    SampleEvent, SampleOutcome, ScreenArea, StationEvent, TraceEvent, ViewLevels, VoiceTable,
+    WorldEvent, WorldReply,
 };
 use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{
-    EventArgs, Gain, HookEvent, Outcome, Pan, SampleTime, TraceKind, TraceRecord, TraceSwitches,
-    TriggerError,
+    ControlGroup, EventArgs, Gain, HookEvent, Outcome, Pan, SampleTime, TraceKind, TraceRecord,
+    TraceSwitches, TriggerError,
 };
 use engine_core::sound::mixer::{MixerConfig, mixer};
 use engine_core::sound::server::ServerConfig;
@@ -387,6 +388,15 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
         origin: Some(Origin::new("piano.src", 31)),
         unit: None,
     };
+    let view = ViewLevels {
+        area: ScreenArea::Fading,
+        fade: Gain::new(0.625),
+        zoom: Gain::new(0.8),
+        floor: Gain::UNITY,
+        screen_x: 353.28,
+        screen_width: 1024.0,
+        pan_range: 1.0,
+    };
     let mut event = at(
         0,
         TraceKind::Event,
@@ -409,10 +419,19 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
                 sample: Arc::from("vox/greet_03.wav"),
                 gain: GainParts {
                     track_volume: Gain::new(0.8),
-                    external_volume: Gain::new(0.5),
+                    external: ExternalVolume::View {
+                        factors: view,
+                        volume: Gain::new(0.5),
+                    },
                     ducking: Gain::UNITY,
+                    group: ControlGroup::Vox,
+                    group_volume: Gain::new(0.75),
+                    master: Gain::UNITY,
                 },
-                pan: Pan::new(-0.31),
+                pan: PanParts {
+                    value: Pan::new(-0.31),
+                    source: PanSource::Screen(view),
+                },
                 looping: true,
                 cents: -100,
             },

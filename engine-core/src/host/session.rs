@@ -115,6 +115,8 @@ impl Session {
             Box::new(outbox.clone()),
             Box::new(samples),
         );
+        // The mixer may have volumes set already (a session on a running output).
+        engine.set_bus_volumes(mixer.controls.bus_volumes());
         let server = SoundServer::new(mixer, cache, config.server, config.engine.seed);
         engine.set_trace_switches(config.trace);
         let controlled = world.install(&mut engine);
