@@ -7,6 +7,7 @@
 //!   it applies hot reloads.
 //! - [`live`] — the live engine: a session on its own thread ahead of the audio output,
 //!   with snapshots for the workbench.
+//! - [`qa`] — QA scripts: render scripts with expectations.
 //! - [`offline`] — a script rendered into a WAV file, bit for bit the same every time.
 //! - [`reload`] — watching the data folders and loading what changed, on its own thread.
 
@@ -14,5 +15,6 @@ pub mod capture;
 pub mod command;
 pub mod live;
 pub mod offline;
+pub mod qa;
 pub mod reload;
 pub mod session;
