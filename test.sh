@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test.sh — install what the tests need, then: formatting check, clippy with
-# -D warnings, and every test of the workspace.
+# -D warnings, every test of the workspace, and the demo's QA suite.
 set -euo pipefail
 cd "$(dirname "$0")"
 . .ci/lib.sh
@@ -21,4 +21,6 @@ say "cargo clippy -D warnings (hitbench as shipped, without the benchmark peers)
 cargo clippy -p hitbench --all-targets --locked -- -D warnings
 say "cargo test"
 cargo test --workspace --locked
+say "the demo's QA suite (hitbench test projects/demo)"
+cargo run -q -p hitbench --locked -- test projects/demo
 say "all checks passed"

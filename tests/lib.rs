@@ -74,3 +74,17 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Copies the folder `from` into `to`, recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("copy a test folder");
+    for entry in std::fs::read_dir(from).expect("copy a test folder") {
+        let entry = entry.expect("copy a test folder");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("copy a test folder").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy a test folder");
+        }
+    }
+}

@@ -4,7 +4,7 @@
 //! contributions multiplying to the total) and a stealing one; a
 //! damaged capture is an error naming its line.
 
-use hitbench_tests::{Run, TempDir, hitbench, workspace};
+use hitbench_tests::{Run, TempDir, copy_dir, hitbench, workspace};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -14,20 +14,6 @@ fn text(path: &Path) -> String {
 
 fn run(args: &[&str]) -> Run {
     hitbench(args)
-}
-
-/// Copies the folder `from` into `to`, recursively.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// Renders `script` against the demo into `wav`, capturing to `cap`; the run must succeed.

@@ -7,6 +7,7 @@ mod audio;
 mod capture;
 mod cli;
 mod loudness;
+mod qa;
 mod render;
 mod tidy;
 mod tour;

@@ -13,6 +13,7 @@ mod disasm;
 mod paths;
 mod play;
 mod probe;
+mod qa;
 mod render;
 mod replay;
 mod terminal;
@@ -99,6 +100,13 @@ Commands:
         and each note's gain as the product of its named contributions: track
         volume, the trigger's volume or the view's fade, zoom and floor,
         ducking, option group and master volume; and where its pan came from.
+  test <project> [files.qa…] [--junit out.xml]
+        Run the project's QA scripts (qa/*.qa, or the files given; docs/qa.md)
+        offline, on all cores: render scripts with `expect` lines checked at their
+        time. One line per script; for each failed expectation its file:line,
+        what actually was, the time, and the decision behind it. Ends with
+        `N passed, N failed`; exit status 1 when any failed. --junit writes JUnit
+        XML for CI systems.
   capture-text <file.hbcap> [-o out.jsonl]
         Write a capture as JSON lines (docs/capture.md), one object per line:
         the header, the inputs, every decision, the end — to read with other
@@ -211,6 +219,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         Some("replay") => replay::run(&mut args, io),
         Some("why") => replay::why(&mut args, io),
         Some("capture-text") => replay::capture_text(&mut args, io),
+        Some("test") => qa::run(&mut args, io),
         Some(other) => Err(args::usage(format!(
             "unknown command `{other}` (try `hitbench help`)"
         ))),

@@ -182,11 +182,10 @@ pub fn render_with(
     };
     let result = run(
         project,
-        script,
         options,
         total_frames,
         &mut output,
-        on_record,
+        Commands::new(script, on_record),
     )
     .and_then(|report| match output.writer.take() {
         Some(writer) => Ok(writer.finish().map(|_| report)?),
@@ -215,12 +214,58 @@ pub fn run_without_file(
     };
     run(
         project,
-        script,
         options,
         total_frames,
         &mut output,
-        on_record,
+        Commands::new(script, on_record),
     )
+}
+
+/// Something that watches a render as it goes (a QA script's expectations): every trace
+/// record as it comes, and the session and output at the times it asks for.
+pub trait Probe {
+    /// The next time it wants to look, if any.
+    fn next_look(&self) -> Option<SampleTime>;
+    /// A trace record, as it comes (before the caller's `on_record` gets it).
+    fn record(&mut self, record: &TraceRecord);
+    /// Looks at the session and the output so far, at (or just after) the time asked,
+    /// and moves [`next_look`](Self::next_look) on; false when it had nothing to look
+    /// at (then it is not asked again at this time).
+    fn look(&mut self, session: &Session, output: &OutputSoFar) -> bool;
+}
+
+/// The output of a render so far, as a [`Probe`] sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct OutputSoFar {
+    /// Largest absolute sample value so far.
+    pub peak: f32,
+    /// Loudness so far, when the render measures it.
+    pub loudness: Option<Loudness>,
+}
+
+/// Runs `script` against `project` as [`run_without_file`] does, measuring loudness,
+/// with `probe` watching: what a QA script runs.
+pub fn run_probed(
+    project: Project,
+    script: &[TimedCommand],
+    options: RenderOptions,
+    probe: &mut dyn Probe,
+) -> Result<RenderReport, RenderError> {
+    let total_frames = length(script, Path::new("(no file)"), &options)?;
+    let meter =
+        LoudnessMeter::new(2, options.sample_rate).map_err(|source| RenderError::Loudness {
+            path: PathBuf::from("(no file)"),
+            source,
+        })?;
+    let mut output = Output {
+        writer: None,
+        meter: Some(meter),
+        frames: 0,
+    };
+    let mut ignore = |_| {};
+    let mut commands = Commands::new(script, &mut ignore);
+    commands.probe = Some(probe);
+    run(project, options, total_frames, &mut output, commands)
 }
 
 /// Deletes an unfinished output file — only a regular file (never `/dev/null` or a
@@ -241,11 +286,10 @@ struct Output {
 /// The render loop: commands, ticks and mixer blocks into `output`.
 fn run(
     project: Project,
-    script: &[TimedCommand],
     options: RenderOptions,
     total_frames: u64,
     output: &mut Output,
-    on_record: &mut dyn FnMut(TraceRecord),
+    mut commands: Commands<'_>,
 ) -> Result<RenderReport, RenderError> {
     let mixer_config = MixerConfig {
         sample_rate: options.sample_rate,
@@ -270,11 +314,12 @@ fn run(
     let mut session = Session::new(project, handle, config);
     let rate = f64::from(options.sample_rate.max(1));
     let mut buffer = vec![0.0f32; (mixer.max_block() * 2).max(4096)];
-    let mut commands = Commands::new(script, on_record);
     let mut peak = 0.0f32;
     let end = SampleTime::from_samples(total_frames);
     while session.now() < end {
         commands.run_due(&mut session, rate);
+        let now = session.now();
+        commands.looks_due(&mut session, output, peak, now);
         let start = session.now();
         session.tick();
         let frames = (session.now() - start).min(end - start) as usize;
@@ -297,6 +342,13 @@ fn run(
         }
         commands.take_trace(&mut session);
     }
+    // Looks asked for at the end or later see the end.
+    commands.looks_due(
+        &mut session,
+        output,
+        peak,
+        SampleTime::from_samples(u64::MAX),
+    );
     let log = commands.log;
     let (started, _missed, dropped) = session.server.counts();
     let frames = output.frames;
@@ -320,6 +372,7 @@ struct Commands<'a> {
     log: Vec<String>,
     why: WhyLog,
     on_record: &'a mut dyn FnMut(TraceRecord),
+    probe: Option<&'a mut dyn Probe>,
 }
 
 impl<'a> Commands<'a> {
@@ -334,6 +387,35 @@ impl<'a> Commands<'a> {
             log: Vec::new(),
             why: WhyLog::new(asked),
             on_record,
+            probe: None,
+        }
+    }
+
+    /// Lets the probe look wherever it asked to by `until` (the records so far handed
+    /// to it first).
+    fn looks_due(&mut self, session: &mut Session, output: &Output, peak: f32, until: SampleTime) {
+        let due = |probe: &Option<&mut dyn Probe>| {
+            probe
+                .as_ref()
+                .and_then(|p| p.next_look())
+                .is_some_and(|at| at <= until)
+        };
+        if !due(&self.probe) {
+            return;
+        }
+        self.take_trace(session);
+        let so_far = OutputSoFar {
+            peak,
+            loudness: output.meter.as_ref().map(LoudnessMeter::loudness),
+        };
+        while due(&self.probe) {
+            let looked = self
+                .probe
+                .as_mut()
+                .is_some_and(|probe| probe.look(session, &so_far));
+            if !looked {
+                break;
+            }
         }
     }
 
@@ -376,6 +458,9 @@ impl<'a> Commands<'a> {
         for record in session.take_trace() {
             if self.why.is_asking() {
                 self.why.keep(&record);
+            }
+            if let Some(probe) = self.probe.as_mut() {
+                probe.record(&record);
             }
             (self.on_record)(record);
         }

@@ -3,12 +3,19 @@
 //! <command>`), and `<seconds> expect <assertion>`, checked at that time against what
 //! the engine decided so far and what is sounding then.
 //!
-//! - [`parse`] reads a script into commands and [`Expectation`]s, each misspelling an
-//!   error at its column with a suggestion, like the console's.
+//! - [`parse_qa`] reads a script into commands and [`Expectation`]s, each misspelling
+//!   an error at its column with a suggestion, like the console's.
+//! - [`run_qa`] renders the commands offline (no file) and checks every expectation at
+//!   its time (`check`: against the typed records so far, what sounds now and the
+//!   output so far), each with what actually was and the decision behind it.
 
+mod check;
 mod parse;
+mod run;
 
+pub use check::Outcome;
 pub use parse::parse_qa;
+pub use run::{QaReport, QaResult, run_qa};
 
 use crate::host::command::TimedCommand;
 use crate::runtime::TraceKind;

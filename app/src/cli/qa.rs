@@ -1,0 +1,232 @@
+//! `hitbench test`: a project's QA scripts (`qa/*.qa`, or the files given) run offline,
+//! in parallel across the machine's cores, reported in a stable order; JUnit XML for CI
+//! systems.
+
+use super::args::usage;
+use super::render::load_project;
+use super::{EXIT_INPUT_ERRORS, Io};
+use engine_core::host::offline::RenderOptions;
+use engine_core::host::qa::{QaReport, parse_qa, run_qa};
+use engine_core::toolchain::project::Project;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How one script went.
+enum ScriptRun {
+    /// It ran: every expectation checked.
+    Ran(QaReport),
+    /// It could not run: its problems, each `file:line:col: …`.
+    Broken(Vec<String>),
+}
+
+impl ScriptRun {
+    fn passed(&self) -> bool {
+        matches!(self, ScriptRun::Ran(report) if report.passed())
+    }
+}
+
+/// Runs `hitbench test <project> [files…] [--junit out.xml]`.
+pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    let junit = args.value(&["--junit"])?.map(PathBuf::from);
+    let dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
+        usage("test needs a project folder: hitbench test <project> [files.qa…] [--junit out.xml]")
+    })?;
+    let mut files: Vec<PathBuf> = std::iter::from_fn(|| args.next_positional())
+        .map(PathBuf::from)
+        .collect();
+    args.finish()?;
+    if files.is_empty() {
+        files = suite(&dir)?;
+        if files.is_empty() {
+            writeln!(io.err, "hitbench: {} has no qa/*.qa scripts", dir.display())?;
+            return Ok(ExitCode::from(EXIT_INPUT_ERRORS));
+        }
+    }
+    let project = load_project(&dir, io)?;
+    let runs = run_all(&project, &files);
+    let mut failed = 0;
+    for (file, result) in files.iter().zip(&runs) {
+        failed += usize::from(!result.passed());
+        report(file, result, io)?;
+    }
+    writeln!(io.out, "{} passed, {failed} failed", runs.len() - failed)?;
+    if let Some(path) = &junit {
+        std::fs::write(path, junit_xml(&files, &runs))
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        writeln!(io.out, "wrote {}", path.display())?;
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_INPUT_ERRORS)
+    })
+}
+
+/// The project's `qa/*.qa`, sorted by name.
+fn suite(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let qa = dir.join("qa");
+    let entries =
+        std::fs::read_dir(&qa).map_err(|e| anyhow::anyhow!("cannot list {}: {e}", qa.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "qa") && p.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Every script, on as many threads as the machine has cores; results in `files`' order.
+fn run_all(project: &Project, files: &[PathBuf]) -> Vec<ScriptRun> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<ScriptRun>>> =
+        Mutex::new(std::iter::repeat_with(|| None).take(files.len()).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(file) = files.get(index) else {
+                        break;
+                    };
+                    let result = run_one(project.clone(), file);
+                    if let Ok(mut results) = results.lock() {
+                        results[index] = Some(result);
+                    }
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| ScriptRun::Broken(vec!["the script's run stopped".into()])))
+        .collect()
+}
+
+fn run_one(project: Project, file: &Path) -> ScriptRun {
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => return ScriptRun::Broken(vec![format!("{}: {e}", file.display())]),
+    };
+    let (script, problems) = parse_qa(&text, file);
+    if !problems.is_empty() {
+        return ScriptRun::Broken(problems.iter().map(ToString::to_string).collect());
+    }
+    match run_qa(project, &script, RenderOptions::default()) {
+        Ok(report) => ScriptRun::Ran(report),
+        Err(e) => ScriptRun::Broken(vec![format!("{}: {e}", file.display())]),
+    }
+}
+
+/// One line for the script; for each failed expectation its place, what was expected,
+/// what was, when, and the decision behind it.
+fn report(file: &Path, run: &ScriptRun, io: &mut Io<'_>) -> anyhow::Result<()> {
+    let name = file.display();
+    match run {
+        ScriptRun::Broken(problems) => {
+            writeln!(io.out, "FAIL {name}: cannot run")?;
+            for problem in problems {
+                writeln!(io.out, "  {problem}")?;
+            }
+        }
+        ScriptRun::Ran(report) => {
+            let total = report.results.len();
+            let failures: Vec<_> = report.failures().collect();
+            if failures.is_empty() {
+                writeln!(io.out, "ok   {name}: {total} expectation(s)")?;
+            } else {
+                writeln!(
+                    io.out,
+                    "FAIL {name}: {} of {total} expectation(s) failed",
+                    failures.len()
+                )?;
+            }
+            for failure in failures {
+                let seconds = failure.at.samples() as f64 / f64::from(report.rate.max(1));
+                writeln!(
+                    io.out,
+                    "  {name}:{}: expect {}\n    actually: {} (at {seconds:.3} s)",
+                    failure.expectation.line, failure.expectation.text, failure.outcome.actual
+                )?;
+                if let Some(decision) = &failure.outcome.decision {
+                    for line in decision.explain(report.rate) {
+                        writeln!(io.out, "    why: {line}")?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The runs as JUnit XML: one test suite, one test case per expectation (or one per
+/// script that could not run).
+fn junit_xml(files: &[PathBuf], runs: &[ScriptRun]) -> String {
+    let mut cases = String::new();
+    let (mut tests, mut failures) = (0, 0);
+    for (file, run) in files.iter().zip(runs) {
+        let class = escape(&file.display().to_string());
+        match run {
+            ScriptRun::Broken(problems) => {
+                tests += 1;
+                failures += 1;
+                let _ = write!(
+                    cases,
+                    "    <testcase classname=\"{class}\" name=\"(script)\">\n      <failure message=\"cannot run\">{}</failure>\n    </testcase>\n",
+                    escape(&problems.join("\n"))
+                );
+            }
+            ScriptRun::Ran(report) => {
+                for result in &report.results {
+                    tests += 1;
+                    let name = escape(&format!(
+                        "{}: expect {}",
+                        result.expectation.line, result.expectation.text
+                    ));
+                    if result.outcome.passed {
+                        let _ = writeln!(
+                            cases,
+                            "    <testcase classname=\"{class}\" name=\"{name}\"/>"
+                        );
+                    } else {
+                        failures += 1;
+                        let _ = write!(
+                            cases,
+                            "    <testcase classname=\"{class}\" name=\"{name}\">\n      <failure message=\"{}\"/>\n    </testcase>\n",
+                            escape(&result.outcome.actual)
+                        );
+                    }
+                }
+            }
+        }
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"{tests}\" failures=\"{failures}\">\n  <testsuite name=\"hitbench qa\" tests=\"{tests}\" failures=\"{failures}\">\n{cases}  </testsuite>\n</testsuites>\n"
+    )
+}
+
+/// `text` safe inside XML attributes and elements.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}

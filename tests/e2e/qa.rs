@@ -1,0 +1,91 @@
+//! `hitbench test`: the demo's QA suite passes; a broken copy of the demo fails with
+//! the place, what actually was and why; JUnit XML parses.
+
+use hitbench_tests::{TempDir, copy_dir, hitbench, workspace};
+use std::process::ExitCode;
+
+#[test]
+fn the_demo_suite_passes_and_writes_junit() {
+    let dir = TempDir::new("qa-demo");
+    let demo = workspace().join("projects/demo");
+    let junit = dir.join("qa.xml");
+    let run = hitbench(&[
+        "test",
+        &demo.display().to_string(),
+        "--junit",
+        &junit.display().to_string(),
+    ]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}\n{}", run.out, run.err);
+    let scripts = std::fs::read_dir(demo.join("qa")).unwrap().count();
+    assert!(
+        run.out.contains(&format!("{scripts} passed, 0 failed")),
+        "{}",
+        run.out
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let suite = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .unwrap();
+    assert_eq!(suite.attribute("failures"), Some("0"));
+    let cases = suite
+        .children()
+        .filter(|n| n.has_tag_name("testcase"))
+        .count();
+    assert_eq!(suite.attribute("tests"), Some(cases.to_string().as_str()));
+    assert!(cases >= scripts);
+}
+
+#[test]
+fn a_broken_copy_fails_with_the_place_the_actual_and_the_why() {
+    let dir = TempDir::new("qa-broken");
+    let copy = dir.join("demo");
+    copy_dir(&workspace().join("projects/demo"), &copy);
+    // A script whose second expectation cannot hold: the piano starts, it is not
+    // refused.
+    std::fs::write(
+        copy.join("qa/extra.qa"),
+        "0.0 sev piano play @2\n0.5 expect started piano_play\n0.5 expect refused piano_play\n",
+    )
+    .unwrap();
+    let junit = dir.join("qa.xml");
+    let run = hitbench(&[
+        "test",
+        &copy.display().to_string(),
+        "--junit",
+        &junit.display().to_string(),
+    ]);
+    assert_eq!(run.code, ExitCode::from(1), "{}\n{}", run.out, run.err);
+    let extra = copy.join("qa/extra.qa").display().to_string();
+    assert!(
+        run.out
+            .contains(&format!("{extra}:3: expect refused piano_play")),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out.contains("actually: started on free voice"),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("why: "), "{}", run.out);
+    assert!(run.out.contains("passed, 1 failed"), "{}", run.out);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let failures: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .collect();
+    assert_eq!(failures.len(), 1, "{xml}");
+
+    // A misspelt expectation: the script cannot run, with file:line:column.
+    std::fs::write(copy.join("qa/extra.qa"), "0.0 expect strated ui_click\n").unwrap();
+    let run = hitbench(&["test", &copy.display().to_string()]);
+    assert_eq!(run.code, ExitCode::from(1), "{}\n{}", run.out, run.err);
+    assert!(
+        run.out.contains(&format!("{extra}:1:12:")) && run.out.contains("did you mean `started`?"),
+        "{}",
+        run.out
+    );
+}
