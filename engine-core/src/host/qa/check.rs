@@ -250,10 +250,13 @@ fn sounding(moment: &Moment<'_>, what: &Sounding, playing: bool) -> Outcome {
         }
         Sounding::Music => {
             let music = &moment.world.music;
-            (
-                music.song.is_some() || music.load_loop.is_some(),
-                "music".to_string(),
-            )
+            let song = music.song.as_ref().filter(|s| !s.parked);
+            let said = match (song, music.load_loop) {
+                (Some(song), _) => format!("music (`{}`)", song.file.display()),
+                (None, Some(_)) => "music (the load loop)".to_string(),
+                (None, None) => "music".to_string(),
+            };
+            (song.is_some() || music.load_loop.is_some(), said)
         }
         Sounding::Sample(name) => (sample_playing(moment, name), format!("sample `{name}`")),
     };
