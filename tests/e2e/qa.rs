@@ -89,3 +89,36 @@ fn a_broken_copy_fails_with_the_place_the_actual_and_the_why() {
         run.out
     );
 }
+
+/// The laugh's priority lowered below the door's in a copy of the demo: with four
+/// voices it no longer steals the door's, and the voice-limit script says so.
+#[test]
+fn a_lowered_priority_fails_the_voice_limit_script() {
+    let dir = TempDir::new("qa-priority");
+    let copy = dir.join("demo");
+    copy_dir(&workspace().join("projects/demo"), &copy);
+    let people = copy.join("people.src");
+    let text = std::fs::read_to_string(&people).unwrap();
+    let lowered = text.replace(
+        "0x2102=0,vox_laugh,1024,kArgsIdVolPan,duckpri_normal,kGroupVox,spl_normal,@0,0,50",
+        "0x2102=0,vox_laugh,1024,kArgsIdVolPan,duckpri_normal,kGroupVox,spl_normal,@0,0,10",
+    );
+    assert_ne!(lowered, text, "the laugh's track line is in people.src");
+    std::fs::write(&people, lowered).unwrap();
+    let run = hitbench(&["test", &copy.display().to_string()]);
+    assert_eq!(run.code, ExitCode::from(1), "{}\n{}", run.out, run.err);
+    let script = copy.join("qa/voice_limit.qa").display().to_string();
+    assert!(
+        run.out
+            .contains(&format!("{script}:12: expect started vox_laugh @3")),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out.contains("actually: refused: all 4 voices busy"),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("why: "), "{}", run.out);
+    assert!(run.out.contains("passed, 1 failed"), "{}", run.out);
+}

@@ -1,7 +1,8 @@
 //! QA scripts (`.qa`, `docs/qa.md`): a render script with expectations. The lines of a
 //! render script (`<seconds> <command>`), bursts (`<seconds> repeat <n> every <ms>ms
 //! <command>`), and `<seconds> expect <assertion>`, checked at that time against what
-//! the engine decided so far and what is sounding then.
+//! the engine decided so far and what is sounding then. A script may run with another
+//! voice limit: `0 set voices <n>`, before its first command.
 //!
 //! - [`parse_qa`] reads a script into commands and [`Expectation`]s, each misspelling
 //!   an error at its column with a suggestion, like the console's.
@@ -29,6 +30,8 @@ pub struct QaScript {
     pub commands: Vec<TimedCommand>,
     /// The expectations, in time order.
     pub expectations: Vec<Expectation>,
+    /// The Box-X voice limit the script runs with (`0 set voices <n>`), if it sets one.
+    pub voices: Option<usize>,
 }
 
 /// One `expect` line.

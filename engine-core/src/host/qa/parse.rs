@@ -35,6 +35,7 @@ pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
         let result = match line.rest.split_whitespace().next() {
             Some("expect") => expectation(&line).map(|e| script.expectations.push(e)),
             Some("repeat") => repeat(&line, file).map(|c| script.commands.extend(c)),
+            Some("set") => setting(&line, &script).map(|voices| script.voices = Some(voices)),
             _ => line_command(&line, file)
                 .map(|c| script.commands.push(c))
                 .map_err(|d| (d.column, d.message)),
@@ -119,6 +120,29 @@ fn repeat(line: &ScriptLine<'_>, file: &Path) -> Result<Vec<TimedCommand>, Probl
             ..first.clone()
         })
         .collect())
+}
+
+/// `set voices <n>`: at time 0, before the first command.
+fn setting(line: &ScriptLine<'_>, script: &QaScript) -> Result<usize, Problem> {
+    let words = words(line);
+    let usage = "write `0 set voices <n>` (1 to 1024) before the first command";
+    let end = words
+        .last()
+        .map_or(line.rest_column, |(c, w)| c + w.len() as u32);
+    if line.time != 0.0 || !script.commands.is_empty() {
+        return Err((line.rest_column, format!("a setting comes first: {usage}")));
+    }
+    match (words.get(1), words.get(2), words.get(3)) {
+        (Some((_, "voices")), Some((column, n)), None) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=1024).contains(n))
+            .ok_or_else(|| (*column, format!("`{n}` is not a voice limit: {usage}"))),
+        (Some((column, word)), _, _) if *word != "voices" => {
+            Err((*column, format!("`{word}` cannot be set: {usage}")))
+        }
+        _ => Err((end, usage.to_string())),
+    }
 }
 
 /// `expect <assertion>`.

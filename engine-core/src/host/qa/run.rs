@@ -71,6 +71,7 @@ pub fn run_qa(
         .last()
         .map_or(0.0, |(at, _)| at.samples() as f64 / f64::from(rate));
     let options = RenderOptions {
+        voices: script.voices.unwrap_or(options.voices),
         duration: Some(options.duration.unwrap_or_else(|| {
             script.commands.last().map_or(0.0, |c| c.time).max(last) + options.tail_seconds
         })),

@@ -215,3 +215,19 @@ fn mistakes_say_where_and_what() {
     assert_eq!(column, 5);
     assert!(message.contains("sev"), "{message}");
 }
+
+#[test]
+fn a_script_may_set_its_voice_limit_first() {
+    let (script, problems) = read("0 set voices 4\n0 sev vox laugh @3\n");
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert_eq!(script.voices, Some(4));
+    let (column, message) = problem("0 sev vox laugh @3\n0 set voices 4\n");
+    assert_eq!(column, 3);
+    assert!(message.contains("a setting comes first"), "{message}");
+    let (column, message) = problem("0 set voices 0\n");
+    assert_eq!(column, 14);
+    assert!(message.contains("not a voice limit"), "{message}");
+    let (column, message) = problem("0 set seed 4\n");
+    assert_eq!(column, 7);
+    assert!(message.contains("cannot be set"), "{message}");
+}
