@@ -122,8 +122,12 @@ fn sounding_and_output_levels() {
          1.0 quiet 2\n\
          1.5 expect silent track piano_play\n\
          1.5 expect loudness > -70\n\
-         1.5 expect loudness < -70\n",
+         1.5 expect loudness < -70\n\
+         1.5 expect stolen piano_play\n\
+         1.5 expect playing night loop\n\
+         1.5 expect silent night loop\n\
+         1.5 expect pan @3 > 0\n",
         16,
     );
-    assert_lines(&report, &[2, 4, 7, 8], &[3, 5, 9]);
+    assert_lines(&report, &[2, 4, 7, 8, 12], &[3, 5, 9, 10, 11, 13]);
 }

@@ -259,6 +259,21 @@ fn sounding(moment: &Moment<'_>, what: &Sounding, playing: bool) -> Outcome {
             (song.is_some() || music.load_loop.is_some(), said)
         }
         Sounding::Sample(name) => (sample_playing(moment, name), format!("sample `{name}`")),
+        Sounding::Ambience => {
+            let ambience = &moment.world.ambience;
+            (
+                ambience.enabled && ambience.sounding > 0,
+                format!(
+                    "the ambience ({} score note(s) sounding)",
+                    ambience.sounding
+                ),
+            )
+        }
+        Sounding::NightLoop => (
+            moment.world.ambience.night_loop_playing,
+            "the night loop".to_string(),
+        ),
+        Sounding::River => (moment.world.music.river.is_some(), "the river".to_string()),
     };
     Outcome::of(
         now == playing,

@@ -123,6 +123,12 @@ pub enum Sounding {
     Music,
     /// A sample (by resource name).
     Sample(String),
+    /// The ambience's freshness score (on, with notes sounding).
+    Ambience,
+    /// The night loop.
+    NightLoop,
+    /// The river loop of the neighbourhood music mode.
+    River,
 }
 
 /// What happened so far, counted by `expect count`.

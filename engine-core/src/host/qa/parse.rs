@@ -16,6 +16,10 @@ const ASSERTIONS: [&str; 14] = [
     "started", "refused", "stolen", "not", "voices", "gain", "pan", "playing", "silent", "picks",
     "no", "fault", "peak", "loudness",
 ];
+/// What `playing` and `silent` take.
+const SOUNDING: [&str; 7] = [
+    "track", "station", "music", "sample", "ambience", "night", "river",
+];
 /// … and `count`.
 const COUNT: &str = "count";
 
@@ -368,23 +372,37 @@ impl<'a> Reader<'_, 'a> {
     fn playing(&self, playing: bool) -> Result<Assertion, Problem> {
         let (column, kind) = self.word(
             1,
-            "what: `track <name>`, `station <name>`, `music` or `sample <name>`",
+            "what: `track <name>`, `station <name>`, `music`, `sample <name>`, `ambience`, `night loop` or `river`",
         )?;
         let what = match kind {
-            "music" => {
+            "music" | "ambience" | "river" => {
                 self.nothing_after(2)?;
-                Sounding::Music
+                match kind {
+                    "music" => Sounding::Music,
+                    "ambience" => Sounding::Ambience,
+                    _ => Sounding::River,
+                }
+            }
+            "night" => {
+                let (column, word) = self.word(2, "`loop` after `night`")?;
+                if word != "loop" {
+                    return Err((column, format!("`night {word}`: write `night loop`")));
+                }
+                self.nothing_after(3)?;
+                Sounding::NightLoop
             }
             "track" => Sounding::Track(self.name(2, "a track")?),
             "station" => Sounding::Station(self.name(2, "a station")?),
             "sample" => Sounding::Sample(self.name(2, "a sample")?),
             other => {
-                let hint = closest(other, ["track", "station", "music", "sample"].into_iter())
+                let hint = closest(other, SOUNDING.into_iter())
                     .map(|m| format!(" (did you mean `{m}`?)"))
                     .unwrap_or_default();
                 return Err((
                     column,
-                    format!("`{other}` cannot play{hint}: write track, station, music or sample"),
+                    format!(
+                        "`{other}` cannot play{hint}: write track, station, music, sample, ambience, night loop or river"
+                    ),
                 ));
             }
         };
