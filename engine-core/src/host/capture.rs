@@ -7,6 +7,7 @@
 //! an end. Writing streams line by line ([`CaptureWriter`]); reading ([`read`]) is
 //! bounded, and a damaged line is an error naming the file and the line.
 
+use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::TraceRecord;
 use crate::toolchain::fsrules::{self, EntryKind, LinkPolicy, ReadRules, WalkOptions};
@@ -75,6 +76,8 @@ pub enum Line {
     },
     /// A decision.
     Record(TraceRecord),
+    /// What the inspectors showed at a moment (`host::keyframe`).
+    Keyframe(Box<Keyframe>),
     /// The last line: when the capture ended.
     End {
         /// The sample time it ended at.
@@ -91,6 +94,8 @@ pub struct Capture {
     pub inputs: Vec<(f64, String)>,
     /// The records, in order.
     pub records: Vec<TraceRecord>,
+    /// The keyframes, in time order.
+    pub keyframes: Vec<Keyframe>,
     /// When it ended (`None`: the capture was cut off).
     pub end: Option<SampleTime>,
 }
@@ -122,6 +127,7 @@ pub enum CaptureError {
 }
 
 /// Writes a capture as the session runs.
+#[derive(Debug)]
 pub struct CaptureWriter {
     out: BufWriter<File>,
     path: PathBuf,
@@ -150,6 +156,11 @@ impl CaptureWriter {
     /// Writes a record.
     pub fn record(&mut self, record: TraceRecord) -> Result<(), CaptureError> {
         self.line(&Line::Record(record))
+    }
+
+    /// Writes a keyframe.
+    pub fn keyframe(&mut self, keyframe: Keyframe) -> Result<(), CaptureError> {
+        self.line(&Line::Keyframe(Box::new(keyframe)))
     }
 
     /// Writes the end and flushes.
@@ -189,6 +200,7 @@ pub fn read(path: &Path) -> Result<Capture, CaptureError> {
     let mut header = None;
     let mut capture_inputs = Vec::new();
     let mut records = Vec::new();
+    let mut keyframes = Vec::new();
     let mut end = None;
     for (index, text) in reader.split(b'\n').enumerate() {
         let number = index + 1;
@@ -224,6 +236,7 @@ pub fn read(path: &Path) -> Result<Capture, CaptureError> {
             (Line::Header(_), Some(_)) => return Err(bad(number, "a second header".into())),
             (Line::Input { seconds, command }, Some(_)) => capture_inputs.push((seconds, command)),
             (Line::Record(record), Some(_)) => records.push(record),
+            (Line::Keyframe(keyframe), Some(_)) => keyframes.push(*keyframe),
             (Line::End { at }, Some(_)) => end = Some(at),
         }
     }
@@ -232,6 +245,7 @@ pub fn read(path: &Path) -> Result<Capture, CaptureError> {
         header,
         inputs: capture_inputs,
         records,
+        keyframes,
         end,
     })
 }

@@ -16,6 +16,7 @@
 //! decisions so far.
 
 use crate::host::command::{Command, TimedCommand};
+use crate::host::keyframe::{Keyframe, Keyframer};
 use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
 use crate::runtime::{EngineConfig, SampleTime, TraceRecord, TraceSwitches};
 use crate::sound::mixer::{MixerConfig, mixer};
@@ -165,6 +166,45 @@ pub fn render_with(
     options: RenderOptions,
     on_record: &mut dyn FnMut(TraceRecord),
 ) -> Result<RenderReport, RenderError> {
+    let taps = Taps {
+        record: on_record,
+        keyframe: None,
+    };
+    render_tapped(project, script, out, options, taps)
+}
+
+/// Renders as [`render_with`] does, and also hands a [`Keyframe`] of the session to
+/// `on_keyframe` every [`KEYFRAME_SECONDS`](crate::host::keyframe::KEYFRAME_SECONDS) of
+/// sample time and at the end (for a capture).
+pub fn render_with_keyframes(
+    project: Project,
+    script: &[TimedCommand],
+    out: &Path,
+    options: RenderOptions,
+    on_record: &mut dyn FnMut(TraceRecord),
+    on_keyframe: &mut dyn FnMut(Keyframe),
+) -> Result<RenderReport, RenderError> {
+    let taps = Taps {
+        record: on_record,
+        keyframe: Some(on_keyframe),
+    };
+    render_tapped(project, script, out, options, taps)
+}
+
+/// Where a run's trace records go, and its keyframes when they are wanted.
+struct Taps<'a> {
+    record: &'a mut dyn FnMut(TraceRecord),
+    keyframe: Option<&'a mut dyn FnMut(Keyframe)>,
+}
+
+/// [`render_with`] with its taps.
+fn render_tapped(
+    project: Project,
+    script: &[TimedCommand],
+    out: &Path,
+    options: RenderOptions,
+    taps: Taps<'_>,
+) -> Result<RenderReport, RenderError> {
     let total_frames = length(script, out, &options)?;
     let meter = options
         .loudness
@@ -180,18 +220,13 @@ pub fn render_with(
         meter,
         frames: 0,
     };
-    let result = run(
-        project,
-        script,
-        options,
-        total_frames,
-        &mut output,
-        on_record,
-    )
-    .and_then(|report| match output.writer.take() {
-        Some(writer) => Ok(writer.finish().map(|_| report)?),
-        None => Ok(report),
-    });
+    let result =
+        run(project, script, options, total_frames, &mut output, taps).and_then(|report| {
+            match output.writer.take() {
+                Some(writer) => Ok(writer.finish().map(|_| report)?),
+                None => Ok(report),
+            }
+        });
     if result.is_err() {
         discard(out);
     }
@@ -213,14 +248,11 @@ pub fn run_without_file(
         meter: None,
         frames: 0,
     };
-    run(
-        project,
-        script,
-        options,
-        total_frames,
-        &mut output,
-        on_record,
-    )
+    let taps = Taps {
+        record: on_record,
+        keyframe: None,
+    };
+    run(project, script, options, total_frames, &mut output, taps)
 }
 
 /// Deletes an unfinished output file — only a regular file (never `/dev/null` or a
@@ -245,7 +277,7 @@ fn run(
     options: RenderOptions,
     total_frames: u64,
     output: &mut Output,
-    on_record: &mut dyn FnMut(TraceRecord),
+    taps: Taps<'_>,
 ) -> Result<RenderReport, RenderError> {
     let mixer_config = MixerConfig {
         sample_rate: options.sample_rate,
@@ -270,10 +302,19 @@ fn run(
     let mut session = Session::new(project, handle, config);
     let rate = f64::from(options.sample_rate.max(1));
     let mut buffer = vec![0.0f32; (mixer.max_block() * 2).max(4096)];
-    let mut commands = Commands::new(script, on_record);
+    let mut commands = Commands::new(script, taps.record);
+    let mut keyframes = taps
+        .keyframe
+        .map(|tap| (Keyframer::new(options.sample_rate), tap));
     let mut peak = 0.0f32;
     let end = SampleTime::from_samples(total_frames);
     while session.now() < end {
+        // A keyframe shows the moment before the commands due then run.
+        if let Some((keyframer, tap)) = &mut keyframes
+            && keyframer.due(session.now())
+        {
+            tap(keyframer.take(&session));
+        }
         commands.run_due(&mut session, rate);
         let start = session.now();
         session.tick();
@@ -296,6 +337,9 @@ fn run(
             done += n;
         }
         commands.take_trace(&mut session);
+    }
+    if let Some((keyframer, tap)) = &mut keyframes {
+        tap(keyframer.take(&session));
     }
     let log = commands.log;
     let (started, _missed, dropped) = session.server.counts();
