@@ -140,23 +140,29 @@ pub(super) struct Index {
     pub(super) scanned: u64,
     /// `filter`, prepared.
     pub(super) matcher: Option<TraceMatcher>,
+    /// The trace's epoch (`PanelContext::trace_epoch`) the index was built on.
+    pub(super) epoch: u64,
 }
 
 impl Index {
     /// Brings the index up to date with `trace`, whose first record is number
-    /// `dropped`, for `filter`, testing records for at most about `budget` (the rest
+    /// `dropped`, of epoch `epoch` (another epoch: another trace), for `filter`, testing records for at most about `budget` (the rest
     /// on later calls). Returns whether every record has been tested.
     pub(super) fn update(
         &mut self,
         trace: &VecDeque<TraceRecord>,
         dropped: u64,
+        epoch: u64,
         filter: &TraceFilter,
         budget: Duration,
     ) -> bool {
         let end = dropped + trace.len() as u64;
-        if dropped < self.dropped || end < self.seen {
+        if dropped < self.dropped || end < self.seen || epoch != self.epoch {
             // The trace was replaced: start again.
-            *self = Index::default();
+            *self = Index {
+                epoch,
+                ..Index::default()
+            };
             self.dropped = dropped;
             self.seen = dropped;
             self.scanned = dropped;
@@ -259,20 +265,20 @@ mod tests {
         let mut filter = TraceFilter::default();
         filter.kinds[kind_index(TraceKind::Error)] = false;
         let all = Duration::from_secs(60);
-        assert!(index.update(&trace, 0, &filter, all));
+        assert!(index.update(&trace, 0, 0, &filter, all));
         assert_eq!(index.rows, [0, 2, 4, 6, 8]);
         assert_eq!(index.counts[kind_index(TraceKind::Error)], 5);
         // Three dropped, two appended.
         trace.drain(..3);
         trace.push_back(record(10, TraceKind::Voice, "y"));
         trace.push_back(record(11, TraceKind::Error, "y"));
-        assert!(index.update(&trace, 3, &filter, all));
+        assert!(index.update(&trace, 3, 0, &filter, all));
         assert_eq!(index.rows, [4, 6, 8, 10]);
         assert_eq!(index.counts[kind_index(TraceKind::Voice)], 4);
         assert_eq!(index.counts[kind_index(TraceKind::Error)], 5);
         // A new filter rebuilds.
         filter.text = "Y".into();
-        assert!(index.update(&trace, 3, &filter, all));
+        assert!(index.update(&trace, 3, 0, &filter, all));
         assert_eq!(index.rows, [10]);
     }
 
@@ -293,7 +299,7 @@ mod tests {
             ..TraceFilter::default()
         };
         let mut calls = 1;
-        while !index.update(&trace, 0, &filter, Duration::ZERO) {
+        while !index.update(&trace, 0, 0, &filter, Duration::ZERO) {
             calls += 1;
             // Records keep arriving meanwhile.
             trace.push_back(record(0, TraceKind::Voice, "hit late"));

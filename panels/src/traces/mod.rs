@@ -268,13 +268,25 @@ impl Panel for TracesPanel {
             self.samples = live.samples;
             self.tracks = live.tracks;
         }
-        self.switches(ui, commands);
+        match ctx.capture {
+            Some(view) => {
+                ui.label(format!(
+                    "The capture's records up to {:.3} s (every trace was on while capturing).",
+                    view.seconds(view.at)
+                ));
+            }
+            None => self.switches(ui, commands),
+        }
         self.kinds(ui);
         self.filters(ui, end);
         self.export(ui, ctx, commands);
-        let indexed = self
-            .index
-            .update(trace, dropped, &self.filter, self.index_budget);
+        let indexed = self.index.update(
+            trace,
+            dropped,
+            ctx.trace_epoch,
+            &self.filter,
+            self.index_budget,
+        );
         if !indexed {
             ui.ctx().request_repaint();
         }
