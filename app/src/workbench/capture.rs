@@ -89,7 +89,7 @@ impl Workbench {
         let view = &open.view;
         self.status = format!(
             "showing the capture {}: {:.1} s, {} record(s){}; the live engine's commands are \
-             off until File → Close capture",
+             off until File > Close capture",
             path.display(),
             view.seconds(view.timeline.end()) - view.seconds(view.timeline.start()),
             view.timeline.capture.records.len(),
@@ -265,7 +265,7 @@ impl Workbench {
             CaptureStatus::Recording { path, since } => {
                 let rate = f64::from(self.live.as_ref().map_or(48_000, |l| l.output.sample_rate));
                 Some(format!(
-                    "● capturing to {} · {:.1} s",
+                    "capturing to {} · {:.1} s",
                     path.display(),
                     (self.live_state.now - *since) as f64 / rate
                 ))
@@ -278,7 +278,7 @@ impl Workbench {
     pub(super) fn capture_refusal(&self) -> Option<String> {
         self.capture.as_ref().map(|open| {
             format!(
-                "a capture is open ({}): the live engine's commands are off; File → Close \
+                "a capture is open ({}): the live engine's commands are off; File > Close \
                  capture returns to it",
                 open.view.name()
             )

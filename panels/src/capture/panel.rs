@@ -1,7 +1,7 @@
-//! The Capture tab: what the open capture was made with (its project's folders, seed,
-//! rate, voice limit and cache budget; the project files changed since), what it holds,
-//! its inputs, and the diff against the project now — each difference with its time
-//! (click: go there) and a Why on its event.
+//! The Capture tab: the diff against the project now — each difference with its time
+//! (click: go there) and a Why on its event —, what the open capture was made with (its
+//! project's folders, seed, rate, voice limit and cache budget; the project files
+//! changed since), what it holds, and its inputs.
 
 use super::{CaptureView, DiffState};
 use crate::{AppCommand, Panel, PanelContext, WhyTarget};
@@ -22,17 +22,17 @@ impl Panel for CapturePanel {
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let Some(view) = ctx.capture else {
             ui.label(
-                "No capture is open. File → Open capture… shows one in every panel, with a \
-                 timeline to scrub; File → Start capture… records the live session into one.",
+                "No capture is open. File > Open capture… shows one in every panel, with a \
+                 timeline to scrub; File > Start capture… records the live session into one.",
             );
             return;
         };
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                facts(ui, view);
-                ui.separator();
                 diff(ui, view, commands);
+                ui.separator();
+                facts(ui, view);
                 ui.separator();
                 inputs(ui, view, commands);
             });
@@ -117,10 +117,7 @@ fn diff(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<AppCommand>) {
             ui.weak("Not compared yet: Diff runs the inputs again, offline, in the background.");
         }
         DiffState::Running => {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label("running the inputs against the project…");
-            });
+            ui.label("Running the inputs against the project…");
         }
         DiffState::Failed(error) => {
             ui.colored_label(ui.visuals().error_fg_color, error);
