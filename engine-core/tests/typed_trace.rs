@@ -11,7 +11,7 @@ use engine_core::host::session::{Session, SessionConfig, swap_project};
 use engine_core::runtime::trace::{
     AmbienceEvent, CodePlace, EndReason, FileChange, FileProblem, FileRole, GainParts, MissClass,
     MusicEvent, Occupant, ReloadEvent, RunningTrack, SampleEvent, SampleOutcome, StationEvent,
-    TraceEvent, WorldEvent, WorldReply,
+    TraceEvent, VoiceTable, WorldEvent, WorldReply,
 };
 use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{
@@ -372,7 +372,7 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
                 track: Arc::from("t5"),
                 priority: 15,
                 victim: occupant.clone(),
-                occupants: vec![occupant],
+                occupants: VoiceTable::of(&[occupant], SampleTime::from_samples(3)),
                 capacity: 4,
             },
         ),

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::host::command::{Command, TraceTarget};
 use engine_core::runtime::trace::{
-    CodePlace, EndReason, GainParts, Occupant, TraceEvent, WorldEvent, WorldReply,
+    CodePlace, EndReason, GainParts, Occupant, TraceEvent, VoiceTable, WorldEvent, WorldReply,
 };
 use engine_core::runtime::{Gain, HookEvent, Pan, SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::{Origin, Project};
@@ -19,6 +19,11 @@ use std::sync::Arc;
 
 mod common;
 type State = common::State<TracesPanel>;
+
+/// A time in seconds at 48 kHz.
+fn seconds(time: f64) -> SampleTime {
+    SampleTime::from_samples((time * 48_000.0) as u64)
+}
 
 fn rec(
     time: f64,
@@ -30,7 +35,7 @@ fn rec(
     what: TraceEvent,
 ) -> TraceRecord {
     TraceRecord {
-        time: SampleTime::from_samples((time * 48_000.0) as u64),
+        time: seconds(time),
         kind,
         event: event.map(Arc::from),
         track: track.map(Arc::from),
@@ -198,10 +203,13 @@ fn demo_trace() -> VecDeque<TraceRecord> {
             track: Arc::from("fx_fridge"),
             priority: 30,
             victim: occupant(0, "vox_greet_adult", 20),
-            occupants: vec![
-                occupant(0, "vox_greet_adult", 20),
-                occupant(1, "ui_click", 25),
-            ],
+            occupants: VoiceTable::of(
+                &[
+                    occupant(0, "vox_greet_adult", 20),
+                    occupant(1, "ui_click", 25),
+                ],
+                seconds(0.900),
+            ),
             capacity: 2,
         },
     ));
@@ -234,7 +242,10 @@ fn demo_trace() -> VecDeque<TraceRecord> {
             track: Arc::from("vox_laugh_child"),
             priority: 10,
             lowest: occupant(1, "ui_click", 25),
-            occupants: vec![occupant(0, "fx_fridge", 30), occupant(1, "ui_click", 25)],
+            occupants: VoiceTable::of(
+                &[occupant(0, "fx_fridge", 30), occupant(1, "ui_click", 25)],
+                seconds(1.200),
+            ),
             capacity: 2,
         },
     ));

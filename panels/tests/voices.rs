@@ -11,7 +11,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use engine_core::host::command::Command;
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::sink::ControlGroup;
-use engine_core::runtime::trace::{CodePlace, EndReason, Occupant, TraceEvent};
+use engine_core::runtime::trace::{CodePlace, EndReason, Occupant, TraceEvent, VoiceTable};
 use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{Gain, Pan};
 use engine_core::runtime::{TraceKind, TraceRecord};
@@ -139,23 +139,23 @@ fn occupant(voice: usize, track: &str, priority: i32) -> Occupant {
 }
 
 /// `baby_cry` (50) takes voice 7 from `fridge_hum` (10) with all 8 voices busy.
-fn steal() -> TraceEvent {
+fn steal(time: f64) -> TraceEvent {
     TraceEvent::Stole {
         track: Arc::from("baby_cry"),
         priority: 50,
         victim: occupant(7, "fridge_hum", 10),
-        occupants: vec![occupant(7, "fridge_hum", 10)],
+        occupants: VoiceTable::of(&[occupant(7, "fridge_hum", 10)], at(time)),
         capacity: 8,
     }
 }
 
 /// `phone_ring` (5) is refused: the lowest priority playing is `tv_news` (20).
-fn refuse() -> TraceEvent {
+fn refuse(time: f64) -> TraceEvent {
     TraceEvent::Refused {
         track: Arc::from("phone_ring"),
         priority: 5,
         lowest: occupant(4, "tv_news", 20),
-        occupants: vec![occupant(4, "tv_news", 20)],
+        occupants: VoiceTable::of(&[occupant(4, "tv_news", 20)], at(time)),
         capacity: 8,
     }
 }
@@ -230,7 +230,7 @@ pub fn snapshot() -> LiveSnapshot {
             "baby_cry",
             "baby_cry",
             Some(21),
-            steal(),
+            steal(15.0),
         ),
         start(15.0, 7, "baby_cry", "baby_cry", Some(21)),
         ends(15.5, 5, "ui_hover", "ui_hover", EndReason::Ended),
@@ -241,7 +241,7 @@ pub fn snapshot() -> LiveSnapshot {
             "sfx_phone_ring",
             "phone_ring",
             Some(9),
-            refuse(),
+            refuse(16.0),
         ),
         ends(16.5, 3, "door_open", "door_creak", EndReason::Ended),
         ends(17.0, 1, "vox_idle", "vox_hum", EndReason::Ended),

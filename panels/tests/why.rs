@@ -8,7 +8,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::runtime::trace::{EndReason, GainParts, Occupant, TraceEvent};
+use engine_core::runtime::trace::{EndReason, GainParts, Occupant, TraceEvent, VoiceTable};
 use engine_core::runtime::{Gain, Pan, SampleTime, TraceKind, TraceRecord, TraceSwitches};
 use engine_core::tools::why::Verdict;
 use panels::{ContextData, WhyPanel, WhyTarget};
@@ -132,7 +132,7 @@ fn trace() -> VecDeque<TraceRecord> {
                 track: Arc::from("phone_ring"),
                 priority: 5,
                 lowest: occupants[1].clone(),
-                occupants: occupants.clone(),
+                occupants: VoiceTable::of(&occupants, at(5.0)),
                 capacity: 4,
             },
         ),
@@ -145,7 +145,7 @@ fn trace() -> VecDeque<TraceRecord> {
                 track: Arc::from("baby_cry"),
                 priority: 50,
                 victim: occupant(1, "tv_news", 15, 4.0),
-                occupants: occupants.clone(),
+                occupants: VoiceTable::of(&occupants, at(6.0)),
                 capacity: 4,
             },
         ),

@@ -130,14 +130,36 @@ fn the_tour_captures_replays_explains_and_shows_what_an_edit_changed() {
     assert!(why.out.contains("started on free voice 4"), "{}", why.out);
     assert!(why.out.contains("= track volume"), "{}", why.out);
 
-    let damaged = dir.join("damaged.hbcap");
-    let mut lines: Vec<String> = std::fs::read_to_string(&cap)
+    // The same capture as JSON lines reads back as the same capture.
+    let jsonl = dir.join("t.jsonl");
+    let as_text = run(&["capture-text", &text(&cap), "-o", &text(&jsonl)]);
+    assert_eq!(as_text.code, ExitCode::SUCCESS, "{}", as_text.err);
+    let lines: Vec<String> = std::fs::read_to_string(&jsonl)
         .unwrap()
         .lines()
         .map(str::to_string)
         .collect();
-    lines[3] = "{\"line\": \"record\", \"time\": ".to_string();
-    std::fs::write(&damaged, lines.join("\n")).unwrap();
+    assert!(lines[0].starts_with("{\"line\":\"header\""), "{}", lines[0]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("\"NoteStarted\"") && l.contains("\"track_volume\"")),
+        "a note with its gain, factor by factor"
+    );
+    let from_text = run(&["replay", &text(&jsonl), "--diff"]);
+    assert_eq!(
+        from_text.code,
+        ExitCode::SUCCESS,
+        "{}\n{}",
+        from_text.out,
+        from_text.err
+    );
+
+    // A damaged line of the text names the file and the line.
+    let damaged = dir.join("damaged.jsonl");
+    let mut damaged_lines = lines.clone();
+    damaged_lines[3] = "{\"line\": \"record\", \"time\": ".to_string();
+    std::fs::write(&damaged, damaged_lines.join("\n")).unwrap();
     let bad = run(&["replay", &text(&damaged), "--diff"]);
     assert_eq!(bad.code, ExitCode::from(2), "{}\n{}", bad.out, bad.err);
     assert!(
@@ -145,6 +167,62 @@ fn the_tour_captures_replays_explains_and_shows_what_an_edit_changed() {
         "{}",
         bad.err
     );
+}
+
+/// A compact capture damaged inside a frame, or with a frame longer than allowed, is
+/// an error naming the file, the frame and where it starts; one cut off in the middle
+/// of a frame reads as a capture without its end.
+#[test]
+fn damaged_compact_captures_name_the_frame_and_cut_off_ones_still_read() {
+    let dir = TempDir::new("capture-damage");
+    let script = dir.join("short.txt");
+    std::fs::write(
+        &script,
+        "0.0 sev vox_laugh @3\n0.5 sev baby_cry @9\n2.0 quietall\n",
+    )
+    .unwrap();
+    let (wav, cap) = (dir.join("s.wav"), dir.join("s.hbcap"));
+    render_captured(&script, &wav, &cap);
+    let bytes = std::fs::read(&cap).unwrap();
+    assert!(bytes.starts_with(b"hbcap\0"), "a compact capture");
+
+    // The second frame's length (right after the magic and the header frame).
+    let header_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let second = 8 + 4 + header_len;
+    let mut too_long = bytes.clone();
+    too_long[second..second + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let path = dir.join("too_long.hbcap");
+    std::fs::write(&path, &too_long).unwrap();
+    let bad = run(&["why", &text(&path), "vox_laugh"]);
+    assert_ne!(bad.code, ExitCode::SUCCESS);
+    assert!(
+        bad.err
+            .contains(&format!("{}: frame 2 (at byte {second})", path.display())),
+        "{}",
+        bad.err
+    );
+
+    // Garbage inside the second frame.
+    let mut garbage = bytes.clone();
+    for byte in &mut garbage[second + 4..second + 8] {
+        *byte = 0xff;
+    }
+    let path = dir.join("garbage.hbcap");
+    std::fs::write(&path, &garbage).unwrap();
+    let bad = run(&["replay", &text(&path)]);
+    assert_eq!(bad.code, ExitCode::from(2), "{}\n{}", bad.out, bad.err);
+    assert!(
+        bad.err.contains(&format!("{}: frame 2", path.display())),
+        "{}",
+        bad.err
+    );
+
+    // Cut off in the middle of the last frames: what is whole still explains.
+    let path = dir.join("cut.hbcap");
+    std::fs::write(&path, &bytes[..bytes.len() - 7]).unwrap();
+    let cut = run(&["why", &text(&path), "vox_laugh"]);
+    assert_eq!(cut.code, ExitCode::SUCCESS, "{}\n{}", cut.out, cut.err);
+    assert!(cut.out.contains("`vox_laugh` from object 3"), "{}", cut.out);
 }
 
 #[test]

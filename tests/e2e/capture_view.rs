@@ -31,7 +31,14 @@ fn a_rendered_capture_shows_every_panels_facts_at_any_time() {
         "32",
     ]);
     assert_eq!(render.code, ExitCode::SUCCESS, "{}", render.err);
-    let timeline = Timeline::new(capture::read(&cap).unwrap());
+    // The keyframes read back from the compact file as from its JSON lines.
+    let compact = capture::read(&cap).unwrap();
+    let mut text = Vec::new();
+    capture::write_text(&compact, &mut text).unwrap();
+    let json = dir.join("t.jsonl");
+    std::fs::write(&json, text).unwrap();
+    assert_eq!(capture::read(&json).unwrap().keyframes, compact.keyframes);
+    let timeline = Timeline::new(compact);
     let rate = u64::from(timeline.sample_rate());
     assert_eq!(timeline.start(), SampleTime::ZERO);
     assert_eq!(timeline.end(), SampleTime::from_samples(32 * rate));

@@ -97,6 +97,11 @@ Commands:
         latest time not after the one given): the Box-X verdict with every
         voice it was compared with (track, priority, age), the hit-list picks,
         and each note's gain as track volume x external volume x ducking.
+  capture-text <file.hbcap> [-o out.jsonl]
+        Write a capture as JSON lines (docs/capture.md), one object per line:
+        the header, the inputs, every decision, the end — to read with other
+        tools. The text reads back like the capture: replay, why and the
+        workbench open it too.
   compare <a.wav> <b.wav> [--threshold <dB>] [--window <ms>]
         Compare two audio files (two renders): each one's integrated, largest
         short-term and momentary loudness and true peak, the differences, and
@@ -203,6 +208,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         Some("probe") => probe::run(&mut args, io),
         Some("replay") => replay::run(&mut args, io),
         Some("why") => replay::why(&mut args, io),
+        Some("capture-text") => replay::capture_text(&mut args, io),
         Some(other) => Err(args::usage(format!(
             "unknown command `{other}` (try `hitbench help`)"
         ))),

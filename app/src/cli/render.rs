@@ -80,10 +80,11 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let mut on_record = |record: TraceRecord| {
         // Standard output or error gone: nothing left to tell.
         let _ = print_record(&record, show_trace, io);
-        write(&mut |writer| writer.record(record.clone()));
+        let mut record = Some(record);
+        write(&mut |writer| record.take().map_or(Ok(()), |r| writer.record(r)));
     };
     let mut on_keyframe = |keyframe: Keyframe| {
-        write(&mut |writer| writer.keyframe(keyframe.clone()));
+        write(&mut |writer| writer.keyframe(&keyframe));
     };
     let report = if capture_path.is_some() {
         offline::render_with_keyframes(

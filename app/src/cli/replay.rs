@@ -124,3 +124,31 @@ pub fn why(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// Runs `hitbench capture-text <capture> [-o out.jsonl]`: the capture as JSON lines, to
+/// standard output or a file; it reads back like the capture itself.
+pub fn capture_text(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    let out = args.value(&["-o", "--output"])?.map(PathBuf::from);
+    let path = args.next_positional().map(PathBuf::from).ok_or_else(|| {
+        usage("capture-text needs a capture: hitbench capture-text <file.hbcap> [-o out.jsonl]")
+    })?;
+    args.finish()?;
+    let capture = match capture::read(&path) {
+        Ok(capture) => capture,
+        Err(e) => return trouble(io, &e.to_string()),
+    };
+    match &out {
+        Some(file) => {
+            let mut writer = std::io::BufWriter::new(
+                std::fs::File::create(file)
+                    .with_context(|| format!("cannot create {}", file.display()))?,
+            );
+            capture::write_text(&capture, &mut writer)
+                .and_then(|()| std::io::Write::flush(&mut writer))
+                .with_context(|| format!("cannot write {}", file.display()))?;
+            writeln!(io.out, "wrote {}", file.display())?;
+        }
+        None => capture::write_text(&capture, io.out)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

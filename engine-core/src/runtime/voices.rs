@@ -10,6 +10,7 @@ use std::collections::HashMap;
 pub struct Voices {
     slots: Vec<Option<usize>>,
     instances: HashMap<u32, Vec<usize>>,
+    changes: u64,
 }
 
 /// What Box-X decided for a new track when every voice is busy.
@@ -43,7 +44,14 @@ impl Voices {
         Self {
             slots: vec![None; count.max(1)],
             instances: HashMap::new(),
+            changes: 0,
         }
+    }
+
+    /// How many times a slot was taken or freed: a table built at the same count is
+    /// still the table (the priorities aside).
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// Number of voice slots.
@@ -98,6 +106,7 @@ impl Voices {
     pub fn occupy(&mut self, voice: usize, thread: usize) {
         if let Some(slot) = self.slots.get_mut(voice) {
             *slot = Some(thread);
+            self.changes += 1;
         }
     }
 
@@ -107,6 +116,7 @@ impl Voices {
             && *slot == Some(thread)
         {
             *slot = None;
+            self.changes += 1;
         }
     }
 

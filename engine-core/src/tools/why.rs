@@ -251,7 +251,7 @@ fn verdict_of(record: &TraceRecord, out: &mut [Decision]) -> Option<Verdict> {
             voice: victim.voice,
             priority: *priority,
             victim: victim.clone(),
-            occupants: occupants.clone(),
+            occupants: occupants.at(record.time),
             capacity: *capacity,
         },
         TraceEvent::Refused {
@@ -263,7 +263,7 @@ fn verdict_of(record: &TraceRecord, out: &mut [Decision]) -> Option<Verdict> {
         } => Verdict::Refused {
             priority: *priority,
             lowest: lowest.clone(),
-            occupants: occupants.clone(),
+            occupants: occupants.at(record.time),
             capacity: *capacity,
         },
         TraceEvent::Joined { voice, owners, .. } => Verdict::Joined {

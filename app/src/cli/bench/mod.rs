@@ -71,3 +71,11 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// Seconds of CPU the calling thread has used so far, from the scheduler's own count
+/// (`/proc/thread-self/schedstat`, nanoseconds on Linux); `None` where there is none.
+pub(super) fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(nanos as f64 / 1e9)
+}

@@ -9,7 +9,7 @@ use super::super::Io;
 use super::Size;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
-use engine_core::runtime::trace::{GainParts, Occupant, TraceEvent};
+use engine_core::runtime::trace::{GainParts, Occupant, TraceEvent, VoiceTable};
 use engine_core::runtime::{ControlGroup, SampleTime, TraceKind, TraceRecord};
 use engine_core::runtime::{Gain, Pan};
 use engine_core::toolchain::project::Project;
@@ -89,7 +89,10 @@ impl Names {
                 TraceEvent::Stole {
                     track,
                     priority,
-                    occupants: vec![victim.clone()],
+                    occupants: VoiceTable::of(
+                        std::slice::from_ref(&victim),
+                        SampleTime::from_samples(n as u64 * 480),
+                    ),
                     victim,
                     capacity: VOICES,
                 }

@@ -85,12 +85,9 @@ impl Capturing {
 
     /// Writes the records taken from the session.
     pub(super) fn records(&mut self, records: &[TraceRecord]) -> Result<(), CaptureStatus> {
-        for record in records {
-            self.writer
-                .record(record.clone())
-                .map_err(|e| failed(&e.to_string()))?;
-        }
-        Ok(())
+        self.writer
+            .records(records.to_vec())
+            .map_err(|e| failed(&e.to_string()))
     }
 
     /// Writes a keyframe when one is due (after a tick).
@@ -104,7 +101,7 @@ impl Capturing {
     fn keyframe(&mut self, session: &Session) -> Result<(), CaptureStatus> {
         let key = self.keyframer.take(session);
         self.writer
-            .keyframe(key)
+            .keyframe(&key)
             .map_err(|e| failed(&e.to_string()))
     }
 

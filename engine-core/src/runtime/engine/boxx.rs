@@ -68,17 +68,50 @@ impl Engine {
         }
     }
 
-    /// Every track holding a voice, in slot order, with its priority and age.
-    fn occupants(&self) -> Vec<Occupant> {
-        self.voices
+    /// Every track holding a voice, in slot order, with its priority and when it
+    /// started: the table the last verdict saw when no slot was taken or freed since
+    /// and no priority changed, else a new one.
+    fn occupants(&mut self) -> VoiceTable {
+        let changes = self.voices.changes();
+        if let Some((built, table)) = &self.seats
+            && *built == changes
+            && self.seats_still(table)
+        {
+            return table.clone();
+        }
+        let seats = self
+            .voices
             .slots()
             .iter()
             .enumerate()
             .filter_map(|(voice, thread)| {
-                let thread = (*thread)?;
-                let th = self.threads.get(thread).and_then(Option::as_ref)?;
-                Some(self.occupant(voice, thread, th.priority()))
+                let th = self.threads.get((*thread)?).and_then(Option::as_ref)?;
+                Some(Seat {
+                    voice,
+                    track: th.track_name.clone(),
+                    priority: th.priority(),
+                    since: th.started_at,
+                })
             })
-            .collect()
+            .collect();
+        let table = VoiceTable::new(seats);
+        self.seats = Some((changes, table.clone()));
+        table
+    }
+
+    /// Whether every seat of `table` still has its priority (a track may change its
+    /// own).
+    fn seats_still(&self, table: &VoiceTable) -> bool {
+        let mut seats = table.seats().iter();
+        self.voices
+            .slots()
+            .iter()
+            .filter_map(|thread| self.threads.get((*thread)?).and_then(Option::as_ref))
+            .all(|th| {
+                seats
+                    .next()
+                    .is_some_and(|seat| seat.priority == th.priority())
+            })
+            && seats.next().is_none()
     }
 }

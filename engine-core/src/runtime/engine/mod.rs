@@ -13,7 +13,8 @@ use crate::runtime::samples::SampleLibrary;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, ThreadState};
 use crate::runtime::trace::{
-    CodePlace, EndReason, Occupant, TraceEvent, TraceKind, TraceLog, TraceRecord, TraceSwitches,
+    CodePlace, EndReason, Occupant, Seat, TraceEvent, TraceKind, TraceLog, TraceRecord,
+    TraceSwitches, VoiceTable,
 };
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::{self, Exit, FaultKind};
@@ -155,6 +156,8 @@ pub struct Engine {
     queue: TimedQueue<Wake>,
     seq: u64,
     voices: Voices,
+    /// The voice table as the last verdict saw it, and the slot changes it was built at.
+    seats: Option<(u64, VoiceTable)>,
     hitlists: HitListState,
     next_note: NoteId,
     globals: [i32; GLOBAL_COUNT],
@@ -217,6 +220,7 @@ impl Engine {
             queue: TimedQueue::default(),
             seq: 0,
             voices: Voices::new(config.max_voices),
+            seats: None,
             hitlists: HitListState::default(),
             next_note: 1,
             globals: [0; GLOBAL_COUNT],

@@ -6,6 +6,7 @@ use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
 use crate::runtime::trace::reload::ReloadEvent;
 use crate::runtime::trace::sample::SampleEvent;
+use crate::runtime::trace::seats::VoiceTable;
 use crate::runtime::trace::world::WorldEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::FaultKind;
@@ -252,7 +253,7 @@ pub enum TraceEvent {
         /// The track that lost the voice (the lowest priority, the oldest on a tie).
         victim: Occupant,
         /// Every track that held a voice, as compared.
-        occupants: Vec<Occupant>,
+        occupants: VoiceTable,
         /// The voice limit.
         capacity: usize,
     },
@@ -265,7 +266,7 @@ pub enum TraceEvent {
         /// The lowest priority playing (the one it would have had to beat).
         lowest: Occupant,
         /// Every track that held a voice, as compared.
-        occupants: Vec<Occupant>,
+        occupants: VoiceTable,
         /// The voice limit.
         capacity: usize,
     },

@@ -15,12 +15,14 @@ mod event;
 mod problem;
 mod reload;
 mod sample;
+mod seats;
 mod world;
 
 pub use event::{CodePlace, EndReason, GainParts, Occupant, TraceEvent};
 pub use problem::FileProblem;
 pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use sample::{LoadFailure, MissClass, SampleEvent};
+pub use seats::{Seat, VoiceTable};
 pub use world::{
     AmbienceEvent, MusicEvent, MusicLoop, StationEvent, WorldEvent, WorldReply, format_hour,
 };

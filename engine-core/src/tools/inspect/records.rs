@@ -19,7 +19,12 @@ impl VoiceHistory {
                 occupants,
                 capacity,
                 ..
-            } => self.refuse(record, (*priority, *capacity), lowest, occupants),
+            } => self.refuse(
+                record,
+                (*priority, *capacity),
+                lowest,
+                occupants.at(record.time),
+            ),
             TraceEvent::Started { voice, .. } => {
                 self.open(*voice, lane_from(*voice, record), false);
             }
@@ -69,7 +74,7 @@ impl VoiceHistory {
         record: &TraceRecord,
         (priority, capacity): (i32, usize),
         lowest: &Occupant,
-        occupants: &[Occupant],
+        occupants: Vec<Occupant>,
     ) {
         self.refusals.push(Refusal {
             time: record.time,
@@ -78,7 +83,7 @@ impl VoiceHistory {
             object: record.object,
             priority,
             lowest: lowest.clone(),
-            occupants: occupants.to_vec(),
+            occupants,
             capacity,
         });
         self.version += 1;

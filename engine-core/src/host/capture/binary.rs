@@ -1,0 +1,231 @@
+//! The compact encoding of a capture: a magic, then frames — a little-endian `u32`
+//! length and that many bytes of one postcard-encoded [`Frame`]. The first frame is the
+//! header.
+//!
+//! Box-X verdicts (`Stole`, `Refused`) carry the whole voice table, and consecutive
+//! verdicts see the same table or almost. So the table is not written in each record:
+//! the encoder keeps the table as last written and, before a verdict that saw another,
+//! writes a [`TableDelta`] frame with the seats that changed. The decoder keeps the same
+//! table and gives it back to each verdict (shared), so a capture reads back exactly as
+//! it was recorded.
+
+use super::{Assembler, Capture, CaptureError, Header, Line, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
+use crate::host::keyframe::Keyframe;
+use crate::runtime::clock::SampleTime;
+use crate::runtime::trace::{Seat, TraceEvent, TraceRecord, VoiceTable};
+use serde::{Deserialize, Serialize};
+use std::io::Read;
+use std::path::Path;
+
+/// The first bytes of a compact capture. (A capture in JSON lines starts with `{`.)
+pub const MAGIC: &[u8; 8] = b"hbcap\0\r\n";
+
+/// One frame, as written (borrowing) — the variants line up with [`Frame`]'s, which is
+/// how postcard tells them apart.
+#[derive(Serialize)]
+pub(super) enum FrameRef<'a> {
+    Header(&'a Header),
+    Input { seconds: f64, command: &'a str },
+    Record(&'a TraceRecord),
+    Table(&'a TableDelta),
+    End { at: SampleTime },
+    Keyframe(&'a Keyframe),
+}
+
+/// One frame, as read.
+#[derive(Deserialize)]
+pub(super) enum Frame {
+    Header(Header),
+    Input { seconds: f64, command: String },
+    Record(TraceRecord),
+    Table(TableDelta),
+    End { at: SampleTime },
+    Keyframe(Box<Keyframe>),
+}
+
+/// How the voice table changed since the last verdict: its new length and the seats
+/// (by position) that differ.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(super) struct TableDelta {
+    len: usize,
+    changed: Vec<(usize, Seat)>,
+}
+
+/// The voice table as last written or read.
+#[derive(Debug, Default)]
+pub(super) struct Tables {
+    last: VoiceTable,
+    empty: VoiceTable,
+}
+
+/// The voice table of a Box-X verdict.
+fn table_mut(what: &mut TraceEvent) -> Option<&mut VoiceTable> {
+    match what {
+        TraceEvent::Stole { occupants, .. } | TraceEvent::Refused { occupants, .. } => {
+            Some(occupants)
+        }
+        _ => None,
+    }
+}
+
+impl Tables {
+    /// If `record` is a verdict, takes its voice table out of it (the reader puts it
+    /// back from the table frames) and returns it, with the change to write before the
+    /// record (`None`: the same table as the last verdict's). Put it back with
+    /// [`restore`] once the record is written.
+    pub fn strip(&mut self, record: &mut TraceRecord) -> Option<(VoiceTable, Option<TableDelta>)> {
+        let table = std::mem::replace(table_mut(&mut record.what)?, self.empty.clone());
+        if table.same(&self.last) {
+            return Some((table, None));
+        }
+        let (now, before) = (table.seats(), self.last.seats());
+        let delta = TableDelta {
+            len: now.len(),
+            changed: now
+                .iter()
+                .enumerate()
+                .filter(|(index, seat)| before.get(*index) != Some(seat))
+                .map(|(index, seat)| (index, seat.clone()))
+                .collect(),
+        };
+        let changed = !delta.changed.is_empty() || now.len() != before.len();
+        self.last = table.clone();
+        Some((table, changed.then_some(delta)))
+    }
+
+    /// Applies a delta read from the file; a seat out of place is an error.
+    pub fn apply(&mut self, delta: TableDelta) -> Result<(), String> {
+        let mut seats: Vec<Seat> = self.last.seats().iter().take(delta.len).cloned().collect();
+        for (index, seat) in delta.changed {
+            if index < seats.len() {
+                seats[index] = seat;
+            } else if index == seats.len() && index < delta.len {
+                seats.push(seat);
+            } else {
+                return Err(format!(
+                    "a voice-table change at seat {index} of a table of {} seats",
+                    delta.len
+                ));
+            }
+        }
+        if seats.len() != delta.len {
+            return Err(format!(
+                "a voice table of {} seats with {} of them given",
+                delta.len,
+                seats.len()
+            ));
+        }
+        self.last = VoiceTable::new(seats);
+        Ok(())
+    }
+
+    /// Gives a verdict read back the table as it stands (shared, not copied).
+    pub fn fill(&self, record: &mut TraceRecord) {
+        if let Some(table) = table_mut(&mut record.what) {
+            *table = self.last.clone();
+        }
+    }
+}
+
+/// Gives a verdict its voice table back after [`Tables::strip`].
+pub(super) fn restore(record: &mut TraceRecord, table: VoiceTable) {
+    if let Some(slot) = table_mut(&mut record.what) {
+        *slot = table;
+    }
+}
+
+/// Reads the frames after the magic. A file cut off in the middle of a frame (a session
+/// that never finished) reads as a capture without its end.
+pub(super) fn read(path: &Path, mut reader: impl Read) -> Result<Capture, CaptureError> {
+    let mut assembler = Assembler::default();
+    let mut table = Tables::default();
+    let mut offset = MAGIC.len() as u64;
+    let mut buffer = Vec::new();
+    let mut frame = 0;
+    let bad = |frame: usize, offset: u64, why: String| CaptureError::BadFrame {
+        path: path.to_path_buf(),
+        frame,
+        offset,
+        why,
+    };
+    let io = |source| CaptureError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    loop {
+        frame += 1;
+        let mut len = [0; 4];
+        if read_full(&mut reader, &mut len).map_err(io)? < len.len() {
+            break;
+        }
+        let len = u32::from_le_bytes(len) as usize;
+        let limit = if frame == 1 {
+            MAX_HEADER_BYTES
+        } else {
+            MAX_FRAME_BYTES
+        };
+        if len > limit {
+            return Err(bad(
+                frame,
+                offset,
+                format!("a frame of {len} bytes; at most {limit} are allowed"),
+            ));
+        }
+        buffer.resize(len, 0);
+        if read_full(&mut reader, &mut buffer).map_err(io)? < len {
+            break;
+        }
+        let (decoded, rest) = postcard::take_from_bytes::<Frame>(&buffer)
+            .map_err(|e| bad(frame, offset, format!("not a capture frame: {e}")))?;
+        if !rest.is_empty() {
+            return Err(bad(
+                frame,
+                offset,
+                format!("{} bytes after the frame's contents", rest.len()),
+            ));
+        }
+        if let Some(line) = line_of(decoded, &mut table).map_err(|e| bad(frame, offset, e))? {
+            assembler.push(line).map_err(|e| bad(frame, offset, e))?;
+        }
+        offset += 4 + len as u64;
+    }
+    assembler.finish().ok_or_else(|| {
+        bad(
+            1,
+            MAGIC.len() as u64,
+            "the file ends before its header".into(),
+        )
+    })
+}
+
+/// Reads until `buffer` is full or the file ends; how many bytes it read.
+fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Turns a frame read back into a capture line (a table delta is not a line: `None`).
+fn line_of(frame: Frame, table: &mut Tables) -> Result<Option<Line>, String> {
+    Ok(Some(match frame {
+        Frame::Header(header) => Line::Header(header),
+        Frame::Input { seconds, command } => Line::Input { seconds, command },
+        Frame::Record(mut record) => {
+            table.fill(&mut record);
+            Line::Record(record)
+        }
+        Frame::Table(delta) => {
+            table.apply(delta)?;
+            return Ok(None);
+        }
+        Frame::End { at } => Line::End { at },
+        Frame::Keyframe(keyframe) => Line::Keyframe(keyframe),
+    }))
+}

@@ -1,0 +1,220 @@
+//! Capture files (`.hbcap`, `docs/capture.md`): what a session was given and what it
+//! decided, to reopen, replay against the project as it is now, and compare.
+//!
+//! A capture is a sequence of [`Line`]s: a [`Header`] (format, version, seed, settings,
+//! and a hash of every file of the project), the inputs (every command with its time,
+//! as the console line that parses back to it), every typed trace record, keyframes of
+//! the inspectors' views (`host::keyframe`), and an end.
+//! It is written compactly (`binary`: postcard frames, Box-X occupant lists as changes
+//! of the voice table) on a thread of its own ([`CaptureWriter`]); the same lines as
+//! JSON ([`write_text`], `hitbench capture-text`) read back too. Reading ([`read`]) is
+//! bounded, and a damaged frame or line is an error naming the file and where.
+
+mod binary;
+mod files;
+mod text;
+mod writer;
+
+pub use binary::MAGIC;
+pub use files::{changed_files, hash_files};
+pub use text::write_text;
+pub use writer::CaptureWriter;
+
+use crate::host::keyframe::Keyframe;
+use crate::runtime::clock::SampleTime;
+use crate::runtime::trace::TraceRecord;
+use crate::toolchain::fsrules;
+use serde::{Deserialize, Serialize};
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// The `format` of every capture header.
+pub const FORMAT: &str = "hitbench-capture";
+/// The version this build writes. It reads every version from 1 (JSON lines only) up.
+pub const VERSION: u32 = 2;
+/// The longest line or frame a capture may hold after its header, in bytes.
+pub const MAX_FRAME_BYTES: usize = 1 << 20;
+/// The longest header (it lists every file of the project), in bytes.
+pub const MAX_HEADER_BYTES: usize = 1 << 26;
+/// The largest capture file read, in bytes.
+pub const MAX_CAPTURE_BYTES: u64 = 1 << 30;
+
+/// One project file as it was: its path inside its data directory, size and SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileHash {
+    /// The data directory (as given).
+    pub dir: PathBuf,
+    /// The path inside it.
+    pub path: PathBuf,
+    /// Bytes.
+    pub bytes: u64,
+    /// SHA-256, lower-case hex.
+    pub sha256: String,
+}
+
+/// What a capture was made with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`] when written.
+    pub version: u32,
+    /// The project's data directories, in load order.
+    pub dirs: Vec<PathBuf>,
+    /// Random seed.
+    pub seed: u64,
+    /// Samples per second.
+    pub sample_rate: u32,
+    /// Box-X voice limit.
+    pub voices: usize,
+    /// Resource cache budget, bytes.
+    pub cache_budget: usize,
+    /// Every file of the project when the capture began.
+    pub files: Vec<FileHash>,
+}
+
+/// One line of a capture.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "line", rename_all = "snake_case")]
+pub enum Line {
+    /// The first line.
+    Header(Header),
+    /// A command given at a time.
+    Input {
+        /// Seconds from the start (as the script said).
+        seconds: f64,
+        /// The command as a console line.
+        command: String,
+    },
+    /// A decision.
+    Record(TraceRecord),
+    /// What the inspectors showed at a moment (`host::keyframe`).
+    Keyframe(Box<Keyframe>),
+    /// The last line: when the capture ended.
+    End {
+        /// The sample time it ended at.
+        at: SampleTime,
+    },
+}
+
+/// A capture read back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capture {
+    /// Its header.
+    pub header: Header,
+    /// The inputs, in order: seconds and command line.
+    pub inputs: Vec<(f64, String)>,
+    /// The records, in order.
+    pub records: Vec<TraceRecord>,
+    /// The keyframes, in time order.
+    pub keyframes: Vec<Keyframe>,
+    /// When it ended (`None`: the capture was cut off).
+    pub end: Option<SampleTime>,
+}
+
+/// Why a capture could not be written or read. Each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// The file could not be created, written or opened.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not one HitBench may read.
+    #[error(transparent)]
+    Refused(#[from] fsrules::Refusal),
+    /// A line of a capture in JSON lines is not a capture line.
+    #[error("{}:{line}: {why}", path.display())]
+    Bad {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A frame of a compact capture is not a capture frame.
+    #[error("{}: frame {frame} (at byte {offset}): {why}", path.display())]
+    BadFrame {
+        /// The file.
+        path: PathBuf,
+        /// 1-based frame (the header is frame 1).
+        frame: usize,
+        /// Where it starts in the file.
+        offset: u64,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
+/// Reads the capture at `path` — compact or JSON lines —: a regular file of at most
+/// [`MAX_CAPTURE_BYTES`] whose first line is a header of this format and a version this
+/// build reads.
+pub fn read(path: &Path) -> Result<Capture, CaptureError> {
+    let file = fsrules::open_regular(path)?;
+    let mut reader = BufReader::with_capacity(1 << 16, file.take(MAX_CAPTURE_BYTES));
+    let io = |source| CaptureError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let compact = std::io::BufRead::fill_buf(&mut reader)
+        .map_err(io)?
+        .starts_with(MAGIC);
+    if compact {
+        std::io::BufRead::consume(&mut reader, MAGIC.len());
+        binary::read(path, reader)
+    } else {
+        text::read(path, reader)
+    }
+}
+
+/// Puts a capture together line by line, in the order the format requires; both
+/// encodings read through it.
+#[derive(Default)]
+struct Assembler {
+    header: Option<Header>,
+    inputs: Vec<(f64, String)>,
+    records: Vec<TraceRecord>,
+    keyframes: Vec<Keyframe>,
+    end: Option<SampleTime>,
+}
+
+impl Assembler {
+    fn push(&mut self, line: Line) -> Result<(), String> {
+        match (line, &self.header) {
+            (Line::Header(h), None) => {
+                if h.format != FORMAT || !(1..=VERSION).contains(&h.version) {
+                    return Err(format!(
+                        "a `{}` version {} file; this HitBench reads `{FORMAT}` versions 1 to {VERSION}",
+                        h.format, h.version
+                    ));
+                }
+                self.header = Some(h);
+            }
+            (_, None) => return Err("the first line is not a capture header".into()),
+            (Line::Header(_), Some(_)) => return Err("a second header".into()),
+            (Line::Input { seconds, command }, Some(_)) => self.inputs.push((seconds, command)),
+            (Line::Record(record), Some(_)) => self.records.push(record),
+            (Line::Keyframe(keyframe), Some(_)) => self.keyframes.push(*keyframe),
+            (Line::End { at }, Some(_)) => self.end = Some(at),
+        }
+        Ok(())
+    }
+
+    /// The capture, if it had a header.
+    fn finish(self) -> Option<Capture> {
+        Some(Capture {
+            header: self.header?,
+            inputs: self.inputs,
+            records: self.records,
+            keyframes: self.keyframes,
+            end: self.end,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

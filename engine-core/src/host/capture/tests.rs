@@ -1,0 +1,176 @@
+//! Captures read back exactly as written, in both encodings; the voice table of
+//! consecutive verdicts is written once.
+
+use super::*;
+use crate::runtime::clock::SampleTime;
+use crate::runtime::trace::{EndReason, Occupant, Seat, TraceEvent, TraceKind, VoiceTable};
+use std::sync::Arc;
+
+fn seat(voice: usize, track: &str, priority: i32, since: u64) -> Seat {
+    Seat {
+        voice,
+        track: Arc::from(track),
+        priority,
+        since: SampleTime::from_samples(since),
+    }
+}
+
+fn verdict(time: u64, table: &VoiceTable, steal: bool) -> TraceRecord {
+    let time = SampleTime::from_samples(time);
+    let compared = table.seats().first().map_or_else(
+        || Occupant {
+            voice: 0,
+            track: Arc::from("?"),
+            priority: 0,
+            age: 0,
+        },
+        |s| s.at(time),
+    );
+    let what = if steal {
+        TraceEvent::Stole {
+            track: Arc::from("new"),
+            priority: 50,
+            victim: compared,
+            occupants: table.clone(),
+            capacity: 4,
+        }
+    } else {
+        TraceEvent::Refused {
+            track: Arc::from("late"),
+            priority: 1,
+            lowest: compared,
+            occupants: table.clone(),
+            capacity: 4,
+        }
+    };
+    let mut record = TraceRecord::new(time, TraceKind::Voice, what);
+    record.event = Some(Arc::from("ev"));
+    record.object = Some(7);
+    record
+}
+
+/// Verdicts over a changing table: shared, one seat changed, shorter, longer, empty.
+fn records() -> Vec<TraceRecord> {
+    let full = VoiceTable::new(vec![
+        seat(0, "a", 10, 0),
+        seat(1, "b", 20, 100),
+        seat(2, "c", 30, 200),
+        seat(3, "dishwasher_loop", 40, 300),
+    ]);
+    let changed = VoiceTable::new(vec![
+        seat(0, "a", 10, 0),
+        seat(1, "new", 50, 1000),
+        seat(2, "c", 30, 200),
+        seat(3, "dishwasher_loop", 40, 300),
+    ]);
+    let shorter = VoiceTable::new(vec![seat(0, "a", 10, 0), seat(2, "c", 30, 200)]);
+    let mut ended = TraceRecord::new(
+        SampleTime::from_samples(1500),
+        TraceKind::Track,
+        TraceEvent::Ended(EndReason::Stolen),
+    );
+    ended.track = Some(Arc::from("b"));
+    vec![
+        verdict(500, &full, false),
+        verdict(600, &full, false),
+        verdict(1000, &full, true),
+        ended,
+        verdict(1100, &changed, false),
+        verdict(1200, &shorter, false),
+        verdict(1300, &changed, false),
+        verdict(1400, &VoiceTable::default(), false),
+        verdict(1500, &full, false),
+    ]
+}
+
+fn header() -> Header {
+    Header {
+        format: FORMAT.to_string(),
+        version: VERSION,
+        dirs: vec![PathBuf::from("projects/demo")],
+        seed: 7,
+        sample_rate: 48_000,
+        voices: 4,
+        cache_budget: 1 << 20,
+        files: Vec::new(),
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("hitbench-capture-{name}-{}", std::process::id()))
+}
+
+#[test]
+fn a_compact_capture_reads_back_as_written_and_writes_each_table_change_once() {
+    let path = scratch("compact");
+    let mut writer = CaptureWriter::create(&path, &header()).unwrap();
+    writer.input(0.0, "sev ev @7".into()).unwrap();
+    let written = records();
+    writer.records(written[..4].to_vec()).unwrap();
+    for record in &written[4..] {
+        writer.record(record.clone()).unwrap();
+    }
+    writer.finish(SampleTime::from_samples(2000)).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let read = read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(bytes.starts_with(MAGIC));
+    assert_eq!(read.header, header());
+    assert_eq!(read.inputs, vec![(0.0, "sev ev @7".to_string())]);
+    assert_eq!(read.records, written);
+    assert_eq!(read.end, Some(SampleTime::from_samples(2000)));
+    // Verdicts that saw the same table share it when read back.
+    let table = |r: &TraceRecord| match &r.what {
+        TraceEvent::Stole { occupants, .. } | TraceEvent::Refused { occupants, .. } => {
+            occupants.clone()
+        }
+        _ => VoiceTable::default(),
+    };
+    assert!(table(&read.records[0]).same(&table(&read.records[1])));
+    // A seat is written when it changes, not with every verdict: seven verdicts saw
+    // `dishwasher_loop`, whose seat was written with the first table, again after the
+    // shorter one and again after the empty one.
+    let name = b"dishwasher_loop";
+    let written_names = bytes.windows(name.len()).filter(|w| w == name).count();
+    assert_eq!(written_names, 3);
+}
+
+#[test]
+fn the_text_form_reads_back_as_the_same_capture() {
+    let (compact, text) = (scratch("c2"), scratch("t2"));
+    let mut writer = CaptureWriter::create(&compact, &header()).unwrap();
+    writer.input(0.25, "quietall".into()).unwrap();
+    writer.records(records()).unwrap();
+    writer.finish(SampleTime::from_samples(2000)).unwrap();
+    let capture = read(&compact).unwrap();
+    let mut out = Vec::new();
+    write_text(&capture, &mut out).unwrap();
+    std::fs::write(&text, &out).unwrap();
+    let again = read(&text).unwrap();
+    std::fs::remove_file(&compact).unwrap();
+    std::fs::remove_file(&text).unwrap();
+    assert_eq!(again, capture);
+    assert!(out.starts_with(b"{\"line\":\"header\""));
+}
+
+#[test]
+fn a_writer_dropped_without_finishing_leaves_a_capture_without_its_end() {
+    let path = scratch("dropped");
+    let mut writer = CaptureWriter::create(&path, &header()).unwrap();
+    writer.records(records()).unwrap();
+    drop(writer);
+    let read = read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(read.records, records());
+    assert_eq!(read.end, None);
+}
+
+#[test]
+fn a_table_change_out_of_place_is_refused() {
+    let mut tables = binary::Tables::default();
+    let delta: binary::TableDelta = postcard::from_bytes(
+        &postcard::to_allocvec(&(2usize, vec![(5usize, seat(0, "x", 1, 0))])).unwrap(),
+    )
+    .unwrap();
+    assert!(tables.apply(delta).unwrap_err().contains("seat 5"));
+}

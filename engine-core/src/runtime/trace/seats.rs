@@ -1,0 +1,75 @@
+//! The voice table as a Box-X verdict saw it, shared between the verdicts that saw the
+//! same one: each occupant with the time it started rather than its age, so the table
+//! stays the same while nobody takes or leaves a voice, and the engine builds it again
+//! only then.
+
+use super::event::Occupant;
+use crate::runtime::clock::SampleTime;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// A track holding a voice: the slot, the track, its priority and when it started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// Its voice slot.
+    pub voice: usize,
+    /// Its track.
+    pub track: Arc<str>,
+    /// Its priority.
+    pub priority: i32,
+    /// When it started playing.
+    pub since: SampleTime,
+}
+
+impl Seat {
+    /// The seat as an occupant compared at `time` (its age then).
+    pub fn at(&self, time: SampleTime) -> Occupant {
+        Occupant {
+            voice: self.voice,
+            track: Arc::clone(&self.track),
+            priority: self.priority,
+            age: time.samples().saturating_sub(self.since.samples()),
+        }
+    }
+}
+
+/// Every track holding a voice, in slot order (cheap to clone: shared).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct VoiceTable(Arc<[Seat]>);
+
+impl VoiceTable {
+    /// A table of these seats.
+    pub fn new(seats: Vec<Seat>) -> Self {
+        Self(seats.into())
+    }
+
+    /// The table of these occupants as compared at `time`.
+    pub fn of(occupants: &[Occupant], time: SampleTime) -> Self {
+        Self::new(
+            occupants
+                .iter()
+                .map(|o| Seat {
+                    voice: o.voice,
+                    track: Arc::clone(&o.track),
+                    priority: o.priority,
+                    since: time.saturating_sub(o.age),
+                })
+                .collect(),
+        )
+    }
+
+    /// The seats.
+    pub fn seats(&self) -> &[Seat] {
+        &self.0
+    }
+
+    /// Every occupant as compared at `time`, with its age then.
+    pub fn at(&self, time: SampleTime) -> Vec<Occupant> {
+        self.0.iter().map(|seat| seat.at(time)).collect()
+    }
+
+    /// Whether both are the same shared table (not only equal).
+    pub fn same(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
