@@ -71,7 +71,7 @@ pub fn timeline_bar(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<Ap
     });
     ui.horizontal(|ui| {
         let mut seconds = view.seconds(view.at);
-        ui.spacing_mut().slider_width = (ui.available_width() - 80.0).max(100.0);
+        ui.spacing_mut().slider_width = (ui.available_width() - 150.0).max(100.0);
         let slider = egui::Slider::new(&mut seconds, start..=end.max(start))
             .suffix(" s")
             .fixed_decimals(3)
@@ -86,7 +86,7 @@ pub fn timeline_bar(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<Ap
 /// The marks of the steals, refusals and faults, and the time shown; a click scrubs.
 fn strip(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<AppCommand>) {
     let timeline = &view.timeline;
-    let width = ui.available_width() - 80.0;
+    let width = ui.available_width() - 150.0;
     let (rect, response) = ui.allocate_exact_size(
         egui::vec2(width.max(100.0), STRIP_HEIGHT),
         egui::Sense::click_and_drag(),
