@@ -172,10 +172,19 @@ fn why_in_the_console_opens_the_why_panel_on_the_event() {
     type_line(&mut harness, "why vox greet");
     harness.run();
     // The Why tab is in front, on the event, with the greeting played and its note's gain
-    // factor by factor.
+    // contribution by contribution: the view's, the VOX group's and the master volume.
     harness.get_by_label("Why: event `vox_greet`");
     harness.get_by_label("played");
-    harness.get_by_label("external volume");
+    for factor in [
+        "track volume",
+        "zoom",
+        "floor",
+        "ducking",
+        "group VOX",
+        "master",
+    ] {
+        harness.get_by_label(factor);
+    }
     harness.get_by_label("gain");
     let entry = harness.state().console().last().cloned().unwrap();
     assert_eq!(entry.input, "why vox greet");
@@ -278,7 +287,9 @@ fn every_panel_draws_the_demo_and_screenshots_are_made_on_request() {
             >= 2
     });
     harness.run();
-    harness.get_by_label_contains("inaudible: the external volume is 0");
+    harness.get_by_label_contains(
+        "inaudible: fade (silent) is 0: the object is outside the view's fade",
+    );
     if write {
         harness.render().unwrap().save(out.join("why.png")).unwrap();
     }

@@ -9,14 +9,15 @@ use engine_core::host::command::parse_script;
 use engine_core::host::offline::{RenderOptions, render};
 use engine_core::host::session::{Session, SessionConfig, swap_project};
 use engine_core::runtime::trace::{
-    AmbienceEvent, CodePlace, EndReason, FileChange, FileProblem, FileRole, GainParts, MissClass,
-    MusicEvent, Occupant, ReloadEvent, RunningTrack, SampleEvent, SampleOutcome, StationEvent,
-    TraceEvent, VoiceTable, WorldEvent, WorldReply,
+    AmbienceEvent, CodePlace, EndReason, ExternalVolume, FileChange, FileProblem, FileRole,
+    GainParts, MissClass, MusicEvent, Occupant, PanParts, PanSource, ReloadEvent, RunningTrack,
+    SampleEvent, SampleOutcome, ScreenArea, StationEvent, TraceEvent, ViewLevels, VoiceTable,
+    WorldEvent, WorldReply,
 };
 use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{
-    EventArgs, Gain, HookEvent, Outcome, Pan, SampleTime, TraceKind, TraceRecord, TraceSwitches,
-    TriggerError,
+    ControlGroup, EventArgs, Gain, HookEvent, Outcome, Pan, SampleTime, TraceKind, TraceRecord,
+    TraceSwitches, TriggerError,
 };
 use engine_core::sound::mixer::{MixerConfig, mixer};
 use engine_core::sound::server::ServerConfig;
@@ -113,6 +114,59 @@ fn the_demo_tour_records_typed_decisions_with_the_sentences_they_always_had() {
         TraceEvent::Sample(SampleEvent::Streaming { note, sample })
             if r.note == Some(*note) && sample.ends_with("tavern_a.ogg")
     )));
+}
+
+/// Every note's sample says where it came from: in a render the runtime has already
+/// asked the cache for the sample's length when the note starts, so the server finds it
+/// in memory (a hit); a sample loaded for the note says its kind of miss.
+#[test]
+fn a_render_traces_every_fetch_as_a_hit_or_a_miss_loaded_for_it() {
+    let trace = tour_trace();
+    let mut samples = std::collections::HashSet::new();
+    let mut hits = 0;
+    for r in &trace {
+        if let TraceEvent::Sample(SampleEvent::Fetched { note, sample, miss }) = &r.what {
+            assert_eq!(r.note, Some(*note));
+            assert_eq!(r.kind, TraceKind::Sample);
+            samples.insert(sample.clone());
+            match miss {
+                None => {
+                    assert!(r.message().ends_with("from the cache (hit)"), "{r}");
+                    hits += 1;
+                }
+                Some(class) => assert!(
+                    r.message()
+                        .ends_with(&format!("loaded for it ({} miss)", class.name())),
+                    "{r}"
+                ),
+            }
+        }
+    }
+    assert!(samples.len() >= 10, "{} samples fetched", samples.len());
+    assert!(hits >= 20, "{hits} hits");
+    // Every note that started from memory was fetched first.
+    let fetched: std::collections::HashSet<u64> = trace
+        .iter()
+        .filter_map(|r| match &r.what {
+            TraceEvent::Sample(SampleEvent::Fetched { note, .. }) => Some(*note),
+            _ => None,
+        })
+        .collect();
+    let streamed: std::collections::HashSet<u64> = trace
+        .iter()
+        .filter_map(|r| match &r.what {
+            TraceEvent::Sample(SampleEvent::Streaming { note, .. }) => Some(*note),
+            _ => None,
+        })
+        .collect();
+    for r in &trace {
+        if let TraceEvent::NoteStarted { note, .. } = &r.what {
+            assert!(
+                fetched.contains(note) || streamed.contains(note),
+                "note {note} played without a fetch: {r}"
+            );
+        }
+    }
 }
 
 /// A live session on the demo: its first plays miss the cache.
@@ -334,6 +388,15 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
         origin: Some(Origin::new("piano.src", 31)),
         unit: None,
     };
+    let view = ViewLevels {
+        area: ScreenArea::Fading,
+        fade: Gain::new(0.625),
+        zoom: Gain::new(0.8),
+        floor: Gain::UNITY,
+        screen_x: 353.28,
+        screen_width: 1024.0,
+        pan_range: 1.0,
+    };
     let mut event = at(
         0,
         TraceKind::Event,
@@ -356,10 +419,19 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
                 sample: Arc::from("vox/greet_03.wav"),
                 gain: GainParts {
                     track_volume: Gain::new(0.8),
-                    external_volume: Gain::new(0.5),
+                    external: ExternalVolume::View {
+                        factors: view,
+                        volume: Gain::new(0.5),
+                    },
                     ducking: Gain::UNITY,
+                    group: ControlGroup::Vox,
+                    group_volume: Gain::new(0.75),
+                    master: Gain::UNITY,
                 },
-                pan: Pan::new(-0.31),
+                pan: PanParts {
+                    value: Pan::new(-0.31),
+                    source: PanSource::Screen(view),
+                },
                 looping: true,
                 cents: -100,
             },

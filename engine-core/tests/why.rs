@@ -1,7 +1,8 @@
 //! "Why": a session's trace grouped into one decision per trigger, and its explanation —
-//! for a played request (every gain factor, multiplying to the note's gain), a stolen
-//! voice and a refused request (every occupant compared, with its priority and age), and
-//! an inaudible one.
+//! for a played request (every gain contribution, multiplying to the note's gain; for an
+//! object on the lot the view's fade, zoom and floor, the option group and the master
+//! volume, together what the mixer really plays), a stolen voice and a refused request
+//! (every occupant compared, with its priority and age), and an inaudible one.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -9,9 +10,14 @@
 #[allow(dead_code)]
 mod support;
 
+use engine_core::host::session::{Session, SessionConfig};
+use engine_core::runtime::trace::{GainFactor, PanSource, ScreenArea, TraceEvent};
 use engine_core::runtime::{
-    Engine, EngineConfig, EventArgs, SharedSink, TraceRecord, TraceSwitches,
+    ControlGroup, Engine, EngineConfig, EventArgs, Gain, SharedSink, TraceRecord, TraceSwitches,
 };
+use engine_core::sound::mixer::voice::pan_gains;
+use engine_core::sound::mixer::{MixerConfig, mixer};
+use engine_core::sound::server::ServerConfig;
 use engine_core::tools::diff::{Change, GAIN_THRESHOLD_DB, diff};
 use engine_core::tools::why::{Decision, Verdict, decisions};
 use support::{TempProject, args, looping_tracks, samples_of};
@@ -68,17 +74,23 @@ fn a_played_request_shows_every_gain_factor_multiplying_to_its_gain() {
     let note = &d.notes[0];
     let g = note.gain;
     assert_eq!(g.track_volume.get(), 0.75);
-    assert_eq!(g.external_volume.get(), 0.5);
+    assert_eq!(g.external_volume().get(), 0.5);
     assert_eq!(g.ducking.get(), 1.0);
+    assert_eq!(
+        (g.group, g.group_volume, g.master),
+        (ControlGroup::Fx, Gain::UNITY, Gain::UNITY)
+    );
     assert_eq!(g.total().get(), 0.375);
-    assert_eq!(note.pan.get(), 0.5);
+    assert_eq!(note.pan.value.get(), 0.5);
+    assert_eq!(note.pan.source, PanSource::Trigger);
     let text = d.explain(48_000).join("\n");
     assert!(
         text.contains(
-            "gain 0.375 = track volume 0.750 × external volume 0.500 × ducking 1.000 (-8.5 dB), pan R 0.50"
+            "gain 0.375 = track volume 0.750 × trigger volume 0.500 × ducking 1.000 × group FX 1.000 × master 1.000 (-8.5 dB)"
         ),
         "{text}"
     );
+    assert!(text.contains("    pan R 0.50 as triggered"), "{text}");
 }
 
 #[test]
@@ -142,7 +154,7 @@ fn an_inaudible_request_says_which_factor_silenced_it() {
     assert!(!d.audible(), "{d:#?}");
     let text = d.explain(48_000).join("\n");
     assert!(
-        text.contains("inaudible: the external volume is 0"),
+        text.contains("inaudible: trigger volume is 0: it was triggered at volume 0"),
         "{text}"
     );
 }
@@ -260,7 +272,7 @@ fn the_why_log_keeps_only_its_subjects_and_explains_the_latest() {
     assert!(refused.contains("voice  0: `t0` priority 10"), "{refused}");
     let played = log.answer(&Subject::Object(1), 48_000);
     assert!(played.contains("started on free voice 1"), "{played}");
-    assert!(played.contains("× external volume"), "{played}");
+    assert!(played.contains("× trigger volume"), "{played}");
     assert_eq!(
         log.decisions(&Subject::Object(2)),
         [],
@@ -270,4 +282,121 @@ fn the_why_log_keeps_only_its_subjects_and_explains_the_latest() {
         log.answer(&Subject::Event("t0".into()), 48_000),
         "why t0: `t0` was not triggered so far"
     );
+}
+
+/// A mono 16-bit WAV holding one constant value (`level` of full scale) for `seconds`.
+fn constant_wav(path: &std::path::Path, seconds: f64, level: f32) {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 48_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(path, spec).unwrap();
+    for _ in 0..(seconds * 48_000.0) as usize {
+        w.write_sample((level * 32_768.0) as i16).unwrap();
+    }
+    w.finalize().unwrap();
+}
+
+#[test]
+fn a_placed_objects_note_names_every_factor_and_they_multiply_to_what_the_mixer_plays() {
+    // Track volume 768 (0.75), FX. The object stands in the fade band at zoom 2, a floor
+    // above the camera's; FX is at 0.5 and the master at 0.8.
+    let p = looping_tracks("placed", &[10], 768, "");
+    p.file("world.ini", "[Lot]\nFile = home.lot\n").file(
+        "home.lot",
+        "camera 10 10 zoom 2\nobject 1 person \"Far\" at 20 9 floor 1\n",
+    );
+    constant_wav(&p.path().join("s.wav"), 2.0, 0.5);
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let (handle, mut mixer) = mixer(MixerConfig::default());
+    let config = SessionConfig {
+        server: ServerConfig {
+            blocking: true,
+            ..ServerConfig::default()
+        },
+        ..SessionConfig::default()
+    };
+    let mut session = Session::new(project, handle, config);
+    session.engine.set_trace_switches(TraceSwitches::ALL);
+    for line in ["volume fx 0.5", "volume master 0.8", "sev t0 @1"] {
+        session.run_line(line).unwrap();
+    }
+    let mut out = vec![0.0f32; 2 * 9_600];
+    let mut records = Vec::new();
+    while session.now().samples() < 9_600 {
+        let start = session.now();
+        session.tick();
+        let frames = (session.now() - start) as usize;
+        let end = (start.samples() as usize + frames).min(9_600);
+        mixer.render(&mut out[start.samples() as usize * 2..end * 2]);
+        records.extend(session.take_trace());
+    }
+    let (gain, pan) = records
+        .iter()
+        .find_map(|r| match &r.what {
+            TraceEvent::NoteStarted { gain, pan, .. } => Some((*gain, *pan)),
+            _ => None,
+        })
+        .expect("the note started");
+    // Every contribution, by name.
+    let factors = gain.factors();
+    let names: Vec<GainFactor> = factors.iter().map(|(f, _)| *f).collect();
+    let view = [
+        GainFactor::TrackVolume,
+        GainFactor::Fade(ScreenArea::Fading),
+        GainFactor::Zoom,
+        GainFactor::Floor,
+    ];
+    let rest = [
+        GainFactor::Ducking,
+        GainFactor::Group(ControlGroup::Fx),
+        GainFactor::Master,
+    ];
+    assert_eq!(names[..4], view, "{factors:?}");
+    assert_eq!(names[names.len() - 3..], rest, "{factors:?}");
+    assert!(
+        names.len() == 7 || names[4] == GainFactor::Rounding,
+        "{factors:?}"
+    );
+    let value = |name| factors.iter().find(|(f, _)| *f == name).unwrap().1.get();
+    assert_eq!(value(GainFactor::TrackVolume), 0.75);
+    assert!(value(GainFactor::Fade(ScreenArea::Fading)) < 1.0);
+    assert!(value(GainFactor::Fade(ScreenArea::Fading)) > 0.5);
+    assert_eq!(value(GainFactor::Zoom), 0.7);
+    assert_eq!(value(GainFactor::Floor), 0.25);
+    assert_eq!(value(GainFactor::Group(ControlGroup::Fx)), 0.5);
+    assert_eq!(value(GainFactor::Master), 0.8);
+    // They multiply to the total.
+    let product: f32 = factors.iter().map(|(_, g)| g.get()).product();
+    let total = gain.total().get();
+    assert!(
+        (product - total).abs() <= total * 1e-5,
+        "{product} vs {total}"
+    );
+    // And the total is what the mixer plays: a constant 0.5 comes out at 0.5 × total,
+    // split between the speakers by the pan (the screen's: the object is right of centre).
+    assert!(
+        matches!(pan.source, PanSource::Screen(v) if v.screen_x > 512.0),
+        "{pan:?}"
+    );
+    assert!(pan.value.get() > 0.0);
+    let (left, right) = pan_gains(pan.value.get(), false);
+    let frame = 4_800 * 2;
+    let heard = [out[frame], out[frame + 1]];
+    let want = [0.5 * total * left, 0.5 * total * right];
+    for (h, w) in heard.iter().zip(want) {
+        assert!((h - w).abs() <= w * 1e-3, "heard {heard:?}, want {want:?}");
+    }
+    let text = decisions(&records)[0].explain(48_000).join("\n");
+    assert!(
+        text.contains(&format!(
+            "gain {total:.3} = track volume 0.750 × fade (fading) {:.3} × zoom 0.700 × floor 0.250",
+            value(GainFactor::Fade(ScreenArea::Fading))
+        )),
+        "{text}"
+    );
+    assert!(text.contains("× group FX 0.500 × master 0.800 ("), "{text}");
 }

@@ -2,8 +2,10 @@
 //! slot, or the trigger of one trace record) the decisions the trace holds about it,
 //! newest first: the verdict in words; for a steal or refusal every voice Box-X compared
 //! (voice, track, priority, age) with the one it turned on highlighted; the hit-list
-//! picks; each note's gain as the product of its factors, each a value and dB, and its
-//! pan — an inaudible note says which factor silenced it; and how the track ended.
+//! picks; each note's gain as the product of its named contributions (track volume, the
+//! trigger's or the view's fade, zoom and floor, ducking, option group, master), each a
+//! value and dB, and its pan with where it came from — an inaudible note says which
+//! factor silenced it, marked in the list; and how the track ended.
 //!
 //! Decisions come from [`engine_core::tools::why`] over the trace the workbench keeps
 //! (the engine keeps none). The panel scans only records it has not seen, keeps those
@@ -415,33 +417,35 @@ impl WhyPanel {
             note.patch
         ));
         let g: &GainParts = &note.gain;
+        let silent = g.silenced_by();
         egui::Grid::new(("why-note", id))
             .num_columns(4)
             .min_col_width(8.0)
             .spacing([14.0, 1.0])
             .show(ui, |ui| {
-                for (sign, name, gain) in [
-                    ("", "track volume", g.track_volume),
-                    ("×", "external volume", g.external_volume),
-                    ("×", "ducking", g.ducking),
-                    ("=", "gain", g.total()),
-                ] {
-                    ui.label(sign);
-                    if sign == "=" {
-                        ui.strong(name);
-                        ui.strong(format!("{:.3}", gain.get()));
-                        ui.strong(gain.db_text());
+                for (i, (factor, gain)) in g.factors().into_iter().enumerate() {
+                    ui.label(if i == 0 { "" } else { "×" });
+                    let name = factor.to_string();
+                    if silent == Some(factor) {
+                        let colour = theme::silenced(ui.visuals());
+                        ui.colored_label(colour, name);
                     } else {
                         ui.label(name);
-                        ui.label(format!("{:.3}", gain.get()));
-                        ui.label(gain.db_text());
                     }
+                    ui.label(format!("{:.3}", gain.get()));
+                    ui.label(gain.db_text());
                     ui.end_row();
                 }
+                let total = g.total();
+                ui.label("=");
+                ui.strong("gain");
+                ui.strong(format!("{:.3}", total.get()));
+                ui.strong(total.db_text());
+                ui.end_row();
                 ui.label("");
                 ui.label("pan");
-                ui.label(note.pan.to_string());
-                ui.label("");
+                ui.label(note.pan.value.to_string());
+                ui.label(note.pan.source.to_string());
                 ui.end_row();
             });
         if let Some(factor) = silenced_by(g) {

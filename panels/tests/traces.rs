@@ -9,9 +9,12 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use engine_core::host::command::{Command, TraceTarget};
 use engine_core::runtime::trace::{
-    CodePlace, EndReason, GainParts, Occupant, TraceEvent, VoiceTable, WorldEvent, WorldReply,
+    CodePlace, EndReason, ExternalVolume, GainParts, Occupant, PanParts, PanSource, TraceEvent,
+    VoiceTable, WorldEvent, WorldReply,
 };
-use engine_core::runtime::{Gain, HookEvent, Pan, SampleTime, TraceKind, TraceRecord};
+use engine_core::runtime::{
+    ControlGroup, Gain, HookEvent, Pan, SampleTime, TraceKind, TraceRecord,
+};
 use engine_core::toolchain::project::{Origin, Project};
 use panels::{AppCommand, ContextData, Selection, TraceFilter, TracesPanel, WhyTarget};
 use std::collections::VecDeque;
@@ -72,10 +75,16 @@ fn note(note: u64, patch: u32, name: &str, sample: &str, external: f32, pan: f32
         sample: Arc::from(sample),
         gain: GainParts {
             track_volume: Gain::UNITY,
-            external_volume: Gain::new(external),
+            external: ExternalVolume::Trigger(Gain::new(external)),
             ducking: Gain::UNITY,
+            group: ControlGroup::Fx,
+            group_volume: Gain::UNITY,
+            master: Gain::UNITY,
         },
-        pan: Pan::new(pan),
+        pan: PanParts {
+            value: Pan::new(pan),
+            source: PanSource::Trigger,
+        },
         looping: false,
         cents: 0,
     }

@@ -1,14 +1,20 @@
 //! The Why panel under egui_kittest, on a hand-built trace of a four-voice engine: a
 //! refusal lists every voice compared with the lowest highlighted; a played note shows
-//! its gain as the product of its factors, each with its dB, and its pan; a silent note
-//! says which factor silenced it; targets by event, object, voice and record pick the
-//! right decisions, newest first, and records arriving later are picked up.
+//! its gain as the product of its named contributions (track volume, the view's fade,
+//! zoom and floor, ducking, option group, master), each with its dB, and its pan with
+//! where it came from; a silent note says which factor silenced it; targets by event,
+//! object, voice and record pick the right decisions, newest first, and records arriving
+//! later are picked up.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use engine_core::runtime::trace::{EndReason, GainParts, Occupant, TraceEvent, VoiceTable};
+use engine_core::runtime::ControlGroup;
+use engine_core::runtime::trace::{
+    EndReason, ExternalVolume, GainParts, Occupant, PanParts, PanSource, ScreenArea, TraceEvent,
+    ViewLevels, VoiceTable,
+};
 use engine_core::runtime::{Gain, Pan, SampleTime, TraceKind, TraceRecord, TraceSwitches};
 use engine_core::tools::why::Verdict;
 use panels::{ContextData, WhyPanel, WhyTarget};
@@ -60,27 +66,88 @@ fn started(
     rec(seconds, TraceKind::Voice, who, Some(voice), what)
 }
 
+/// The view's factors of an object at screen x 768 of 1024 (pan R 0.50).
+fn view(area: ScreenArea, fade: f32, zoom: f32) -> ViewLevels {
+    ViewLevels {
+        area,
+        fade: Gain::new(fade),
+        zoom: Gain::new(zoom),
+        floor: Gain::UNITY,
+        screen_x: 768.0,
+        screen_width: 1024.0,
+        pan_range: 1.0,
+    }
+}
+
+/// A note with the gain `gain`; its pan is R 0.50, from the screen when the view
+/// decided its volume, else as triggered.
 fn note(
     seconds: f64,
     who: (&str, &str, Option<i32>),
     voice: usize,
-    parts: [f32; 3],
+    gain: GainParts,
 ) -> TraceRecord {
+    let source = match gain.external {
+        ExternalVolume::View { factors, .. } => PanSource::Screen(factors),
+        _ => PanSource::Trigger,
+    };
     let what = TraceEvent::NoteStarted {
         note: 1,
         patch: 0x2041,
         patch_name: Arc::from("greet"),
         sample: Arc::from(format!("{}.wav", who.1)),
-        gain: GainParts {
-            track_volume: Gain::new(parts[0]),
-            external_volume: Gain::new(parts[1]),
-            ducking: Gain::new(parts[2]),
+        gain,
+        pan: PanParts {
+            value: Pan::new(0.5),
+            source,
         },
-        pan: Pan::new(0.5),
         looping: false,
         cents: 0,
     };
     rec(seconds, TraceKind::Sample, who, Some(voice), what)
+}
+
+/// Betty's greeting: track volume 0.75, half faded, zoom 0.875, in the VOX group at 0.5
+/// with the master at 0.8.
+fn greeting_gain() -> GainParts {
+    GainParts {
+        track_volume: Gain::new(0.75),
+        external: ExternalVolume::View {
+            factors: view(ScreenArea::Fading, 0.5, 0.875),
+            volume: Gain::new(0.4375),
+        },
+        ducking: Gain::UNITY,
+        group: ControlGroup::Vox,
+        group_volume: Gain::new(0.5),
+        master: Gain::new(0.8),
+    }
+}
+
+/// The TV, past the silent edge.
+fn tv_gain() -> GainParts {
+    GainParts {
+        track_volume: Gain::UNITY,
+        external: ExternalVolume::View {
+            factors: view(ScreenArea::Silent, 0.0, 1.0),
+            volume: Gain::SILENT,
+        },
+        ducking: Gain::UNITY,
+        group: ControlGroup::Fx,
+        group_volume: Gain::UNITY,
+        master: Gain::UNITY,
+    }
+}
+
+/// The baby, a UI-style trigger at 0.8, ducked to half.
+fn baby_gain() -> GainParts {
+    GainParts {
+        track_volume: Gain::UNITY,
+        external: ExternalVolume::Trigger(Gain::new(0.8)),
+        ducking: Gain::new(0.5),
+        group: ControlGroup::Fx,
+        group_volume: Gain::UNITY,
+        master: Gain::UNITY,
+    }
 }
 
 fn occupant(voice: usize, track: &str, priority: i32, seconds: f64) -> Occupant {
@@ -99,7 +166,7 @@ const PIANO: (&str, &str, Option<i32>) = ("piano_play", "piano_skill2", Some(5))
 const PHONE: (&str, &str, Option<i32>) = ("sfx_phone_ring", "phone_ring", Some(9));
 const BABY: (&str, &str, Option<i32>) = ("baby_cry", "baby_cry", Some(21));
 
-/// Four voices: Betty greets (a pick, a note at 0.375), the TV comes on silent (outside
+/// Four voices: Betty greets (a pick, a note heard at 0.131), the TV comes on silent (outside
 /// the fade), music and the piano fill the voices, the phone is refused at 5 s, and the
 /// baby steals the TV's voice at 6 s.
 fn trace() -> VecDeque<TraceRecord> {
@@ -118,9 +185,9 @@ fn trace() -> VecDeque<TraceRecord> {
     vec![
         started(1.0, GREET, 0, 20),
         rec(1.0, TraceKind::Pick, GREET, Some(0), pick),
-        note(1.0, GREET, 0, [0.75, 0.5, 1.0]),
+        note(1.0, GREET, 0, greeting_gain()),
         started(2.0, TV, 1, 15),
-        note(2.0, TV, 1, [1.0, 0.0, 1.0]),
+        note(2.0, TV, 1, tv_gain()),
         started(3.0, MUSIC, 2, 40),
         started(3.5, PIANO, 3, 30),
         rec(
@@ -157,7 +224,7 @@ fn trace() -> VecDeque<TraceRecord> {
             TraceEvent::Ended(EndReason::Stolen),
         ),
         started(6.0, BABY, 1, 50),
-        note(6.0, BABY, 1, [1.0, 0.8, 0.5]),
+        note(6.0, BABY, 1, baby_gain()),
     ]
     .into()
 }
@@ -231,24 +298,37 @@ fn a_played_note_shows_its_factors_multiplying_to_its_gain() {
     harness.get_by_label_contains("started on free voice 0 (priority 20");
     harness.get_by_label("hit list 18: picked 3; excluded 5 (picked last time)");
     harness.get_by_label("note at 1.000 s: `vox_greet_adult.wav` (patch 8257)");
-    let mut values = Vec::new();
-    for (name, value, db) in [
+    let rows = [
         ("track volume", "0.750", "-2.5 dB"),
-        ("external volume", "0.500", "-6.0 dB"),
+        ("fade (fading)", "0.500", "-6.0 dB"),
+        ("zoom", "0.875", "-1.2 dB"),
+        ("floor", "1.000", "+0.0 dB"),
         ("ducking", "1.000", "+0.0 dB"),
-        ("gain", "0.375", "-8.5 dB"),
-    ] {
+        ("group VOX", "0.500", "-6.0 dB"),
+        ("master", "0.800", "-1.9 dB"),
+    ];
+    let mut product = 1.0;
+    for (name, value, db) in rows {
         harness.get_by_label(name);
-        harness.get_by_label(value);
-        harness.get_by_label(db);
-        values.push(value.parse::<f64>().unwrap());
+        assert!(
+            harness.query_all_by_label(value).count() >= 1,
+            "{name} {value}"
+        );
+        assert!(harness.query_all_by_label(db).count() >= 1, "{name} {db}");
+        product *= value.parse::<f64>().unwrap();
     }
-    assert_eq!(harness.get_all_by_label("×").count(), 2);
+    // One row per factor, each after the first behind a ×; no other factor is shown.
+    assert_eq!(harness.get_all_by_label("×").count(), rows.len() - 1);
+    assert_eq!(shows(&harness, "trigger volume"), 0);
     harness.get_by_label("=");
-    // The factors shown multiply to the gain shown.
-    assert!((values[0] * values[1] * values[2] - values[3]).abs() < 1e-9);
+    harness.get_by_label("gain");
+    harness.get_by_label("0.131");
+    harness.get_by_label("-17.6 dB");
+    // The factors shown multiply to the gain shown (to its three decimals).
+    assert!((product - 0.131).abs() < 0.0005, "{product}");
     harness.get_by_label("pan");
     harness.get_by_label("R 0.50");
+    harness.get_by_label("from the screen (x 768 of 1024 px, pan range 1.00)");
     assert_eq!(shows(&harness, "inaudible"), 0);
 }
 
@@ -262,7 +342,10 @@ fn a_silent_note_says_which_factor_silenced_it() {
         2,
         "the factor and the gain"
     );
-    harness.get_by_label_contains("inaudible: the external volume is 0 (the object is outside");
+    harness.get_by_label("fade (silent)");
+    harness.get_by_label_contains(
+        "inaudible: fade (silent) is 0: the object is outside the view's fade",
+    );
     harness.get_by_label("ended at 6.000 s: its voice was stolen");
 }
 

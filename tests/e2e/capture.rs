@@ -1,6 +1,7 @@
 //! Capture, replay and why on the demo tour: the tour captured while it renders replays
 //! without a difference; with 4 voices the busy moment steals; a copy of the demo with a
-//! hit list edited picks other cries; `why` explains a played and a stealing trigger; a
+//! hit list edited picks other cries; `why` explains a played trigger (its gain's named
+//! contributions multiplying to the total) and a stealing one; a
 //! damaged capture is an error naming its line.
 
 use hitbench_tests::{Run, TempDir, hitbench, workspace};
@@ -128,7 +129,34 @@ fn the_tour_captures_replays_explains_and_shows_what_an_edit_changed() {
     assert_eq!(why.code, ExitCode::SUCCESS, "{}\n{}", why.out, why.err);
     assert!(why.out.contains("`vox_laugh` from object 3"), "{}", why.out);
     assert!(why.out.contains("started on free voice 4"), "{}", why.out);
-    assert!(why.out.contains("= track volume"), "{}", why.out);
+    // The played laugh's gain: every named contribution, multiplying to the total.
+    let equations = crate::why::gain_equations(&why.out);
+    assert!(!equations.is_empty(), "{}", why.out);
+    crate::why::assert_products_match(&equations);
+    let laugh = crate::why::names(&equations[0].1);
+    assert_eq!(laugh[0], "track volume", "{}", why.out);
+    assert!(laugh[1].starts_with("fade ("), "{}", why.out);
+    assert_eq!(laugh[2..4], ["zoom", "floor"], "{}", why.out);
+    assert_eq!(
+        laugh[laugh.len() - 3..],
+        ["ducking", "group VOX", "master"],
+        "{}",
+        why.out
+    );
+    assert!(why.out.contains("from the screen (x "), "{}", why.out);
+    // The baby crying from the fade band: a fade below 1, and still the product.
+    let cry = run(&["why", &text(&cap), "baby_cry"]);
+    assert_eq!(cry.code, ExitCode::SUCCESS, "{}\n{}", cry.out, cry.err);
+    let equations = crate::why::gain_equations(&cry.out);
+    crate::why::assert_products_match(&equations);
+    assert!(
+        equations.iter().any(|(total, factors)| *total < 1.0
+            && factors
+                .iter()
+                .any(|(name, value)| name == "fade (fading)" && *value < 1.0)),
+        "{}",
+        cry.out
+    );
 
     // The same capture as JSON lines reads back as the same capture.
     let jsonl = dir.join("t.jsonl");

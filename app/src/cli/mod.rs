@@ -96,7 +96,9 @@ Commands:
         Explain every trigger of an event in a capture (or the triggers at the
         latest time not after the one given): the Box-X verdict with every
         voice it was compared with (track, priority, age), the hit-list picks,
-        and each note's gain as track volume x external volume x ducking.
+        and each note's gain as the product of its named contributions: track
+        volume, the trigger's volume or the view's fade, zoom and floor,
+        ducking, option group and master volume; and where its pan came from.
   capture-text <file.hbcap> [-o out.jsonl]
         Write a capture as JSON lines (docs/capture.md), one object per line:
         the header, the inputs, every decision, the end — to read with other

@@ -8,6 +8,7 @@
 //!   it applies hot reloads.
 //! - [`live`] — the live engine: a session on its own thread ahead of the audio output,
 //!   with snapshots for the workbench.
+//! - [`qa`] — QA scripts: render scripts with expectations.
 //! - [`offline`] — a script rendered into a WAV file, bit for bit the same every time.
 //! - [`timeline`] — a capture shown as it was at any moment (the workbench's capture
 //!   view).
@@ -20,6 +21,7 @@ pub mod command;
 pub mod keyframe;
 pub mod live;
 pub mod offline;
+pub mod qa;
 pub mod reload;
 pub mod replay;
 pub mod session;

@@ -13,7 +13,7 @@ use crate::host::reload::{Reload, ReloadConfig, ReloadSummary};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::samples::{SampleInfo, SampleLibrary};
 use crate::runtime::sink::SampleRef;
-use crate::runtime::trace::{ReloadEvent, TraceEvent};
+use crate::runtime::trace::{ReloadEvent, SampleEvent, TraceEvent};
 use crate::runtime::{Engine, EngineConfig, SharedSink, SoundSink, TraceRecord, TraceSwitches};
 use crate::sound::mixer::MixerHandle;
 use crate::sound::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
@@ -115,6 +115,8 @@ impl Session {
             Box::new(outbox.clone()),
             Box::new(samples),
         );
+        // The mixer may have volumes set already (a session on a running output).
+        engine.set_bus_volumes(mixer.controls.bus_volumes());
         let server = SoundServer::new(mixer, cache, config.server, config.engine.seed);
         engine.set_trace_switches(config.trace);
         let controlled = world.install(&mut engine);
@@ -278,7 +280,11 @@ impl Session {
     /// Takes the trace records of the engine and the server, in time order.
     pub fn take_trace(&mut self) -> Vec<TraceRecord> {
         let mut records = self.engine.take_trace();
-        records.extend(self.server.take_trace());
+        // Where each note's sample came from is a sample trace: kept while it is on.
+        let samples = self.engine.trace_switches().samples;
+        records.extend(self.server.take_trace().into_iter().filter(|r| {
+            samples || !matches!(r.what, TraceEvent::Sample(SampleEvent::Fetched { .. }))
+        }));
         records.append(&mut self.notes);
         records.sort_by_key(|r| r.time);
         records

@@ -8,7 +8,8 @@
 //!   a trigger did.
 //! - [`picks`] hit-list picks without immediate repetition; [`rng`] is the seeded generator.
 //! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
-//!   tells the runtime how long samples are; [`trace`] records every decision;
+//!   tells the runtime how long samples are; [`levels`] is what the world and the mixer
+//!   tell it about volumes and pans; [`trace`] records every decision;
 //!   [`units`] and [`clock`] give pans, gains and sample times their own types.
 //!
 //! Deterministic: the same project, seed and timed inputs give the same commands and
@@ -17,6 +18,7 @@
 pub mod clock;
 pub mod engine;
 pub mod hooks;
+pub mod levels;
 pub mod objects;
 pub mod outcome;
 pub mod picks;

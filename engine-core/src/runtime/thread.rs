@@ -3,6 +3,7 @@
 
 use super::clock::SampleTime;
 use super::sink::{ControlGroup, NoteId};
+use crate::runtime::levels::GivenLevels;
 use crate::runtime::objects::ObjectId;
 use crate::toolchain::registers::{self, Layout};
 use std::collections::BTreeSet;
@@ -161,6 +162,10 @@ pub struct Thread {
     pub groups: BTreeSet<u8>,
     /// Option group (from the track; the register can change it).
     pub group: ControlGroup,
+    /// The external volume and pan it was last given, and by whom (the trigger or its
+    /// object's place in the view): while its registers still hold them, its notes'
+    /// records name those contributions; once its code changes one, the code's.
+    pub given: GivenLevels,
     /// Tick the fuel count belongs to, and instructions run in it.
     pub fuel_tick: u64,
     /// Instructions run in `fuel_tick`.

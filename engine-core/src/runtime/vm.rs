@@ -78,6 +78,57 @@ pub enum FaultKind {
     },
 }
 
+impl FaultKind {
+    /// Every kind's name, as [`FaultKind::name`] gives it.
+    pub const NAMES: [&'static str; 19] = [
+        "divide-by-zero",
+        "ran-off-end",
+        "bad-address",
+        "call-stack-overflow",
+        "unknown-opcode",
+        "missing-hit-list",
+        "missing-patch",
+        "hit-list-cycle",
+        "hit-lists-too-deep",
+        "no-own-hit-list",
+        "local-list-too-long",
+        "stack-underflow",
+        "stack-overflow",
+        "bad-global",
+        "raised",
+        "assert-failed",
+        "thrown",
+        "out-of-fuel",
+        "chain-out-of-fuel",
+    ];
+
+    /// The kind's stable kebab-case name, without its numbers (`missing-patch`).
+    pub fn name(&self) -> &'static str {
+        let index = match self {
+            FaultKind::DivideByZero => 0,
+            FaultKind::RanOffEnd => 1,
+            FaultKind::BadAddress(_) => 2,
+            FaultKind::CallStackOverflow => 3,
+            FaultKind::UnknownOpcode(_) => 4,
+            FaultKind::MissingHitList(_) => 5,
+            FaultKind::MissingPatch(_) => 6,
+            FaultKind::HitListCycle(_) => 7,
+            FaultKind::HitListsTooDeep(_) => 8,
+            FaultKind::NoOwnHitList => 9,
+            FaultKind::LocalListTooLong => 10,
+            FaultKind::StackUnderflow => 11,
+            FaultKind::StackOverflow => 12,
+            FaultKind::BadGlobal(_) => 13,
+            FaultKind::Raised(_) => 14,
+            FaultKind::AssertFailed(_) => 15,
+            FaultKind::Thrown => 16,
+            FaultKind::OutOfFuel(_) => 17,
+            FaultKind::ChainOutOfFuel { .. } => 18,
+        };
+        Self::NAMES[index]
+    }
+}
+
 impl fmt::Display for FaultKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -10,8 +10,8 @@
 
 use crate::runtime::clock::SampleTime;
 use crate::runtime::objects::ObjectId;
-use crate::runtime::trace::{EndReason, GainParts, Occupant, TraceEvent, TraceRecord};
-use crate::runtime::units::{Gain, Pan};
+use crate::runtime::trace::{EndReason, GainParts, Occupant, PanParts, TraceEvent, TraceRecord};
+use crate::runtime::units::Gain;
 use std::sync::Arc;
 
 mod subject;
@@ -90,10 +90,10 @@ pub struct NoteFacts {
     pub sample: Arc<str>,
     /// The patch.
     pub patch: u32,
-    /// Its gain, factor by factor.
+    /// Its gain, contribution by contribution.
     pub gain: GainParts,
-    /// Its pan.
-    pub pan: Pan,
+    /// Its pan and where it came from.
+    pub pan: PanParts,
 }
 
 /// A hit-list pick a trigger's track made.
@@ -347,20 +347,15 @@ impl Decision {
             ));
         }
         for note in &self.notes {
-            let g = note.gain;
             lines.push(format!(
-                "  note at {:.3} s: `{}` (patch {}) gain {:.3} = track volume {:.3} × external volume {:.3} × ducking {:.3} ({}), pan {}",
+                "  note at {:.3} s: `{}` (patch {}) gain {}",
                 seconds(note.time, rate),
                 note.sample,
                 note.patch,
-                g.total().get(),
-                g.track_volume.get(),
-                g.external_volume.get(),
-                g.ducking.get(),
-                g.total().db_text(),
-                note.pan
+                gain_equation(&note.gain)
             ));
-            if let Some(factor) = silenced_by(&g) {
+            lines.push(format!("    pan {}", note.pan));
+            if let Some(factor) = silenced_by(&note.gain) {
                 lines.push(format!("    inaudible: {factor}"));
             }
         }
@@ -458,18 +453,30 @@ pub fn end_sentence(at: &str, why: EndReason) -> String {
     }
 }
 
-/// Which factor silenced a note, in words; `None` while its gain is above zero.
-pub fn silenced_by(gain: &GainParts) -> Option<&'static str> {
-    (gain.total() == Gain::SILENT).then(|| silent_factor(gain))
+/// A note's gain as the product of its contributions, each named, and in dB:
+/// `0.270 = track volume 0.750 × fade (fading) 0.900 × zoom 0.800 × floor 1.000 ×
+/// ducking 1.000 × group FX 0.500 × master 1.000 (-11.4 dB)`.
+pub fn gain_equation(gain: &GainParts) -> String {
+    let factors: Vec<String> = gain
+        .factors()
+        .iter()
+        .map(|(factor, value)| format!("{factor} {:.3}", value.get()))
+        .collect();
+    format!(
+        "{:.3} = {} ({})",
+        gain.total().get(),
+        factors.join(" × "),
+        gain.total().db_text()
+    )
 }
 
-/// Which factor made a gain silent.
-fn silent_factor(g: &GainParts) -> &'static str {
-    if g.external_volume == Gain::SILENT {
-        "the external volume is 0 (the object is outside the view's fade, or was triggered at volume 0)"
-    } else if g.track_volume == Gain::SILENT {
-        "the track's volume register is 0"
-    } else {
-        "ducked to nothing"
+/// Which factor silenced a note, in words; `None` while its gain is above zero.
+pub fn silenced_by(gain: &GainParts) -> Option<String> {
+    if gain.total() > Gain::SILENT {
+        return None;
     }
+    Some(match gain.silenced_by() {
+        Some(factor) => format!("{factor} is 0: {}", factor.silence()),
+        None => "the product of its factors is too small to hear".to_string(),
+    })
 }

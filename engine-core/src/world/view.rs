@@ -88,7 +88,7 @@ impl Camera {
     }
 
     /// The screen size, each side at least one pixel.
-    fn screen_size(&self) -> [f32; 2] {
+    pub fn screen_size(&self) -> [f32; 2] {
         [self.screen[0].max(1.0), self.screen[1].max(1.0)]
     }
 

@@ -87,6 +87,7 @@ fn argument_types_fill_the_arg_registers() {
         pan: 300,
         position: [11, 12, 13],
         normal: [21, 22, 23, 24],
+        view: None,
     };
     let mut seen = Vec::new();
     for event in ["args_normal", "args_volpan", "args_idvolpan", "args_xyz"] {

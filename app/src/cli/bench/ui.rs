@@ -9,7 +9,9 @@ use super::super::Io;
 use super::Size;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
-use engine_core::runtime::trace::{GainParts, Occupant, TraceEvent, VoiceTable};
+use engine_core::runtime::trace::{
+    ExternalVolume, GainParts, Occupant, PanParts, PanSource, TraceEvent, VoiceTable,
+};
 use engine_core::runtime::{ControlGroup, SampleTime, TraceKind, TraceRecord};
 use engine_core::runtime::{Gain, Pan};
 use engine_core::toolchain::project::Project;
@@ -111,10 +113,16 @@ impl Names {
                 sample: Arc::from(format!("sounds/{}.wav", self.events[which]).as_str()),
                 gain: GainParts {
                     track_volume: Gain::new(0.8),
-                    external_volume: Gain::UNITY,
+                    external: ExternalVolume::Trigger(Gain::UNITY),
                     ducking: Gain::UNITY,
+                    group: ControlGroup::Fx,
+                    group_volume: Gain::UNITY,
+                    master: Gain::UNITY,
                 },
-                pan: Pan::new(-0.25),
+                pan: PanParts {
+                    value: Pan::new(-0.25),
+                    source: PanSource::Trigger,
+                },
                 looping: false,
                 cents: 0,
             },

@@ -30,8 +30,12 @@ use std::path::{Path, PathBuf};
 
 /// The `format` of every capture header.
 pub const FORMAT: &str = "hitbench-capture";
-/// The version this build writes. It reads every version from 1 (JSON lines only) up.
-pub const VERSION: u32 = 2;
+/// The version this build writes (3: a note's gain and pan carry their named
+/// contributions).
+pub const VERSION: u32 = 3;
+/// The oldest version this build reads: earlier captures' note records had three gain
+/// factors and a bare pan, which this build's records cannot hold.
+pub const OLDEST_VERSION: u32 = 3;
 /// The longest line or frame a capture may hold after its header, in bytes.
 pub const MAX_FRAME_BYTES: usize = 1 << 20;
 /// The longest header (it lists every file of the project), in bytes.
@@ -186,9 +190,9 @@ impl Assembler {
     fn push(&mut self, line: Line) -> Result<(), String> {
         match (line, &self.header) {
             (Line::Header(h), None) => {
-                if h.format != FORMAT || !(1..=VERSION).contains(&h.version) {
+                if h.format != FORMAT || !(OLDEST_VERSION..=VERSION).contains(&h.version) {
                     return Err(format!(
-                        "a `{}` version {} file; this HitBench reads `{FORMAT}` versions 1 to {VERSION}",
+                        "a `{}` version {} file; this HitBench reads `{FORMAT}` versions {OLDEST_VERSION} to {VERSION}",
                         h.format, h.version
                     ));
                 }

@@ -133,7 +133,7 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
             Ok(format!("object {object}: field {field} = {value}"))
         }
         Command::Trace { target, on } => Ok(trace(cx.engine, *target, *on)),
-        Command::Volume { target, value } => volume(cx.controls, *target, *value),
+        Command::Volume { target, value } => volume(cx.engine, cx.controls, *target, *value),
         Command::World(_) => Err(CommandError::NoWorld),
         Command::Play(target) => {
             let (what, sample) = audition_sample(cx.engine.project(), target)?;
@@ -191,6 +191,7 @@ fn trace(engine: &mut Engine, target: TraceTarget, on: bool) -> String {
 
 /// `volume`: an option group's volume or the master volume.
 fn volume(
+    engine: &mut Engine,
     controls: Option<&MixerControls>,
     target: VolumeTarget,
     value: f32,
@@ -208,6 +209,8 @@ fn volume(
             "master"
         }
     };
+    // The runtime records these with every note's gain: keep its copy the mixer's.
+    engine.set_bus_volumes(controls.bus_volumes());
     Ok(format!("volume {name} = {value}"))
 }
 

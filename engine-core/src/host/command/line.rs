@@ -106,7 +106,7 @@ impl<'a> Line<'a> {
 }
 
 /// The words of a line with their 1-based columns (in characters).
-pub(super) fn split_words(line: &str) -> Vec<(u32, &str)> {
+pub(crate) fn split_words(line: &str) -> Vec<(u32, &str)> {
     let mut items = Vec::new();
     let mut start = None;
     let mut column = 0u32;

@@ -22,7 +22,7 @@ mod arguments;
 mod display;
 pub mod execute;
 pub mod grammar;
-mod line;
+pub(crate) mod line;
 #[cfg(test)]
 mod round_trip;
 pub mod script;
@@ -39,7 +39,10 @@ pub use crate::world::commands::{Turn, WorldCommand, ZoomStep};
 pub use execute::{AuditionError, CommandError, Context, execute};
 pub use grammar::{COMMANDS, CommandSpec, WORDS, help_lines, parse};
 pub use line::ParseError;
-pub use script::{MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals};
+pub use script::{
+    MAX_SCRIPT_SECONDS, ScriptLine, TimedCommand, line_command, parse_script, savelot_refusals,
+    script_lines,
+};
 pub use world_arguments::parse_hour;
 
 /// Which trace a `trace` command switches.

@@ -79,53 +79,92 @@ fn line_time(time_text: &str, last_time: f64) -> Result<f64, TimeError> {
     }
 }
 
-/// Parses a script: `<seconds> <command>` per line. Returns the commands and every
-/// problem (file, line, column).
-pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnostic>) {
-    let mut commands = Vec::new();
-    let mut diagnostics = Vec::new();
+/// One line of a script with code on it: its time and the rest after the time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScriptLine<'a> {
+    /// 1-based line.
+    pub line: u32,
+    /// Seconds from the start.
+    pub time: f64,
+    /// What follows the time (comment cut).
+    pub rest: &'a str,
+    /// The 1-based column at which `rest` would start (just past the time's space).
+    pub rest_column: u32,
+}
+
+/// The lines of a script that hold code, each with its time read — `#` and `;` start
+/// comments, times must not go back — or the problem with its time.
+pub fn script_lines<'a>(
+    text: &'a str,
+    file: &'a Path,
+) -> impl Iterator<Item = Result<ScriptLine<'a>, Diagnostic>> + 'a {
     let mut last_time = 0.0f64;
-    for (index, raw) in text.lines().enumerate() {
+    text.lines().enumerate().filter_map(move |(index, raw)| {
         let line = u32::try_from(index + 1).unwrap_or(u32::MAX);
         let code = raw.split(['#', ';']).next().unwrap_or("");
         let trimmed = code.trim_start();
         if trimmed.is_empty() {
-            continue;
+            return None;
         }
         let lead = u32::try_from(code.len() - trimmed.len()).unwrap_or(0);
         let (time_text, rest) = trimmed
             .split_once(char::is_whitespace)
             .unwrap_or((trimmed, ""));
-        let time = match line_time(time_text, last_time) {
-            Ok(time) => time,
-            Err(why) => {
-                let d = Diagnostic::error(why.code(), file, line, lead + 1, why.to_string());
-                diagnostics.push(d);
-                continue;
+        match line_time(time_text, last_time) {
+            Ok(time) => {
+                last_time = time;
+                Some(Ok(ScriptLine {
+                    line,
+                    time,
+                    rest,
+                    rest_column: lead + u32::try_from(time_text.chars().count()).unwrap_or(0) + 2,
+                }))
             }
-        };
-        last_time = time;
-        let offset = lead + u32::try_from(time_text.chars().count()).unwrap_or(0) + 1;
-        match parse(rest) {
-            Ok(Some(command)) => commands.push(TimedCommand {
-                time,
-                command,
-                line,
-            }),
-            Ok(None) => diagnostics.push(Diagnostic::error(
-                DiagCode::MissingField,
+            Err(why) => Some(Err(Diagnostic::error(
+                why.code(),
                 file,
                 line,
-                offset + 1,
-                "a time needs a command after it",
-            )),
-            Err(e) => diagnostics.push(Diagnostic::error(
-                DiagCode::BadCommand,
-                file,
-                line,
-                offset + e.column,
-                e.message,
-            )),
+                lead + 1,
+                why.to_string(),
+            ))),
+        }
+    })
+}
+
+/// The command of a script line, or its problem.
+pub fn line_command(line: &ScriptLine<'_>, file: &Path) -> Result<TimedCommand, Diagnostic> {
+    match parse(line.rest) {
+        Ok(Some(command)) => Ok(TimedCommand {
+            time: line.time,
+            command,
+            line: line.line,
+        }),
+        Ok(None) => Err(Diagnostic::error(
+            DiagCode::MissingField,
+            file,
+            line.line,
+            line.rest_column,
+            "a time needs a command after it",
+        )),
+        Err(e) => Err(Diagnostic::error(
+            DiagCode::BadCommand,
+            file,
+            line.line,
+            line.rest_column - 1 + e.column,
+            e.message,
+        )),
+    }
+}
+
+/// Parses a script: `<seconds> <command>` per line. Returns the commands and every
+/// problem (file, line, column).
+pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnostic>) {
+    let mut commands = Vec::new();
+    let mut diagnostics = Vec::new();
+    for line in script_lines(text, file) {
+        match line.and_then(|line| line_command(&line, file)) {
+            Ok(command) => commands.push(command),
+            Err(d) => diagnostics.push(d),
         }
     }
     (commands, diagnostics)

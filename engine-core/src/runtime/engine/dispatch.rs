@@ -45,7 +45,7 @@ impl Engine {
                 None => self.stop_track_id(event.track_id, true),
             })),
             EventType::UpdateVolPan => Ok(Outcome::Updated(match source {
-                Some(object) => self.update_source(object, args.volume, args.pan),
+                Some(object) => self.update_source(object, args.volume, args.pan, args.view),
                 None => 0,
             })),
             EventType::TurnOnTv | EventType::TurnOffTv | EventType::SetMusicMode => {
@@ -435,6 +435,11 @@ impl Engine {
             duck_gain: 1.0,
             groups: BTreeSet::new(),
             group: track.control_group,
+            given: GivenLevels {
+                volume: start.args.volume,
+                pan: start.args.pan,
+                view: start.args.view,
+            },
             fuel_tick: u64::MAX,
             fuel_used: 0,
             host_fuel: 0,

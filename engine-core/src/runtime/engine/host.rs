@@ -3,7 +3,7 @@
 //! running thread is taken out of the engine while it runs, so the host may change
 //! every other thread freely.
 
-use super::levels::note_gain_parts;
+use super::levels::{note_gain_parts, note_pan_parts};
 use super::{Engine, EventArgs, note_gain, note_pan};
 use crate::runtime::picks;
 use crate::runtime::program::Op;
@@ -173,8 +173,8 @@ impl Host for HostCtx<'_> {
                 patch: patch_id,
                 patch_name: Arc::from(patch.name.as_str()),
                 sample: Arc::clone(&sample.name),
-                gain: note_gain_parts(th),
-                pan: note_pan(th),
+                gain: note_gain_parts(th, &self.engine.buses),
+                pan: note_pan_parts(th),
                 looping,
                 cents,
             };
@@ -328,9 +328,14 @@ impl Host for HostCtx<'_> {
         let Ok(id) = u32::try_from(track) else {
             return Ok(());
         };
+        // The started track inherits the view's reasons while both registers still hold
+        // what the view gave this one.
+        let (volume, pan) = (th.reg(th.attrs.extvol), th.reg(th.attrs.pan));
+        let unchanged = volume == th.given.volume && pan == th.given.pan;
         let args = EventArgs {
-            volume: th.reg(th.attrs.extvol),
-            pan: th.reg(th.attrs.pan),
+            volume,
+            pan,
+            view: th.given.view.filter(|_| unchanged),
             ..EventArgs::default()
         };
         if let Err(e) = self.engine.play_track_from(id, th, args) {

@@ -2,12 +2,32 @@
 //! object, and ducking.
 
 use super::*;
-use crate::runtime::trace::GainParts;
+use crate::runtime::trace::{
+    BusVolumes, ExternalVolume, GainParts, GivenLevels, PanParts, PanSource, ViewLevels,
+};
 use crate::runtime::units::{Gain, Pan};
 
 impl Engine {
-    /// New volume and pan (0–1024 each) for everything `object` is playing.
-    pub fn update_source(&mut self, object: ObjectId, volume: i32, pan: i32) -> usize {
+    /// The view's reasons for the volume and pan `object`'s tracks were given, changed
+    /// while the volume and pan themselves stayed the same (nothing is sent).
+    pub fn relabel_source(&mut self, object: ObjectId, view: Option<ViewLevels>) {
+        for th in self.threads.iter_mut().flatten() {
+            if th.source == Some(object) {
+                th.given.view = view;
+            }
+        }
+    }
+
+    /// New volume and pan (0–1024 each) for everything `object` is playing; `view` is
+    /// why, when the object's place in the view decided them (`None`: an event's own
+    /// arguments).
+    pub fn update_source(
+        &mut self,
+        object: ObjectId,
+        volume: i32,
+        pan: i32,
+        view: Option<ViewLevels>,
+    ) -> usize {
         let mut updated = 0;
         for index in 0..self.threads.len() {
             let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
@@ -19,6 +39,7 @@ impl Engine {
             let (extvol, pan_reg) = (th.attrs.extvol, th.attrs.pan);
             th.set_reg(extvol, volume);
             th.set_reg(pan_reg, pan);
+            th.given = GivenLevels { volume, pan, view };
             updated += 1;
             let now = self.clock.now();
             self.send_levels(index, now);
@@ -105,25 +126,56 @@ pub(super) fn levels_of(th: &Thread) -> (i32, i32, i32, u32) {
     )
 }
 
-/// Linear gain of a thread's notes: track volume × external volume × ducking.
+/// Linear gain of a thread's notes as sent to the sink: track volume × external volume
+/// × ducking (the mixer applies the option group and master volumes after it).
 pub fn note_gain(th: &Thread) -> Gain {
-    note_gain_parts(th).total()
+    note_gain_parts(th, &BusVolumes::default()).note_gain()
 }
 
-/// The factors of [`note_gain`]: the volume registers (each 0–4096 on the HIT scale,
-/// 1024 full) and the ducking level.
-pub fn note_gain_parts(th: &Thread) -> GainParts {
+/// The contributions to a thread's notes' gain: the volume registers (each 0–4096 on the
+/// HIT scale, 1024 full) — the external one with where it came from —, the ducking
+/// level, and the option group's and master volumes of `buses`.
+pub fn note_gain_parts(th: &Thread, buses: &BusVolumes) -> GainParts {
     let scale = |v: i32| Gain::from_hit_volume(v.clamp(0, 4096));
+    let register = th.reg(th.attrs.extvol);
+    let volume = scale(register);
+    let external = if register != th.given.volume {
+        ExternalVolume::Code(volume)
+    } else if let Some(factors) = th.given.view {
+        ExternalVolume::View { factors, volume }
+    } else {
+        ExternalVolume::Trigger(volume)
+    };
     GainParts {
         track_volume: scale(th.reg(th.attrs.vol)),
-        external_volume: scale(th.reg(th.attrs.extvol)),
+        external,
         ducking: Gain::new(th.duck_gain),
+        group: th.group,
+        group_volume: buses.group(th.group),
+        master: buses.master,
     }
 }
 
 /// Pan of a thread's notes, from the 0–1024 pan register.
 pub fn note_pan(th: &Thread) -> Pan {
     Pan::from_hit(th.reg(th.attrs.pan))
+}
+
+/// Pan of a thread's notes and where it came from: the screen while the register still
+/// holds what the view gave, the trigger's, or the track's own code's.
+pub fn note_pan_parts(th: &Thread) -> PanParts {
+    let register = th.reg(th.attrs.pan);
+    let source = if register != th.given.pan {
+        PanSource::Code
+    } else if let Some(view) = th.given.view {
+        PanSource::Screen(view)
+    } else {
+        PanSource::Trigger
+    };
+    PanParts {
+        value: Pan::from_hit(register),
+        source,
+    }
 }
 
 /// The level a ducked thread drops to, by its own ducking priority (the fixed gains of

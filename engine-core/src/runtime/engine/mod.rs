@@ -13,8 +13,8 @@ use crate::runtime::samples::SampleLibrary;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, ThreadState};
 use crate::runtime::trace::{
-    CodePlace, EndReason, Occupant, Seat, TraceEvent, TraceKind, TraceLog, TraceRecord,
-    TraceSwitches, VoiceTable,
+    BusVolumes, CodePlace, EndReason, GivenLevels, Occupant, Seat, TraceEvent, TraceKind, TraceLog,
+    TraceRecord, TraceSwitches, ViewLevels, VoiceTable,
 };
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::{self, Exit, FaultKind};
@@ -35,7 +35,7 @@ mod tick;
 pub use crate::runtime::hooks::HookEvent;
 pub use crate::runtime::outcome::{Outcome, TriggerError};
 pub use host::MAX_LIST_DEPTH;
-pub use levels::{duck_level, note_gain, note_gain_parts, note_pan};
+pub use levels::{duck_level, note_gain, note_gain_parts, note_pan, note_pan_parts};
 
 /// How the engine runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +82,7 @@ impl Default for EngineConfig {
 pub const START_FUEL: u32 = 64;
 
 /// Arguments of an event (how they fill arg1–arg4 depends on the track's kArgs type).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EventArgs {
     /// Volume 0–1024.
     pub volume: i32,
@@ -92,6 +92,9 @@ pub struct EventArgs {
     pub position: [i32; 3],
     /// arg1–arg4 for kArgsNormal tracks.
     pub normal: [i32; 4],
+    /// Why `volume` and `pan` are what they are, when the source's place in the view
+    /// decided them (`None`: the trigger's own).
+    pub view: Option<ViewLevels>,
 }
 
 impl Default for EventArgs {
@@ -101,6 +104,7 @@ impl Default for EventArgs {
             pan: 512,
             position: [0; 3],
             normal: [0; 4],
+            view: None,
         }
     }
 }
@@ -176,6 +180,9 @@ pub struct Engine {
     running: Option<Running>,
     /// Threads ducking right now (ducking is recomputed only when there are any).
     duckers: usize,
+    /// The option group and master volumes the mixer applies, as the host last set them
+    /// (recorded with each note's gain).
+    buses: BusVolumes,
 }
 
 /// The thread running right now, as the engine sees it while the thread is out of the
@@ -234,6 +241,7 @@ impl Engine {
             tick_used: 0,
             running: None,
             duckers: 0,
+            buses: BusVolumes::default(),
             project: Arc::new(project),
             program: Arc::new(program),
         }
@@ -289,6 +297,18 @@ impl Engine {
     /// The world's objects, to change.
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
+    }
+
+    /// The option group and master volumes the mixer applies, as last set.
+    pub fn bus_volumes(&self) -> BusVolumes {
+        self.buses
+    }
+
+    /// Tells the engine the option group and master volumes the mixer now applies, so
+    /// the gain recorded with a note is the one heard. The runtime sends no command for
+    /// them: the host sets the mixer's volumes itself.
+    pub fn set_bus_volumes(&mut self, buses: BusVolumes) {
+        self.buses = buses;
     }
 
     /// Which optional traces are on.

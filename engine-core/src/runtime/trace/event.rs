@@ -4,30 +4,18 @@
 
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
+use crate::runtime::trace::levels::{GainParts, PanParts};
 use crate::runtime::trace::reload::ReloadEvent;
 use crate::runtime::trace::sample::SampleEvent;
-use crate::runtime::trace::seats::VoiceTable;
+use crate::runtime::trace::seats::{Occupant, VoiceTable};
 use crate::runtime::trace::world::WorldEvent;
-use crate::runtime::units::{Gain, Pan};
+use crate::runtime::units::Gain;
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::project::{DebugTrace, Origin};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// A track holding a voice, as a Box-X verdict compared it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Occupant {
-    /// Its voice slot.
-    pub voice: usize,
-    /// Its track.
-    pub track: Arc<str>,
-    /// Its priority then.
-    pub priority: i32,
-    /// Samples it had been playing.
-    pub age: u64,
-}
 
 /// Where in the code something happened: an address and, when the debug info knows it,
 /// the source line (else the unit's file).
@@ -112,30 +100,6 @@ impl EndReason {
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.words())
-    }
-}
-
-/// Where a note's gain comes from, factor by factor (the mixer multiplies in the option
-/// group's volume and the master volume after these).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct GainParts {
-    /// The track's volume register.
-    pub track_volume: Gain,
-    /// The external volume: the object's place in the view (area, fade, zoom, floor)
-    /// or the trigger's volume.
-    pub external_volume: Gain,
-    /// Ducking by a higher ducking priority (1 when not ducked).
-    pub ducking: Gain,
-}
-
-impl GainParts {
-    /// The product, as the note is started with.
-    pub fn total(&self) -> Gain {
-        Gain::new(
-            (self.track_volume * self.external_volume * self.ducking)
-                .get()
-                .min(4.0),
-        )
     }
 }
 
@@ -357,10 +321,10 @@ pub enum TraceEvent {
         patch_name: Arc<str>,
         /// The sample's resource name.
         sample: Arc<str>,
-        /// The gain, factor by factor.
+        /// The gain, contribution by contribution.
         gain: GainParts,
-        /// The pan.
-        pan: Pan,
+        /// The pan and where it came from.
+        pan: PanParts,
         /// Looping until stopped.
         looping: bool,
         /// Pitch register, in cents.
@@ -411,17 +375,6 @@ pub enum TraceEvent {
     World(WorldEvent),
     /// A step of a hot reload.
     Reload(ReloadEvent),
-}
-
-impl fmt::Display for Occupant {
-    /// `` `track` on voice 3 (priority 20, 1.25 s) `` at 48 kHz-independent sample counts.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}` on voice {} (priority {}, playing {} samples)",
-            self.track, self.voice, self.priority, self.age
-        )
-    }
 }
 
 fn ids(list: &[impl ToString]) -> String {
@@ -650,7 +603,7 @@ impl TraceEvent {
                     f,
                     "note {note}: patch {patch} `{patch_name}` ({sample}) gain {:.2} pan {:+.2}",
                     gain.total().get(),
-                    pan.get()
+                    pan.value.get()
                 )?;
                 if *looping {
                     f.write_str(", looping")?;

@@ -8,21 +8,26 @@
 //! and nested, those of the sound server ([`SampleEvent`], `sample`), the world director
 //! ([`WorldEvent`], `world`) and hot reload ([`ReloadEvent`], `reload`) — plain data here,
 //! since the runtime uses none of those layers; they convert their own types when they
-//! record. A data file's problem is a [`FileProblem`] (`problem`). Records serialize
+//! record. A note's gain and pan, contribution by contribution, are [`GainParts`] and
+//! [`PanParts`] (`levels`, with what the world's view hands the runtime,
+//! [`ViewLevels`]). A data file's problem is a [`FileProblem`] (`problem`). Records serialize
 //! (serde), so a capture of a session can be written and read back.
 
 mod event;
+mod levels;
 mod problem;
 mod reload;
 mod sample;
 mod seats;
 mod world;
 
-pub use event::{CodePlace, EndReason, GainParts, Occupant, TraceEvent};
+pub use crate::runtime::levels::{BusVolumes, GivenLevels, ScreenArea, ViewLevels};
+pub use event::{CodePlace, EndReason, TraceEvent};
+pub use levels::{ExternalVolume, GainFactor, GainParts, MAX_NOTE_GAIN, PanParts, PanSource};
 pub use problem::FileProblem;
 pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use sample::{LoadFailure, MissClass, SampleEvent};
-pub use seats::{Seat, VoiceTable};
+pub use seats::{Occupant, Seat, VoiceTable};
 pub use world::{
     AmbienceEvent, MusicEvent, MusicLoop, StationEvent, WorldEvent, WorldReply, format_hour,
 };

@@ -21,6 +21,17 @@ pub enum MissClass {
     Conflict,
 }
 
+impl MissClass {
+    /// Lower-case name: `compulsory`, `capacity` or `conflict`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MissClass::Compulsory => "compulsory",
+            MissClass::Capacity => "capacity",
+            MissClass::Conflict => "conflict",
+        }
+    }
+}
+
 /// Why a sample could not be had, by kind (the cache's and the decoder's errors sorted
 /// for readers; the sentence is the error's own, in [`SampleEvent::LoadFailed`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -44,6 +55,16 @@ pub enum LoadFailure {
 /// One decision of the sound server about a note's sample.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SampleEvent {
+    /// A note's sample came from the cache: in memory already (a hit), or loaded on
+    /// the spot by a render, which waits for it (a miss of its class).
+    Fetched {
+        /// The note.
+        note: NoteId,
+        /// The sample's resource name.
+        sample: Arc<str>,
+        /// `None` for a hit; the kind of miss for a sample loaded then.
+        miss: Option<MissClass>,
+    },
     /// The sample is not in memory yet: the note waits for the loader thread.
     CacheMiss {
         /// The note.
@@ -140,7 +161,8 @@ impl SampleEvent {
     /// noise-reduction refusal is a `voice` decision, failures are `error`s.
     pub fn kind(&self) -> TraceKind {
         match self {
-            SampleEvent::CacheMiss { .. }
+            SampleEvent::Fetched { .. }
+            | SampleEvent::CacheMiss { .. }
             | SampleEvent::Arrived { .. }
             | SampleEvent::StoppedWaiting { .. }
             | SampleEvent::Streaming { .. } => TraceKind::Sample,
@@ -158,7 +180,8 @@ impl SampleEvent {
     /// The note it is about, if any.
     pub fn note(&self) -> Option<NoteId> {
         match self {
-            SampleEvent::CacheMiss { note, .. }
+            SampleEvent::Fetched { note, .. }
+            | SampleEvent::CacheMiss { note, .. }
             | SampleEvent::Arrived { note, .. }
             | SampleEvent::StoppedWaiting { note }
             | SampleEvent::Streaming { note, .. }
@@ -184,7 +207,8 @@ impl SampleEvent {
             | SampleEvent::StreamFailed { .. }
             | SampleEvent::NoMixerVoice { .. }
             | SampleEvent::MixerRingFull => true,
-            SampleEvent::CacheMiss { .. }
+            SampleEvent::Fetched { .. }
+            | SampleEvent::CacheMiss { .. }
             | SampleEvent::StoppedWaiting { .. }
             | SampleEvent::Streaming { .. }
             | SampleEvent::OriginBusy { .. }
@@ -197,6 +221,20 @@ impl fmt::Display for SampleEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use SampleEvent as S;
         match self {
+            S::Fetched {
+                note,
+                sample,
+                miss: None,
+            } => write!(f, "note {note}: `{sample}` from the cache (hit)"),
+            S::Fetched {
+                note,
+                sample,
+                miss: Some(class),
+            } => write!(
+                f,
+                "note {note}: `{sample}` loaded for it ({} miss)",
+                class.name()
+            ),
             S::CacheMiss { note, sample, .. } => write!(
                 f,
                 "note {note}: cache miss for `{sample}`; it starts when the data arrives"

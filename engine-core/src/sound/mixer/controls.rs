@@ -3,6 +3,8 @@
 //! and meters, position and load it writes back.
 
 use crate::runtime::sink::ControlGroup;
+use crate::runtime::trace::BusVolumes;
+use crate::runtime::units::Gain;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// An `f32` in an `AtomicU32`.
@@ -102,6 +104,18 @@ impl MixerControls {
     /// Sets the master volume.
     pub fn set_master(&self, volume: f32) {
         self.master.set(volume.max(0.0));
+    }
+
+    /// The option group and master volumes, as the runtime records them with a note.
+    pub fn bus_volumes(&self) -> BusVolumes {
+        BusVolumes {
+            groups: [
+                Gain::new(self.groups[0].get()),
+                Gain::new(self.groups[1].get()),
+                Gain::new(self.groups[2].get()),
+            ],
+            master: Gain::new(self.master.get()),
+        }
     }
 
     /// A snapshot for people and panels.

@@ -339,15 +339,27 @@ impl SoundServer {
             return;
         }
         if self.config.blocking {
+            let hit = self.cache.is_cached(&p.sample.name);
             match self.cache.get(&p.sample.name) {
-                Ok(handle) => self.start_from_handle(&p, p.at, handle),
+                Ok(handle) => {
+                    let miss = if hit {
+                        None
+                    } else {
+                        self.cache.last_miss(&p.sample.name).map(miss_class)
+                    };
+                    self.fetched(&p, miss);
+                    self.start_from_handle(&p, p.at, handle);
+                }
                 Err(CacheError::TooLarge { .. }) => self.start_stream(&p, p.at, None),
                 Err(e) => self.drop_failed(p.note, &p.sample.name, &e),
             }
             return;
         }
         match self.cache.try_get(&p.sample.name) {
-            Lookup::Ready(handle) => self.start_from_handle(&p, p.at, handle),
+            Lookup::Ready(handle) => {
+                self.fetched(&p, None);
+                self.start_from_handle(&p, p.at, handle);
+            }
             Lookup::Loading => {
                 self.missed += 1;
                 self.record(SampleEvent::CacheMiss {
@@ -360,6 +372,17 @@ impl SoundServer {
             Lookup::Failed(CacheError::TooLarge { .. }) => self.start_stream(&p, p.at, None),
             Lookup::Failed(e) => self.drop_failed(p.note, &p.sample.name, &e),
         }
+    }
+}
+
+impl SoundServer {
+    /// Traces where a note's sample came from: a hit, or (`miss`) loaded for it.
+    fn fetched(&mut self, p: &Pending, miss: Option<MissClass>) {
+        self.record(SampleEvent::Fetched {
+            note: p.note,
+            sample: Arc::clone(&p.sample.name),
+            miss,
+        });
     }
 }
 

@@ -236,17 +236,7 @@ pub struct NameDef {
 
 /// The option group a sound belongs to: each group has its own volume in the options.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize,
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord, Serialize, Deserialize,
 )]
 pub enum ControlGroup {
     /// Sound effects, including TVs (`kGroupSfx` = 1).

@@ -38,11 +38,11 @@ use super::music::{Music, MusicSettings, MusicState};
 use super::settings::WorldIni;
 use super::sound::NoteIds;
 use super::stations::Stations;
-use super::view::{Camera, Placement, ViewSettings, place};
+use super::view::{Area, Camera, Placement, ViewSettings, place};
 use super::{ObjectId, WorldObject};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::SoundSink;
-use crate::runtime::trace::WorldEvent;
+use crate::runtime::trace::{ScreenArea, ViewLevels, WorldEvent};
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::{Engine, EventArgs};
 use crate::toolchain::diag::Diagnostic;
@@ -77,8 +77,8 @@ pub struct WorldDirector {
     ids: NoteIds,
     diagnostics: Vec<Diagnostic>,
     news: Vec<WorldNews>,
-    /// Volume and pan last given to each object's tracks.
-    sent: BTreeMap<ObjectId, (i32, i32)>,
+    /// Volume and pan last given to each object's tracks, with the view's reasons.
+    sent: BTreeMap<ObjectId, (i32, i32, ViewLevels)>,
     /// Gain and pan last given to each station.
     station_levels: BTreeMap<u32, (Gain, Pan)>,
     /// Objects as last placed (to notice a move or a field change).
@@ -247,6 +247,7 @@ impl WorldDirector {
         if let Some(p) = source.and_then(|id| self.placement(engine, id)) {
             args.volume = p.volume;
             args.pan = p.pan;
+            args.view = Some(view_levels(&p, &self.camera(), &self.view));
         }
         args
     }
@@ -271,5 +272,25 @@ impl WorldDirector {
 
     fn say(&mut self, object: Option<ObjectId>, what: WorldEvent) {
         self.news.push(WorldNews { object, what });
+    }
+}
+
+/// What a placement tells the runtime about an object's volume and pan: the view's
+/// factors and the screen position (non-finite numbers, which no lot gives, as 0).
+pub fn view_levels(p: &Placement, camera: &Camera, settings: &ViewSettings) -> ViewLevels {
+    let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+    ViewLevels {
+        area: match p.why.area {
+            Area::Inside => ScreenArea::Inside,
+            Area::Fading => ScreenArea::Fading,
+            Area::Silent => ScreenArea::Silent,
+            Area::Exempt => ScreenArea::Exempt,
+        },
+        fade: Gain::new(p.why.fade),
+        zoom: Gain::new(p.why.zoom),
+        floor: Gain::new(p.why.floor),
+        screen_x: finite(p.screen[0]),
+        screen_width: finite(camera.screen_size()[0]),
+        pan_range: finite(settings.pan_range.clamp(0.0, 1.0)),
     }
 }

@@ -3,6 +3,7 @@
 //! played them, the ambience's steps, and volume and pan following the view.
 
 use super::WorldDirector;
+use super::view_levels;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{NoteId, SoundSink};
 use crate::runtime::trace::WorldEvent;
@@ -185,10 +186,19 @@ impl WorldDirector {
             .map(|o| (o.id, place(o, &camera, &self.view)))
             .collect();
         for (id, p) in placed {
-            if self.sent.get(&id) != Some(&(p.volume, p.pan)) {
-                self.sent.insert(id, (p.volume, p.pan));
-                engine.update_source(id, p.volume, p.pan);
+            let levels = view_levels(&p, &camera, &self.view);
+            match self.sent.get(&id) {
+                Some(&(volume, pan, reasons)) if (volume, pan) == (p.volume, p.pan) => {
+                    // The same volume and pan for other reasons: nothing to send.
+                    if reasons != levels {
+                        engine.relabel_source(id, Some(levels));
+                    }
+                }
+                _ => {
+                    engine.update_source(id, p.volume, p.pan, Some(levels));
+                }
             }
+            self.sent.insert(id, (p.volume, p.pan, levels));
         }
         let codes: Vec<u32> = self.stations.all().map(|s| s.def.code).collect();
         for code in codes {

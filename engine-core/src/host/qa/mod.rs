@@ -1,0 +1,253 @@
+//! QA scripts (`.qa`, `docs/qa.md`): a render script with expectations. The lines of a
+//! render script (`<seconds> <command>`), bursts (`<seconds> repeat <n> every <ms>ms
+//! <command>`), and `<seconds> expect <assertion>`, checked at that time against what
+//! the engine decided so far and what is sounding then.
+//!
+//! - [`parse`] reads a script into commands and [`Expectation`]s, each misspelling an
+//!   error at its column with a suggestion, like the console's.
+
+mod parse;
+
+pub use parse::parse_qa;
+
+use crate::host::command::TimedCommand;
+use crate::runtime::TraceKind;
+use crate::world::ObjectId;
+use std::fmt;
+
+/// A QA script read: the commands to run, in time order, and what to expect when.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QaScript {
+    /// The commands, bursts expanded, in time order.
+    pub commands: Vec<TimedCommand>,
+    /// The expectations, in time order.
+    pub expectations: Vec<Expectation>,
+}
+
+/// One `expect` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    /// Seconds from the start: checked once everything due by then has run.
+    pub time: f64,
+    /// 1-based line in the script.
+    pub line: u32,
+    /// The assertion as written (after `expect`).
+    pub text: String,
+    /// What it asserts.
+    pub assertion: Assertion,
+}
+
+/// A comparison: `<`, `<=`, `==`, `>=` or `>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// `<`
+    Less,
+    /// `<=`
+    AtMost,
+    /// `==`
+    Equal,
+    /// `>=`
+    AtLeast,
+    /// `>`
+    Greater,
+}
+
+impl Compare {
+    /// Every operator as written.
+    pub const SYMBOLS: [&'static str; 5] = ["<", "<=", "==", ">=", ">"];
+
+    /// The operator written `text`.
+    pub fn from_symbol(text: &str) -> Option<Self> {
+        Some(match text {
+            "<" => Compare::Less,
+            "<=" => Compare::AtMost,
+            "==" => Compare::Equal,
+            ">=" => Compare::AtLeast,
+            ">" => Compare::Greater,
+            _ => return None,
+        })
+    }
+
+    /// Whether `value <op> than` holds; `==` within `tolerance`.
+    pub fn holds(self, value: f64, than: f64, tolerance: f64) -> bool {
+        match self {
+            Compare::Less => value < than,
+            Compare::AtMost => value <= than + tolerance,
+            Compare::Equal => (value - than).abs() <= tolerance,
+            Compare::AtLeast => value >= than - tolerance,
+            Compare::Greater => value > than,
+        }
+    }
+}
+
+impl fmt::Display for Compare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let index = match self {
+            Compare::Less => 0,
+            Compare::AtMost => 1,
+            Compare::Equal => 2,
+            Compare::AtLeast => 3,
+            Compare::Greater => 4,
+        };
+        f.write_str(Self::SYMBOLS[index])
+    }
+}
+
+/// A number compared with an operator: `>= 3`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound {
+    /// The operator.
+    pub op: Compare,
+    /// The number on its right.
+    pub value: f64,
+}
+
+/// What can be playing or silent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sounding {
+    /// A track (by name).
+    Track(String),
+    /// A station (by name, e.g. `action`).
+    Station(String),
+    /// Any music.
+    Music,
+    /// A sample (by resource name).
+    Sample(String),
+}
+
+/// What happened so far, counted by `expect count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// Events triggered.
+    Events,
+    /// Tracks started on a voice.
+    Starts,
+    /// Tracks that joined a playing copy as owners.
+    Joins,
+    /// Voices stolen.
+    Steals,
+    /// Tracks refused.
+    Refusals,
+    /// Notes started.
+    Notes,
+    /// Hit-list picks.
+    Picks,
+    /// Runtime faults.
+    Faults,
+    /// Cache misses.
+    Misses,
+    /// Notes dropped.
+    Drops,
+    /// Records of one trace kind.
+    Kind(TraceKind),
+}
+
+impl Counted {
+    /// Every name `expect count` takes (trace kinds by their names besides).
+    pub const NAMES: [&'static str; 10] = [
+        "events", "starts", "joins", "steals", "refusals", "notes", "picks", "faults", "misses",
+        "drops",
+    ];
+
+    /// The counter named `text`.
+    pub fn from_name(text: &str) -> Option<Self> {
+        Some(match text {
+            "events" => Counted::Events,
+            "starts" => Counted::Starts,
+            "joins" => Counted::Joins,
+            "steals" => Counted::Steals,
+            "refusals" => Counted::Refusals,
+            "notes" => Counted::Notes,
+            "picks" => Counted::Picks,
+            "faults" => Counted::Faults,
+            "misses" => Counted::Misses,
+            "drops" => Counted::Drops,
+            other => Counted::Kind(TraceKind::ALL.into_iter().find(|k| k.name() == other)?),
+        })
+    }
+}
+
+/// One assertion of an `expect` line (`docs/qa.md`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Assertion {
+    /// `started <event> [@object] [within <ms>ms]`: the last trigger of the event (from
+    /// the object) got a voice — started or joined — within the time given of it.
+    Started {
+        /// The event.
+        event: String,
+        /// The object that triggered it, if it matters.
+        object: Option<ObjectId>,
+        /// How soon after the trigger, in milliseconds.
+        within_ms: Option<f64>,
+    },
+    /// `refused <event>`: the last trigger of the event was refused a voice.
+    Refused {
+        /// The event.
+        event: String,
+    },
+    /// `stolen <track>`: the track lost its voice to another so far.
+    Stolen {
+        /// The track.
+        track: String,
+    },
+    /// `not stolen [priority >= n]`: no voice was stolen so far (from a track of at
+    /// least that priority).
+    NotStolen {
+        /// Only steals from tracks of at least this priority count.
+        min_priority: Option<i32>,
+    },
+    /// `voices <op> <n>`: busy voices now.
+    Voices(Bound),
+    /// `gain @<object> <op> <value>`: the object's volume from the view now (0–1).
+    Gain {
+        /// The object.
+        object: ObjectId,
+        /// The comparison.
+        bound: Bound,
+    },
+    /// `pan @<object> <op> <value>`: the object's pan from the view now (−1…1).
+    Pan {
+        /// The object.
+        object: ObjectId,
+        /// The comparison.
+        bound: Bound,
+    },
+    /// `playing <what>` (true) or `silent <what>` (false).
+    Playing {
+        /// What.
+        what: Sounding,
+        /// Playing, or silent.
+        playing: bool,
+    },
+    /// `picks <hit list> norepeat`: no entry of the list was picked twice in a row.
+    PicksNoRepeat {
+        /// The hit list (name or number).
+        list: String,
+    },
+    /// `no fault`.
+    NoFault,
+    /// `fault <kind> [at <file:line>]`: a fault of this kind happened (there).
+    Fault {
+        /// The kind's name ([`crate::runtime::vm::FaultKind::name`]).
+        kind: String,
+        /// The source file and line.
+        at: Option<(String, u32)>,
+    },
+    /// `peak below <dBFS>`: of the output so far.
+    PeakBelow {
+        /// The ceiling, dBFS.
+        dbfs: f64,
+    },
+    /// `loudness <op> <LUFS>`: integrated loudness of the output so far.
+    Loudness(Bound),
+    /// `count <what> <op> <n>`: how many so far.
+    Count {
+        /// What is counted.
+        what: Counted,
+        /// The comparison.
+        bound: Bound,
+    },
+}
+
+#[cfg(test)]
+mod tests;

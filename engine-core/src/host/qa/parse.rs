@@ -1,0 +1,452 @@
+//! Reading a `.qa` script: the lines of a render script, bursts and expectations.
+
+use super::{Assertion, Bound, Compare, Counted, Expectation, QaScript, Sounding};
+use crate::host::command::line::split_words;
+use crate::host::command::{ScriptLine, TimedCommand, line_command, script_lines};
+use crate::runtime::vm::FaultKind;
+use crate::toolchain::diag::{DiagCode, Diagnostic};
+use crate::toolchain::suggest::closest;
+use std::path::Path;
+
+/// The most commands one `repeat` line makes.
+pub const MAX_REPEAT: u32 = 10_000;
+
+/// Every assertion word after `expect`.
+const ASSERTIONS: [&str; 14] = [
+    "started", "refused", "stolen", "not", "voices", "gain", "pan", "playing", "silent", "picks",
+    "no", "fault", "peak", "loudness",
+];
+/// … and `count`.
+const COUNT: &str = "count";
+
+/// Reads a QA script: commands (a `repeat` line expanded into its commands) and
+/// expectations, and every problem with its file, line and column.
+pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
+    let mut script = QaScript::default();
+    let mut problems = Vec::new();
+    for line in script_lines(text, file) {
+        let line = match line {
+            Ok(line) => line,
+            Err(d) => {
+                problems.push(d);
+                continue;
+            }
+        };
+        let result = match line.rest.split_whitespace().next() {
+            Some("expect") => expectation(&line).map(|e| script.expectations.push(e)),
+            Some("repeat") => repeat(&line, file).map(|c| script.commands.extend(c)),
+            _ => line_command(&line, file)
+                .map(|c| script.commands.push(c))
+                .map_err(|d| (d.column, d.message)),
+        };
+        if let Err((column, message)) = result {
+            problems.push(Diagnostic::error(
+                DiagCode::BadCommand,
+                file,
+                line.line,
+                column,
+                message,
+            ));
+        }
+    }
+    script
+        .commands
+        .sort_by(|a, b| a.time.total_cmp(&b.time).then(a.line.cmp(&b.line)));
+    (script, problems)
+}
+
+/// A problem: its 1-based column in the line and what is wrong.
+type Problem = (u32, String);
+
+/// The words of what follows the time, with their columns in the whole line.
+fn words<'a>(line: &ScriptLine<'a>) -> Vec<(u32, &'a str)> {
+    split_words(line.rest)
+        .into_iter()
+        .map(|(column, word)| (column + line.rest_column - 1, word))
+        .collect()
+}
+
+/// `repeat <n> every <ms>ms <command>`: n commands, `ms` apart from the line's time.
+fn repeat(line: &ScriptLine<'_>, file: &Path) -> Result<Vec<TimedCommand>, Problem> {
+    let words = words(line);
+    let usage =
+        "write `repeat <n> every <ms>ms <command>`, e.g. `repeat 10 every 50ms sev ui_click`";
+    let end = words
+        .last()
+        .map_or(line.rest_column, |(c, w)| c + w.len() as u32);
+    let word = |i: usize| words.get(i).copied().ok_or((end, usage.to_string()));
+    let (count_column, count_text) = word(1)?;
+    let count = count_text
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MAX_REPEAT).contains(n))
+        .ok_or_else(|| {
+            (
+                count_column,
+                format!("`{count_text}` is not a count from 1 to {MAX_REPEAT}: {usage}"),
+            )
+        })?;
+    let (every_column, every) = word(2)?;
+    if every != "every" {
+        return Err((
+            every_column,
+            format!("`{every}` where `every` belongs: {usage}"),
+        ));
+    }
+    let (ms_column, ms_text) = word(3)?;
+    let ms = ms_text
+        .strip_suffix("ms")
+        .and_then(|n| n.parse::<f64>().ok())
+        .filter(|ms| ms.is_finite() && *ms > 0.0)
+        .ok_or_else(|| {
+            (
+                ms_column,
+                format!("`{ms_text}` is not a time in milliseconds such as `50ms`: {usage}"),
+            )
+        })?;
+    let (command_column, _) = word(4)?;
+    let start = usize::try_from(command_column - line.rest_column).unwrap_or(0);
+    let rest: String = line.rest.chars().skip(start).collect();
+    let inner = ScriptLine {
+        rest: &rest,
+        rest_column: command_column,
+        ..*line
+    };
+    let first = line_command(&inner, file).map_err(|d| (d.column, d.message))?;
+    Ok((0..count)
+        .map(|k| TimedCommand {
+            time: line.time + f64::from(k) * ms / 1000.0,
+            ..first.clone()
+        })
+        .collect())
+}
+
+/// `expect <assertion>`.
+fn expectation(line: &ScriptLine<'_>) -> Result<Expectation, Problem> {
+    let words = words(line);
+    let after = &words[1..];
+    let text = after
+        .first()
+        .map(|(column, _)| {
+            let start = usize::try_from(column - line.rest_column).unwrap_or(0);
+            line.rest.chars().skip(start).collect::<String>()
+        })
+        .unwrap_or_default();
+    let end = words
+        .last()
+        .map_or(line.rest_column, |(c, w)| c + w.len() as u32);
+    let assertion = Reader { words: after, end }.assertion()?;
+    Ok(Expectation {
+        time: line.time,
+        line: line.line,
+        text: text.trim().to_string(),
+        assertion,
+    })
+}
+
+/// The words of an assertion, read one after the other.
+struct Reader<'w, 'a> {
+    words: &'w [(u32, &'a str)],
+    end: u32,
+}
+
+impl<'a> Reader<'_, 'a> {
+    fn word(&self, index: usize, wanted: &str) -> Result<(u32, &'a str), Problem> {
+        self.words
+            .get(index)
+            .copied()
+            .ok_or_else(|| (self.end, format!("missing {wanted}")))
+    }
+
+    fn nothing_after(&self, index: usize) -> Result<(), Problem> {
+        match self.words.get(index) {
+            Some((column, word)) => Err((*column, format!("`{word}` is one word too many here"))),
+            None => Ok(()),
+        }
+    }
+
+    fn assertion(&self) -> Result<Assertion, Problem> {
+        let (column, head) = self.word(
+            0,
+            "an assertion after `expect`, e.g. `expect started ui_click`",
+        )?;
+        let assertion = match head {
+            "started" => self.started()?,
+            "refused" => Assertion::Refused {
+                event: self.name(1, "an event")?,
+            },
+            "stolen" => Assertion::Stolen {
+                track: self.name(1, "a track")?,
+            },
+            "not" => self.not_stolen()?,
+            "voices" => Assertion::Voices(self.bound(1)?),
+            "gain" | "pan" => self.level(head == "gain")?,
+            "playing" | "silent" => self.playing(head == "playing")?,
+            "picks" => self.picks()?,
+            "no" => {
+                let (c, w) = self.word(1, "`fault` after `no`")?;
+                if w != "fault" {
+                    return Err((
+                        c,
+                        format!("`expect no {w}`: only `expect no fault` is known"),
+                    ));
+                }
+                self.nothing_after(2)?;
+                Assertion::NoFault
+            }
+            "fault" => self.fault()?,
+            "peak" => self.peak()?,
+            "loudness" => Assertion::Loudness(self.bound(1)?),
+            COUNT => self.count()?,
+            other => {
+                let hint = closest(other, ASSERTIONS.iter().copied().chain([COUNT]))
+                    .map(|m| format!(" (did you mean `{m}`?)"))
+                    .unwrap_or_default();
+                return Err((
+                    column,
+                    format!(
+                        "unknown assertion `{other}`{hint}; docs/qa.md lists them: started, \
+                         refused, stolen, not stolen, voices, gain, pan, playing, silent, picks, \
+                         no fault, fault, peak below, loudness, count"
+                    ),
+                ));
+            }
+        };
+        Ok(assertion)
+    }
+
+    /// A name at `index`, the last word.
+    fn name(&self, index: usize, what: &str) -> Result<String, Problem> {
+        let (_, name) = self.word(index, what)?;
+        self.nothing_after(index + 1)?;
+        Ok(name.to_string())
+    }
+
+    /// `<op> <number>` from `index`, the last words.
+    fn bound(&self, index: usize) -> Result<Bound, Problem> {
+        let (op_column, op_text) = self.word(index, "an operator (<, <=, ==, >=, >)")?;
+        let op = Compare::from_symbol(op_text).ok_or_else(|| {
+            (
+                op_column,
+                format!("`{op_text}` is not an operator: write <, <=, ==, >= or >"),
+            )
+        })?;
+        let value = self.number(index + 1)?;
+        self.nothing_after(index + 2)?;
+        Ok(Bound { op, value })
+    }
+
+    fn number(&self, index: usize) -> Result<f64, Problem> {
+        let (column, text) = self.word(index, "a number")?;
+        text.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| (column, format!("`{text}` is not a number")))
+    }
+
+    fn object(&self, index: usize) -> Result<i32, Problem> {
+        let (column, text) = self.word(index, "an object, `@<id>`")?;
+        text.strip_prefix('@').unwrap_or(text).parse().map_err(|_| {
+            (
+                column,
+                format!("`{text}` is not an object: write `@<id>`, e.g. `@3`"),
+            )
+        })
+    }
+
+    /// `started <event> [@object] [within <ms>ms]`.
+    fn started(&self) -> Result<Assertion, Problem> {
+        let (_, event) = self.word(1, "an event")?;
+        let mut index = 2;
+        let mut object = None;
+        if self
+            .words
+            .get(index)
+            .is_some_and(|(_, w)| w.starts_with('@'))
+        {
+            object = Some(self.object(index)?);
+            index += 1;
+        }
+        let mut within_ms = None;
+        if let Some((column, word)) = self.words.get(index).copied() {
+            if word != "within" {
+                return Err((
+                    column,
+                    format!("`{word}`: after the event come `@<object>` and `within <ms>ms`"),
+                ));
+            }
+            let (ms_column, ms_text) = self.word(index + 1, "a time such as `100ms`")?;
+            within_ms = Some(
+                ms_text
+                    .strip_suffix("ms")
+                    .and_then(|n| n.parse::<f64>().ok())
+                    .filter(|v| v.is_finite() && *v >= 0.0)
+                    .ok_or_else(|| {
+                        (
+                            ms_column,
+                            format!("`{ms_text}` is not a time in milliseconds such as `100ms`"),
+                        )
+                    })?,
+            );
+            index += 2;
+        }
+        self.nothing_after(index)?;
+        Ok(Assertion::Started {
+            event: event.to_string(),
+            object,
+            within_ms,
+        })
+    }
+
+    /// `not stolen [priority >= n]`.
+    fn not_stolen(&self) -> Result<Assertion, Problem> {
+        let (column, word) = self.word(1, "`stolen` after `not`")?;
+        if word != "stolen" {
+            return Err((
+                column,
+                format!("`expect not {word}`: only `expect not stolen` is known"),
+            ));
+        }
+        let min_priority = match self.words.get(2).copied() {
+            None => None,
+            Some((column, "priority")) => {
+                let bound = self.bound(3)?;
+                if bound.op != Compare::AtLeast || bound.value.fract() != 0.0 {
+                    return Err((
+                        column,
+                        "write `not stolen priority >= <n>` with a whole number".into(),
+                    ));
+                }
+                Some(bound.value as i32)
+            }
+            Some((column, word)) => {
+                return Err((
+                    column,
+                    format!("`{word}`: write `not stolen` or `not stolen priority >= <n>`"),
+                ));
+            }
+        };
+        Ok(Assertion::NotStolen { min_priority })
+    }
+
+    /// `gain @<object> <op> <value>` or `pan …`.
+    fn level(&self, gain: bool) -> Result<Assertion, Problem> {
+        let object = self.object(1)?;
+        let bound = self.bound(2)?;
+        Ok(if gain {
+            Assertion::Gain { object, bound }
+        } else {
+            Assertion::Pan { object, bound }
+        })
+    }
+
+    /// `playing|silent track <name> | station <name> | music | sample <name>`.
+    fn playing(&self, playing: bool) -> Result<Assertion, Problem> {
+        let (column, kind) = self.word(
+            1,
+            "what: `track <name>`, `station <name>`, `music` or `sample <name>`",
+        )?;
+        let what = match kind {
+            "music" => {
+                self.nothing_after(2)?;
+                Sounding::Music
+            }
+            "track" => Sounding::Track(self.name(2, "a track")?),
+            "station" => Sounding::Station(self.name(2, "a station")?),
+            "sample" => Sounding::Sample(self.name(2, "a sample")?),
+            other => {
+                let hint = closest(other, ["track", "station", "music", "sample"].into_iter())
+                    .map(|m| format!(" (did you mean `{m}`?)"))
+                    .unwrap_or_default();
+                return Err((
+                    column,
+                    format!("`{other}` cannot play{hint}: write track, station, music or sample"),
+                ));
+            }
+        };
+        Ok(Assertion::Playing { what, playing })
+    }
+
+    /// `picks <hit list> norepeat`.
+    fn picks(&self) -> Result<Assertion, Problem> {
+        let (_, list) = self.word(1, "a hit list")?;
+        let (column, word) = self.word(2, "`norepeat`")?;
+        if word != "norepeat" {
+            return Err((
+                column,
+                format!("`{word}`: only `picks <hit list> norepeat` is known"),
+            ));
+        }
+        self.nothing_after(3)?;
+        Ok(Assertion::PicksNoRepeat {
+            list: list.to_string(),
+        })
+    }
+
+    /// `fault <kind> [at <file:line>]`.
+    fn fault(&self) -> Result<Assertion, Problem> {
+        let (column, kind) = self.word(1, "a fault kind, e.g. `divide-by-zero`")?;
+        if !FaultKind::NAMES.contains(&kind) {
+            let hint = closest(kind, FaultKind::NAMES.iter().copied())
+                .map(|m| format!(" (did you mean `{m}`?)"))
+                .unwrap_or_default();
+            return Err((column, format!("unknown fault kind `{kind}`{hint}")));
+        }
+        let at = match self.words.get(2).copied() {
+            None => None,
+            Some((_, "at")) => {
+                let (place_column, place) = self.word(3, "a place, `<file>:<line>`")?;
+                let (file, line) = place
+                    .rsplit_once(':')
+                    .and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)))
+                    .filter(|(f, _)| !f.is_empty())
+                    .ok_or_else(|| (place_column, format!("`{place}` is not `<file>:<line>`")))?;
+                self.nothing_after(4)?;
+                Some((file.to_string(), line))
+            }
+            Some((column, word)) => {
+                return Err((
+                    column,
+                    format!("`{word}`: after the kind comes `at <file>:<line>`"),
+                ));
+            }
+        };
+        Ok(Assertion::Fault {
+            kind: kind.to_string(),
+            at,
+        })
+    }
+
+    /// `peak below <dBFS>`.
+    fn peak(&self) -> Result<Assertion, Problem> {
+        let (column, word) = self.word(1, "`below <dBFS>`")?;
+        if word != "below" {
+            return Err((column, format!("`{word}`: write `peak below <dBFS>`")));
+        }
+        let dbfs = self.number(2)?;
+        self.nothing_after(3)?;
+        Ok(Assertion::PeakBelow { dbfs })
+    }
+
+    /// `count <what> <op> <n>`.
+    fn count(&self) -> Result<Assertion, Problem> {
+        let (column, name) = self.word(1, "what to count, e.g. `steals`")?;
+        let what = Counted::from_name(name).ok_or_else(|| {
+            let kinds = crate::runtime::TraceKind::ALL.map(|k| k.name());
+            let hint = closest(name, Counted::NAMES.iter().copied().chain(kinds))
+                .map(|m| format!(" (did you mean `{m}`?)"))
+                .unwrap_or_default();
+            (
+                column,
+                format!(
+                    "cannot count `{name}`{hint}: count {} or a trace kind",
+                    Counted::NAMES.join(", ")
+                ),
+            )
+        })?;
+        Ok(Assertion::Count {
+            what,
+            bound: self.bound(2)?,
+        })
+    }
+}
