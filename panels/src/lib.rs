@@ -10,6 +10,7 @@
 
 pub mod browser;
 pub mod cache;
+pub mod capture;
 pub mod console;
 pub mod hitlist_editor;
 pub mod lot;
@@ -32,6 +33,7 @@ use std::path::PathBuf;
 
 pub use browser::BrowserPanel;
 pub use cache::CachePanel;
+pub use capture::{CapturePanel, CaptureView, DiffState};
 pub use console::{ConsoleEntry, ConsolePanel};
 pub use hitlist_editor::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 pub use lot::LotPanel;
@@ -96,6 +98,15 @@ pub enum AppCommand {
     /// Open the Why panel on a target: the decisions about an event, an object, a voice
     /// slot or one trace record's trigger.
     Why(WhyTarget),
+    /// Show the open capture at a time (scrub).
+    Seek(engine_core::runtime::SampleTime),
+    /// Play the open capture on in real time (`true`), or pause it.
+    PlayCapture(bool),
+    /// Run the open capture's inputs against the project as it is now, in the background,
+    /// and list the decisions that differ ([`CaptureView::diff`]).
+    DiffCapture,
+    /// Close the capture: the panels show the live engine again.
+    CloseCapture,
 }
 
 /// Something selected in one panel and shown in the others.
@@ -138,11 +149,17 @@ pub struct PanelContext<'a> {
     /// How many trace records were dropped from the front of `trace` so far: `trace[0]`
     /// is record number `trace_dropped` of all received.
     pub trace_dropped: u64,
+    /// Which trace `trace` is: it changes when another replaces it (a capture opened,
+    /// scrubbed back or closed), and a panel that indexes the trace starts again.
+    pub trace_epoch: u64,
     /// The voice, object or track selected last, if any.
     pub selection: Option<&'a Selection>,
     /// The project's hit lists as read from their files, and how the last hit-list save
     /// went (for the hit-list editor).
     pub hitlists: &'a HitListData,
+    /// The capture open, if any: then `live` and `trace` are the capture's at the time
+    /// it shows, and no engine runs commands.
+    pub capture: Option<&'a CaptureView>,
 }
 
 /// Everything a [`PanelContext`] borrows, owned in one place: what a panel test, a
@@ -162,10 +179,14 @@ pub struct ContextData {
     pub trace: VecDeque<TraceRecord>,
     /// Records dropped from the front of `trace`.
     pub trace_dropped: u64,
+    /// Which trace `trace` is.
+    pub trace_epoch: u64,
     /// The selection.
     pub selection: Option<Selection>,
     /// The hit lists and the last save's outcome.
     pub hitlists: HitListData,
+    /// The capture open.
+    pub capture: Option<CaptureView>,
 }
 
 impl ContextData {
@@ -178,8 +199,10 @@ impl ContextData {
             live: &self.live,
             trace: &self.trace,
             trace_dropped: self.trace_dropped,
+            trace_epoch: self.trace_epoch,
             selection: self.selection.as_ref(),
             hitlists: &self.hitlists,
+            capture: self.capture.as_ref(),
         }
     }
 }

@@ -9,6 +9,7 @@
 //! file of the crate.
 
 use egui::{Color32, Visuals, ecolor::Hsva};
+use engine_core::host::timeline::MarkerKind;
 use engine_core::runtime::TraceKind;
 use engine_core::tools::why::Verdict;
 use engine_core::world::view::Area;
@@ -220,6 +221,22 @@ pub fn verdict(visuals: &Visuals, verdict: &Verdict) -> Color32 {
 /// "Not heard", and the line that says which factor silenced a note.
 pub fn silenced(visuals: &Visuals) -> Color32 {
     visuals.warn_fg_color
+}
+
+// ---- Capture view: the timeline.
+
+/// A marker on the capture's timeline: a steal, a refusal or a fault.
+pub fn marker(visuals: &Visuals, kind: MarkerKind) -> Color32 {
+    match kind {
+        MarkerKind::Steal => STOLEN,
+        MarkerKind::Refusal => visuals.error_fg_color,
+        MarkerKind::Fault => FAULT,
+    }
+}
+
+/// The timeline's ground, and the line at the time shown.
+pub fn timeline(visuals: &Visuals) -> (Color32, Color32) {
+    (visuals.extreme_bg_color, visuals.strong_text_color())
 }
 
 #[cfg(test)]

@@ -136,18 +136,29 @@ struct Found {
     numbers: Vec<u64>,
     /// The target's decisions, newest first.
     decisions: Vec<Decision>,
+    /// The trace's epoch (`PanelContext::trace_epoch`) they were found in.
+    epoch: u64,
 }
 
 impl Found {
     /// Looks at the records not seen yet (all of them for a new target), and groups the
     /// target's again when one was about it.
-    fn update(&mut self, target: Option<&WhyTarget>, trace: &VecDeque<TraceRecord>, dropped: u64) {
+    fn update(
+        &mut self,
+        target: Option<&WhyTarget>,
+        trace: &VecDeque<TraceRecord>,
+        dropped: u64,
+        epoch: u64,
+    ) {
         let mut changed = false;
-        if self.target.as_ref() != target {
+        let end = dropped + trace.len() as u64;
+        // Another target, or another trace (a capture opened, scrubbed back or closed).
+        if self.target.as_ref() != target || self.epoch != epoch || end < self.scanned {
             *self = Found {
                 target: target.cloned(),
                 filter: target.map_or(Filter::Nothing, |t| Filter::of(t, trace, dropped)),
                 scanned: dropped,
+                epoch,
                 ..Found::default()
             };
             changed = true;
@@ -159,7 +170,6 @@ impl Found {
             self.records.drain(..gone);
             changed = true;
         }
-        let end = dropped + trace.len() as u64;
         let from = self.scanned.max(dropped);
         if !matches!(self.filter, Filter::Nothing) {
             let skip = usize::try_from(from - dropped).unwrap_or(usize::MAX);
@@ -234,8 +244,12 @@ impl Panel for WhyPanel {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, _commands: &mut Vec<AppCommand>) {
-        self.found
-            .update(self.target.as_ref(), ctx.trace, ctx.trace_dropped);
+        self.found.update(
+            self.target.as_ref(),
+            ctx.trace,
+            ctx.trace_dropped,
+            ctx.trace_epoch,
+        );
         let Some(target) = &self.target else {
             ui.label(
                 "Why can't I hear it? Pick something to explain: Why on a voice slot or a \

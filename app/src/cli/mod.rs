@@ -125,12 +125,12 @@ Commands:
         compared. Exit status 0: no difference, 1: they differ, 2: a file is
         missing, damaged or not comparable.
   play <project> --script <file> [--seed N] [--tail S] [--null-audio] [--trace]
-       [--allow-savelot]
+       [--allow-savelot] [--capture <file.hbcap>]
         Play the same kind of script live, in real time, through the sound card
         (or the null output, which it says in one line), then print how many
-        notes played and how many output underruns there were. Faults, --trace
-        and --allow-savelot as for render; --tail (default 3, at most 86400) is
-        how long it plays after the last command.
+        notes played and how many output underruns there were. Faults, --trace,
+        --allow-savelot and --capture as for render; --tail (default 3, at most
+        86400) is how long it plays after the last command.
   probe <file>...
         Decode audio files and print one tab-separated line each: path, format,
         rate, channels, bits, frames, seconds — or path, `error`, the message.

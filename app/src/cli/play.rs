@@ -4,7 +4,9 @@
 //! and the world's errors always go to standard error; `--trace` prints every trace
 //! record to standard output. A `why` line is answered here, from the records about its
 //! subject seen so far (the engine keeps no history): the script turns on the traces an
-//! explanation reads ([`why::TRACES`]).
+//! explanation reads ([`why::TRACES`]). `--capture` writes a capture of the session
+//! (`docs/capture.md`): the script's commands as they ran, every decision, and keyframes
+//! of the inspectors' views.
 
 use super::Io;
 use super::args::{Args, usage};
@@ -12,7 +14,7 @@ use super::render::{
     load_project, load_script, parse_seconds, parse_seed, print_record, savelot_policy,
 };
 use engine_core::host::command::{Command, TimedCommand};
-use engine_core::host::live::{LiveCommand, LiveEngine, LiveSnapshot};
+use engine_core::host::live::{CaptureStatus, LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::host::session::SessionConfig;
 use engine_core::runtime::{EngineConfig, TraceSwitches};
 use engine_core::sound::output::OutputChoice;
@@ -24,7 +26,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Runs `hitbench play <project> --script <file> [--seed N] [--tail S] [--null-audio]
-/// [--trace] [--allow-savelot]`.
+/// [--trace] [--allow-savelot] [--capture <file.hbcap>]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let script_path = args
         .value(&["--script", "-s"])?
@@ -35,6 +37,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let choice = audio_choice(args);
     let show_trace = args.flag(&["--trace"]);
     let allow_savelot = args.flag(&["--allow-savelot"]);
+    let capture = args.value(&["--capture"])?.map(PathBuf::from);
     let project_dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
         usage("play needs a project folder: hitbench play <project> --script <file>")
     })?;
@@ -70,6 +73,11 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let engine = LiveEngine::start(project, choice, config)
         .map_err(|e| anyhow::anyhow!("cannot start the engine thread: {e}"))?;
     writeln!(io.out, "audio: {}", engine.output.kind.describe())?;
+    if let Some(path) = &capture {
+        engine
+            .start_capture(path)
+            .map_err(|e| anyhow::anyhow!("cannot capture: {e}"))?;
+    }
     let mut news = News {
         show_trace,
         why,
@@ -100,9 +108,41 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         std::thread::sleep(Duration::from_millis(50));
         news.print(&engine.take_snapshot(), io)?;
     }
-    let snapshot = engine.take_snapshot();
+    let snapshot = match &capture {
+        Some(_) => finish_capture(&engine, &mut news, io)?,
+        None => engine.take_snapshot(),
+    };
     news.print(&snapshot, io)?;
     summary(&script, start, &snapshot, io)
+}
+
+/// How long the engine thread may take to write a capture's end.
+const CAPTURE_END_WAIT: Duration = Duration::from_secs(10);
+
+/// Ends the capture and waits until it is written; says where, or why not.
+fn finish_capture(
+    engine: &LiveEngine,
+    news: &mut News,
+    io: &mut Io<'_>,
+) -> anyhow::Result<LiveSnapshot> {
+    engine.send(LiveCommand::StopCapture);
+    let asked = Instant::now();
+    loop {
+        let snapshot = engine.take_snapshot();
+        match &snapshot.capture {
+            CaptureStatus::Saved { path, seconds } => {
+                writeln!(io.out, "captured {} ({seconds:.2} s)", path.display())?;
+                return Ok(snapshot);
+            }
+            CaptureStatus::Failed { error } => anyhow::bail!("{error}"),
+            _ if asked.elapsed() > CAPTURE_END_WAIT => {
+                anyhow::bail!("the capture was not ended within {CAPTURE_END_WAIT:?}")
+            }
+            _ => {}
+        }
+        news.print(&snapshot, io)?;
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// The closing line: commands played, notes, underruns.

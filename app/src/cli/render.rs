@@ -9,14 +9,16 @@
 use super::Io;
 use super::args::{Args, usage};
 use anyhow::Context as _;
-use engine_core::host::capture::{self, CaptureWriter, Header};
+use engine_core::host::capture::{self, CaptureError, CaptureWriter, Header};
 use engine_core::host::command::{
     MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals,
 };
+use engine_core::host::keyframe::Keyframe;
 use engine_core::host::offline::{self, RenderOptions};
 use engine_core::host::session::{SaveLotPolicy, SessionConfig};
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -62,26 +64,45 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         loudness,
         ..RenderOptions::default()
     };
-    let mut capture = match &capture_path {
+    let capture = match &capture_path {
         Some(path) => Some(start_capture(path, &project, &script, options)?),
         None => None,
     };
-    let mut capture_error = None;
-    let report = offline::render_with(project, &script, &out, options, &mut |record| {
+    // Both taps write into the one capture; the first write error stops it.
+    let capture = RefCell::new(capture.map(|writer| (writer, None)));
+    let write = |step: &mut dyn FnMut(&mut CaptureWriter) -> Result<(), CaptureError>| {
+        if let Some((writer, error @ None)) = &mut *capture.borrow_mut()
+            && let Err(e) = step(writer)
+        {
+            *error = Some(e);
+        }
+    };
+    let mut on_record = |record: TraceRecord| {
         // Standard output or error gone: nothing left to tell.
         let _ = print_record(&record, show_trace, io);
-        if let Some(writer) = &mut capture
-            && capture_error.is_none()
-            && let Err(e) = writer.record(record)
-        {
-            capture_error = Some(e);
-        }
-    })
-    .map_err(anyhow::Error::msg)?;
-    if let Some(e) = capture_error {
-        return Err(anyhow::Error::new(e).context("the capture is incomplete"));
+        let mut record = Some(record);
+        write(&mut |writer| record.take().map_or(Ok(()), |r| writer.record(r)));
+    };
+    let mut on_keyframe = |keyframe: Keyframe| {
+        write(&mut |writer| writer.keyframe(&keyframe));
+    };
+    let report = if capture_path.is_some() {
+        offline::render_with_keyframes(
+            project,
+            &script,
+            &out,
+            options,
+            &mut on_record,
+            &mut on_keyframe,
+        )
+    } else {
+        offline::render_with(project, &script, &out, options, &mut on_record)
     }
-    if let (Some(writer), Some(path)) = (capture, &capture_path) {
+    .map_err(anyhow::Error::msg)?;
+    if let (Some((writer, error)), Some(path)) = (capture.into_inner(), &capture_path) {
+        if let Some(e) = error {
+            return Err(anyhow::Error::new(e).context("the capture is incomplete"));
+        }
         writer.finish(SampleTime::from_samples(report.frames))?;
         writeln!(io.out, "captured {}", path.display())?;
     }

@@ -6,13 +6,11 @@ use super::args::usage;
 use super::render::{load_project, parse_seed};
 use super::{EXIT_TROUBLE, Io};
 use anyhow::Context as _;
-use engine_core::host::capture::{self, Capture};
-use engine_core::host::command::{TimedCommand, parse};
-use engine_core::host::offline::{self, RenderOptions};
+use engine_core::host::capture;
+use engine_core::host::replay::{self, ReplaySettings};
 use engine_core::toolchain::project::Project;
-use engine_core::tools::diff::{GAIN_THRESHOLD_DB, diff};
 use engine_core::tools::why::{Decision, decisions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Runs `hitbench replay <capture> [--project DIR] [--voices N] [--seed S] [--diff]`.
@@ -41,10 +39,6 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         Ok(capture) => capture,
         Err(e) => return trouble(io, &e.to_string()),
     };
-    let script = match inputs(&capture, &path) {
-        Ok(script) => script,
-        Err(message) => return trouble(io, &message),
-    };
     let project = match &project_dir {
         Some(dir) => load_project(dir, io)?,
         None => Project::load_dirs(&capture.header.dirs),
@@ -53,35 +47,25 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     {
         writeln!(io.out, "project {change}")?;
     }
-    let rate = capture.header.sample_rate;
-    let options = RenderOptions {
-        sample_rate: rate,
-        seed: seed.unwrap_or(capture.header.seed),
-        voices: voices.unwrap_or(capture.header.voices),
-        duration: capture
-            .end
-            .map(|end| end.samples() as f64 / f64::from(rate.max(1))),
-        ..RenderOptions::default()
+    let settings = ReplaySettings { seed, voices };
+    let replayed = match replay::replay(&capture, &path, project, settings) {
+        Ok(replayed) => replayed,
+        Err(message) => return trouble(io, &message),
     };
-    let mut records = Vec::new();
-    let report = offline::run_without_file(project, &script, options, &mut |r| records.push(r))
-        .map_err(anyhow::Error::msg)?;
-    let before = decisions(&capture.records);
-    let after = decisions(&records);
     writeln!(
         io.out,
         "replayed {} input(s) over {:.2} s: {} trigger(s) now, {} in the capture",
-        script.len(),
-        report.seconds,
-        after.len(),
-        before.len()
+        replayed.inputs,
+        replayed.report.seconds,
+        decisions(&replayed.records).len(),
+        decisions(&capture.records).len()
     )?;
     if !show_diff {
         return Ok(ExitCode::SUCCESS);
     }
-    let changes = diff(&before, &after, GAIN_THRESHOLD_DB);
+    let changes = replay::differences(&capture, &replayed.records);
     for change in &changes {
-        writeln!(io.out, "{}", change.line(rate))?;
+        writeln!(io.out, "{}", change.line(capture.header.sample_rate))?;
     }
     if changes.is_empty() {
         writeln!(io.out, "no decision differs")?;
@@ -90,28 +74,6 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         writeln!(io.out, "{} decision(s) differ", changes.len())?;
         Ok(ExitCode::from(1))
     }
-}
-
-/// The capture's inputs as a script (each line parsed back into its command).
-fn inputs(capture: &Capture, path: &Path) -> Result<Vec<TimedCommand>, String> {
-    capture
-        .inputs
-        .iter()
-        .enumerate()
-        .filter_map(|(index, (seconds, line))| match parse(line) {
-            Ok(Some(command)) => Some(Ok(TimedCommand {
-                time: *seconds,
-                command,
-                line: u32::try_from(index + 1).unwrap_or(u32::MAX),
-            })),
-            Ok(None) => None,
-            Err(e) => Some(Err(format!(
-                "{}: input {} `{line}` does not read as a command: {e}",
-                path.display(),
-                index + 1
-            ))),
-        })
-        .collect()
 }
 
 fn trouble(io: &mut Io<'_>, message: &str) -> anyhow::Result<ExitCode> {

@@ -2,9 +2,9 @@
 //! dragging; the tree is saved with the settings so the layout survives a restart.
 
 use panels::{
-    AppCommand, BrowserPanel, CachePanel, ConsolePanel, HitListsPanel, LotPanel, MixerPanel, Panel,
-    PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel, ThreadsPanel, TracesPanel,
-    VoicesPanel, WhyPanel,
+    AppCommand, BrowserPanel, CachePanel, CapturePanel, ConsolePanel, HitListsPanel, LotPanel,
+    MixerPanel, Panel, PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel, ThreadsPanel,
+    TracesPanel, VoicesPanel, WhyPanel,
 };
 use serde::{Deserialize, Serialize};
 
@@ -40,11 +40,14 @@ pub enum Pane {
     /// "Why can't I hear it?": the decisions about an event, object, voice or record —
     /// verdicts with the voices compared, picks, each note's gain factor by factor.
     Why,
+    /// The open capture: what it was made with, its inputs, the diff against the
+    /// project now.
+    Capture,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 13] = [
+    pub const ALL: [Pane; 14] = [
         Pane::Sources,
         Pane::Source,
         Pane::Console,
@@ -58,6 +61,7 @@ impl Pane {
         Pane::Mixer,
         Pane::Browser,
         Pane::Why,
+        Pane::Capture,
     ];
 }
 
@@ -90,6 +94,8 @@ pub struct Panels {
     pub browser: BrowserPanel,
     /// Why.
     pub why: WhyPanel,
+    /// The open capture.
+    pub capture: CapturePanel,
 }
 
 impl Panels {
@@ -109,13 +115,15 @@ impl Panels {
             Pane::Mixer => &mut self.mixer,
             Pane::Browser => &mut self.browser,
             Pane::Why => &mut self.why,
+            Pane::Capture => &mut self.capture,
         }
     }
 }
 
 /// The layout of a first run: sources (with the project browser as a tab beside them) on
 /// the left; the source view (with the voices, track threads, lot view and Why as tabs
-/// beside it) above the console and problems on the right.
+/// beside it) above the console and problems (and the traces, hit lists, cache, mixer
+/// and capture) on the right.
 pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let mut tiles = egui_tiles::Tiles::default();
     let sources = tiles.insert_pane(Pane::Sources);
@@ -133,7 +141,10 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let cache = tiles.insert_pane(Pane::Cache);
     let traces = tiles.insert_pane(Pane::Traces);
     let mixer = tiles.insert_pane(Pane::Mixer);
-    let bottom = tiles.insert_tab_tile(vec![console, traces, problems, hitlists, cache, mixer]);
+    let capture = tiles.insert_pane(Pane::Capture);
+    let bottom = tiles.insert_tab_tile(vec![
+        console, traces, problems, hitlists, cache, mixer, capture,
+    ]);
     let right = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Vertical,
         [top, bottom],

@@ -45,6 +45,10 @@ pub enum Dialog {
     ExportRender,
     /// Choose the text file the trace (with the Traces panel's filter) is written to.
     SaveTrace,
+    /// Choose a capture file and show it in the capture view.
+    OpenCapture,
+    /// Choose the capture file the live session is captured into.
+    StartCapture,
 }
 
 /// What a file menu entry asks for.
@@ -54,6 +58,10 @@ pub enum FileAction {
     Dialog(Dialog),
     /// Stop loading this plug-in directory with the open project.
     RemovePlugin(PathBuf),
+    /// End the live capture.
+    StopCapture,
+    /// Leave the capture view.
+    CloseCapture,
 }
 
 /// What a dialog chose.
@@ -63,6 +71,8 @@ enum Picked {
     AddPluginDir(PathBuf),
     ExportRender { script: PathBuf, out: PathBuf },
     SaveTrace(PathBuf),
+    OpenCapture(PathBuf),
+    StartCapture(PathBuf),
 }
 
 /// A render running on its thread.
@@ -279,6 +289,8 @@ impl Workbench {
         match action {
             FileAction::Dialog(dialog) => self.open_dialog(dialog),
             FileAction::RemovePlugin(dir) => self.remove_plugin_dir(&dir),
+            FileAction::StopCapture => self.stop_capture(),
+            FileAction::CloseCapture => self.close_capture(),
         }
     }
 
@@ -343,7 +355,38 @@ impl Workbench {
             Dialog::SaveTrace,
         );
         ui.separator();
+        let mut stop = false;
+        if self.capturing() {
+            stop = ui
+                .button("Stop capture")
+                .on_hover_text("End the capture of the live session and write it")
+                .clicked();
+        } else {
+            item(
+                ui,
+                idle && self.live.is_some(),
+                "Start capture…",
+                "Choose a file (*.hbcap): every command, decision and a keyframe of every \
+                 panel's view are written to it until Stop capture",
+                Dialog::StartCapture,
+            );
+        }
+        item(
+            ui,
+            idle,
+            "Open capture…",
+            "Choose a capture (*.hbcap) and show it in every panel, with a timeline to scrub",
+            Dialog::OpenCapture,
+        );
+        let close = self.capture.is_some()
+            && ui
+                .button("Close capture")
+                .on_hover_text("Back to the live engine")
+                .clicked();
+        ui.separator();
         actions.extend(remove.map(FileAction::RemovePlugin));
+        actions.extend(stop.then_some(FileAction::StopCapture));
+        actions.extend(close.then_some(FileAction::CloseCapture));
     }
 
     /// Opens `dialog` on the helper thread (one at a time).
@@ -376,6 +419,8 @@ impl Workbench {
                 let filter = self.panels.traces.filter.clone();
                 self.export_trace(&path, &filter);
             }
+            Picked::OpenCapture(path) => self.open_capture(&path),
+            Picked::StartCapture(path) => self.start_capture(&path),
         }
     }
 
@@ -421,6 +466,15 @@ fn run_dialog(dialog: Dialog, root: &Path) -> Option<Picked> {
             .set_file_name("trace.txt")
             .save_file()
             .map(Picked::SaveTrace),
+        Dialog::OpenCapture => start("Open capture")
+            .add_filter("Captures", &["hbcap"])
+            .pick_file()
+            .map(Picked::OpenCapture),
+        Dialog::StartCapture => start("Capture the live session to")
+            .add_filter("Captures", &["hbcap"])
+            .set_file_name("session.hbcap")
+            .save_file()
+            .map(Picked::StartCapture),
     }
 }
 

@@ -1,7 +1,9 @@
 //! The workbench window: eframe, the panels docked in an egui_tiles tree (`dock`), the
 //! settings that survive a restart (`settings`), file dialogs, dropped folders, plug-in
-//! directories and renders (`files`), and the one place where panel commands are applied.
+//! directories and renders (`files`), captures and the capture view (`capture`), and the
+//! one place where panel commands are applied.
 
+mod capture;
 pub mod dock;
 pub mod files;
 pub mod hitlist_sessions;
@@ -62,6 +64,10 @@ pub struct Workbench {
     hitlists: hitlist_sessions::HitListSessions,
     /// The open file dialog and the render under way.
     files: files::FileJobs,
+    /// The capture open in the capture view, if any.
+    capture: Option<capture::OpenCapture>,
+    /// Bumped whenever the trace the panels read is replaced (`PanelContext::trace_epoch`).
+    trace_epoch: u64,
 }
 
 /// Something the menu asks for.
@@ -112,6 +118,8 @@ impl Workbench {
             status: String::new(),
             hitlists: hitlist_sessions::HitListSessions::default(),
             files: files::FileJobs::default(),
+            capture: None,
+            trace_epoch: 0,
         };
         workbench.open_project(&dir);
         if let Some(problem) = problem {
@@ -210,6 +218,7 @@ impl Workbench {
         let mut actions = Vec::new();
         let live = self.poll_live();
         self.poll_files(ui.ctx());
+        self.poll_capture();
         ui.ctx().request_repaint_after(LIVE_REFRESH);
         // Ctrl+Alt+C: the game's shortcut to the cheat console.
         let console_key =
@@ -257,20 +266,36 @@ impl Workbench {
         });
         egui::Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
+                if let Some(capturing) = self.capture_label() {
+                    ui.colored_label(ui.visuals().error_fg_color, capturing);
+                    ui.separator();
+                }
                 ui.label(&self.status);
                 ui.separator();
                 ui.label(live).on_hover_text(&self.audio.1);
             });
         });
+        if let Some(open) = &self.capture {
+            egui::Panel::top("capture").show(ui, |ui| {
+                panels::capture::timeline_bar(ui, &open.view, &mut commands);
+            });
+        }
+        // With a capture open, the panels read it at the time shown.
+        let (live, trace, trace_dropped) = match &self.capture {
+            Some(open) => (&open.snapshot, &open.trace, 0),
+            None => (&self.live_state, &self.trace, self.trace_dropped),
+        };
         let context = PanelContext {
             project: &self.project,
             source: self.source.as_ref(),
             console: &self.console_log,
-            live: &self.live_state,
-            trace: &self.trace,
-            trace_dropped: self.trace_dropped,
+            live,
+            trace,
+            trace_dropped,
+            trace_epoch: self.trace_epoch,
             selection: self.selection.as_ref(),
             hitlists: &self.hitlists.data,
+            capture: self.capture.as_ref().map(|open| &open.view),
         };
         egui::CentralPanel::default().show(ui, |ui| {
             let mut behavior = dock::Behavior {
@@ -312,10 +337,17 @@ impl Workbench {
     }
 
     /// Runs a typed line on the engine — but `why`, which needs the trace the workbench
-    /// keeps, opens the Why panel here.
+    /// keeps, opens the Why panel here; and with a capture open, nothing runs.
     fn run_line(&mut self, line: String) {
         if let Ok(Some(Command::Why(subject))) = command::parse(&line) {
             self.why_command(&subject, line);
+            return;
+        }
+        if let Some(refusal) = self.capture_refusal() {
+            self.console_log.push(ConsoleEntry {
+                input: line,
+                reply: Err(refusal),
+            });
             return;
         }
         match &self.live {
@@ -332,6 +364,13 @@ impl Workbench {
             self.why_command(subject, line);
             return;
         }
+        if let Some(refusal) = self.capture_refusal() {
+            self.console_log.push(ConsoleEntry {
+                input: line,
+                reply: Err(refusal),
+            });
+            return;
+        }
         match &self.live {
             Some(live) if live.run(command) => {}
             _ => self.not_running(line),
@@ -343,7 +382,7 @@ impl Workbench {
     /// the line and the answer.
     fn why_command(&mut self, subject: &Subject, input: String) {
         let on_lot: Vec<_> = self
-            .live_state
+            .shown()
             .world
             .objects
             .iter()
@@ -393,9 +432,11 @@ impl Workbench {
         let excess = self.trace.len().saturating_sub(panels::TRACE_LIMIT);
         self.trace.drain(..excess);
         self.trace_dropped += excess as u64;
+        let capture_before = std::mem::take(&mut self.live_state.capture);
         self.live_state = snapshot;
-        let s = &self.live_state;
         let rate = live.output.sample_rate;
+        self.capture_news(&capture_before);
+        let s = &self.live_state;
         let cache = s.cache.as_ref().map_or_else(String::new, |c| {
             format!(
                 " · cache {} / {}",
@@ -440,17 +481,23 @@ impl Workbench {
                     self.hitlists.discard();
                     self.reload();
                 }
-                AppCommand::Preload(pattern) => {
-                    if let Some(live) = &self.live {
+                AppCommand::Preload(pattern) => match (self.capture_refusal(), &self.live) {
+                    (Some(refusal), _) => self.status = refusal,
+                    (None, Some(live)) => {
                         live.send(LiveCommand::Preload(pattern));
                     }
-                }
+                    (None, None) => {}
+                },
                 AppCommand::CancelPreload => {
                     if let Some(live) = &self.live {
                         live.send(LiveCommand::CancelPreload);
                     }
                 }
                 AppCommand::Why(target) => self.open_why(target),
+                AppCommand::Seek(at) => self.seek(at),
+                AppCommand::PlayCapture(play) => self.play_capture(play),
+                AppCommand::DiffCapture => self.diff_capture(),
+                AppCommand::CloseCapture => self.close_capture(),
             }
         }
     }
@@ -462,7 +509,7 @@ impl Workbench {
             let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
             let matcher = filter.matcher();
             let mut written = 0;
-            for record in self.trace.iter().filter(|r| matcher.matches(r)) {
+            for record in self.shown_trace().iter().filter(|r| matcher.matches(r)) {
                 writeln!(out, "{record}")?;
                 written += 1;
             }

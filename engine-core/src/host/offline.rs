@@ -16,6 +16,7 @@
 //! decisions so far.
 
 use crate::host::command::{Command, TimedCommand};
+use crate::host::keyframe::{Keyframe, Keyframer};
 use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
 use crate::runtime::{EngineConfig, SampleTime, TraceRecord, TraceSwitches};
 use crate::sound::mixer::{MixerConfig, mixer};
@@ -165,6 +166,45 @@ pub fn render_with(
     options: RenderOptions,
     on_record: &mut dyn FnMut(TraceRecord),
 ) -> Result<RenderReport, RenderError> {
+    let taps = Taps {
+        record: on_record,
+        keyframe: None,
+    };
+    render_tapped(project, script, out, options, taps)
+}
+
+/// Renders as [`render_with`] does, and also hands a [`Keyframe`] of the session to
+/// `on_keyframe` every [`KEYFRAME_SECONDS`](crate::host::keyframe::KEYFRAME_SECONDS) of
+/// sample time and at the end (for a capture).
+pub fn render_with_keyframes(
+    project: Project,
+    script: &[TimedCommand],
+    out: &Path,
+    options: RenderOptions,
+    on_record: &mut dyn FnMut(TraceRecord),
+    on_keyframe: &mut dyn FnMut(Keyframe),
+) -> Result<RenderReport, RenderError> {
+    let taps = Taps {
+        record: on_record,
+        keyframe: Some(on_keyframe),
+    };
+    render_tapped(project, script, out, options, taps)
+}
+
+/// Where a run's trace records go, and its keyframes when they are wanted.
+struct Taps<'a> {
+    record: &'a mut dyn FnMut(TraceRecord),
+    keyframe: Option<&'a mut dyn FnMut(Keyframe)>,
+}
+
+/// [`render_with`] with its taps.
+fn render_tapped(
+    project: Project,
+    script: &[TimedCommand],
+    out: &Path,
+    options: RenderOptions,
+    taps: Taps<'_>,
+) -> Result<RenderReport, RenderError> {
     let total_frames = length(script, out, &options)?;
     let meter = options
         .loudness
@@ -185,7 +225,8 @@ pub fn render_with(
         options,
         total_frames,
         &mut output,
-        Commands::new(script, on_record),
+        Commands::new(script, taps.record),
+        taps.keyframe,
     )
     .and_then(|report| match output.writer.take() {
         Some(writer) => Ok(writer.finish().map(|_| report)?),
@@ -218,6 +259,7 @@ pub fn run_without_file(
         total_frames,
         &mut output,
         Commands::new(script, on_record),
+        None,
     )
 }
 
@@ -265,7 +307,7 @@ pub fn run_probed(
     let mut ignore = |_| {};
     let mut commands = Commands::new(script, &mut ignore);
     commands.probe = Some(probe);
-    run(project, options, total_frames, &mut output, commands)
+    run(project, options, total_frames, &mut output, commands, None)
 }
 
 /// Deletes an unfinished output file — only a regular file (never `/dev/null` or a
@@ -290,6 +332,7 @@ fn run(
     total_frames: u64,
     output: &mut Output,
     mut commands: Commands<'_>,
+    keyframe: Option<&mut dyn FnMut(Keyframe)>,
 ) -> Result<RenderReport, RenderError> {
     let mixer_config = MixerConfig {
         sample_rate: options.sample_rate,
@@ -314,9 +357,16 @@ fn run(
     let mut session = Session::new(project, handle, config);
     let rate = f64::from(options.sample_rate.max(1));
     let mut buffer = vec![0.0f32; (mixer.max_block() * 2).max(4096)];
+    let mut keyframes = keyframe.map(|tap| (Keyframer::new(options.sample_rate), tap));
     let mut peak = 0.0f32;
     let end = SampleTime::from_samples(total_frames);
     while session.now() < end {
+        // A keyframe shows the moment before the commands due then run.
+        if let Some((keyframer, tap)) = &mut keyframes
+            && keyframer.due(session.now())
+        {
+            tap(keyframer.take(&session));
+        }
         commands.run_due(&mut session, rate);
         let now = session.now();
         commands.looks_due(&mut session, output, peak, now);
@@ -349,6 +399,9 @@ fn run(
         peak,
         SampleTime::from_samples(u64::MAX),
     );
+    if let Some((keyframer, tap)) = &mut keyframes {
+        tap(keyframer.take(&session));
+    }
     let log = commands.log;
     let (started, _missed, dropped) = session.server.counts();
     let frames = output.frames;

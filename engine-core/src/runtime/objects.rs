@@ -71,7 +71,9 @@ pub mod field {
 
 /// What an object is; decides how it sounds (stereos are audible at any distance, TVs
 /// and radios tune to stations…).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum ObjectKind {
     /// A person (a Sim).
     Person,
@@ -141,7 +143,7 @@ impl fmt::Display for ObjectKind {
 /// One object.
 ///
 /// Not `Eq`: the position is made of floats (a lot file never holds NaN or infinities).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorldObject {
     /// Its ID.
     pub id: ObjectId,

@@ -8,7 +8,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which game's track-register layout a `.hit` uses (hit-reference §1.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Layout {
     /// The Sims 1 (Niotso `TS1Variables`).
     Ts1,

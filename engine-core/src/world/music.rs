@@ -69,7 +69,9 @@ impl MusicMode {
 }
 
 /// The music lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum List {
     /// Buy mode songs.
     Buy,
@@ -244,7 +246,7 @@ fn existing(
 }
 
 /// The song playing.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Song {
     /// Its note.
     pub note: NoteId,
@@ -257,7 +259,7 @@ pub struct Song {
 }
 
 /// A snapshot for people and panels.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MusicState {
     /// The mode.
     pub mode: MusicMode,

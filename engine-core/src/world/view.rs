@@ -53,7 +53,7 @@ pub const ZOOM_NEAR: u8 = 1;
 pub const ZOOM_FAR: u8 = 3;
 
 /// The camera: what part of the lot is on screen.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Camera {
     /// The lot point at the centre of the screen, in tiles (x, y).
     pub centre: [f32; 2],
@@ -105,7 +105,7 @@ impl Camera {
 /// How the fade falls from 1 (at the edge of the full-volume area) to 0 (at the fade
 /// distance beyond the screen edge), as a function of `t`, how far through that band the
 /// object is (0–1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum FadeCurve {
     /// `1 − t`.
     Linear,
@@ -158,7 +158,7 @@ impl fmt::Display for FadeCurve {
 }
 
 /// The `[View]` settings: how positions become pixels and pixels become volume and pan.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ViewSettings {
     /// `TileSize`: the width of a floor tile on screen, in pixels, per zoom level (near,
     /// middle, far). Default 128, 64, 32.
@@ -477,7 +477,7 @@ fn fixed<const N: usize>(
 }
 
 /// Where an object is relative to the full-volume area.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Area {
     /// Inside the full-volume area: no fade.
     Inside,
@@ -508,7 +508,7 @@ impl fmt::Display for Area {
 }
 
 /// Where an object's volume came from: volume = 1024 × fade × zoom × floor × group.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Attenuation {
     /// Where it is relative to the full-volume area.
     pub area: Area,
@@ -536,7 +536,7 @@ impl Attenuation {
 }
 
 /// One object's place in the view: where on screen, how loud, which side, and why.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Placement {
     /// Screen position in pixels from the top left (may be off screen).
     pub screen: [f32; 2],

@@ -10,6 +10,7 @@
 //! it was recorded.
 
 use super::{Assembler, Capture, CaptureError, Header, Line, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
+use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::{Seat, TraceEvent, TraceRecord, VoiceTable};
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,7 @@ pub(super) enum FrameRef<'a> {
     Record(&'a TraceRecord),
     Table(&'a TableDelta),
     End { at: SampleTime },
+    Keyframe(&'a Keyframe),
 }
 
 /// One frame, as read.
@@ -38,6 +40,7 @@ pub(super) enum Frame {
     Record(TraceRecord),
     Table(TableDelta),
     End { at: SampleTime },
+    Keyframe(Box<Keyframe>),
 }
 
 /// How the voice table changed since the last verdict: its new length and the seats
@@ -223,5 +226,6 @@ fn line_of(frame: Frame, table: &mut Tables) -> Result<Option<Line>, String> {
             return Ok(None);
         }
         Frame::End { at } => Line::End { at },
+        Frame::Keyframe(keyframe) => Line::Keyframe(keyframe),
     }))
 }

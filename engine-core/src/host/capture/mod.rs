@@ -3,7 +3,8 @@
 //!
 //! A capture is a sequence of [`Line`]s: a [`Header`] (format, version, seed, settings,
 //! and a hash of every file of the project), the inputs (every command with its time,
-//! as the console line that parses back to it), every typed trace record, and an end.
+//! as the console line that parses back to it), every typed trace record, keyframes of
+//! the inspectors' views (`host::keyframe`), and an end.
 //! It is written compactly (`binary`: postcard frames, Box-X occupant lists as changes
 //! of the voice table) on a thread of its own ([`CaptureWriter`]); the same lines as
 //! JSON ([`write_text`], `hitbench capture-text`) read back too. Reading ([`read`]) is
@@ -19,6 +20,7 @@ pub use files::{changed_files, hash_files};
 pub use text::write_text;
 pub use writer::CaptureWriter;
 
+use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::TraceRecord;
 use crate::toolchain::fsrules;
@@ -90,6 +92,8 @@ pub enum Line {
     },
     /// A decision.
     Record(TraceRecord),
+    /// What the inspectors showed at a moment (`host::keyframe`).
+    Keyframe(Box<Keyframe>),
     /// The last line: when the capture ended.
     End {
         /// The sample time it ended at.
@@ -106,6 +110,8 @@ pub struct Capture {
     pub inputs: Vec<(f64, String)>,
     /// The records, in order.
     pub records: Vec<TraceRecord>,
+    /// The keyframes, in time order.
+    pub keyframes: Vec<Keyframe>,
     /// When it ended (`None`: the capture was cut off).
     pub end: Option<SampleTime>,
 }
@@ -176,6 +182,7 @@ struct Assembler {
     header: Option<Header>,
     inputs: Vec<(f64, String)>,
     records: Vec<TraceRecord>,
+    keyframes: Vec<Keyframe>,
     end: Option<SampleTime>,
 }
 
@@ -195,6 +202,7 @@ impl Assembler {
             (Line::Header(_), Some(_)) => return Err("a second header".into()),
             (Line::Input { seconds, command }, Some(_)) => self.inputs.push((seconds, command)),
             (Line::Record(record), Some(_)) => self.records.push(record),
+            (Line::Keyframe(keyframe), Some(_)) => self.keyframes.push(*keyframe),
             (Line::End { at }, Some(_)) => self.end = Some(at),
         }
         Ok(())
@@ -206,6 +214,7 @@ impl Assembler {
             header: self.header?,
             inputs: self.inputs,
             records: self.records,
+            keyframes: self.keyframes,
             end: self.end,
         })
     }

@@ -55,7 +55,8 @@ pub(super) fn read(path: &Path, mut reader: impl BufRead) -> Result<Capture, Cap
 }
 
 /// Writes `capture` as JSON lines: the header, the inputs and records in time order (an
-/// input before the records of the same time), and the end if it has one.
+/// input before the records of the same time), the keyframes, and the end if it has
+/// one.
 pub fn write_text(capture: &Capture, out: &mut dyn Write) -> std::io::Result<()> {
     let mut line = |line: &Line| -> std::io::Result<()> {
         serde_json::to_writer(&mut *out, line).map_err(std::io::Error::other)?;
@@ -75,6 +76,9 @@ pub fn write_text(capture: &Capture, out: &mut dyn Write) -> std::io::Result<()>
     }
     for record in records {
         line(&Line::Record(record.clone()))?;
+    }
+    for keyframe in &capture.keyframes {
+        line(&Line::Keyframe(Box::new(keyframe.clone())))?;
     }
     if let Some(at) = capture.end {
         line(&Line::End { at })?;

@@ -7,6 +7,7 @@
 
 use super::binary::{FrameRef, MAGIC, Tables, restore};
 use super::{CaptureError, Header, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
+use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::TraceRecord;
 use serde::Serialize;
@@ -89,6 +90,13 @@ impl CaptureWriter {
         self.hand_over_when_full()
     }
 
+    /// Writes a keyframe of the inspectors' views.
+    pub fn keyframe(&mut self, keyframe: &Keyframe) -> Result<(), CaptureError> {
+        self.frames
+            .frame(&FrameRef::Keyframe(keyframe), MAX_FRAME_BYTES)?;
+        self.hand_over_when_full()
+    }
+
     /// Writes the end, waits until everything is on disk and says whether it all was.
     pub fn finish(mut self, at: SampleTime) -> Result<(), CaptureError> {
         self.frames.frame(&FrameRef::End { at }, MAX_FRAME_BYTES)?;
@@ -140,6 +148,14 @@ impl CaptureWriter {
                 source: std::io::Error::other("the capture's writer thread panicked"),
             })
         })
+    }
+}
+
+impl std::fmt::Debug for CaptureWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CaptureWriter")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
     }
 }
 

@@ -2,8 +2,10 @@
 //! tick the session until it is two ticks ahead of what the mixer has rendered, then
 //! publish a snapshot (inspection views, meters, cache, trace, replies, reload state).
 
+use super::capturing::{CaptureStatus, Capturing};
 use super::preload::Preloading;
 use super::{LiveCommand, LiveSnapshot, Message};
+use crate::host::command;
 use crate::host::reload::{ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::Session;
 use crate::runtime::trace::ReloadEvent;
@@ -41,6 +43,9 @@ pub(super) struct EngineThread {
     replies: Vec<Reply>,
     history: VoiceHistory,
     preloading: Option<Preloading>,
+    /// The capture being written, and where the last one stands.
+    capturing: Option<Capturing>,
+    capture: CaptureStatus,
 }
 
 impl EngineThread {
@@ -60,6 +65,8 @@ impl EngineThread {
             replies: Vec::new(),
             history: VoiceHistory::new(30 * rate, 4096),
             preloading: None,
+            capturing: None,
+            capture: CaptureStatus::Off,
         }
     }
 
@@ -69,13 +76,17 @@ impl EngineThread {
             let first = match receive.recv_timeout(self.period) {
                 Ok(message) => Some(message),
                 Err(mpsc::RecvTimeoutError::Timeout) => None,
-                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    self.stop_capture();
+                    return;
+                }
             };
             for message in first
                 .into_iter()
                 .chain(std::iter::from_fn(|| receive.try_recv().ok()))
             {
                 if self.handle(message).is_break() {
+                    self.stop_capture();
                     return;
                 }
             }
@@ -91,13 +102,28 @@ impl EngineThread {
         match message {
             Message::Command(LiveCommand::Stop) => return ControlFlow::Break(()),
             Message::Command(LiveCommand::Line(line)) => {
+                if matches!(command::parse(&line), Ok(Some(_))) {
+                    self.capture_input(line.clone());
+                }
                 let result = self.session.run_line(&line);
                 self.replies.push((line, result));
             }
             Message::Command(LiveCommand::Execute { label, command }) => {
+                self.capture_input(command.to_string());
                 let result = self.session.execute(&command);
                 self.replies.push((label, result));
             }
+            Message::Command(LiveCommand::StartCapture { writer, path }) => {
+                self.stop_capture();
+                match Capturing::start(*writer, path, &mut self.session) {
+                    Ok((capturing, status)) => {
+                        self.capturing = Some(capturing);
+                        self.capture = status;
+                    }
+                    Err(status) => self.capture = status,
+                }
+            }
+            Message::Command(LiveCommand::StopCapture) => self.stop_capture(),
             Message::Command(LiveCommand::Preload(pattern)) => {
                 if let Some(old) = &self.preloading {
                     old.job.cancel();
@@ -116,6 +142,40 @@ impl EngineThread {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Writes a command about to run into the capture, if one runs.
+    fn capture_input(&mut self, line: String) {
+        if let Some(capturing) = &mut self.capturing
+            && let Err(status) = capturing.input(&self.session, line)
+        {
+            self.capture_failed(status);
+        }
+    }
+
+    /// Ends the capture running, if any, and says how it went.
+    fn stop_capture(&mut self) {
+        if let Some(capturing) = self.capturing.take() {
+            self.capture = capturing.stop(&mut self.session);
+        }
+    }
+
+    /// A write failed: the capture stops there.
+    fn capture_failed(&mut self, status: CaptureStatus) {
+        if let Some(capturing) = self.capturing.take() {
+            capturing.abandon(&mut self.session);
+        }
+        self.capture = status;
+    }
+
+    /// Ticks the session once, and writes a keyframe into the capture when one is due.
+    fn tick(&mut self) {
+        self.session.tick();
+        if let Some(capturing) = &mut self.capturing
+            && let Err(status) = capturing.after_tick(&self.session)
+        {
+            self.capture_failed(status);
+        }
     }
 
     /// Swaps a new project in (reload, added directory) and watches its directories.
@@ -140,14 +200,14 @@ impl EngineThread {
         let audio = SampleTime::from_samples(self.session.server.mixer().position());
         let mut ticks = 0;
         while self.session.now() < audio + self.lead && ticks < MAX_CATCH_UP_TICKS {
-            self.session.tick();
+            self.tick();
             ticks += 1;
         }
         if self.session.now() + self.lead < audio {
             // Far behind (the machine stalled): jump to the audio's time rather than
             // play a burst of old sounds.
             while self.session.now() < audio {
-                self.session.tick();
+                self.tick();
             }
         }
     }
@@ -156,6 +216,11 @@ impl EngineThread {
     /// is poisoned (the UI side panicked).
     fn publish(&mut self, shared: &Mutex<LiveSnapshot>) -> ControlFlow<()> {
         let trace = self.session.take_trace();
+        if let Some(capturing) = &mut self.capturing
+            && let Err(status) = capturing.records(&trace)
+        {
+            self.capture_failed(status);
+        }
         let now = self.session.now();
         let engine = &self.session.engine;
         let voice_slots = inspect::voices(engine);
@@ -200,6 +265,9 @@ impl EngineThread {
         }
         snapshot.cache = Some(stats);
         snapshot.preload = self.preloading.as_mut().map(Preloading::status);
+        if snapshot.capture != self.capture {
+            snapshot.capture = self.capture.clone();
+        }
         snapshot.notes = self.session.server.counts();
     }
 

@@ -8,6 +8,7 @@
 //! ticks; the snapshot's [`ReloadStatus`] says what was reloaded and which files have
 //! errors.
 
+use crate::host::capture::{self, CaptureError, CaptureWriter, Header};
 use crate::host::command::Command;
 use crate::host::reload::{Reload, ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::{Session, SessionConfig};
@@ -18,12 +19,15 @@ use crate::sound::output::{self, Output, OutputChoice};
 use crate::toolchain::project::Project;
 use crate::tools::inspect::{InstanceView, ThreadView, VoiceHistory, VoiceView};
 use crate::world::director::WorldView;
+pub use capturing::CaptureStatus;
 use engine_thread::EngineThread;
 pub use preload::PreloadStatus;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+mod capturing;
 mod engine_thread;
 mod preload;
 
@@ -48,6 +52,17 @@ pub enum LiveCommand {
     Preload(String),
     /// Cancel the running preload.
     CancelPreload,
+    /// Start capturing into a capture file whose header is written (a capture running
+    /// is ended first); [`LiveEngine::start_capture`] makes one. Where it stands shows
+    /// in [`LiveSnapshot::capture`].
+    StartCapture {
+        /// The file's writer.
+        writer: Box<CaptureWriter>,
+        /// The file.
+        path: PathBuf,
+    },
+    /// End the capture running, if any.
+    StopCapture,
     /// Stop the thread.
     Stop,
 }
@@ -92,6 +107,8 @@ pub struct LiveSnapshot {
     pub cache_resources: Vec<ResourceStats>,
     /// The last preload asked for: its progress, or how it ended.
     pub preload: Option<PreloadStatus>,
+    /// The capture running, or how the last one ended.
+    pub capture: CaptureStatus,
 }
 
 /// What reaches the engine thread: the UI's commands and finished reloads.
@@ -107,6 +124,8 @@ pub struct LiveEngine {
     thread: Option<JoinHandle<()>>,
     /// The output (kept here: a sound-card stream must stay on the thread that made it).
     pub output: Output,
+    /// What a capture's header says of this engine (the files are hashed when it starts).
+    header: Header,
 }
 
 impl LiveEngine {
@@ -129,6 +148,16 @@ impl LiveEngine {
         reload: Option<ReloadConfig>,
     ) -> std::io::Result<Self> {
         let (handle, output) = output::open(choice, MixerConfig::default());
+        let header = Header {
+            format: capture::FORMAT.to_string(),
+            version: capture::VERSION,
+            dirs: project.dirs.clone(),
+            seed: config.engine.seed,
+            sample_rate: output.sample_rate,
+            voices: config.engine.max_voices,
+            cache_budget: config.cache_budget,
+            files: Vec::new(),
+        };
         let session = Session::new(project, handle, config);
         session.server.warm_up(session.engine.project());
         let (commands, receive) = mpsc::channel();
@@ -163,7 +192,25 @@ impl LiveEngine {
             snapshot,
             thread: Some(thread),
             output,
+            header,
         })
+    }
+
+    /// Starts capturing into the file at `path`: creates it and writes its header (the
+    /// settings, and the hash of every project file, computed here), then has the
+    /// engine thread write every command, record and keyframe from now on. An error
+    /// (the file cannot be created) names the file.
+    pub fn start_capture(&self, path: &Path) -> Result<(), CaptureError> {
+        let header = Header {
+            files: capture::hash_files(&self.header.dirs),
+            ..self.header.clone()
+        };
+        let writer = CaptureWriter::create(path, &header)?;
+        self.send(LiveCommand::StartCapture {
+            writer: Box::new(writer),
+            path: path.to_path_buf(),
+        });
+        Ok(())
     }
 
     /// Sends a command to the engine thread (false if it has stopped).

@@ -123,7 +123,7 @@ enum Wake {
 }
 
 /// A track playing now, for inspectors and tests.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ActiveTrack {
     /// Its voice.
     pub voice: usize,

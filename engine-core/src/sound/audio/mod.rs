@@ -20,7 +20,7 @@ pub trait MemoryBudget {
 /// Why a [`MemoryBudget`] refused a reservation, with the sizes that decided it. (The
 /// resource it was for is named by whoever asked: the cache's
 /// [`OverBudget`](crate::sound::cache::CacheError::OverBudget).)
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum BudgetError {
     /// The request alone is more than the cache's whole budget.
     #[error(

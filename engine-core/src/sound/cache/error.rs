@@ -8,7 +8,7 @@ use std::path::PathBuf;
 ///
 /// Errors are `Clone` because the cache remembers a failed load and hands the same error
 /// to everyone who asks again (until `forget_failure` or a reload).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum CacheError {
     /// The name tries to leave its pack or directory (`..`, absolute path, drive letter, outward symlink).
     #[error("resource name '{name}' escapes its pack or directory: {reason}")]

@@ -16,7 +16,7 @@ use super::error::CacheError;
 ///   `evict(name)`, `release(pattern)`, and priorities: a resource pushed out for room
 ///   while an *older* (less recently used) resource of higher priority was kept was
 ///   thrown out on the priority hint, not by LRU.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum MissKind {
     /// First load of this data.
     Compulsory,
@@ -27,7 +27,7 @@ pub enum MissKind {
 }
 
 /// Where a resource's data is right now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Residency {
     /// In the cache, counted against the budget.
     Cached,
@@ -38,7 +38,7 @@ pub enum Residency {
 }
 
 /// The whole cache at one moment.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct CacheStats {
     /// Requests served from memory (including revivals).
     pub hits: u64,
@@ -104,7 +104,7 @@ impl CacheStats {
 }
 
 /// One resource the cache knows of (asked for at least once).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ResourceStats {
     /// Normalised name.
     pub name: String,
@@ -125,6 +125,8 @@ pub struct ResourceStats {
     pub last_use: u64,
     /// When it was last used by `get`/`try_get`: the start of the tick it was used in,
     /// or the exact time for a use outside ticks.
+    /// Not kept in a capture (an instant of this process), where it reads as `None`.
+    #[serde(skip)]
     pub last_used_at: Option<Instant>,
     /// Its priority (see `set_priority`).
     pub priority: i32,

@@ -146,7 +146,7 @@ impl MixerControls {
 }
 
 /// A copy of the shared values.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct MixerSnapshot {
     /// Master volume.
     pub master: f32,

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// What a live thread is doing, as seen between two ticks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ThreadStatus {
     /// Runs again at the next tick: just started, yielded, or polling a condition
     /// (`wait_eq` and friends, `seqgroup_wait`).
@@ -56,7 +56,7 @@ impl fmt::Display for ThreadStatus {
 
 /// One live VM thread. Threads that fault are stopped at once, so they never appear
 /// here: their faults are in [`VoiceHistory::faults`](super::VoiceHistory::faults), with `file:line`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ThreadView {
     /// The thread's index (stable while it lives; reused after it ends).
     pub thread: usize,
@@ -85,8 +85,10 @@ pub struct ThreadView {
     pub next_pc: Option<u32>,
     /// The project unit (index into `Project::units`) of `pc`.
     pub unit: Option<usize>,
-    /// Mnemonic of the instruction at `pc`.
-    pub instruction: Option<&'static str>,
+    /// Mnemonic of the instruction at `pc` (read back from a capture through the opcode
+    /// table; an unknown mnemonic reads as none).
+    #[serde(deserialize_with = "mnemonic")]
+    pub instruction: Option<Mnemonic>,
     /// Source file of the instruction at `pc`, from the unit's `.hdb`.
     pub file: Option<PathBuf>,
     /// 1-based source line of the instruction at `pc`, from the unit's `.hdb`.
@@ -114,6 +116,19 @@ pub struct ThreadView {
     pub live_notes: usize,
     /// Another trigger interrupted it (it ends soon).
     pub interrupted: bool,
+}
+
+/// An instruction's mnemonic, as the opcode table spells it. (A name of its own so that
+/// serde reads it through the table, [`mnemonic`], instead of borrowing the input.)
+pub type Mnemonic = &'static str;
+
+/// A mnemonic as the opcode table spells it, from its text.
+fn mnemonic<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Mnemonic>, D::Error> {
+    let text: Option<String> = serde::Deserialize::deserialize(d)?;
+    Ok(text
+        .as_deref()
+        .and_then(crate::toolchain::isa::by_mnemonic)
+        .map(|info| info.mnemonic))
 }
 
 /// Every live VM thread, in thread-index order.

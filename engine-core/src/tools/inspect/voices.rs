@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The track holding a voice slot.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VoiceOccupant {
     /// The thread's index.
     pub thread: usize,
@@ -45,7 +45,7 @@ pub struct VoiceOccupant {
 }
 
 /// One Box-X voice slot.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VoiceView {
     /// The slot number, 0 to N−1.
     pub slot: usize,
@@ -99,7 +99,7 @@ pub fn voices(engine: &Engine) -> Vec<VoiceView> {
 }
 
 /// One playing copy of a track.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct InstanceCopy {
     /// The thread's index.
     pub thread: usize,
@@ -114,7 +114,7 @@ pub struct InstanceCopy {
 /// One entry of the instance map: a track and the objects saying it. Normally one copy
 /// plays and every object that triggers the track joins it as an owner; a track whose
 /// `MultipleInstances` register is set plays one copy per trigger.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct InstanceView {
     /// Track ID.
     pub track: u32,

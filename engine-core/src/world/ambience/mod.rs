@@ -73,7 +73,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 /// The score as [`AmbienceState`] shows it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScoreSummary {
     /// The `.fsc` file.
     pub file: PathBuf,
@@ -92,7 +92,7 @@ pub struct ScoreSummary {
 }
 
 /// A snapshot of the ambience for the UI and the console.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct AmbienceState {
     /// The mode plan has the ambience on.
     pub enabled: bool,

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// One station as the workbench shows it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StationView {
     /// Its code.
     pub code: u32,
@@ -28,7 +28,7 @@ pub struct StationView {
 }
 
 /// The world as the workbench shows it: plain data, built once per snapshot.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorldView {
     /// The camera.
     pub camera: Camera,

@@ -13,230 +13,18 @@
 use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, theme};
 use engine_core::host::command::{Command, TraceTarget as Target};
 use engine_core::runtime::{TraceKind, TraceRecord};
-use engine_core::world::ObjectId;
-use std::collections::VecDeque;
+use filter::{Index, KINDS};
+pub use filter::{TraceFilter, TraceMatcher};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod filter;
 
 /// The sample rate record times are divided by when the engine's is not known.
 pub const DEFAULT_RATE: u32 = 48_000;
 
 /// How long one frame may spend indexing records, by default (half the 8 ms frame).
 pub const DEFAULT_INDEX_BUDGET: Duration = Duration::from_millis(4);
-
-/// How many kinds of record there are.
-const KINDS: usize = TraceKind::ALL.len();
-
-/// Which trace records to show (and to export).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TraceFilter {
-    /// The kinds shown, in [`TraceKind::ALL`] order.
-    pub kinds: [bool; KINDS],
-    /// Only records whose message, event or track contains this (ignoring case).
-    pub text: String,
-    /// Only records about this object.
-    pub object: Option<ObjectId>,
-    /// Only records whose track name contains this (ignoring case).
-    pub track: String,
-}
-
-impl Default for TraceFilter {
-    fn default() -> Self {
-        Self {
-            kinds: [true; KINDS],
-            text: String::new(),
-            object: None,
-            track: String::new(),
-        }
-    }
-}
-
-impl TraceFilter {
-    /// Whether records of `kind` are shown.
-    pub fn shows(&self, kind: TraceKind) -> bool {
-        self.kinds[kind_index(kind)]
-    }
-
-    /// Whether `record` passes (to test many records, use [`TraceFilter::matcher`]).
-    pub fn matches(&self, record: &TraceRecord) -> bool {
-        self.matcher().matches(record)
-    }
-
-    /// The filter prepared for testing many records.
-    pub fn matcher(&self) -> TraceMatcher {
-        TraceMatcher {
-            kinds: self.kinds,
-            text: self.text.trim().to_lowercase(),
-            object: self.object,
-            track: self.track.trim().to_lowercase(),
-        }
-    }
-}
-
-/// A [`TraceFilter`] prepared for testing many records.
-#[derive(Debug, Clone)]
-pub struct TraceMatcher {
-    kinds: [bool; KINDS],
-    text: String,
-    object: Option<ObjectId>,
-    track: String,
-}
-
-impl TraceMatcher {
-    /// Whether `record` passes.
-    pub fn matches(&self, record: &TraceRecord) -> bool {
-        if !self.kinds[kind_index(record.kind)] {
-            return false;
-        }
-        if self.object.is_some() && record.object != self.object {
-            return false;
-        }
-        if !self.track.is_empty()
-            && !record
-                .track
-                .as_deref()
-                .is_some_and(|t| contains_ignoring_case(t, &self.track))
-        {
-            return false;
-        }
-        self.text.is_empty()
-            || contains_ignoring_case(&record.message(), &self.text)
-            || record
-                .event
-                .as_deref()
-                .is_some_and(|e| contains_ignoring_case(e, &self.text))
-            || record
-                .track
-                .as_deref()
-                .is_some_and(|t| contains_ignoring_case(t, &self.text))
-    }
-}
-
-/// The position of `kind` in [`TraceKind::ALL`].
-fn kind_index(kind: TraceKind) -> usize {
-    TraceKind::ALL
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or_default()
-}
-
-/// Whether `haystack` contains `needle` (already lower case), ignoring case; without
-/// allocating when both are ASCII.
-fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
-    if needle.is_empty() {
-        return true;
-    }
-    if haystack.is_ascii() && needle.is_ascii() {
-        let needle = needle.as_bytes();
-        return haystack
-            .as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle));
-    }
-    haystack.to_lowercase().contains(needle)
-}
-
-/// The matching records, kept up to date as records arrive.
-#[derive(Debug, Default)]
-struct Index {
-    /// The filter `rows` was built for (None: not built yet).
-    filter: Option<TraceFilter>,
-    /// The numbers (counted from the first record ever received) of the matching
-    /// records, ascending.
-    rows: VecDeque<u64>,
-    /// The kind of every record in the trace (indices into [`TraceKind::ALL`]).
-    kinds: VecDeque<u8>,
-    /// How many records of each kind the trace holds.
-    counts: [usize; KINDS],
-    /// The number of the first record in the trace.
-    dropped: u64,
-    /// One past the number of the last record counted in `kinds`.
-    seen: u64,
-    /// One past the number of the last record tested against `filter`.
-    scanned: u64,
-    /// `filter`, prepared.
-    matcher: Option<TraceMatcher>,
-}
-
-impl Index {
-    /// Brings the index up to date with `trace`, whose first record is number
-    /// `dropped`, for `filter`, testing records for at most about `budget` (the rest
-    /// on later calls). Returns whether every record has been tested.
-    fn update(
-        &mut self,
-        trace: &VecDeque<TraceRecord>,
-        dropped: u64,
-        filter: &TraceFilter,
-        budget: Duration,
-    ) -> bool {
-        let end = dropped + trace.len() as u64;
-        if dropped < self.dropped || end < self.seen {
-            // The trace was replaced: start again.
-            *self = Index::default();
-            self.dropped = dropped;
-            self.seen = dropped;
-            self.scanned = dropped;
-        }
-        // Records dropped from the front.
-        if dropped > self.dropped {
-            let gone = (dropped - self.dropped).min(self.kinds.len() as u64);
-            for _ in 0..gone {
-                if let Some(kind) = self.kinds.pop_front()
-                    && let Some(count) = self.counts.get_mut(usize::from(kind))
-                {
-                    *count = count.saturating_sub(1);
-                }
-            }
-            while self.rows.front().is_some_and(|&n| n < dropped) {
-                self.rows.pop_front();
-            }
-            self.dropped = dropped;
-            self.seen = self.seen.max(dropped);
-            self.scanned = self.scanned.max(dropped);
-        }
-        // Count the new records.
-        for record in trace.range((self.seen - dropped) as usize..) {
-            let kind = kind_index(record.kind);
-            self.kinds.push_back(kind as u8);
-            if let Some(count) = self.counts.get_mut(kind) {
-                *count += 1;
-            }
-        }
-        self.seen = end;
-        // A new filter tests every record again.
-        if self.filter.as_ref() != Some(filter) {
-            self.rows.clear();
-            self.scanned = dropped;
-            self.filter = Some(filter.clone());
-            self.matcher = Some(filter.matcher());
-        }
-        let Some(matcher) = &self.matcher else {
-            return true;
-        };
-        let from = (self.scanned - dropped) as usize;
-        let start = Instant::now();
-        for (i, record) in trace.range(from..).enumerate() {
-            if i > 0 && i % 4096 == 0 && start.elapsed() >= budget {
-                self.scanned = dropped + (from + i) as u64;
-                return false;
-            }
-            if matcher.matches(record) {
-                self.rows.push_back(dropped + (from + i) as u64);
-            }
-        }
-        self.scanned = end;
-        true
-    }
-
-    /// How far testing the records has come, 0 to 1.
-    fn progress(&self) -> f32 {
-        let total = self.seen.saturating_sub(self.dropped);
-        if total == 0 {
-            return 1.0;
-        }
-        self.scanned.saturating_sub(self.dropped) as f32 / total as f32
-    }
-}
 
 /// UI state of the Traces panel.
 #[derive(Debug)]
@@ -480,13 +268,25 @@ impl Panel for TracesPanel {
             self.samples = live.samples;
             self.tracks = live.tracks;
         }
-        self.switches(ui, commands);
+        match ctx.capture {
+            Some(view) => {
+                ui.label(format!(
+                    "The capture's records up to {:.3} s (every trace was on while capturing).",
+                    view.seconds(view.at)
+                ));
+            }
+            None => self.switches(ui, commands),
+        }
         self.kinds(ui);
         self.filters(ui, end);
         self.export(ui, ctx, commands);
-        let indexed = self
-            .index
-            .update(trace, dropped, &self.filter, self.index_budget);
+        let indexed = self.index.update(
+            trace,
+            dropped,
+            ctx.trace_epoch,
+            &self.filter,
+            self.index_budget,
+        );
         if !indexed {
             ui.ctx().request_repaint();
         }
@@ -694,91 +494,6 @@ fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
-
-    fn record(time: u64, kind: TraceKind, message: &str) -> TraceRecord {
-        TraceRecord {
-            time: engine_core::runtime::SampleTime::from_samples(time),
-            kind,
-            event: None,
-            track: Some(Arc::from("vox_greet")),
-            object: Some(2),
-            voice: None,
-            note: None,
-            // Any sentence holding the text will do.
-            what: engine_core::runtime::trace::TraceEvent::UnknownEvent {
-                name: Arc::from(message),
-            },
-        }
-    }
-
-    #[test]
-    fn the_index_follows_appends_and_drops() {
-        let mut trace: VecDeque<TraceRecord> = (0..10u64)
-            .map(|i| {
-                let kind = if i.is_multiple_of(2) {
-                    TraceKind::Voice
-                } else {
-                    TraceKind::Error
-                };
-                record(i, kind, "x")
-            })
-            .collect();
-        let mut index = Index::default();
-        let mut filter = TraceFilter::default();
-        filter.kinds[kind_index(TraceKind::Error)] = false;
-        let all = Duration::from_secs(60);
-        assert!(index.update(&trace, 0, &filter, all));
-        assert_eq!(index.rows, [0, 2, 4, 6, 8]);
-        assert_eq!(index.counts[kind_index(TraceKind::Error)], 5);
-        // Three dropped, two appended.
-        trace.drain(..3);
-        trace.push_back(record(10, TraceKind::Voice, "y"));
-        trace.push_back(record(11, TraceKind::Error, "y"));
-        assert!(index.update(&trace, 3, &filter, all));
-        assert_eq!(index.rows, [4, 6, 8, 10]);
-        assert_eq!(index.counts[kind_index(TraceKind::Voice)], 4);
-        assert_eq!(index.counts[kind_index(TraceKind::Error)], 5);
-        // A new filter rebuilds.
-        filter.text = "Y".into();
-        assert!(index.update(&trace, 3, &filter, all));
-        assert_eq!(index.rows, [10]);
-    }
-
-    #[test]
-    fn a_big_index_is_built_over_several_calls() {
-        let mut trace: VecDeque<TraceRecord> = (0..20_000u64)
-            .map(|i| {
-                record(
-                    i,
-                    TraceKind::Voice,
-                    if i.is_multiple_of(1000) { "hit" } else { "x" },
-                )
-            })
-            .collect();
-        let mut index = Index::default();
-        let filter = TraceFilter {
-            text: "hit".into(),
-            ..TraceFilter::default()
-        };
-        let mut calls = 1;
-        while !index.update(&trace, 0, &filter, Duration::ZERO) {
-            calls += 1;
-            // Records keep arriving meanwhile.
-            trace.push_back(record(0, TraceKind::Voice, "hit late"));
-        }
-        assert!(calls >= 4, "{calls} calls");
-        assert_eq!(index.rows.len(), 20 + calls - 1);
-        assert!(
-            index
-                .rows
-                .iter()
-                .zip(index.rows.iter().skip(1))
-                .all(|(a, b)| a < b)
-        );
-        assert_eq!(index.counts[kind_index(TraceKind::Voice)], trace.len());
-        assert!((index.progress() - 1.0).abs() < f32::EPSILON);
-    }
 
     #[test]
     fn thousands_are_separated() {
@@ -786,12 +501,5 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1_000_000), "1,000,000");
-    }
-
-    #[test]
-    fn text_matching_ignores_case() {
-        assert!(contains_ignoring_case("Stole voice 3", "stole"));
-        assert!(!contains_ignoring_case("refused", "stole"));
-        assert!(contains_ignoring_case("Ünïcode STOLE", "stole"));
     }
 }

@@ -1,0 +1,460 @@
+//! The workbench's capture view under egui_kittest: a capture of the first 32 s of the
+//! demo tour opens in every panel — Traces, Voices, Track threads, Lot view and the
+//! resource cache show it as it was at the time scrubbed to; Why opens from Voices,
+//! Traces and the Lot view on the capture's records; the console says the engine's
+//! commands are off; the diff against the project now runs in the background; a bad
+//! file is an error naming it and its line. File → Start/Stop capture writes a capture
+//! of the live session that reads back.
+//!
+//! With `HITBENCH_SCREENSHOTS=1` it also writes `screenshots/capture.png` (the capture
+//! view: the timeline bar, the lot view and the Capture tab with its diff).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use engine_core::host::capture::{self, CaptureWriter, Header};
+use engine_core::host::command::parse_script;
+use engine_core::host::offline::{self, RenderOptions};
+use engine_core::host::session::SessionConfig;
+use engine_core::runtime::SampleTime;
+use engine_core::sound::output::OutputChoice;
+use engine_core::toolchain::project::Project;
+use hitbench::workbench::Workbench;
+use hitbench::workbench::dock::Pane;
+use panels::DiffState;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const SIZE: egui::Vec2 = egui::vec2(1280.0, 800.0);
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fresh temporary folder for `tag`.
+fn temp(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hitbench-app-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Captures the first `seconds` of the demo tour into `path` (as `render --capture`).
+fn capture_tour(path: &Path, seconds: f64) {
+    let demo = workspace().join("projects/demo").canonicalize().unwrap();
+    let tour = demo.join("tour.txt");
+    let (script, problems) = parse_script(&std::fs::read_to_string(&tour).unwrap(), &tour);
+    assert!(problems.iter().all(|p| !p.is_error()), "{problems:?}");
+    let project = Project::load(&demo);
+    let options = RenderOptions {
+        duration: Some(seconds),
+        ..RenderOptions::default()
+    };
+    let header = Header {
+        format: capture::FORMAT.into(),
+        version: capture::VERSION,
+        dirs: project.dirs.clone(),
+        seed: options.seed,
+        sample_rate: options.sample_rate,
+        voices: options.voices,
+        cache_budget: SessionConfig::default().cache_budget,
+        files: capture::hash_files(&project.dirs),
+    };
+    let writer = RefCell::new(CaptureWriter::create(path, &header).unwrap());
+    for timed in &script {
+        writer
+            .borrow_mut()
+            .input(timed.time, timed.command.to_string())
+            .unwrap();
+    }
+    let wav = path.with_extension("wav");
+    let report = offline::render_with_keyframes(
+        project,
+        &script,
+        &wav,
+        options,
+        &mut |r| writer.borrow_mut().record(r).unwrap(),
+        &mut |k| writer.borrow_mut().keyframe(&k).unwrap(),
+    )
+    .unwrap();
+    writer
+        .into_inner()
+        .finish(SampleTime::from_samples(report.frames))
+        .unwrap();
+}
+
+fn open(project: &Path, tag: &str) -> (Harness<'static, Workbench>, PathBuf) {
+    open_sized(project, tag, SIZE)
+}
+
+fn open_sized(
+    project: &Path,
+    tag: &str,
+    size: egui::Vec2,
+) -> (Harness<'static, Workbench>, PathBuf) {
+    let config = temp(&format!("{tag}-config"));
+    let workbench = Workbench::new(Some(project), OutputChoice::Null, Some(config.clone()));
+    let harness = Harness::builder()
+        .with_size(size)
+        .with_render_cursor(false)
+        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench);
+    (harness, config)
+}
+
+/// Runs frames until `done` holds (the engine thread and the diff answer
+/// asynchronously).
+fn until(harness: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
+    let start = Instant::now();
+    while !done(harness.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "not within 120 s: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        harness.run();
+    }
+}
+
+fn show(harness: &mut Harness<'static, Workbench>, pane: Pane) {
+    harness.state_mut().show(pane);
+    harness.run();
+    harness.run();
+}
+
+fn seek(harness: &mut Harness<'static, Workbench>, seconds: u64) {
+    harness
+        .state_mut()
+        .seek(SampleTime::from_samples(seconds * 48_000));
+    harness.run();
+}
+
+fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
+    show(harness, Pane::Console);
+    harness.get_by_role(Role::TextInput).click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).type_text(line);
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+}
+
+#[test]
+fn a_capture_shows_in_every_panel_at_the_time_scrubbed_to() {
+    let dir = temp("capture-view");
+    let cap = dir.join("tour.hbcap");
+    capture_tour(&cap, 32.0);
+    let demo = workspace().join("projects/demo");
+    let (mut harness, config) = open(&demo, "capture-view");
+    harness.run();
+    harness.state_mut().open_capture(&cap);
+    harness.run();
+    assert!(
+        harness.state().capture().is_some(),
+        "{}",
+        harness.state().status()
+    );
+    harness.get_by_label("Capture: tour.hbcap");
+    harness.get_by_label("Close capture");
+
+    // 9 s: Bob plays the piano, the greetings are over.
+    seek(&mut harness, 9);
+    harness.get_by_label("9.000 s of 32.000 s");
+    show(&mut harness, Pane::Voices);
+    assert!(
+        harness.query_all_by_label("piano_play").count() >= 1,
+        "Voices"
+    );
+    show(&mut harness, Pane::Threads);
+    harness.get_by_label_contains("live thread(s)");
+    assert!(
+        harness.query_all_by_label("piano_play").count() >= 1,
+        "Threads"
+    );
+    show(&mut harness, Pane::Lot);
+    harness.get_by_role_and_label(Role::Button, "Betty Newbie");
+    show(&mut harness, Pane::Cache);
+    harness.get_by_label("Budget");
+    assert_eq!(
+        harness
+            .query_all_by_label_contains("No cache statistics")
+            .count(),
+        0,
+        "the capture's cache"
+    );
+    show(&mut harness, Pane::Traces);
+    harness.get_by_label_contains("The capture's records up to 9.000 s");
+    assert!(
+        harness
+            .query_all_by_label_contains("event=piano_play")
+            .count()
+            >= 1
+    );
+    assert_eq!(
+        harness
+            .query_all_by_label_contains("event=baby_cry")
+            .count(),
+        0,
+        "the baby cries at 24.5 s"
+    );
+    // On to 25 s the baby's records come in; back to 9 s they go again.
+    seek(&mut harness, 25);
+    assert!(
+        harness
+            .query_all_by_label_contains("event=baby_cry")
+            .count()
+            >= 1
+    );
+    seek(&mut harness, 9);
+    harness.run();
+    assert_eq!(
+        harness
+            .query_all_by_label_contains("event=baby_cry")
+            .count(),
+        0
+    );
+    // The steps between decisions.
+    harness.get_by_label("Next decision").click();
+    harness.run();
+    let at = harness.state().capture().unwrap().at.samples();
+    assert!(
+        (9 * 48_000 + 1..=13 * 48_000 + 24_000).contains(&at),
+        "the next trigger is at most Betty's piano at 13.5 s: {at}"
+    );
+
+    // The engine's commands are off, and the console says so.
+    type_line(&mut harness, "sev vox greet @1");
+    let reply = harness.state().console().last().unwrap().reply.clone();
+    assert!(
+        reply
+            .as_ref()
+            .is_err_and(|e| e.contains("a capture is open (tour.hbcap)")),
+        "{reply:?}"
+    );
+
+    // Close: live again.
+    harness.get_by_label("Close capture").click();
+    harness.run();
+    assert!(harness.state().capture().is_none());
+    assert_eq!(harness.query_all_by_label("Capture: tour.hbcap").count(), 0);
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
+    let dir = temp("capture-why");
+    let cap = dir.join("tour.hbcap");
+    capture_tour(&cap, 10.0);
+    let demo = workspace().join("projects/demo");
+    // Tall enough for the lot view's column to show its Why below an object's details.
+    let (mut harness, config) = open_sized(&demo, "capture-why", egui::vec2(1280.0, 1600.0));
+    harness.run();
+    harness.state_mut().open_capture(&cap);
+    seek(&mut harness, 9);
+
+    // Voices: the piano's slot. (The first "Why" is the Why panel's tab.)
+    show(&mut harness, Pane::Voices);
+    harness.get_all_by_label("Why").last().unwrap().click();
+    harness.run();
+    harness.get_by_label_contains("Why: voice");
+    assert!(harness.query_all_by_label("played").count() >= 1);
+
+    // Traces: a greeting's record (the newest, in view), selected: Why beside Export.
+    show(&mut harness, Pane::Traces);
+    harness.get_by_label("Text:").click();
+    harness.run();
+    harness.get_by_label("Text:").type_text("vox_greet");
+    harness.run();
+    harness
+        .get_all_by_label_contains("event=vox_greet")
+        .last()
+        .unwrap()
+        .click();
+    harness.run();
+    harness.get_all_by_label("Why").last().unwrap().click();
+    harness.run();
+    harness.get_by_label_contains("Why: the trigger of trace record");
+
+    // Lot view: Betty, who greeted at 3.5 s and plays nothing at 9 s. (The console in
+    // front of the traces, whose Why is in view no more.)
+    show(&mut harness, Pane::Console);
+    show(&mut harness, Pane::Lot);
+    harness
+        .get_by_role_and_label(Role::Button, "Betty Newbie")
+        .click();
+    harness.run();
+    harness.get_all_by_label("Why").last().unwrap().click();
+    harness.run();
+    harness.get_by_label("Why: object 2");
+    harness.get_by_label("external volume");
+    assert_eq!(
+        harness.state().capture().map(|c| c.at),
+        Some(SampleTime::from_samples(9 * 48_000))
+    );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Copies the folder `from` into `to`, recursively.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_diff_against_the_project_now_lists_what_an_edit_changed() {
+    let dir = temp("capture-diff");
+    let cap = dir.join("tour.hbcap");
+    capture_tour(&cap, 32.0);
+    // The workbench has a copy of the demo open, whose baby has one cry only.
+    let copy = dir.join("demo");
+    copy_dir(&workspace().join("projects/demo"), &copy);
+    let (mut harness, config) = open(&copy, "capture-diff");
+    harness.run();
+    harness.state_mut().open_capture(&cap);
+    harness.run();
+    harness.get_by_label("Diff against the project now").click();
+    harness.run();
+    until(&mut harness, "the same project decides the same", |wb| {
+        !wb.diffing()
+    });
+    assert_eq!(
+        harness.state().capture().unwrap().diff,
+        DiffState::Done(Vec::new())
+    );
+    harness.get_by_label_contains("No decision differs");
+
+    let source = copy.join("baby.src");
+    let edited = std::fs::read_to_string(&source)
+        .unwrap()
+        .replace("hl_baby_cry=2201-2203", "hl_baby_cry=2203-2203");
+    std::fs::write(&source, edited).unwrap();
+    harness.state_mut().diff_capture();
+    until(&mut harness, "the edited project's diff", |wb| {
+        !wb.diffing()
+    });
+    let DiffState::Done(differences) = harness.state().capture().unwrap().diff.clone() else {
+        panic!("{:?}", harness.state().capture().unwrap().diff);
+    };
+    let cry = differences
+        .iter()
+        .find(|d| d.event.as_ref() == "baby_cry")
+        .unwrap_or_else(|| panic!("{differences:?}"));
+    show(&mut harness, Pane::Capture);
+    harness.get_by_label_contains("decision(s) differ");
+    // A click on its time scrubs there.
+    let time = format!("{:.3} s", cry.time.samples() as f64 / 48_000.0);
+    harness.get_all_by_label(&time).next().unwrap().click();
+    harness.run();
+    assert_eq!(harness.state().capture().unwrap().at, cry.time);
+    if std::env::var_os("HITBENCH_SCREENSHOTS").is_some() {
+        harness.state_mut().show(Pane::Lot);
+        harness.state_mut().show(Pane::Capture);
+        harness.run();
+        harness.run();
+        let out = workspace().join("screenshots");
+        std::fs::create_dir_all(&out).unwrap();
+        harness
+            .render()
+            .unwrap()
+            .save(out.join("capture.png"))
+            .unwrap();
+    }
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_capture_is_an_error_naming_the_file_and_the_workbench_goes_on() {
+    let dir = temp("capture-bad");
+    let bad = dir.join("bad.hbcap");
+    std::fs::write(&bad, "{\"line\": \"header\"\nnot json\n").unwrap();
+    let demo = workspace().join("projects/demo");
+    let (mut harness, config) = open(&demo, "capture-bad");
+    harness.run();
+    harness.state_mut().open_capture(&bad);
+    harness.run();
+    assert!(harness.state().capture().is_none());
+    let status = harness.state().status().to_string();
+    assert!(
+        status.contains(&format!("{}:1:", bad.display())),
+        "{status}"
+    );
+    harness.state_mut().open_capture(&dir.join("missing.hbcap"));
+    assert!(harness.state().status().contains("missing.hbcap"));
+    // The live engine still answers.
+    type_line(&mut harness, "sev vox greet @1");
+    until(&mut harness, "the engine answers", |wb| {
+        wb.console().last().is_some_and(|e| e.reply.is_ok())
+    });
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn start_and_stop_capture_write_a_readable_capture_of_the_live_session() {
+    let dir = temp("capture-live");
+    let cap = dir.join("live.hbcap");
+    let demo = workspace().join("projects/demo");
+    let (mut harness, config) = open(&demo, "capture-live");
+    harness.run();
+    harness.state_mut().start_capture(&cap);
+    until(&mut harness, "it captures", Workbench::capturing);
+    harness.get_by_label_contains(&format!("capturing to {} ·", cap.display()));
+    type_line(&mut harness, "sev vox greet @2");
+    until(&mut harness, "the greeting plays", |wb| {
+        wb.trace()
+            .iter()
+            .any(|r| r.event.as_deref() == Some("vox_greet"))
+    });
+    harness.state_mut().stop_capture();
+    until(&mut harness, "it is written", |wb| {
+        wb.status().starts_with("captured")
+    });
+    assert!(!harness.state().capturing());
+    let read = capture::read(&cap).unwrap();
+    assert_eq!(read.inputs.len(), 1);
+    assert_eq!(read.inputs[0].1, "sev vox greet @2", "the line as typed");
+    assert!(read.end.is_some());
+    assert!(!read.keyframes.is_empty());
+    assert!(
+        read.records
+            .iter()
+            .any(|r| r.event.as_deref() == Some("vox_greet"))
+    );
+    // It opens in the capture view.
+    harness.state_mut().open_capture(&cap);
+    assert!(
+        harness.state().capture().is_some(),
+        "{}",
+        harness.state().status()
+    );
+
+    // A capture that cannot be written is said, naming the file.
+    harness.state_mut().close_capture();
+    let nowhere = dir.join("no/such/folder/x.hbcap");
+    harness.state_mut().start_capture(&nowhere);
+    let status = harness.state().status().to_string();
+    assert!(
+        status.starts_with("cannot capture") && status.contains(&nowhere.display().to_string()),
+        "{status}"
+    );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
