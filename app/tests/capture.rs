@@ -290,7 +290,11 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
     harness.get_all_by_label("Why").last().unwrap().click();
     harness.run();
     harness.get_by_label("Why: object 2");
-    harness.get_by_label("external volume");
+    // Her greeting's gain, by named contribution: the view's zoom among them.
+    assert!(
+        harness.get_all_by_label("zoom").next().is_some(),
+        "the Why panel names the zoom's part in the note's gain"
+    );
     assert_eq!(
         harness.state().capture().map(|c| c.at),
         Some(SampleTime::from_samples(9 * 48_000))
