@@ -86,23 +86,31 @@ fn play_auditions_patches_and_files_and_preload_reports_progress() {
         replies.len() == 4
     });
     assert!(
-        replies[0].1.as_ref().unwrap().contains("patch 100 (step_a"),
+        replies[0]
+            .result
+            .as_ref()
+            .unwrap()
+            .contains("patch 100 (step_a"),
         "{replies:?}"
     );
     assert!(
-        replies[1].1.as_ref().unwrap().contains("patch 100"),
+        replies[1].result.as_ref().unwrap().contains("patch 100"),
         "{replies:?}"
     );
     assert!(
         replies[2]
-            .1
+            .result
             .as_ref()
             .unwrap()
             .contains("sample sounds/b.wav"),
         "{replies:?}"
     );
     assert!(
-        replies[3].1.as_ref().unwrap_err().contains("no patch 7"),
+        replies[3]
+            .result
+            .as_ref()
+            .unwrap_err()
+            .contains("no patch 7"),
         "{replies:?}"
     );
 

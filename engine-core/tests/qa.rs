@@ -131,3 +131,90 @@ fn sounding_and_output_levels() {
     );
     assert_lines(&report, &[2, 4, 7, 8, 12], &[3, 5, 9, 10, 11, 13]);
 }
+
+#[test]
+fn a_console_history_round_trips_as_a_qa_script() {
+    use engine_core::host::qa::{HandLine, record};
+    use engine_core::host::session::{Session, SessionConfig};
+    use engine_core::runtime::TraceSwitches;
+    use engine_core::sound::mixer::{MixerConfig, mixer};
+    use engine_core::sound::server::ServerConfig;
+
+    // A tester at the console of a session that has run a while: lines at 1.2 s, 1.7 s
+    // and 2.4 s of its time, one misspelt and one that only asks Why.
+    let project = Project::load(&demo());
+    let (handle, mut mixer) = mixer(MixerConfig::default());
+    let config = SessionConfig {
+        server: ServerConfig {
+            blocking: true,
+            ..ServerConfig::default()
+        },
+        ..SessionConfig::default()
+    };
+    let mut session = Session::new(project, handle, config);
+    session.engine.set_trace_switches(TraceSwitches::ALL);
+    let rate = 48_000u64;
+    let plan = [
+        (1.2, "sev vox greet @1"),
+        (1.7, "sev nothing_such"),
+        (1.7, "why @1"),
+        (2.4, "sev vox greet @2"),
+    ];
+    let mut history = Vec::new();
+    let mut records = Vec::new();
+    let mut out = vec![0.0f32; 2 * 4096];
+    let mut next = 0;
+    while session.now().samples() < 4 * rate {
+        while let Some((seconds, line)) = plan.get(next)
+            && session.now().samples() as f64 >= seconds * rate as f64
+        {
+            let at = session.now();
+            let ok = session.run_line(line).is_ok();
+            history.push(HandLine {
+                line: line.to_string(),
+                at,
+                ok,
+            });
+            next += 1;
+        }
+        let start = session.now();
+        session.tick();
+        let frames = ((session.now() - start) as usize).min(4096);
+        mixer.render(&mut out[..frames * 2]);
+        records.extend(session.take_trace());
+    }
+    let recording = record(&history, &records, rate as u32);
+
+    // The two greetings, timed from the first; the misspelt line and Why left out.
+    let lines: Vec<&str> = recording.commands.iter().map(|(_, l)| l.as_str()).collect();
+    assert_eq!(
+        lines,
+        ["sev vox_greet @1", "sev vox_greet @2"],
+        "{recording:#?}"
+    );
+    assert_eq!(recording.commands[0].0, 0.0);
+    let gap = recording.commands[1].0;
+    assert!((gap - 1.2).abs() < 0.05, "{gap}");
+    assert_eq!(recording.skipped.len(), 2, "{recording:#?}");
+    let ticked: Vec<&str> = recording
+        .offers
+        .iter()
+        .filter(|o| o.ticked)
+        .map(|o| o.assertion.as_str())
+        .collect();
+    assert_eq!(
+        ticked,
+        ["started vox_greet @1", "started vox_greet @2", "no fault"],
+        "{recording:#?}"
+    );
+
+    // Its script reads back and passes on a fresh engine.
+    let text = recording.script("test");
+    recording.check(Path::new("saved.qa")).unwrap();
+    let (script, problems) = parse_qa(&text, Path::new("saved.qa"));
+    assert!(problems.is_empty(), "{problems:#?}\n{text}");
+    assert_eq!(script.commands.len(), 2, "{text}");
+    assert_eq!(script.expectations.len(), 3, "{text}");
+    let report = run(&text, 16);
+    assert!(report.passed(), "{:#?}\n{text}", outcomes(&report));
+}

@@ -587,7 +587,7 @@ fn the_live_engine_watches_its_project_and_shows_reloads_and_errors() {
     assert!(engine.line("ui pong"));
     let (snapshot, _) = wait("pong's reply", &|s| !s.replies.is_empty());
     assert!(
-        snapshot.replies.iter().all(|(_, r)| r.is_ok()),
+        snapshot.replies.iter().all(|r| r.result.is_ok()),
         "the new event plays: {:#?}",
         snapshot.replies
     );
@@ -617,7 +617,7 @@ fn the_live_engine_watches_its_project_and_shows_reloads_and_errors() {
     assert!(engine.line("ui pong"));
     let (snapshot, _) = wait("pong's reply", &|s| !s.replies.is_empty());
     assert!(
-        snapshot.replies.iter().all(|(_, r)| r.is_ok()),
+        snapshot.replies.iter().all(|r| r.result.is_ok()),
         "the last good tables still play: {:#?}",
         snapshot.replies
     );

@@ -7,6 +7,8 @@
 
 use crate::{AppCommand, Panel, PanelContext};
 use engine_core::host::command::WORDS;
+use engine_core::host::live::Reply;
+use engine_core::runtime::SampleTime;
 use engine_core::toolchain::project::Project;
 
 /// How many suggestions are shown.
@@ -103,6 +105,30 @@ pub struct ConsoleEntry {
     pub input: String,
     /// The reply, or the problem.
     pub reply: Result<String, String>,
+    /// The engine's sample time when it ran the line (`None`: the workbench answered
+    /// it itself — `why`, a refusal, no engine).
+    pub at: Option<SampleTime>,
+}
+
+impl ConsoleEntry {
+    /// A line the workbench answered itself (no engine time).
+    pub fn answered(input: impl Into<String>, reply: Result<String, String>) -> Self {
+        Self {
+            input: input.into(),
+            reply,
+            at: None,
+        }
+    }
+}
+
+impl From<Reply> for ConsoleEntry {
+    fn from(reply: Reply) -> Self {
+        Self {
+            input: reply.line,
+            reply: reply.result,
+            at: Some(reply.at),
+        }
+    }
 }
 
 /// UI state of the Console panel.

@@ -46,14 +46,8 @@ fn enter_runs_the_typed_line() {
 #[test]
 fn replies_and_errors_are_shown() {
     let mut harness = harness(vec![
-        ConsoleEntry {
-            input: "world".into(),
-            reply: Ok("camera (10.00, 10.00) zoom 1".into()),
-        },
-        ConsoleEntry {
-            input: "sev nothing".into(),
-            reply: Err("unknown event `nothing`".into()),
-        },
+        ConsoleEntry::answered("world", Ok("camera (10.00, 10.00) zoom 1".into())),
+        ConsoleEntry::answered("sev nothing", Err("unknown event `nothing`".into())),
     ]);
     harness.run();
     harness.get_by_label_contains("camera (10.00, 10.00) zoom 1");

@@ -185,8 +185,8 @@ impl News {
             print_record(record, self.show_trace, io)?;
             self.why.keep(record);
         }
-        for (label, result) in &snapshot.replies {
-            print_reply(label, result, io)?;
+        for reply in &snapshot.replies {
+            print_reply(&reply.line, &reply.result, io)?;
         }
         self.waiting = self.waiting.saturating_sub(snapshot.replies.len());
         self.objects = snapshot.world.objects.iter().map(|(o, _)| o.id).collect();

@@ -5,28 +5,13 @@
 use super::args::usage;
 use super::render::load_project;
 use super::{EXIT_INPUT_ERRORS, Io};
-use engine_core::host::offline::RenderOptions;
-use engine_core::host::qa::{QaReport, parse_qa, run_qa};
+use engine_core::host::qa::{ScriptRun, run_files, suite_files};
 use engine_core::toolchain::project::Project;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// How one script went.
-enum ScriptRun {
-    /// It ran: every expectation checked.
-    Ran(QaReport),
-    /// It could not run: its problems, each `file:line:col: …`.
-    Broken(Vec<String>),
-}
-
-impl ScriptRun {
-    fn passed(&self) -> bool {
-        matches!(self, ScriptRun::Ran(report) if report.passed())
-    }
-}
+use std::sync::atomic::AtomicBool;
 
 /// Runs `hitbench test <project> [files…] [--junit out.xml]`.
 pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
@@ -39,7 +24,8 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         .collect();
     args.finish()?;
     if files.is_empty() {
-        files = suite(&dir)?;
+        files =
+            suite_files(&dir).map_err(|e| anyhow::anyhow!("cannot list the QA scripts: {e}"))?;
         if files.is_empty() {
             writeln!(io.err, "hitbench: {} has no qa/*.qa scripts", dir.display())?;
             return Ok(ExitCode::from(EXIT_INPUT_ERRORS));
@@ -65,66 +51,22 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     })
 }
 
-/// The project's `qa/*.qa`, sorted by name.
-fn suite(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let qa = dir.join("qa");
-    let entries =
-        std::fs::read_dir(&qa).map_err(|e| anyhow::anyhow!("cannot list {}: {e}", qa.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "qa") && p.is_file())
-        .collect();
-    files.sort();
-    Ok(files)
-}
-
 /// Every script, on as many threads as the machine has cores; results in `files`' order.
 fn run_all(project: &Project, files: &[PathBuf]) -> Vec<ScriptRun> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(files.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<ScriptRun>>> =
         Mutex::new(std::iter::repeat_with(|| None).take(files.len()).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(file) = files.get(index) else {
-                        break;
-                    };
-                    let result = run_one(project.clone(), file);
-                    if let Ok(mut results) = results.lock() {
-                        results[index] = Some(result);
-                    }
-                }
-            });
+    let done = |index: usize, run: ScriptRun| {
+        if let Ok(mut results) = results.lock() {
+            results[index] = Some(run);
         }
-    });
+    };
+    run_files(project, files, false, &AtomicBool::new(false), &done);
     results
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .into_iter()
         .map(|r| r.unwrap_or_else(|| ScriptRun::Broken(vec!["the script's run stopped".into()])))
         .collect()
-}
-
-fn run_one(project: Project, file: &Path) -> ScriptRun {
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) => return ScriptRun::Broken(vec![format!("{}: {e}", file.display())]),
-    };
-    let (script, problems) = parse_qa(&text, file);
-    if !problems.is_empty() {
-        return ScriptRun::Broken(problems.iter().map(ToString::to_string).collect());
-    }
-    match run_qa(project, &script, RenderOptions::default()) {
-        Ok(report) => ScriptRun::Ran(report),
-        Err(e) => ScriptRun::Broken(vec![format!("{}: {e}", file.display())]),
-    }
 }
 
 /// One line for the script; for each failed expectation its place, what was expected,
@@ -138,7 +80,7 @@ fn report(file: &Path, run: &ScriptRun, io: &mut Io<'_>) -> anyhow::Result<()> {
                 writeln!(io.out, "  {problem}")?;
             }
         }
-        ScriptRun::Ran(report) => {
+        ScriptRun::Ran(report, _) => {
             let total = report.results.len();
             let failures: Vec<_> = report.failures().collect();
             if failures.is_empty() {
@@ -185,7 +127,7 @@ fn junit_xml(files: &[PathBuf], runs: &[ScriptRun]) -> String {
                     escape(&problems.join("\n"))
                 );
             }
-            ScriptRun::Ran(report) => {
+            ScriptRun::Ran(report, _) => {
                 for result in &report.results {
                     tests += 1;
                     let name = escape(&format!(

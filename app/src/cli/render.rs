@@ -9,13 +9,13 @@
 use super::Io;
 use super::args::{Args, usage};
 use anyhow::Context as _;
-use engine_core::host::capture::{self, CaptureError, CaptureWriter, Header};
+use engine_core::host::capture::{CaptureError, CaptureWriter, Header};
 use engine_core::host::command::{
     MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals,
 };
 use engine_core::host::keyframe::Keyframe;
 use engine_core::host::offline::{self, RenderOptions};
-use engine_core::host::session::{SaveLotPolicy, SessionConfig};
+use engine_core::host::session::SaveLotPolicy;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
 use std::cell::RefCell;
@@ -137,17 +137,7 @@ fn start_capture(
     script: &[TimedCommand],
     options: RenderOptions,
 ) -> anyhow::Result<CaptureWriter> {
-    let header = Header {
-        format: capture::FORMAT.to_string(),
-        version: capture::VERSION,
-        dirs: project.dirs.clone(),
-        seed: options.seed,
-        sample_rate: options.sample_rate,
-        voices: options.voices,
-        cache_budget: SessionConfig::default().cache_budget,
-        files: capture::hash_files(&project.dirs),
-    };
-    let mut writer = CaptureWriter::create(path, &header)?;
+    let mut writer = CaptureWriter::create(path, &Header::for_render(project, &options))?;
     for timed in script {
         writer.input(timed.time, timed.command.to_string())?;
     }

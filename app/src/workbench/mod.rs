@@ -344,10 +344,8 @@ impl Workbench {
             return;
         }
         if let Some(refusal) = self.capture_refusal() {
-            self.console_log.push(ConsoleEntry {
-                input: line,
-                reply: Err(refusal),
-            });
+            self.console_log
+                .push(ConsoleEntry::answered(line, Err(refusal)));
             return;
         }
         match &self.live {
@@ -365,10 +363,8 @@ impl Workbench {
             return;
         }
         if let Some(refusal) = self.capture_refusal() {
-            self.console_log.push(ConsoleEntry {
-                input: line,
-                reply: Err(refusal),
-            });
+            self.console_log
+                .push(ConsoleEntry::answered(line, Err(refusal)));
             return;
         }
         match &self.live {
@@ -395,7 +391,7 @@ impl Workbench {
                 format!("the Why panel explains {}", subject.describe())
             })
             .map_err(|e| e.to_string());
-        self.console_log.push(ConsoleEntry { input, reply });
+        self.console_log.push(ConsoleEntry::answered(input, reply));
     }
 
     /// Shows the Why panel on `target`.
@@ -406,10 +402,10 @@ impl Workbench {
 
     /// Answers a console line for which no engine runs.
     fn not_running(&mut self, line: String) {
-        self.console_log.push(ConsoleEntry {
-            input: line,
-            reply: Err("the engine is not running".into()),
-        });
+        self.console_log.push(ConsoleEntry::answered(
+            line,
+            Err("the engine is not running".into()),
+        ));
     }
 
     /// Moves the engine's replies into the console and returns a line of live state.
@@ -421,7 +417,7 @@ impl Workbench {
         self.console_log.extend(
             std::mem::take(&mut snapshot.replies)
                 .into_iter()
-                .map(|(input, reply)| ConsoleEntry { input, reply }),
+                .map(ConsoleEntry::from),
         );
         let new = std::mem::take(&mut snapshot.trace);
         self.runtime_errors += new

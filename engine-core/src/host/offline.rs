@@ -286,12 +286,14 @@ pub struct OutputSoFar {
 }
 
 /// Runs `script` against `project` as [`run_without_file`] does, measuring loudness,
-/// with `probe` watching: what a QA script runs.
+/// with `probe` watching, and keyframes to `on_keyframe` when given (as
+/// [`render_with_keyframes`] makes them): what a QA script runs.
 pub fn run_probed(
     project: Project,
     script: &[TimedCommand],
     options: RenderOptions,
     probe: &mut dyn Probe,
+    on_keyframe: Option<&mut dyn FnMut(Keyframe)>,
 ) -> Result<RenderReport, RenderError> {
     let total_frames = length(script, Path::new("(no file)"), &options)?;
     let meter =
@@ -307,7 +309,14 @@ pub fn run_probed(
     let mut ignore = |_| {};
     let mut commands = Commands::new(script, &mut ignore);
     commands.probe = Some(probe);
-    run(project, options, total_frames, &mut output, commands, None)
+    run(
+        project,
+        options,
+        total_frames,
+        &mut output,
+        commands,
+        on_keyframe,
+    )
 }
 
 /// Deletes an unfinished output file — only a regular file (never `/dev/null` or a

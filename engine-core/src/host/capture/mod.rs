@@ -21,9 +21,12 @@ pub use text::write_text;
 pub use writer::CaptureWriter;
 
 use crate::host::keyframe::Keyframe;
+use crate::host::offline::RenderOptions;
+use crate::host::session::SessionConfig;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::TraceRecord;
 use crate::toolchain::fsrules;
+use crate::toolchain::project::Project;
 use serde::{Deserialize, Serialize};
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -75,6 +78,23 @@ pub struct Header {
     pub cache_budget: usize,
     /// Every file of the project when the capture began.
     pub files: Vec<FileHash>,
+}
+
+impl Header {
+    /// The header of an offline render of `project` with `options` (the cache budget is
+    /// a session's default), with the hash of every project file now.
+    pub fn for_render(project: &Project, options: &RenderOptions) -> Self {
+        Self {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            dirs: project.dirs.clone(),
+            seed: options.seed,
+            sample_rate: options.sample_rate,
+            voices: options.voices,
+            cache_budget: SessionConfig::default().cache_budget,
+            files: hash_files(&project.dirs),
+        }
+    }
 }
 
 /// One line of a capture.

@@ -4,7 +4,7 @@
 
 use super::capturing::{CaptureStatus, Capturing};
 use super::preload::Preloading;
-use super::{LiveCommand, LiveSnapshot, Message};
+use super::{LiveCommand, LiveSnapshot, Message, Reply};
 use crate::host::command;
 use crate::host::reload::{ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::Session;
@@ -23,10 +23,6 @@ const TRACE_BACKLOG: usize = 200_000;
 
 /// Ticks the engine may run at once to catch up with the audio before it publishes.
 const MAX_CATCH_UP_TICKS: u32 = 64;
-
-/// A console reply: the line (or a script's label) and what the session answered — the
-/// sentence the console and `hitbench play` print, so a failure stays its text.
-pub(super) type Reply = (String, Result<String, String>);
 
 /// What the engine thread owns.
 pub(super) struct EngineThread {
@@ -105,13 +101,19 @@ impl EngineThread {
                 if matches!(command::parse(&line), Ok(Some(_))) {
                     self.capture_input(line.clone());
                 }
+                let at = self.session.now();
                 let result = self.session.run_line(&line);
-                self.replies.push((line, result));
+                self.replies.push(Reply { line, result, at });
             }
             Message::Command(LiveCommand::Execute { label, command }) => {
                 self.capture_input(command.to_string());
+                let at = self.session.now();
                 let result = self.session.execute(&command);
-                self.replies.push((label, result));
+                self.replies.push(Reply {
+                    line: label,
+                    result,
+                    at,
+                });
             }
             Message::Command(LiveCommand::StartCapture { writer, path }) => {
                 self.stop_capture();

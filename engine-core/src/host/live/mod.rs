@@ -68,6 +68,17 @@ pub enum LiveCommand {
 }
 
 /// What the engine thread publishes for the UI.
+/// A console line the engine ran, and its answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// The line (or a panel command's label).
+    pub line: String,
+    /// The reply the console prints, or the problem.
+    pub result: Result<String, String>,
+    /// The engine's sample time when it ran.
+    pub at: SampleTime,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct LiveSnapshot {
     /// Engine time (samples).
@@ -84,9 +95,8 @@ pub struct LiveSnapshot {
     pub notes: (u64, u64, u64),
     /// Trace records not yet taken by the UI.
     pub trace: Vec<TraceRecord>,
-    /// Console replies not yet taken by the UI: (the line, Ok(reply) or Err(problem)),
-    /// each the sentence the console prints.
-    pub replies: Vec<(String, Result<String, String>)>,
+    /// Console replies not yet taken by the UI, in the order the lines ran.
+    pub replies: Vec<Reply>,
     /// Hot reload: what is watched, the last reload, files with errors.
     pub reload: ReloadStatus,
     /// The live VM threads (event, track, PC and source line, registers).

@@ -366,7 +366,7 @@ fn fault(moment: &Moment<'_>, kind: &str, at: Option<&(String, u32)>) -> Outcome
     )
 }
 
-fn count(records: &[TraceRecord], what: Counted) -> usize {
+pub(super) fn count(records: &[TraceRecord], what: Counted) -> usize {
     records
         .iter()
         .filter(|r| match what {

@@ -9,14 +9,23 @@
 //! - [`run_qa`] renders the commands offline (no file) and checks every expectation at
 //!   its time (`check`: against the typed records so far, what sounds now and the
 //!   output so far), each with what actually was and the decision behind it.
+//! - [`suite_files`], [`run_file`] and [`run_files`]: a project's `qa/*.qa` found and
+//!   run on every core, each result as it comes (`hitbench test`, the QA panel); a
+//!   failed run can come back as a capture, to be shown at the failure.
+//! - [`record`] turns a console history into a script ([`Recording`]), offering the
+//!   decisions its lines caused as expectations to tick.
 
 mod check;
 mod parse;
+mod record;
 mod run;
+mod suite;
 
 pub use check::Outcome;
 pub use parse::parse_qa;
-pub use run::{QaReport, QaResult, run_qa};
+pub use record::{HandLine, Offer, Recording, record};
+pub use run::{QaReport, QaResult, run_qa, run_qa_with};
+pub use suite::{ScriptRun, run_file, run_files, suite_files};
 
 use crate::host::command::TimedCommand;
 use crate::runtime::TraceKind;

@@ -3,6 +3,8 @@
 
 use super::check::{Moment, Outcome, check};
 use super::{Assertion, Expectation, QaScript};
+use crate::host::capture::{Capture, Header};
+use crate::host::keyframe::Keyframe;
 use crate::host::offline::{OutputSoFar, Probe, RenderError, RenderOptions, run_probed};
 use crate::host::session::Session;
 use crate::runtime::{SampleTime, TraceRecord};
@@ -48,6 +50,18 @@ pub fn run_qa(
     script: &QaScript,
     options: RenderOptions,
 ) -> Result<QaReport, RenderError> {
+    run_qa_with(project, script, options, false).map(|(report, _)| report)
+}
+
+/// Runs `script` as [`run_qa`] does; with `capture`, the run comes back as a capture too
+/// (its header, the script's commands, every record and keyframes), to be shown in the
+/// workbench's capture view.
+pub fn run_qa_with(
+    project: Project,
+    script: &QaScript,
+    options: RenderOptions,
+    capture: bool,
+) -> Result<(QaReport, Option<Capture>), RenderError> {
     let rate = options.sample_rate.max(1);
     let mut expectations: Vec<(SampleTime, &Expectation)> = script
         .expectations
@@ -84,12 +98,30 @@ pub fn run_qa(
         results: Vec::new(),
         rate,
     };
-    let report = run_probed(project, &script.commands, options, &mut checker)?;
-    Ok(QaReport {
-        results: checker.results,
-        log: report.log,
-        rate,
-    })
+    let header = capture.then(|| Header::for_render(&project, &options));
+    let mut keyframes = Vec::new();
+    let mut keep = |keyframe: Keyframe| keyframes.push(keyframe);
+    let tap: Option<&mut dyn FnMut(Keyframe)> = if capture { Some(&mut keep) } else { None };
+    let report = run_probed(project, &script.commands, options, &mut checker, tap)?;
+    let capture = header.map(|header| Capture {
+        header,
+        inputs: script
+            .commands
+            .iter()
+            .map(|c| (c.time, c.command.to_string()))
+            .collect(),
+        records: std::mem::take(&mut checker.records),
+        keyframes,
+        end: Some(SampleTime::from_samples(report.frames)),
+    });
+    Ok((
+        QaReport {
+            results: checker.results,
+            log: report.log,
+            rate,
+        },
+        capture,
+    ))
 }
 
 /// The probe: keeps the records and checks the expectations in order.
