@@ -16,6 +16,7 @@ pub mod hitlist_editor;
 pub mod lot;
 pub mod mixer;
 pub mod problems;
+pub mod qa;
 pub mod source_view;
 pub mod sources;
 pub mod theme;
@@ -39,6 +40,7 @@ pub use hitlist_editor::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 pub use lot::LotPanel;
 pub use mixer::MixerPanel;
 pub use problems::ProblemsPanel;
+pub use qa::{QaData, QaPanel, QaScriptState, QaState};
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;
 pub use threads::ThreadsPanel;
@@ -107,6 +109,27 @@ pub enum AppCommand {
     DiffCapture,
     /// Close the capture: the panels show the live engine again.
     CloseCapture,
+    /// Run QA scripts offline in the background (none given: the project's whole suite);
+    /// progress and results come back in [`PanelContext::qa`].
+    RunQa(Vec<PathBuf>),
+    /// Stop the QA run (the scripts under way finish, no new one starts).
+    StopQa,
+    /// Show a failed expectation: its script's run in the capture view at the time it
+    /// was checked, with the Why panel on the decision behind it.
+    ShowQaFailure {
+        /// The script.
+        file: PathBuf,
+        /// The expectation's index among the run's results.
+        result: usize,
+    },
+    /// Write a QA script made from the console history into the project (never over a
+    /// file that exists); the outcome comes back in [`QaData::saved`].
+    SaveQaScript {
+        /// The file to write.
+        path: PathBuf,
+        /// The script.
+        text: String,
+    },
 }
 
 /// Something selected in one panel and shown in the others.
@@ -160,6 +183,8 @@ pub struct PanelContext<'a> {
     /// The capture open, if any: then `live` and `trace` are the capture's at the time
     /// it shows, and no engine runs commands.
     pub capture: Option<&'a CaptureView>,
+    /// The project's QA suite and its runs.
+    pub qa: &'a QaData,
 }
 
 /// Everything a [`PanelContext`] borrows, owned in one place: what a panel test, a
@@ -187,6 +212,8 @@ pub struct ContextData {
     pub hitlists: HitListData,
     /// The capture open.
     pub capture: Option<CaptureView>,
+    /// The QA suite.
+    pub qa: QaData,
 }
 
 impl ContextData {
@@ -203,6 +230,7 @@ impl ContextData {
             selection: self.selection.as_ref(),
             hitlists: &self.hitlists,
             capture: self.capture.as_ref(),
+            qa: &self.qa,
         }
     }
 }

@@ -69,6 +69,12 @@ impl Workbench {
                 return;
             }
         };
+        self.show_capture(path, read);
+    }
+
+    /// Shows `read` (from `path`: a file, or the QA script whose run it is) in the
+    /// capture view, at its start.
+    pub(super) fn show_capture(&mut self, path: &Path, read: capture::Capture) {
         let changed =
             capture::changed_files(&read.header.files, &capture::hash_files(&read.header.dirs));
         let rate = read.header.sample_rate;
@@ -122,7 +128,7 @@ impl Workbench {
     }
 
     /// Shows the open capture at `at` (kept within its start and end), and says where.
-    fn show_at(&mut self, at: SampleTime) -> SampleTime {
+    pub(super) fn show_at(&mut self, at: SampleTime) -> SampleTime {
         let Some(open) = &mut self.capture else {
             return at;
         };
@@ -286,7 +292,7 @@ impl Workbench {
     }
 
     /// The panels that show times in seconds, at `rate`.
-    fn set_sample_rate(&mut self, rate: u32) {
+    pub(super) fn set_sample_rate(&mut self, rate: u32) {
         self.panels.traces.sample_rate = rate;
         self.panels.lot.sample_rate = rate;
         self.panels.mixer.sample_rate = rate;

@@ -3,8 +3,8 @@
 
 use panels::{
     AppCommand, BrowserPanel, CachePanel, CapturePanel, ConsolePanel, HitListsPanel, LotPanel,
-    MixerPanel, Panel, PanelContext, ProblemsPanel, SourceViewPanel, SourcesPanel, ThreadsPanel,
-    TracesPanel, VoicesPanel, WhyPanel,
+    MixerPanel, Panel, PanelContext, ProblemsPanel, QaPanel, SourceViewPanel, SourcesPanel,
+    ThreadsPanel, TracesPanel, VoicesPanel, WhyPanel,
 };
 use serde::{Deserialize, Serialize};
 
@@ -43,11 +43,14 @@ pub enum Pane {
     /// The open capture: what it was made with, its inputs, the diff against the
     /// project now.
     Capture,
+    /// The project's QA scripts: run them, see each expectation, open a failure; save
+    /// the console history as a script.
+    Qa,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 14] = [
+    pub const ALL: [Pane; 15] = [
         Pane::Sources,
         Pane::Source,
         Pane::Console,
@@ -62,6 +65,7 @@ impl Pane {
         Pane::Browser,
         Pane::Why,
         Pane::Capture,
+        Pane::Qa,
     ];
 }
 
@@ -96,6 +100,8 @@ pub struct Panels {
     pub why: WhyPanel,
     /// The open capture.
     pub capture: CapturePanel,
+    /// QA scripts.
+    pub qa: QaPanel,
 }
 
 impl Panels {
@@ -116,13 +122,14 @@ impl Panels {
             Pane::Browser => &mut self.browser,
             Pane::Why => &mut self.why,
             Pane::Capture => &mut self.capture,
+            Pane::Qa => &mut self.qa,
         }
     }
 }
 
 /// The layout of a first run: sources (with the project browser as a tab beside them) on
 /// the left; the source view (with the voices, track threads, lot view and Why as tabs
-/// beside it) above the console and problems (and the traces, hit lists, cache, mixer
+/// beside it) above the console and problems (and the traces, QA, hit lists, cache, mixer
 /// and capture) on the right.
 pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let mut tiles = egui_tiles::Tiles::default();
@@ -142,8 +149,9 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let traces = tiles.insert_pane(Pane::Traces);
     let mixer = tiles.insert_pane(Pane::Mixer);
     let capture = tiles.insert_pane(Pane::Capture);
+    let qa = tiles.insert_pane(Pane::Qa);
     let bottom = tiles.insert_tab_tile(vec![
-        console, traces, problems, hitlists, cache, mixer, capture,
+        console, traces, problems, qa, hitlists, cache, mixer, capture,
     ]);
     let right = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Vertical,

@@ -7,6 +7,7 @@ mod capture;
 pub mod dock;
 pub mod files;
 pub mod hitlist_sessions;
+mod qa;
 pub mod settings;
 
 use anyhow::Context as _;
@@ -68,6 +69,8 @@ pub struct Workbench {
     capture: Option<capture::OpenCapture>,
     /// Bumped whenever the trace the panels read is replaced (`PanelContext::trace_epoch`).
     trace_epoch: u64,
+    /// The QA suite, its run under way and the failed runs' captures.
+    qa: qa::QaRuns,
 }
 
 /// Something the menu asks for.
@@ -120,6 +123,7 @@ impl Workbench {
             files: files::FileJobs::default(),
             capture: None,
             trace_epoch: 0,
+            qa: qa::QaRuns::default(),
         };
         workbench.open_project(&dir);
         if let Some(problem) = problem {
@@ -153,6 +157,7 @@ impl Workbench {
                 self.panels.lot.sample_rate = live.output.sample_rate;
                 self.panels.mixer.sample_rate = live.output.sample_rate;
                 self.panels.why.sample_rate = live.output.sample_rate;
+                self.panels.qa.sample_rate = live.output.sample_rate;
                 self.live = Some(live);
             }
             Err(e) => {
@@ -219,6 +224,7 @@ impl Workbench {
         let live = self.poll_live();
         self.poll_files(ui.ctx());
         self.poll_capture();
+        self.poll_qa();
         ui.ctx().request_repaint_after(LIVE_REFRESH);
         // Ctrl+Alt+C: the game's shortcut to the cheat console.
         let console_key =
@@ -296,6 +302,7 @@ impl Workbench {
             selection: self.selection.as_ref(),
             hitlists: &self.hitlists.data,
             capture: self.capture.as_ref().map(|open| &open.view),
+            qa: &self.qa.data,
         };
         egui::CentralPanel::default().show(ui, |ui| {
             let mut behavior = dock::Behavior {
@@ -319,6 +326,7 @@ impl Workbench {
     fn show_project(&mut self, project: Project) {
         self.project = project;
         self.hitlists.project_loaded(&self.project);
+        self.qa.list(self.project.root());
         let problems = self.project.all_diagnostics().count();
         self.status = format!(
             "{}: {} source file(s), {problems} problem(s)",
@@ -494,6 +502,10 @@ impl Workbench {
                 AppCommand::PlayCapture(play) => self.play_capture(play),
                 AppCommand::DiffCapture => self.diff_capture(),
                 AppCommand::CloseCapture => self.close_capture(),
+                AppCommand::RunQa(files) => self.run_qa(&files),
+                AppCommand::StopQa => self.stop_qa(),
+                AppCommand::ShowQaFailure { file, result } => self.show_qa_failure(&file, result),
+                AppCommand::SaveQaScript { path, text } => self.save_qa_script(&path, &text),
             }
         }
     }

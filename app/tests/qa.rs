@@ -1,0 +1,327 @@
+//! The QA panel under egui_kittest: Run all runs a copy of the demo's suite in the
+//! background with progress, each script passes or fails per expectation, and a failed
+//! one opens its run in the capture view at that time with the Why panel on the
+//! decision; "Save console history as QA script…" turns lines typed at the console into
+//! a script that lists in the panel, reads back and passes.
+//!
+//! With `HITBENCH_SCREENSHOTS=1` it also writes `screenshots/qa.png` (the QA panel after
+//! a run with one failure) and `screenshots/qa-why.png` (that failure shown).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable};
+use engine_core::host::qa::{ScriptRun, parse_qa};
+use engine_core::sound::output::OutputChoice;
+use hitbench::workbench::Workbench;
+use hitbench::workbench::dock::Pane;
+use panels::QaState;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fresh temporary folder for `tag`.
+fn temp(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hitbench-app-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Copies the folder `from` into `to`, recursively.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A copy of the demo in `dir` keeping only the QA scripts named.
+fn demo_copy(dir: &Path, keep: &[&str]) -> PathBuf {
+    let copy = dir.join("demo");
+    copy_dir(&workspace().join("projects/demo"), &copy);
+    for entry in std::fs::read_dir(copy.join("qa")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !keep.contains(&name.as_str()) {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    copy
+}
+
+fn open(project: &Path, config: &Path) -> Harness<'static, Workbench> {
+    let workbench = Workbench::new(
+        Some(project),
+        OutputChoice::Null,
+        Some(config.to_path_buf()),
+    );
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_render_cursor(false)
+        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench)
+}
+
+/// Runs frames until `done` holds.
+fn until(harness: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
+    let start = Instant::now();
+    while !done(harness.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "not within 180 s: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        harness.run();
+    }
+}
+
+fn show(harness: &mut Harness<'static, Workbench>, pane: Pane) {
+    harness.state_mut().show(pane);
+    harness.run();
+    harness.run();
+}
+
+fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
+    show(harness, Pane::Console);
+    harness.get_by_role(Role::TextInput).click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).type_text(line);
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+}
+
+#[test]
+fn run_all_shows_each_expectation_and_a_failure_opens_at_its_time_with_why() {
+    let dir = temp("qa-panel");
+    let copy = demo_copy(&dir, &["ui_sounds.qa", "voice_limit.qa", "stations.qa"]);
+    // The laugh's priority lowered below the door's: with four voices it no longer
+    // steals the door's voice, and voice_limit.qa:12 fails.
+    let people = copy.join("people.src");
+    let text = std::fs::read_to_string(&people).unwrap();
+    let lowered = text.replace(
+        "0x2102=0,vox_laugh,1024,kArgsIdVolPan,duckpri_normal,kGroupVox,spl_normal,@0,0,50",
+        "0x2102=0,vox_laugh,1024,kArgsIdVolPan,duckpri_normal,kGroupVox,spl_normal,@0,0,10",
+    );
+    assert_ne!(lowered, text);
+    std::fs::write(&people, lowered).unwrap();
+    let mut harness = open(&copy, &dir.join("config"));
+    show(&mut harness, Pane::Qa);
+
+    // The suite is listed, not run yet.
+    for name in ["stations.qa", "ui_sounds.qa", "voice_limit.qa"] {
+        harness.get_by_label(name);
+    }
+    assert_eq!(harness.get_all_by_label("not run").count(), 3);
+
+    // Run all: progress while it runs, then the tally and each script's verdict.
+    harness
+        .get_by_role_and_label(Role::Button, "Run all")
+        .click();
+    harness.run();
+    assert!(harness.state().qa_running() || harness.state().qa().tally() != (0, 0));
+    until(&mut harness, "the suite ran", |wb| !wb.qa_running());
+    harness.run();
+    assert_eq!(harness.state().qa().tally(), (2, 1));
+    harness.get_by_label("2 passed, 1 failed");
+    harness.get_by_label_contains("of 5 expectation(s) failed");
+    assert_eq!(
+        harness
+            .get_all_by_label_contains("expectation(s) held")
+            .count(),
+        2
+    );
+    // The failure, open: its place, the expectation and what actually was.
+    harness.get_by_label("voice_limit.qa:12");
+    harness.get_by_label("expect started vox_laugh @3");
+    assert!(
+        harness
+            .get_all_by_label_contains("actually: refused: all 4 voices busy")
+            .next()
+            .is_some()
+    );
+    if std::env::var_os("HITBENCH_SCREENSHOTS").is_some() {
+        let out = workspace().join("screenshots");
+        std::fs::create_dir_all(&out).unwrap();
+        harness.render().unwrap().save(out.join("qa.png")).unwrap();
+    }
+
+    // Show why: the run in the capture view at the time it was checked, the Why panel
+    // on the refused laugh.
+    // Lines 11, 12 and 13 failed; the second is the laugh's.
+    assert_eq!(harness.get_all_by_label("Show why").count(), 3);
+    harness.get_all_by_label("Show why").nth(1).unwrap().click();
+    harness.run();
+    harness.run();
+    let script = copy.join("qa/voice_limit.qa");
+    let (at, rate) = {
+        let qa = harness.state().qa();
+        let state = qa.scripts.iter().find(|s| s.file == script).unwrap();
+        let QaState::Done(ScriptRun::Ran(report, _)) = &state.state else {
+            panic!("voice_limit.qa ran");
+        };
+        let failed = report
+            .failures()
+            .find(|r| r.expectation.line == 12)
+            .unwrap();
+        (failed.at, report.rate)
+    };
+    let capture = harness
+        .state()
+        .capture()
+        .expect("the run opens as a capture");
+    assert_eq!(capture.path, script);
+    assert_eq!(capture.at, at);
+    // Checked at 0.2 s: the first tick at or after it.
+    assert!(at.samples() >= u64::from(rate) / 5, "{at:?}");
+    harness.get_by_label_contains("Why: the trigger of trace record");
+    harness.get_by_label_contains("1 decision(s)");
+    assert!(
+        harness
+            .get_all_by_label_contains("all 4 voices busy")
+            .next()
+            .is_some(),
+        "the Why panel shows the refusal"
+    );
+    if std::env::var_os("HITBENCH_SCREENSHOTS").is_some() {
+        let out = workspace().join("screenshots");
+        harness
+            .render()
+            .unwrap()
+            .save(out.join("qa-why.png"))
+            .unwrap();
+    }
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn console_history_saved_as_a_qa_script_reads_back_and_passes() {
+    let dir = temp("qa-save");
+    let copy = demo_copy(&dir, &["ui_sounds.qa"]);
+    let mut harness = open(&copy, &dir.join("config"));
+    harness.run();
+
+    // What a tester does by hand: two greetings, a line misspelt.
+    for line in ["sev vox greet @1", "sev nothing_such", "sev vox greet @2"] {
+        type_line(&mut harness, line);
+        let n = harness.state().console().len();
+        until(&mut harness, "the engine answers", |wb| {
+            wb.console().len() >= n && wb.console().iter().all(|e| e.at.is_some())
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        harness.run();
+    }
+    until(&mut harness, "the replies are in", |wb| {
+        wb.console().len() == 3 && wb.console().iter().all(|e| e.at.is_some())
+    });
+    // The greetings' decisions reach the trace.
+    until(&mut harness, "the greetings are traced", |wb| {
+        wb.trace()
+            .iter()
+            .filter(|r| r.event.as_deref() == Some("vox_greet"))
+            .count()
+            >= 2
+    });
+
+    show(&mut harness, Pane::Qa);
+    harness
+        .get_by_role_and_label(Role::Button, "Save console history as QA script…")
+        .click();
+    harness.run();
+    harness.run();
+    // The dialog: the lines, the one left out, the expectations offered.
+    harness.get_by_label("Save console history as QA script");
+    harness.get_by_label_contains("left out: sev nothing_such");
+    let started = |harness: &Harness<'static, Workbench>, object: u32| {
+        harness
+            .get_all_by_role(Role::CheckBox)
+            .find(|n| {
+                n.accesskit_node()
+                    .label()
+                    .is_some_and(|l| l.ends_with(&format!("expect started vox_greet @{object}")))
+            })
+            .is_some()
+    };
+    assert!(started(&harness, 1) && started(&harness, 2));
+    // Untick the steal count (it is unticked already) and tick the refusals' count.
+    harness
+        .get_all_by_role(Role::CheckBox)
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.contains("count refusals == 0"))
+        })
+        .unwrap()
+        .click();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "Save").click();
+    harness.run();
+    harness.run();
+
+    // Written into qa/, listed in the panel, and said so.
+    let saved = copy.join("qa/console_1.qa");
+    assert!(saved.is_file(), "{:?}", harness.state().qa().saved);
+    harness.get_by_label("console_1.qa");
+    harness.get_by_label_contains("saved qa/console_1.qa");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let (script, problems) = parse_qa(&text, &saved);
+    assert!(problems.is_empty(), "{problems:#?}\n{text}");
+    let lines: Vec<String> = script
+        .commands
+        .iter()
+        .map(|c| c.command.to_string())
+        .collect();
+    assert_eq!(lines, ["sev vox_greet @1", "sev vox_greet @2"], "{text}");
+    assert_eq!(script.commands[0].time, 0.0, "{text}");
+    let expected: Vec<&str> = script
+        .expectations
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(
+        expected,
+        [
+            "started vox_greet @1",
+            "started vox_greet @2",
+            "no fault",
+            "count refusals == 0"
+        ],
+        "{text}"
+    );
+
+    // Run from the panel, it passes on a fresh engine.
+    harness.state_mut().run_qa(std::slice::from_ref(&saved));
+    until(&mut harness, "the saved script ran", |wb| !wb.qa_running());
+    let qa = harness.state().qa();
+    let state = qa.scripts.iter().find(|s| s.file == saved).unwrap();
+    assert!(
+        matches!(&state.state, QaState::Done(run) if run.passed()),
+        "{:#?}\n{text}",
+        state.state
+    );
+
+    // A second save never overwrites: the name moves on.
+    harness
+        .get_by_role_and_label(Role::Button, "Save console history as QA script…")
+        .click();
+    harness.run();
+    assert!(
+        harness
+            .get_all_by_role(Role::TextInput)
+            .any(|n| n.accesskit_node().value().as_deref() == Some("console_2.qa")),
+        "the next name is offered"
+    );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}
