@@ -122,3 +122,29 @@ fn a_lowered_priority_fails_the_voice_limit_script() {
     assert!(run.out.contains("why: "), "{}", run.out);
     assert!(run.out.contains("passed, 1 failed"), "{}", run.out);
 }
+
+/// A sample deleted from a copy of the demo (the door's): the door's track still gets its
+/// voice but plays no note, and the object-sounds script says so at its line; the
+/// voice-limit script, whose crowd counted on the door, fails too.
+#[test]
+fn a_deleted_sample_fails_the_scripts_that_hear_it() {
+    let dir = TempDir::new("qa-sample");
+    let copy = dir.join("demo");
+    copy_dir(&workspace().join("projects/demo"), &copy);
+    std::fs::remove_file(copy.join("sounds/objects/door_open.ogg")).unwrap();
+    let run = hitbench(&["test", &copy.display().to_string()]);
+    assert_eq!(run.code, ExitCode::from(1), "{}\n{}", run.out, run.err);
+    let script = copy.join("qa/object_sounds.qa").display().to_string();
+    assert!(
+        run.out.contains(&format!(
+            "{script}:11: expect started door_open @1 within 100ms"
+        )),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("but no note of it started"), "{}", run.out);
+    assert!(run.out.contains("why: "), "{}", run.out);
+    assert!(run.out.contains("11 passed, 2 failed"), "{}", run.out);
+    // The missing file is named as a warning of the project.
+    assert!(run.err.contains("door_open.ogg"), "{}", run.err);
+}

@@ -19,8 +19,17 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     let dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
         usage("test needs a project folder: hitbench test <project> [files.qa…] [--junit out.xml]")
     })?;
+    // A file given is found as given, else inside the project (`qa/ui_sounds.qa`).
     let mut files: Vec<PathBuf> = std::iter::from_fn(|| args.next_positional())
         .map(PathBuf::from)
+        .map(|file| {
+            let inside = dir.join(&file);
+            if !file.exists() && inside.exists() {
+                inside
+            } else {
+                file
+            }
+        })
         .collect();
     args.finish()?;
     if files.is_empty() {

@@ -356,6 +356,10 @@ impl Workbench {
                 .push(ConsoleEntry::answered(line, Err(refusal)));
             return;
         }
+        if let Ok(Some(Command::Reload)) = command::parse(&line) {
+            self.reload_command(line);
+            return;
+        }
         match &self.live {
             Some(live) if live.line(&line) => {}
             _ => self.not_running(line),
@@ -373,6 +377,10 @@ impl Workbench {
         if let Some(refusal) = self.capture_refusal() {
             self.console_log
                 .push(ConsoleEntry::answered(line, Err(refusal)));
+            return;
+        }
+        if command == Command::Reload {
+            self.reload_command(line);
             return;
         }
         match &self.live {
@@ -400,6 +408,18 @@ impl Workbench {
             })
             .map_err(|e| e.to_string());
         self.console_log.push(ConsoleEntry::answered(input, reply));
+    }
+
+    /// `reload` at the console: what File > Reload project does (the workbench's panels
+    /// and the engine both get the project read again), filed at the engine's time so a
+    /// saved console history replays it.
+    fn reload_command(&mut self, input: String) {
+        self.reload();
+        self.console_log.push(ConsoleEntry {
+            input,
+            reply: Ok(format!("read the project again: {}", self.status)),
+            at: self.live.as_ref().map(|_| self.live_state.now),
+        });
     }
 
     /// Shows the Why panel on `target`.

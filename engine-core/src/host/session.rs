@@ -202,6 +202,11 @@ impl Session {
     /// render's log print — from the command language ([`command::CommandError`]) and
     /// from the world director alike, so both kinds of failure are the text they say.
     pub fn execute(&mut self, command: &Command) -> Result<String, String> {
+        if matches!(command, Command::Reload) {
+            let reply = apply_reload::reload_from_disk(self);
+            self.pump();
+            return Ok(reply);
+        }
         if let Command::World(world) = command {
             let result =
                 self.world

@@ -159,6 +159,11 @@ pub(super) fn help(_: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::Help)
 }
 
+/// `reload`.
+pub(super) fn reload(_: &Line<'_>) -> Result<Command, ParseError> {
+    Ok(Command::Reload)
+}
+
 /// `play <patch id|patch name|sample file>`: the rest of the line, so a path may hold
 /// spaces.
 pub(super) fn play(line: &Line<'_>) -> Result<Command, ParseError> {

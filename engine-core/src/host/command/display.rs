@@ -54,6 +54,7 @@ impl fmt::Display for Command {
             Command::Help => f.write_str("help"),
             Command::Play(target) => write!(f, "play {target}"),
             Command::Why(subject) => write!(f, "why {subject}"),
+            Command::Reload => f.write_str("reload"),
         }
     }
 }

@@ -61,6 +61,9 @@ pub enum CommandError {
     /// A world command where no world runs.
     #[error("the world is not running here (no lot)")]
     NoWorld,
+    /// `reload` where no session holds the project's folders.
+    #[error("nothing to reload here: `reload` reads a session's project folders again")]
+    NoProject,
     /// `play` found nothing to play.
     #[error(transparent)]
     Audition(#[from] AuditionError),
@@ -141,6 +144,7 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
             Ok(format!("playing {what} (note {note})"))
         }
         Command::Why(_) => Err(CommandError::NoHistory),
+        Command::Reload => Err(CommandError::NoProject),
         Command::Help => Ok(help_lines()
             .iter()
             .map(|(syntax, what)| format!("{syntax:<42} {what}"))

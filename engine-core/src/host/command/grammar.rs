@@ -239,6 +239,13 @@ pub const COMMANDS: &[CommandSpec] = &[
         Rest,
         engine::why,
     ),
+    spec(
+        "reload",
+        "",
+        "read the project again from disk and apply it as a hot reload (changed tracks restart)",
+        AtMost(0),
+        engine::reload,
+    ),
 ];
 
 const fn word_count(specs: &[CommandSpec]) -> usize {

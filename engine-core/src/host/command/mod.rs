@@ -124,4 +124,8 @@ pub enum Command {
     /// It needs the trace history, which the engine does not keep: the workbench opens
     /// its Why panel, `hitbench render` and `play` print the explanation.
     Why(Subject),
+    /// Read the project again from its folders and apply it as a hot reload would
+    /// (changed tracks restart, the world is read again): what a QA script or a tester
+    /// uses to check that a reload keeps the sound going.
+    Reload,
 }

@@ -92,6 +92,7 @@ fn engine_samples() -> Vec<Command> {
         }
     }
     samples.push(Command::Help);
+    samples.push(Command::Reload);
     for target in [
         "100",
         "0x64",
@@ -311,6 +312,7 @@ fn engine_command() -> impl Strategy<Value = Command> {
         (proptest::sample::select(volumes.to_vec()), 0.0f32..=4.0)
             .prop_map(|(target, value)| Command::Volume { target, value }),
         Just(Command::Help),
+        Just(Command::Reload),
         play_target().prop_map(Command::Play),
         event_name().prop_map(|name| Command::Why(Subject::Event(name))),
         any::<ObjectId>().prop_map(|object| Command::Why(Subject::Object(object))),

@@ -63,6 +63,8 @@ fn every_command_parses() {
         }
     );
     assert_eq!(ok("help"), Command::Help);
+    assert_eq!(ok("reload"), Command::Reload);
+    assert!(parse("reload now").is_err(), "reload takes nothing");
     assert_eq!(ok("play 100"), Command::Play("100".into()));
     assert_eq!(
         ok("PLAY sounds/baby cry.wav"),
@@ -147,6 +149,7 @@ fn completion_words_come_from_the_table_in_order() {
         "help",
         "play",
         "why",
+        "reload",
     ];
     assert_eq!(WORDS, expected);
     for word in WORDS {

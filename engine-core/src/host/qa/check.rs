@@ -182,8 +182,14 @@ fn started(
         ),
     };
     let mut actual = decision.verdict.sentence();
-    if let (Some(_), Some(late)) = (within_ms, late_ms) {
-        actual.push_str(&format!(", its first note {late:.0} ms after the trigger"));
+    match (within_ms, late_ms) {
+        (Some(_), Some(late)) => {
+            actual.push_str(&format!(", its first note {late:.0} ms after the trigger"));
+        }
+        (Some(_), None) if got_voice && !in_time => {
+            actual.push_str(", but no note of it started");
+        }
+        _ => {}
     }
     Outcome {
         passed: got_voice && in_time,

@@ -3,10 +3,14 @@
 //! again, and trace every step (kind `reload`; file problems as `error`).
 
 use super::Session;
-use crate::host::reload::{Reload, ReloadConfig, ReloadStatus, ReloadSummary, SampleChange};
+use crate::host::reload::{
+    Reload, ReloadConfig, ReloadStatus, ReloadSummary, SampleChange, WatchStatus,
+};
+use crate::runtime::trace::SampleOutcome;
 use crate::runtime::trace::{ReloadEvent, RunningTrack};
 use crate::runtime::{ActiveTrack, EventArgs};
 use crate::toolchain::project::Project;
+use crate::toolchain::project::resource_name;
 use crate::world::ObjectId;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -290,4 +294,69 @@ impl ReloadStatus {
             }
         }
     }
+}
+
+/// `reload`: reads the session's project again from its folders (each file matched with
+/// the version in use, a broken one keeping its last good version) and applies it as a
+/// hot reload that read everything again would — changed sample files read again into
+/// the cache, the project swapped in (the tracks whose code was running restart), the
+/// world read again. The reply says what changed.
+pub(crate) fn reload_from_disk(session: &mut Session) -> String {
+    let (project, report) = session.engine.project().reload();
+    let cache = Arc::clone(session.server.cache());
+    let mut samples = Vec::new();
+    for path in report.samples.all() {
+        let Some(name) = resource_name(path, &project.dirs) else {
+            continue;
+        };
+        let outcome = if !path.is_file() {
+            cache.evict(&name);
+            SampleOutcome::Removed
+        } else if cache.names(&name).is_empty() {
+            let dir = project.dirs.iter().rev().find(|d| path.starts_with(d));
+            match dir.map(|d| cache.add_directory(d)) {
+                Some(Ok(_)) => SampleOutcome::Added,
+                Some(Err(e)) => SampleOutcome::Failed(e.to_string()),
+                None => continue,
+            }
+        } else {
+            match cache.reload(&name) {
+                Ok(_) => SampleOutcome::Reloaded,
+                Err(e) => SampleOutcome::Failed(e.to_string()),
+            }
+        };
+        samples.push(SampleChange {
+            path: path.clone(),
+            name: Some(name),
+            outcome,
+        });
+    }
+    let changed = report.sources.all().count() + report.tables.all().count() + samples.len();
+    let kept = report.kept.len();
+    let now = Instant::now();
+    let reload = Reload {
+        files: Vec::new(),
+        rescan: true,
+        project: Some(Box::new(project)),
+        report,
+        samples,
+        errors: Vec::new(),
+        watch: WatchStatus::default(),
+        first_change: now,
+        ready_at: now,
+    };
+    let restarted = apply(session, reload, &ReloadConfig::default()).map_or(0, |summary| {
+        summary
+            .events
+            .iter()
+            .filter(|e| matches!(e, ReloadEvent::TrackRestarted { .. }))
+            .count()
+    });
+    format!(
+        "read the project again: {changed} file(s) changed{}, {restarted} track(s) restarted",
+        match kept {
+            0 => String::new(),
+            n => format!(", {n} broken (their last good version stays in use)"),
+        }
+    )
 }
