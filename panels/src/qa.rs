@@ -216,22 +216,7 @@ fn script_ui(
         }
     };
     let name = file_name(&script.file);
-    let done = match &script.state {
-        QaState::Done(run) => Some(run),
-        _ => None,
-    };
-    let id = ui.make_persistent_id(("qa", &script.file));
-    // A failed script opens by itself; one not run has nothing to open.
-    let failed = done.is_some_and(|run| !run.passed());
-    let mut state =
-        egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, failed);
-    // … and again each time it turns from passing (or not run) to failing.
-    let key = id.with("failed");
-    if failed && ui.ctx().data(|d| d.get_temp::<bool>(key)) != Some(true) {
-        state.set_open(true);
-    }
-    ui.ctx().data_mut(|d| d.insert_temp(key, failed));
-    let header = state.show_header(ui, |ui| {
+    let row = |ui: &mut egui::Ui, commands: &mut Vec<AppCommand>| {
         ui.colored_label(colour, egui::RichText::new(glyph).strong());
         ui.label(egui::RichText::new(&name).strong());
         ui.label(summary);
@@ -244,10 +229,27 @@ fn script_ui(
                 line: 1,
             });
         }
-    });
-    let Some(run) = done else {
+    };
+    // Only a script that ran has expectations to open.
+    let QaState::Done(run) = &script.state else {
+        ui.horizontal(|ui| {
+            ui.add_space(ui.spacing().indent);
+            row(ui, commands);
+        });
         return;
     };
+    let id = ui.make_persistent_id(("qa", &script.file));
+    // A failed script opens by itself …
+    let failed = !run.passed();
+    let mut state =
+        egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, failed);
+    // … and again each time it turns from passing (or not run) to failing.
+    let key = id.with("failed");
+    if failed && ui.ctx().data(|d| d.get_temp::<bool>(key)) != Some(true) {
+        state.set_open(true);
+    }
+    ui.ctx().data_mut(|d| d.insert_temp(key, failed));
+    let header = state.show_header(ui, |ui| row(ui, commands));
     header.body(|ui| match run {
         ScriptRun::Broken(problems) => {
             for problem in problems {
