@@ -3,6 +3,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "runtime/support.rs"]
+#[allow(dead_code)]
+mod support;
+
 use engine_core::host::offline::RenderOptions;
 use engine_core::host::qa::{QaReport, parse_qa, run_qa};
 use engine_core::toolchain::project::Project;
@@ -217,4 +221,94 @@ fn a_console_history_round_trips_as_a_qa_script() {
     assert_eq!(script.expectations.len(), 3, "{text}");
     let report = run(&text, 16);
     assert!(report.passed(), "{:#?}\n{text}", outcomes(&report));
+}
+
+#[test]
+fn stations_music_refusals_and_counts_fail_where_they_should() {
+    let report = run(
+        "0.0 sev tv on action @4\n\
+         0.0 ui music neighborhood\n\
+         0.0 sev door open @1\n\
+         0.0 expect refused door_open\n\
+         2.0 expect playing station action\n\
+         2.0 expect silent station action\n\
+         2.0 expect playing station pop\n\
+         2.0 expect silent station pop\n\
+         3.0 expect playing music\n\
+         3.0 expect silent music\n\
+         3.0 expect not stolen\n\
+         3.0 expect count steals > 0\n\
+         3.0 expect count events >= 2\n",
+        16,
+    );
+    assert_lines(&report, &[5, 8, 9, 11, 13], &[4, 6, 7, 10, 12]);
+}
+
+/// A track that plays a sample for a second, and one that divides by zero at line 9.
+const SCRATCH: &str = "\
+LAYOUT tso
+BINARY [
+hum
+\tloadb patch 1
+\tnote_on v3
+\tloadl v2 #1000
+\tdivider_never
+divider
+\tdiv v1 v2
+\tend
+]
+";
+
+#[test]
+fn samples_and_faults_fail_where_they_should() {
+    let p = support::TempProject::new("qa-faults");
+    let source = SCRATCH.replace("\tdivider_never\n", "\twait v2\n\tend\n");
+    p.file("t.src", &source)
+        .file("t.hot", "[Patch]\n1=0,hum,\"s.wav\",0,0,0,0,0\n");
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 48_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut wav = hound::WavWriter::create(p.path().join("s.wav"), spec).unwrap();
+    for _ in 0..48_000 {
+        wav.write_sample(8_000i16).unwrap();
+    }
+    wav.finalize().unwrap();
+    let line = source
+        .lines()
+        .position(|l| l.contains("div v1 v2"))
+        .unwrap()
+        + 1;
+    let text = format!(
+        "0.0 ui hum\n\
+         0.0 ui divider\n\
+         0.5 expect playing sample s.wav\n\
+         0.5 expect silent sample s.wav\n\
+         0.5 expect playing sample other.wav\n\
+         0.5 expect fault divide-by-zero at t.src:{line}\n\
+         0.5 expect fault divide-by-zero at t.src:{}\n\
+         0.5 expect no fault\n\
+         0.5 expect count faults == 1\n\
+         0.5 expect count faults == 0\n\
+         2.0 expect silent sample s.wav\n",
+        line + 1
+    );
+    let (script, problems) = parse_qa(&text, Path::new("t.qa"));
+    assert!(problems.is_empty(), "{problems:#?}");
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let options = RenderOptions {
+        tail_seconds: 0.2,
+        ..RenderOptions::default()
+    };
+    let report = run_qa(project, &script, options).unwrap();
+    assert_lines(&report, &[3, 6, 9, 11], &[4, 5, 7, 8, 10]);
+    let fault = &report.results[3];
+    assert!(
+        fault.outcome.actual.contains("divide"),
+        "{:?}",
+        fault.outcome
+    );
 }
