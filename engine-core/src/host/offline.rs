@@ -381,6 +381,8 @@ fn run(
         commands.looks_due(&mut session, output, peak, now);
         let start = session.now();
         session.tick();
+        commands.ticked = true;
+        commands.note_pause(&session, rate);
         let frames = (session.now() - start).min(end - start) as usize;
         let mut done = 0;
         while done < frames {
@@ -435,6 +437,19 @@ struct Commands<'a> {
     why: WhyLog,
     on_record: &'a mut dyn FnMut(TraceRecord),
     probe: Option<&'a mut dyn Probe>,
+    /// The pause the debugger holds has been said in the log.
+    pause_logged: bool,
+    /// The engine ticked since the last line ran.
+    ticked: bool,
+}
+
+/// True for a debugger line that only means something while the engine is paused.
+fn needs_pause(command: &Command) -> bool {
+    use crate::host::command::DebugCommand as D;
+    matches!(
+        command,
+        Command::Debug(D::GoOn(_) | D::Regs | D::Set { .. })
+    )
 }
 
 impl<'a> Commands<'a> {
@@ -450,6 +465,8 @@ impl<'a> Commands<'a> {
             why: WhyLog::new(asked),
             on_record,
             probe: None,
+            pause_logged: false,
+            ticked: true,
         }
     }
 
@@ -481,13 +498,34 @@ impl<'a> Commands<'a> {
         }
     }
 
-    /// Runs the commands due by the start of the next tick (they run before it).
+    /// Runs the commands due by the start of the next tick (they run before it). While
+    /// the debugger holds the engine paused, the lines that follow run at once, in order,
+    /// as if typed at the paused debugger, until one lets it go on; a script that ends
+    /// while paused goes on without breakpoints (said in the log).
     fn run_due(&mut self, session: &mut Session, rate: f64) {
-        while let Some(timed) = self.script.get(self.next) {
+        loop {
+            let paused = session.engine.paused().is_some();
+            let Some(timed) = self.script.get(self.next) else {
+                if paused {
+                    self.log.push(format!(
+                        "{:>8.3}  the script ended while paused: going on without breakpoints",
+                        session.now().samples() as f64 / rate
+                    ));
+                    session.engine.disarm_debugger();
+                    let _ = session.engine.go_on(crate::runtime::engine::GoOn::Continue);
+                }
+                break;
+            };
             let at = SampleTime::from_samples((timed.time * rate).round() as u64);
-            if at > session.now() {
+            if at > session.now() && !paused {
                 break;
             }
+            // A line that needs the paused debugger (`regs`, `next`, …) lets the engine
+            // run the tick the lines before it started, which may pause it, first.
+            if !paused && !self.ticked && needs_pause(&timed.command) {
+                break;
+            }
+            self.ticked = false;
             let result = match &timed.command {
                 Command::Why(subject) => self.why(session, subject),
                 command => session.execute(command),
@@ -499,7 +537,47 @@ impl<'a> Commands<'a> {
                 }
             });
             self.next += 1;
+            if session.engine.paused().is_none() {
+                // The next pause is another one.
+                self.pause_logged = false;
+            }
         }
+    }
+
+    /// Says in the log where the engine paused, once per pause.
+    fn note_pause(&mut self, session: &Session, rate: f64) {
+        let engine = &session.engine;
+        let Some(paused) = engine.paused() else {
+            self.pause_logged = false;
+            return;
+        };
+        if self.pause_logged {
+            return;
+        }
+        self.pause_logged = true;
+        let root = engine.project().root();
+        let place = paused.place.as_ref().map_or_else(
+            || "an instruction with no source line".to_string(),
+            |(file, line)| format!("{}:{line}", file.strip_prefix(root).unwrap_or(file).display()),
+        );
+        let (track, object) = engine.paused_thread().map_or_else(
+            || ("?".to_string(), String::new()),
+            |th| {
+                (
+                    th.track_name.to_string(),
+                    th.source.map_or(String::new(), |o| format!(", object {o}")),
+                )
+            },
+        );
+        let why = match &paused.reason {
+            crate::runtime::debug::PauseReason::Breakpoint(id) => format!("breakpoint {id}"),
+            crate::runtime::debug::PauseReason::Step => "step".to_string(),
+            crate::runtime::debug::PauseReason::Fault(fault) => format!("fault: {fault}"),
+        };
+        self.log.push(format!(
+            "{:>8.3}  paused at {place} (track {track}{object}) — {why}",
+            paused.at.samples() as f64 / rate
+        ));
     }
 
     /// `why`: the explanation of the subject's latest decisions from the records so far

@@ -16,6 +16,7 @@
 //! the same trace.
 
 pub mod clock;
+pub mod debug;
 pub mod engine;
 pub mod hooks;
 pub mod levels;

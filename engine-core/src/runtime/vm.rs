@@ -202,6 +202,9 @@ pub enum Exit {
         /// Op index where it happened.
         op: u32,
     },
+    /// The debugger stopped it before the instruction at `th.pc` ([`run_debug`]): it
+    /// goes on from there when the debugger lets it.
+    Break,
 }
 
 /// Everything an instruction may do outside its thread.
@@ -292,6 +295,60 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
             Step::Next => pc = op.next,
             Step::Goto(target) => pc = target,
             Step::Leave(exit) => return (exit, used),
+        }
+    }
+}
+
+/// Runs `th` as [`run`] does, one instruction at a time, asking `stop` before each
+/// (with the thread and the instruction's op index) whether to stop there — a
+/// breakpoint, the end of a step. Then it returns [`Exit::Break`] with `th.pc` at that
+/// instruction, which has not run. The instructions run and their cost are those of
+/// [`run`]: stopping and going on changes nothing the thread does.
+pub fn run_debug<H: Host>(
+    th: &mut Thread,
+    program: &Program,
+    host: &mut H,
+    fuel: u32,
+    stop: &mut dyn FnMut(&Thread, u32) -> bool,
+) -> (Exit, u32) {
+    let ops = program.ops.as_slice();
+    let mut pc = th.pc;
+    let mut used = 0u32;
+    loop {
+        if stop(th, pc) {
+            th.pc = pc;
+            return (Exit::Break, used);
+        }
+        if used >= fuel {
+            th.pc = pc;
+            let kind = FaultKind::OutOfFuel(used);
+            return (Exit::Fault { kind, op: pc }, used);
+        }
+        let Some(&op) = ops.get(pc as usize) else {
+            th.pc = pc;
+            let kind = FaultKind::RanOffEnd;
+            return (Exit::Fault { kind, op: pc }, used);
+        };
+        used += 1;
+        let (mut zero, mut sign) = (th.zero, th.sign);
+        let flow = register_op(&op, &mut th.regs, &mut zero, &mut sign);
+        (th.zero, th.sign) = (zero, sign);
+        match flow {
+            Flow::Next => pc = op.next,
+            Flow::Goto(target) => pc = target,
+            Flow::Fault(kind) => {
+                th.pc = pc;
+                return (Exit::Fault { kind, op: pc }, used);
+            }
+            Flow::Slow => {
+                let step = step(th, program, host, &op, pc);
+                used = used.saturating_add(std::mem::take(&mut th.host_fuel));
+                match step {
+                    Step::Next => pc = op.next,
+                    Step::Goto(target) => pc = target,
+                    Step::Leave(exit) => return (exit, used),
+                }
+            }
         }
     }
 }

@@ -55,6 +55,7 @@ impl fmt::Display for Command {
             Command::Play(target) => write!(f, "play {target}"),
             Command::Why(subject) => write!(f, "why {subject}"),
             Command::Reload => f.write_str("reload"),
+            Command::Debug(debug) => write!(f, "{debug}"),
         }
     }
 }

@@ -61,6 +61,9 @@ pub enum CommandError {
     /// A world command where no world runs.
     #[error("the world is not running here (no lot)")]
     NoWorld,
+    /// A debugger command the debugger refused (not paused, no such line, …).
+    #[error("{0}")]
+    Debug(String),
     /// `reload` where no session holds the project's folders.
     #[error("nothing to reload here: `reload` reads a session's project folders again")]
     NoProject,
@@ -145,6 +148,9 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
         }
         Command::Why(_) => Err(CommandError::NoHistory),
         Command::Reload => Err(CommandError::NoProject),
+        Command::Debug(debug) => {
+            super::debug_arguments::execute(cx.engine, debug).map_err(CommandError::Debug)
+        }
         Command::Help => Ok(help_lines()
             .iter()
             .map(|(syntax, what)| format!("{syntax:<42} {what}"))

@@ -6,7 +6,7 @@
 
 use super::Command;
 use super::line::{Line, ParseError, error, split_words};
-use super::{arguments as engine, world_arguments as world};
+use super::{arguments as engine, debug_arguments as debug, world_arguments as world};
 use Arity::{AtMost, Rest};
 
 /// How many arguments a command takes.
@@ -238,6 +238,71 @@ pub const COMMANDS: &[CommandSpec] = &[
         "why it was (not) heard: the latest decisions about an event or object, with every voice compared and each note's gain",
         Rest,
         engine::why,
+    ),
+    spec(
+        "break",
+        "<file>:<line> | <track> [if <register> <op> <value>] | on|off fault",
+        "set a breakpoint (alone: list them); `break on fault` pauses at a fault",
+        Rest,
+        debug::read_break,
+    ),
+    spec(
+        "delete",
+        "<n>|all",
+        "delete a breakpoint, or all",
+        AtMost(1),
+        debug::read_delete,
+    ),
+    spec("enable", "<n>", "turn a breakpoint on", AtMost(1), debug::read_enable),
+    spec("disable", "<n>", "turn a breakpoint off", AtMost(1), debug::read_disable),
+    spec(
+        "continue",
+        "",
+        "go on until the next breakpoint",
+        AtMost(0),
+        debug::read_go_on,
+    ),
+    spec(
+        "step",
+        "",
+        "run the paused track to its next source line (into calls)",
+        AtMost(0),
+        debug::read_go_on,
+    ),
+    spec(
+        "next",
+        "",
+        "run the paused track to its next source line, over calls",
+        AtMost(0),
+        debug::read_go_on,
+    ),
+    spec(
+        "stepi",
+        "",
+        "run one instruction of the paused track",
+        AtMost(0),
+        debug::read_go_on,
+    ),
+    spec(
+        "towait",
+        "",
+        "run the paused track until it is about to wait (or end)",
+        AtMost(0),
+        debug::read_go_on,
+    ),
+    spec(
+        "regs",
+        "",
+        "the paused track's registers",
+        AtMost(0),
+        debug::read_regs,
+    ),
+    spec(
+        "set",
+        "<register> <value>",
+        "write a register of the paused track",
+        AtMost(2),
+        debug::read_set,
     ),
     spec(
         "reload",

@@ -19,6 +19,7 @@
 //! source of `sev` is the controlled character unless `@object` names one.
 
 mod arguments;
+mod debug_arguments;
 mod display;
 pub mod execute;
 pub mod grammar;
@@ -36,6 +37,7 @@ use crate::world::ObjectId;
 pub use crate::tools::why::Subject;
 
 pub use crate::world::commands::{Turn, WorldCommand, ZoomStep};
+pub use debug_arguments::DebugCommand;
 pub use execute::{AuditionError, CommandError, Context, execute};
 pub use grammar::{COMMANDS, CommandSpec, WORDS, help_lines, parse};
 pub use line::ParseError;
@@ -128,4 +130,6 @@ pub enum Command {
     /// (changed tracks restart, the world is read again): what a QA script or a tester
     /// uses to check that a reload keeps the sound going.
     Reload,
+    /// A debugger command: breakpoints, stepping, registers (`docs/debugger.md`).
+    Debug(DebugCommand),
 }

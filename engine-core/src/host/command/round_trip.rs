@@ -93,6 +93,7 @@ fn engine_samples() -> Vec<Command> {
     }
     samples.push(Command::Help);
     samples.push(Command::Reload);
+    samples.extend(debug_samples().into_iter().map(Command::Debug));
     for target in [
         "100",
         "0x64",
@@ -313,10 +314,65 @@ fn engine_command() -> impl Strategy<Value = Command> {
             .prop_map(|(target, value)| Command::Volume { target, value }),
         Just(Command::Help),
         Just(Command::Reload),
+        proptest::sample::select(debug_samples()).prop_map(Command::Debug),
         play_target().prop_map(Command::Play),
         event_name().prop_map(|name| Command::Why(Subject::Event(name))),
         any::<ObjectId>().prop_map(|object| Command::Why(Subject::Object(object))),
     ]
+}
+
+/// One of each debugger command, with conditions of every comparison.
+fn debug_samples() -> Vec<DebugCommand> {
+    use crate::runtime::debug::{BreakAt, CmpOp, Condition, StepKind};
+    use crate::runtime::engine::GoOn;
+    let mut out = vec![
+        DebugCommand::Break {
+            at: BreakAt::Line {
+                file: "piano.src".into(),
+                line: 31,
+            },
+            condition: None,
+        },
+        DebugCommand::Break {
+            at: BreakAt::Track("piano_play".into()),
+            condition: None,
+        },
+        DebugCommand::BreakOnFault(true),
+        DebugCommand::BreakOnFault(false),
+        DebugCommand::List,
+        DebugCommand::Delete(None),
+        DebugCommand::Delete(Some(3)),
+        DebugCommand::Enable(2, true),
+        DebugCommand::Enable(2, false),
+        DebugCommand::Regs,
+        DebugCommand::Set {
+            register: "v1".into(),
+            value: -7,
+        },
+    ];
+    for how in [
+        GoOn::Continue,
+        GoOn::Step(StepKind::Instruction),
+        GoOn::Step(StepKind::Into),
+        GoOn::Step(StepKind::Over),
+        GoOn::Step(StepKind::ToWait),
+    ] {
+        out.push(DebugCommand::GoOn(how));
+    }
+    for (_, op) in CmpOp::ALL {
+        out.push(DebugCommand::Break {
+            at: BreakAt::Line {
+                file: "sub/dir/baby.src".into(),
+                line: 7,
+            },
+            condition: Some(Condition {
+                register: "arg2".into(),
+                op,
+                value: i32::MIN,
+            }),
+        });
+    }
+    out
 }
 
 fn world_command() -> impl Strategy<Value = WorldCommand> {

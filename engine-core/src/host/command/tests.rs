@@ -149,6 +149,17 @@ fn completion_words_come_from_the_table_in_order() {
         "help",
         "play",
         "why",
+        "break",
+        "delete",
+        "enable",
+        "disable",
+        "continue",
+        "step",
+        "next",
+        "stepi",
+        "towait",
+        "regs",
+        "set",
         "reload",
     ];
     assert_eq!(WORDS, expected);

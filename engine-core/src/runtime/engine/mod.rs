@@ -25,6 +25,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 mod boxx;
+mod debugging;
 mod dispatch;
 mod host;
 mod levels;
@@ -34,6 +35,7 @@ mod tick;
 
 pub use crate::runtime::hooks::HookEvent;
 pub use crate::runtime::outcome::{Outcome, TriggerError};
+pub use debugging::GoOn;
 pub use host::MAX_LIST_DEPTH;
 pub use levels::{duck_level, note_gain, note_gain_parts, note_pan, note_pan_parts};
 
@@ -183,6 +185,12 @@ pub struct Engine {
     /// The option group and master volumes the mixer applies, as the host last set them
     /// (recorded with each note's gain).
     buses: BusVolumes,
+    /// Breakpoints, the step under way, where the engine is paused.
+    debug: crate::runtime::debug::Debugger,
+    /// The end of a tick the debugger paused, which goes on from where it stopped.
+    mid_tick: Option<SampleTime>,
+    /// Threads the current tick deferred to the next (its fuel used up).
+    deferred: usize,
 }
 
 /// The thread running right now, as the engine sees it while the thread is out of the
@@ -242,6 +250,9 @@ impl Engine {
             running: None,
             duckers: 0,
             buses: BusVolumes::default(),
+            debug: crate::runtime::debug::Debugger::default(),
+            mid_tick: None,
+            deferred: 0,
             project: Arc::new(project),
             program: Arc::new(program),
         }

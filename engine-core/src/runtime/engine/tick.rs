@@ -6,17 +6,33 @@ use super::*;
 
 impl Engine {
     /// Runs one tick: every thread and note end due before the next tick, in time order.
+    ///
+    /// While the debugger holds the engine paused it does nothing (the clock stands
+    /// still); a tick the debugger paused goes on where it stopped, once resumed.
     pub fn tick(&mut self) {
-        let end = self.clock.tick_end();
-        self.queue.begin_tick(self.clock.tick(), &self.clock);
-        self.chains.clear();
-        self.tick_used = 0;
-        let mut deferred = 0usize;
-        while let Some((at, wake)) = self.queue.pop_before(end) {
+        if self.debug.paused.is_some() {
+            return;
+        }
+        let end = match self.mid_tick.take() {
+            Some(end) => end,
+            None => {
+                self.queue.begin_tick(self.clock.tick(), &self.clock);
+                self.chains.clear();
+                self.tick_used = 0;
+                self.deferred = 0;
+                self.clock.tick_end()
+            }
+        };
+        if let Some(resume) = self.debug.resume.take() {
+            self.resume_thread(resume);
+        }
+        while self.debug.paused.is_none()
+            && let Some((at, wake)) = self.queue.pop_before(end)
+        {
             match wake {
                 Wake::Run { thread, generation } if self.tick_used >= self.config.tick_fuel => {
                     // The tick's fuel is used up: the thread runs at the next tick.
-                    deferred += 1;
+                    self.deferred += 1;
                     self.schedule(end, Wake::Run { thread, generation });
                 }
                 Wake::Run { thread, generation } => self.run_thread(thread, generation, at, end),
@@ -27,10 +43,15 @@ impl Engine {
                 } => self.note_ended(thread, generation, note),
             }
         }
-        if deferred > 0 {
+        if self.debug.paused.is_some() {
+            // The rest of the tick runs once the debugger lets the engine go on.
+            self.mid_tick = Some(end);
+            return;
+        }
+        if self.deferred > 0 {
             let what = TraceEvent::Overloaded {
                 used: self.tick_used,
-                deferred,
+                deferred: self.deferred,
             };
             self.record(TraceKind::Error, what);
         }
@@ -77,6 +98,7 @@ impl Engine {
         if self.program.uses_globals {
             th.regs[first..first + GLOBAL_COUNT].copy_from_slice(&self.globals);
         }
+        let mut stopped = None;
         let (exit, used, after) = if th.simple {
             (
                 self.run_simple(index, &mut th),
@@ -88,14 +110,40 @@ impl Engine {
             self.running = Some(Running {
                 chain: budget.chain,
             });
-            let mut host = host::HostCtx::new(self, index);
-            let (exit, used) = vm::run(&mut th, &program, &mut host, budget.instructions);
-            (exit, used, host.finish())
+            if self.debug.armed() {
+                // The debugger looks before each instruction.
+                let project = Arc::clone(&self.project);
+                let mut debug = std::mem::take(&mut self.debug);
+                let mut host = host::HostCtx::new(self, index);
+                let mut stop = |t: &Thread, pc: u32| {
+                    stopped = debug.stops(index, t, pc, &project, &program);
+                    stopped.is_some()
+                };
+                let (exit, used) =
+                    vm::run_debug(&mut th, &program, &mut host, budget.instructions, &mut stop);
+                let after = host.finish();
+                self.debug = debug;
+                (exit, used, after)
+            } else {
+                let mut host = host::HostCtx::new(self, index);
+                let (exit, used) = vm::run(&mut th, &program, &mut host, budget.instructions);
+                (exit, used, host.finish())
+            }
         };
         let exit = self.settle(&mut th, &budget, exit, used);
+        // A fault pauses first when the debugger asks for it.
+        if let Exit::Fault { kind, op } = &exit
+            && self.debug.break_on_fault
+            && self.debug.held_fault.is_none()
+        {
+            stopped = Some(crate::runtime::debug::PauseReason::Fault(kind.to_string()));
+            self.debug.held_fault = Some(kind.clone());
+            th.pc = *op;
+        }
         self.globals
             .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
         let levels_changed = levels::levels_of(&th) != levels_before;
+        let pc = th.pc;
         self.put_back(index, th);
         if after.ducking_changed {
             self.update_ducking();
@@ -103,6 +151,10 @@ impl Engine {
         if levels_changed {
             // The new levels apply from when the thread ran, not from when it wakes next.
             self.send_levels(index, ran_at);
+        }
+        if let Some(reason) = stopped {
+            self.pause(index, generation, pc, reason, ran_at, tick_end);
+            return;
         }
         self.after_run(index, generation, exit, after, tick_end);
     }
@@ -168,7 +220,7 @@ impl Engine {
 
     /// Acts on how a run ended: a kill or stop the thread asked for, the next wake, the
     /// end of its code, or its fault.
-    fn after_run(
+    pub(super) fn after_run(
         &mut self,
         index: usize,
         generation: u32,
@@ -198,6 +250,7 @@ impl Engine {
                 self.schedule(tick_end, wake);
             }
             Exit::Finished => {
+                self.debug.thread_ended(index);
                 if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
                     th.state = ThreadState::Finished;
                 }
@@ -206,7 +259,12 @@ impl Engine {
                 }
                 self.finish_if_silent(index);
             }
-            Exit::Fault { kind, op } => self.fault(index, &kind, op),
+            Exit::Fault { kind, op } => {
+                self.debug.thread_ended(index);
+                self.fault(index, &kind, op);
+            }
+            // The debugger stopped it: `pause` has it, the engine waits.
+            Exit::Break => {}
         }
     }
 

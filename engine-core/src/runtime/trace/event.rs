@@ -375,6 +375,14 @@ pub enum TraceEvent {
     World(WorldEvent),
     /// A step of a hot reload.
     Reload(ReloadEvent),
+    /// The debugger paused the engine before an instruction of the track (or at its
+    /// fault): the clock stands still until it goes on.
+    Paused {
+        /// Where (`None`: no code place known).
+        place: Option<CodePlace>,
+        /// Why: a breakpoint, a step's end, a fault.
+        reason: crate::runtime::debug::PauseReason,
+    },
 }
 
 fn ids(list: &[impl ToString]) -> String {
@@ -637,6 +645,21 @@ impl TraceEvent {
             ),
             E::CodeReplaced => {
                 f.write_str("code replaced by a reload: the track ends after its current notes")
+            }
+            E::Paused { place, reason } => {
+                f.write_str("paused")?;
+                if let Some(place) = place {
+                    write!(f, " at {place}")?;
+                }
+                match reason {
+                    crate::runtime::debug::PauseReason::Breakpoint(id) => {
+                        write!(f, " (breakpoint {id})")
+                    }
+                    crate::runtime::debug::PauseReason::Step => f.write_str(" (step)"),
+                    crate::runtime::debug::PauseReason::Fault(fault) => {
+                        write!(f, " (fault: {fault}; it ends when the engine goes on)")
+                    }
+                }
             }
             _ => Ok(()),
         }
