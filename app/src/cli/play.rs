@@ -13,10 +13,11 @@ use super::args::{Args, usage};
 use super::render::{
     load_project, load_script, parse_seconds, parse_seed, print_record, savelot_policy,
 };
-use engine_core::host::command::{Command, TimedCommand};
+use engine_core::host::command::{Command, DebugCommand, TimedCommand};
 use engine_core::host::live::{CaptureStatus, LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::host::session::SessionConfig;
-use engine_core::runtime::{EngineConfig, TraceSwitches};
+use engine_core::runtime::debug::PausedView;
+use engine_core::runtime::{EngineConfig, SampleTime, TraceSwitches};
 use engine_core::sound::output::OutputChoice;
 use engine_core::toolchain::project::Project;
 use engine_core::tools::why::{self, Subject, WhyLog};
@@ -83,12 +84,14 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         why,
         objects: Vec::new(),
         waiting: 0,
+        now: SampleTime::ZERO,
+        paused: None,
     };
     let file = script_path.display().to_string();
     let start = Instant::now();
+    let mut clock = ScriptClock::default();
     for timed in &script {
-        let due = start + Duration::from_secs_f64(timed.time.max(0.0));
-        std::thread::sleep(due.saturating_duration_since(Instant::now()));
+        clock.wait_for(timed, start, &engine, &mut news, io)?;
         let label = format!("{:>8.3}  {file}:{}", timed.time, timed.line);
         if let Command::Why(subject) = &timed.command {
             news.answer_why(&engine, &checked, subject, &label, io)?;
@@ -101,9 +104,20 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         news.waiting += 1;
         news.print(&engine.take_snapshot(), io)?;
     }
+    // A script that ends while the debugger holds the engine paused goes on without
+    // breakpoints.
+    if news.paused.is_some() {
+        writeln!(
+            io.out,
+            "the script ended while paused: going on without breakpoints"
+        )?;
+        for line in ["delete all", "break off fault", "continue"] {
+            engine.line(line);
+        }
+    }
     // Script times and the tail are at most 24 h each (parse_script, parse_seconds).
     let last = script.last().map_or(0.0, |c| c.time);
-    let end = start + Duration::from_secs_f64(last + tail);
+    let end = start + clock.held + Duration::from_secs_f64(last + tail);
     while Instant::now() < end {
         std::thread::sleep(Duration::from_millis(50));
         news.print(&engine.take_snapshot(), io)?;
@@ -164,6 +178,67 @@ fn summary(
     Ok(ExitCode::SUCCESS)
 }
 
+/// When a play script's lines are due: at their time since the start, plus the time the
+/// debugger held the engine paused. While it is paused, the lines that follow are due at
+/// once; a line that needs the pause (`regs`, `next`, …) first lets the engine tick.
+#[derive(Default)]
+struct ScriptClock {
+    /// Time spent paused so far.
+    held: Duration,
+    /// The pause under way: since when.
+    paused_since: Option<Instant>,
+    /// The last line was a debugger command.
+    debugging: bool,
+}
+
+impl ScriptClock {
+    /// Waits until `timed` is due, printing what the engine reports meanwhile.
+    fn wait_for(
+        &mut self,
+        timed: &TimedCommand,
+        start: Instant,
+        engine: &LiveEngine,
+        news: &mut News,
+        io: &mut Io<'_>,
+    ) -> anyhow::Result<()> {
+        let needs_pause = matches!(
+            timed.command,
+            Command::Debug(DebugCommand::GoOn(_) | DebugCommand::Regs | DebugCommand::Set { .. })
+        );
+        let sent_at = news.now;
+        let asked = Instant::now();
+        // Around the debugger, a line waits for the answers to the lines before it: the
+        // snapshot then shows what they did (paused, stepped, going on).
+        let settle = needs_pause || news.paused.is_some() || self.debugging;
+        self.debugging = matches!(timed.command, Command::Debug(_));
+        loop {
+            news.print(&engine.take_snapshot(), io)?;
+            if settle && news.waiting > 0 && asked.elapsed() < Duration::from_secs(2) {
+                std::thread::sleep(Duration::from_millis(2));
+                continue;
+            }
+            match (news.paused.is_some(), self.paused_since) {
+                (true, None) => self.paused_since = Some(Instant::now()),
+                (false, Some(since)) => {
+                    self.held += since.elapsed();
+                    self.paused_since = None;
+                }
+                _ => {}
+            }
+            if news.paused.is_some() {
+                return Ok(());
+            }
+            let due = start + self.held + Duration::from_secs_f64(timed.time.max(0.0));
+            let ticked = news.now > sent_at || asked.elapsed() > Duration::from_secs(1);
+            if Instant::now() >= due && (!needs_pause || ticked) {
+                return Ok(());
+            }
+            let left = due.saturating_duration_since(Instant::now());
+            std::thread::sleep(left.clamp(Duration::from_millis(1), Duration::from_millis(5)));
+        }
+    }
+}
+
 /// What the engine reported, as it is printed: the trace (errors always), the replies,
 /// the records `why` lines ask about and the lot's objects.
 struct News {
@@ -173,6 +248,10 @@ struct News {
     objects: Vec<ObjectId>,
     /// Commands sent and not answered yet.
     waiting: usize,
+    /// The engine's time, as the last snapshot had it.
+    now: SampleTime,
+    /// Where the debugger holds the engine paused, as the last snapshot had it.
+    paused: Option<PausedView>,
 }
 
 /// How long a `why` waits for the commands before it to be answered.
@@ -189,6 +268,13 @@ impl News {
             print_reply(&reply.line, &reply.result, io)?;
         }
         self.waiting = self.waiting.saturating_sub(snapshot.replies.len());
+        self.now = snapshot.now;
+        if snapshot.debug.paused != self.paused {
+            if let Some(paused) = &snapshot.debug.paused {
+                writeln!(io.out, "{paused}")?;
+            }
+            self.paused = snapshot.debug.paused.clone();
+        }
         self.objects = snapshot.world.objects.iter().map(|(o, _)| o.id).collect();
         Ok(())
     }

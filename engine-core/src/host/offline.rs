@@ -555,29 +555,12 @@ impl<'a> Commands<'a> {
             return;
         }
         self.pause_logged = true;
-        let root = engine.project().root();
-        let place = paused.place.as_ref().map_or_else(
-            || "an instruction with no source line".to_string(),
-            |(file, line)| format!("{}:{line}", file.strip_prefix(root).unwrap_or(file).display()),
-        );
-        let (track, object) = engine.paused_thread().map_or_else(
-            || ("?".to_string(), String::new()),
-            |th| {
-                (
-                    th.track_name.to_string(),
-                    th.source.map_or(String::new(), |o| format!(", object {o}")),
-                )
-            },
-        );
-        let why = match &paused.reason {
-            crate::runtime::debug::PauseReason::Breakpoint(id) => format!("breakpoint {id}"),
-            crate::runtime::debug::PauseReason::Step => "step".to_string(),
-            crate::runtime::debug::PauseReason::Fault(fault) => format!("fault: {fault}"),
-        };
-        self.log.push(format!(
-            "{:>8.3}  paused at {place} (track {track}{object}) — {why}",
-            paused.at.samples() as f64 / rate
-        ));
+        if let Some(view) = engine.debug_view().paused {
+            self.log.push(format!(
+                "{:>8.3}  {view}",
+                paused.at.samples() as f64 / rate
+            ));
+        }
     }
 
     /// `why`: the explanation of the subject's latest decisions from the records so far

@@ -206,6 +206,54 @@ pub(crate) enum Resume {
     Fault(Paused, crate::runtime::vm::FaultKind),
 }
 
+/// What the debugger shows: its breakpoints, break on fault, and where the engine is
+/// paused (the thread's track, object and place), for the workbench and `play`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DebugView {
+    /// Every breakpoint.
+    pub breakpoints: Vec<Breakpoint>,
+    /// A fault pauses.
+    pub break_on_fault: bool,
+    /// Where the engine is paused, if it is.
+    pub paused: Option<PausedView>,
+}
+
+/// The pause as the workbench shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PausedView {
+    /// The paused thread's index (as the Track threads view numbers threads).
+    pub thread: usize,
+    /// Its track.
+    pub track: String,
+    /// The object it sounds from.
+    pub object: Option<crate::runtime::objects::ObjectId>,
+    /// Its source file and line, when known.
+    pub place: Option<(PathBuf, u32)>,
+    /// Why it paused.
+    pub reason: PauseReason,
+}
+
+impl fmt::Display for PausedView {
+    /// `paused at piano.src:31 (track piano_play, object 1) — breakpoint 1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("paused at ")?;
+        match &self.place {
+            Some((file, line)) => write!(f, "{}:{line}", file.display())?,
+            None => f.write_str("an instruction with no source line")?,
+        }
+        write!(f, " (track {}", self.track)?;
+        if let Some(object) = self.object {
+            write!(f, ", object {object}")?;
+        }
+        f.write_str(") — ")?;
+        match &self.reason {
+            PauseReason::Breakpoint(id) => write!(f, "breakpoint {id}"),
+            PauseReason::Step => f.write_str("step"),
+            PauseReason::Fault(fault) => write!(f, "fault: {fault}"),
+        }
+    }
+}
+
 /// The debugger's state, owned by the engine.
 #[derive(Debug, Default)]
 pub struct Debugger {
@@ -266,9 +314,7 @@ fn file_matches(path: &Path, given: &str) -> bool {
 impl Debugger {
     /// True while anything needs the engine to look before each instruction.
     pub fn armed(&self) -> bool {
-        self.step.is_some()
-            || self.skip.is_some()
-            || self.breakpoints.iter().any(|b| b.enabled)
+        self.step.is_some() || self.skip.is_some() || self.breakpoints.iter().any(|b| b.enabled)
     }
 
     /// The breakpoints, by number.
@@ -288,7 +334,7 @@ impl Debugger {
         condition: Option<Condition>,
         project: &Project,
         program: &Program,
-    ) -> Result<&Breakpoint, BreakError> {
+    ) -> Result<Breakpoint, BreakError> {
         match &at {
             BreakAt::Line { file, line } => {
                 let lines = code_lines(project, program, file);
@@ -315,15 +361,16 @@ impl Debugger {
             }
         }
         self.next_id += 1;
-        self.breakpoints.push(Breakpoint {
+        let breakpoint = Breakpoint {
             id: self.next_id,
             at,
             condition,
             enabled: true,
             hits: 0,
-        });
+        };
+        self.breakpoints.push(breakpoint.clone());
         self.built_for = 0;
-        Ok(self.breakpoints.last().expect("just pushed"))
+        Ok(breakpoint)
     }
 
     /// Deletes breakpoint `id` (`None`: all of them).
@@ -410,7 +457,9 @@ impl Debugger {
             let op = program.ops.get(pc as usize)?;
             let done = match step.kind {
                 StepKind::Instruction => true,
-                StepKind::ToWait => matches!(op.code, Opcode::Wait | Opcode::WaitSamp | Opcode::End),
+                StepKind::ToWait => {
+                    matches!(op.code, Opcode::Wait | Opcode::WaitSamp | Opcode::End)
+                }
                 StepKind::Into | StepKind::Over => {
                     let line = line_of(project, program, pc).map_or(0, |(_, l)| l);
                     line != 0

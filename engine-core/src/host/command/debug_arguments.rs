@@ -92,12 +92,16 @@ pub(super) fn read_break(line: &Line<'_>) -> Result<Command, ParseError> {
     }
     let at = match first.rsplit_once(':') {
         Some((file, number)) if !file.is_empty() => {
-            let line_number = number.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
-                error(
-                    column,
-                    format!("`{number}` is not a line number: `break piano.src:31`"),
-                )
-            })?;
+            let line_number = number
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| {
+                    error(
+                        column,
+                        format!("`{number}` is not a line number: `break piano.src:31`"),
+                    )
+                })?;
             BreakAt::Line {
                 file: file.to_string(),
                 line: line_number,
@@ -111,7 +115,9 @@ pub(super) fn read_break(line: &Line<'_>) -> Result<Command, ParseError> {
         Some((c, word)) => {
             return Err(error(
                 c,
-                format!("`{word}`: a condition starts with `if`, e.g. `break piano.src:31 if v1 == 2`"),
+                format!(
+                    "`{word}`: a condition starts with `if`, e.g. `break piano.src:31 if v1 == 2`"
+                ),
             ));
         }
     };
@@ -153,8 +159,12 @@ fn number(line: &Line<'_>, usage: &str) -> Result<u32, ParseError> {
     let (column, text) = line
         .arg(0)
         .ok_or_else(|| line.missing(format!("a breakpoint number: {usage}")))?;
-    text.parse()
-        .map_err(|_| error(column, format!("`{text}` is not a breakpoint number: {usage}")))
+    text.parse().map_err(|_| {
+        error(
+            column,
+            format!("`{text}` is not a breakpoint number: {usage}"),
+        )
+    })
 }
 
 /// `delete <n|all>`.
@@ -222,7 +232,9 @@ pub(super) fn execute(engine: &mut Engine, command: &DebugCommand) -> Result<Str
     let e = |e: crate::runtime::debug::BreakError| e.to_string();
     match command {
         DebugCommand::Break { at, condition } => {
-            let b = engine.add_breakpoint(at.clone(), condition.clone()).map_err(e)?;
+            let b = engine
+                .add_breakpoint(at.clone(), condition.clone())
+                .map_err(e)?;
             Ok(format!("breakpoint {b}"))
         }
         DebugCommand::BreakOnFault(on) => {

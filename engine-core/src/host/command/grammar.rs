@@ -253,8 +253,20 @@ pub const COMMANDS: &[CommandSpec] = &[
         AtMost(1),
         debug::read_delete,
     ),
-    spec("enable", "<n>", "turn a breakpoint on", AtMost(1), debug::read_enable),
-    spec("disable", "<n>", "turn a breakpoint off", AtMost(1), debug::read_disable),
+    spec(
+        "enable",
+        "<n>",
+        "turn a breakpoint on",
+        AtMost(1),
+        debug::read_enable,
+    ),
+    spec(
+        "disable",
+        "<n>",
+        "turn a breakpoint off",
+        AtMost(1),
+        debug::read_disable,
+    ),
     spec(
         "continue",
         "",

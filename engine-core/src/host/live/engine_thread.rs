@@ -199,19 +199,43 @@ impl EngineThread {
     /// Ticks until the session is `lead` ahead of the audio (at most
     /// [`MAX_CATCH_UP_TICKS`] at once); far behind, it jumps to the audio's time.
     fn catch_up(&mut self) {
+        // Paused by the debugger: the mixer holds too (silent, standing still); both go
+        // on together when the debugger lets the engine go.
+        if self.hold_while_paused() {
+            return;
+        }
         let audio = SampleTime::from_samples(self.session.server.mixer().position());
         let mut ticks = 0;
         while self.session.now() < audio + self.lead && ticks < MAX_CATCH_UP_TICKS {
             self.tick();
             ticks += 1;
+            if self.hold_while_paused() {
+                return;
+            }
         }
         if self.session.now() + self.lead < audio {
             // Far behind (the machine stalled): jump to the audio's time rather than
             // play a burst of old sounds.
             while self.session.now() < audio {
                 self.tick();
+                if self.hold_while_paused() {
+                    return;
+                }
             }
         }
+    }
+
+    /// Holds the mixer while the debugger holds the engine paused (and lets it go when
+    /// not); true while paused.
+    fn hold_while_paused(&self) -> bool {
+        let paused = self.session.engine.paused().is_some();
+        self.session
+            .server
+            .mixer()
+            .controls
+            .hold
+            .store(paused, std::sync::atomic::Ordering::Release);
+        paused
     }
 
     /// Publishes what happened since the last snapshot; `Break` if the snapshot's lock
@@ -243,6 +267,7 @@ impl EngineThread {
             snapshot.history = Arc::new(self.history.clone());
         }
         snapshot.now = now;
+        snapshot.debug = engine.debug_view();
         snapshot.tracks = engine.active_tracks();
         snapshot.voices = (engine.voices_in_use(), engine.config().max_voices);
         snapshot.mixer = self.session.server.mixer().controls.snapshot();

@@ -83,6 +83,8 @@ pub struct Reply {
 pub struct LiveSnapshot {
     /// Engine time (samples).
     pub now: SampleTime,
+    /// The track debugger: breakpoints, and where the engine is paused.
+    pub debug: crate::runtime::debug::DebugView,
     /// Tracks playing.
     pub tracks: Vec<ActiveTrack>,
     /// Voices in use / limit.

@@ -33,9 +33,7 @@ impl Engine {
         condition: Option<Condition>,
     ) -> Result<Breakpoint, BreakError> {
         let (project, program) = (Arc::clone(&self.project), Arc::clone(&self.program));
-        self.debug
-            .add(at, condition, &project, &program)
-            .map(Clone::clone)
+        self.debug.add(at, condition, &project, &program)
     }
 
     /// Deletes breakpoint `id` (`None`: all); returns how many went.
@@ -56,6 +54,29 @@ impl Engine {
     /// Stops nothing any more (a render script that ended while paused goes on).
     pub fn disarm_debugger(&mut self) {
         self.debug.disarm();
+    }
+
+    /// The debugger as the workbench shows it; file paths inside the project are
+    /// shown relative to its folder.
+    pub fn debug_view(&self) -> crate::runtime::debug::DebugView {
+        let root = self.project.root();
+        let paused = self.debug.paused.as_ref().map(|p| {
+            let th = self.paused_thread();
+            crate::runtime::debug::PausedView {
+                thread: p.thread,
+                track: th.map_or_else(|| "?".to_string(), |t| t.track_name.to_string()),
+                object: th.and_then(|t| t.source),
+                place: p.place.as_ref().map(|(file, line)| {
+                    (file.strip_prefix(root).unwrap_or(file).to_path_buf(), *line)
+                }),
+                reason: p.reason.clone(),
+            }
+        });
+        crate::runtime::debug::DebugView {
+            breakpoints: self.debug.breakpoints().to_vec(),
+            break_on_fault: self.debug.break_on_fault,
+            paused,
+        }
     }
 
     /// Where the engine is paused, if it is.
@@ -160,7 +181,11 @@ impl Engine {
             place,
         });
         let place = self.where_is(pc);
-        self.record_thread(TraceKind::Track, index, TraceEvent::Paused { place, reason });
+        self.record_thread(
+            TraceKind::Track,
+            index,
+            TraceEvent::Paused { place, reason },
+        );
     }
 
     /// Runs what a resume asked for: the paused thread on, or its fault.

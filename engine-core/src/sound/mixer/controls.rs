@@ -5,7 +5,7 @@
 use crate::runtime::sink::ControlGroup;
 use crate::runtime::trace::BusVolumes;
 use crate::runtime::units::Gain;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// An `f32` in an `AtomicU32`.
 #[derive(Debug, Default)]
@@ -62,6 +62,8 @@ pub struct MixerControls {
     pub dropped: AtomicU64,
     /// Samples the soft clipper had to bend (output hotter than full scale).
     pub clipped: AtomicU64,
+    /// Hold: output silence and stand still (the debugger paused the engine).
+    pub hold: AtomicBool,
 }
 
 impl Default for MixerControls {
@@ -82,6 +84,7 @@ impl Default for MixerControls {
             underruns: AtomicU64::new(0),
             dropped: AtomicU64::new(0),
             clipped: AtomicU64::new(0),
+            hold: AtomicBool::new(false),
         }
     }
 }

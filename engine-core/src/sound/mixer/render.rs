@@ -98,7 +98,15 @@ impl Mixer {
     }
 
     /// Renders interleaved stereo frames into `out` (its length / 2 frames).
+    ///
+    /// While [`MixerControls::hold`](super::MixerControls::hold) is set (the track
+    /// debugger holds the engine paused) it outputs silence and stands still: no voice
+    /// moves on, the position does not advance, so everything goes on where it was.
     pub fn render(&mut self, out: &mut [f32]) {
+        if self.controls.hold.load(Ordering::Acquire) {
+            out.fill(0.0);
+            return;
+        }
         let started = std::time::Instant::now();
         let total = out.len() / 2;
         let max_block = self.max_block();
