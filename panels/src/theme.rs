@@ -223,6 +223,15 @@ pub fn silenced(visuals: &Visuals) -> Color32 {
     visuals.warn_fg_color
 }
 
+// ---- The track debugger (source view, track threads).
+
+/// A breakpoint's dot in the source view's gutter.
+pub const BREAKPOINT: Color32 = rgb([220, 60, 60]);
+/// The marker of the line the engine is paused at, and the word "paused".
+pub const PAUSED_MARK: Color32 = rgb([250, 200, 60]);
+/// Behind the line the engine is paused at.
+pub const PAUSED_LINE: Color32 = rgba([250, 200, 60], 60);
+
 // ---- Capture view: the timeline.
 
 /// A marker on the capture's timeline: a steal, a refusal or a fault.

@@ -7,7 +7,8 @@
 //! the app to open its file ([`AppCommand::OpenSource`]); once the open source is that file,
 //! its lines around the thread's line show here.
 
-use crate::{AppCommand, Panel, PanelContext, Selection, SourceText};
+use crate::{AppCommand, Panel, PanelContext, Selection, SourceText, theme};
+use engine_core::host::command::{Command, DebugCommand};
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{FaultView, ThreadStatus, ThreadView};
 use std::path::Path;
@@ -152,8 +153,16 @@ impl ThreadsPanel {
                     ui.label(th.event.as_ref());
                     ui.label(th.track_name.as_ref())
                         .on_hover_text(format!("Track ID {}", th.track));
-                    ui.label(self.short_state(th.state, ctx.live.now))
-                        .on_hover_text(self.long_state(th.state, ctx.live.now));
+                    if paused_thread(ctx) == Some(th.thread) {
+                        ui.colored_label(
+                            theme::PAUSED_MARK,
+                            egui::RichText::new("PAUSED").strong(),
+                        )
+                        .on_hover_text("The debugger holds the engine here (Source view)");
+                    } else {
+                        ui.label(self.short_state(th.state, ctx.live.now))
+                            .on_hover_text(self.long_state(th.state, ctx.live.now));
+                    }
                     ui.monospace(hex(th.pc));
                     ui.monospace(th.instruction.unwrap_or("-"));
                     source_link(ui, th.file.as_deref(), th.line, commands);
@@ -230,7 +239,14 @@ impl ThreadsPanel {
             .spacing([16.0, 4.0])
             .show(ui, |ui| {
                 ui.weak("State");
-                ui.label(self.long_state(th.state, ctx.live.now));
+                if paused_thread(ctx) == Some(th.thread) {
+                    ui.colored_label(
+                        theme::PAUSED_MARK,
+                        "paused by the debugger, before the instruction at PC",
+                    );
+                } else {
+                    ui.label(self.long_state(th.state, ctx.live.now));
+                }
                 ui.weak("Source");
                 source_link(ui, th.file.as_deref(), th.line, commands);
                 ui.end_row();
@@ -288,9 +304,17 @@ impl ThreadsPanel {
         ui.add_space(4.0);
         source_excerpt(ui, ctx.source, th, commands);
         ui.add_space(4.0);
+        // The paused thread's registers can be edited (the debugger's `set`).
+        let editable = ctx.capture.is_none() && paused_thread(ctx) == Some(th.thread);
         ui.horizontal(|ui| {
             ui.strong(format!("Registers ({})", th.registers.len()));
             ui.checkbox(&mut self.nonzero_only, "Only non-zero");
+            if editable {
+                ui.colored_label(
+                    theme::PAUSED_MARK,
+                    "paused: drag or type a value to change it",
+                );
+            }
         });
         let shown: Vec<&(String, i32)> = th
             .registers
@@ -306,6 +330,17 @@ impl ThreadsPanel {
                 for row in shown.chunks(columns) {
                     for (name, value) in row {
                         ui.weak(name.as_str());
+                        if editable {
+                            let mut edited = *value;
+                            let field = ui.add(egui::DragValue::new(&mut edited));
+                            if field.changed() && edited != *value {
+                                commands.push(AppCommand::Run(Command::Debug(DebugCommand::Set {
+                                    register: name.clone(),
+                                    value: edited,
+                                })));
+                            }
+                            continue;
+                        }
                         let text = egui::RichText::new(value.to_string()).monospace();
                         if *value == 0 {
                             ui.label(text.weak());
@@ -418,4 +453,9 @@ fn source_link(
 
 fn hex(address: Option<u32>) -> String {
     address.map_or_else(|| "-".to_string(), |a| format!("0x{a:04x}"))
+}
+
+/// The thread the debugger holds paused, if any.
+fn paused_thread(ctx: &PanelContext<'_>) -> Option<usize> {
+    ctx.live.debug.paused.as_ref().map(|p| p.thread)
 }

@@ -233,6 +233,7 @@ impl Workbench {
             dock::show_pane(&mut self.tree, Pane::Console);
             self.panels.console.focus_requested = true;
         }
+        self.debugger_keys(ui, &mut commands);
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
                 ui.menu_button("File", |ui| {
@@ -274,6 +275,13 @@ impl Workbench {
             ui.horizontal(|ui| {
                 if let Some(capturing) = self.capture_label() {
                     ui.colored_label(ui.visuals().error_fg_color, capturing);
+                    ui.separator();
+                }
+                if let Some(paused) = &self.live_state.debug.paused {
+                    ui.colored_label(
+                        panels::theme::PAUSED_MARK,
+                        egui::RichText::new(format!("{paused} · F5 continues")).strong(),
+                    );
                     ui.separator();
                 }
                 ui.label(&self.status);
@@ -422,6 +430,59 @@ impl Workbench {
         });
     }
 
+    /// F5 continues, F10 steps over, F11 steps into while paused; F9 sets or clears a
+    /// breakpoint on the line the Source view shows highlighted.
+    fn debugger_keys(&mut self, ui: &egui::Ui, commands: &mut Vec<AppCommand>) {
+        if self.capture.is_some() {
+            return;
+        }
+        let pressed = |key| ui.input(|i| i.key_pressed(key));
+        if self.live_state.debug.paused.is_some() {
+            use engine_core::runtime::debug::StepKind;
+            use engine_core::runtime::engine::GoOn;
+            for (key, how) in [
+                (egui::Key::F5, GoOn::Continue),
+                (egui::Key::F10, GoOn::Step(StepKind::Over)),
+                (egui::Key::F11, GoOn::Step(StepKind::Into)),
+            ] {
+                if pressed(key) {
+                    commands.push(AppCommand::Run(Command::Debug(
+                        command::DebugCommand::GoOn(how),
+                    )));
+                }
+            }
+        }
+        if pressed(egui::Key::F9)
+            && let Some(source) = &self.source
+            && source.line > 0
+        {
+            let shown = panels::display_path(&self.project, &source.path);
+            commands.push(panels::source_view::toggle_breakpoint(
+                &self.live_state.debug,
+                &source.path,
+                &shown,
+                source.line,
+            ));
+        }
+    }
+
+    /// A new pause: the Source view opens at the paused line.
+    fn pause_news(&mut self, before: Option<&engine_core::runtime::debug::PausedView>) {
+        let now = self.live_state.debug.paused.clone();
+        if now.as_ref() == before {
+            return;
+        }
+        if let Some((file, line)) = now.and_then(|p| p.place) {
+            let path = if file.is_absolute() {
+                file
+            } else {
+                self.project.root().join(file)
+            };
+            self.open_source(path, line);
+            dock::show_pane(&mut self.tree, Pane::Source);
+        }
+    }
+
     /// Shows the Why panel on `target`.
     fn open_why(&mut self, target: WhyTarget) {
         self.panels.why.target = Some(target);
@@ -457,8 +518,10 @@ impl Workbench {
         self.trace.drain(..excess);
         self.trace_dropped += excess as u64;
         let capture_before = std::mem::take(&mut self.live_state.capture);
+        let paused_before = self.live_state.debug.paused.take();
         self.live_state = snapshot;
         let rate = live.output.sample_rate;
+        self.pause_news(paused_before.as_ref());
         self.capture_news(&capture_before);
         let s = &self.live_state;
         let cache = s.cache.as_ref().map_or_else(String::new, |c| {

@@ -1,0 +1,213 @@
+//! The track debugger in the workbench, under egui_kittest with the live engine on the
+//! null output: the Source view's gutter sets a breakpoint, a trigger pauses the engine
+//! there (the line highlighted, the status bar and Track threads saying so), F10 and the
+//! toolbar step, Continue goes on; the Breakpoints list disables and deletes; F9
+//! toggles a breakpoint on the line shown.
+//!
+//! With `HITBENCH_SCREENSHOTS=1` it also writes `screenshots/debugger.png`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable};
+use engine_core::sound::output::OutputChoice;
+use hitbench::workbench::Workbench;
+use hitbench::workbench::dock::Pane;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn open_demo(tag: &str) -> (Harness<'static, Workbench>, PathBuf) {
+    let config = std::env::temp_dir().join(format!("hitbench-app-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&config);
+    let demo = workspace().join("projects/demo");
+    let workbench = Workbench::new(Some(&demo), OutputChoice::Null, Some(config.clone()));
+    let harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_render_cursor(false)
+        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench);
+    (harness, config)
+}
+
+/// Runs frames until `done` holds (the engine thread answers asynchronously).
+fn until(harness: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
+    let start = Instant::now();
+    while !done(harness.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "not within 30 s: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        harness.run();
+    }
+    harness.run();
+}
+
+fn show(harness: &mut Harness<'static, Workbench>, pane: Pane) {
+    harness.state_mut().show(pane);
+    harness.run();
+    harness.run();
+}
+
+fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
+    show(harness, Pane::Console);
+    harness.get_by_role(Role::TextInput).click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).type_text(line);
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+}
+
+/// The line the engine is paused at, if it is.
+fn paused_line(wb: &Workbench) -> Option<u32> {
+    wb.live()
+        .debug
+        .paused
+        .as_ref()
+        .and_then(|p| p.place.as_ref())
+        .map(|(_, line)| *line)
+}
+
+#[test]
+fn the_gutter_toolbar_and_keys_drive_the_debugger() {
+    let (mut harness, config) = open_demo("debugger");
+    harness.run();
+    until(&mut harness, "the lot is live", |wb| {
+        !wb.live().world.objects.is_empty()
+    });
+
+    // Open piano.src at its track's label and click the gutter beside line 37: a
+    // breakpoint.
+    show(&mut harness, Pane::Sources);
+    harness.get_by_label_contains("piano.src").click();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::Link, "piano_play")
+        .click();
+    harness.run();
+    show(&mut harness, Pane::Source);
+    harness.get_by_label("set a breakpoint on line 37").click();
+    harness.run();
+    until(&mut harness, "the breakpoint is set", |wb| {
+        wb.live().debug.breakpoints.len() == 1
+    });
+    harness.get_by_label("breakpoint 1 on line 37");
+    // The toolbar is there, its steps off until something pauses.
+    assert!(
+        harness
+            .get_by_role_and_label(Role::Button, "Continue")
+            .accesskit_node()
+            .is_disabled()
+    );
+
+    // Trigger the piano: the engine pauses at line 37, shown everywhere.
+    type_line(&mut harness, "sev piano play @1");
+    until(&mut harness, "paused at 37", |wb| {
+        paused_line(wb) == Some(37)
+    });
+    show(&mut harness, Pane::Source);
+    harness.get_by_label("breakpoint 1 on line 37");
+    assert!(
+        harness
+            .get_all_by_label_contains("paused at piano.src:37 (track piano_play, object 1)")
+            .next()
+            .is_some(),
+        "the toolbar and the status bar say where"
+    );
+    if std::env::var_os("HITBENCH_SCREENSHOTS").is_some() {
+        let out = workspace().join("screenshots");
+        std::fs::create_dir_all(&out).unwrap();
+        harness
+            .render()
+            .unwrap()
+            .save(out.join("debugger.png"))
+            .unwrap();
+    }
+
+    // F10 steps over to line 38: the highlight moves there.
+    harness.key_press(egui::Key::F10);
+    harness.run();
+    until(&mut harness, "paused at 38", |wb| {
+        paused_line(wb) == Some(38)
+    });
+    harness.get_by_label("paused on line 38");
+
+    // The toolbar: one instruction, to line 39.
+    harness
+        .get_by_role_and_label(Role::Button, "Step instruction")
+        .click();
+    harness.run();
+    until(&mut harness, "paused at 39", |wb| {
+        paused_line(wb) == Some(39)
+    });
+
+    // Track threads marks the paused thread.
+    show(&mut harness, Pane::Threads);
+    harness.get_by_label("PAUSED");
+
+    // Continue: the engine goes on.
+    show(&mut harness, Pane::Source);
+    harness
+        .get_by_role_and_label(Role::Button, "Continue")
+        .click();
+    harness.run();
+    until(&mut harness, "running again", |wb| {
+        wb.live().debug.paused.is_none()
+    });
+
+    // The list: disable, then delete.
+    harness
+        .get_by_role_and_label(Role::CheckBox, "1: piano.src:37")
+        .click();
+    harness.run();
+    until(&mut harness, "disabled", |wb| {
+        wb.live()
+            .debug
+            .breakpoints
+            .first()
+            .is_some_and(|b| !b.enabled)
+    });
+    harness.get_by_label("breakpoint 1 on line 37");
+    harness
+        .get_by_role_and_label(Role::Button, "Delete")
+        .click();
+    harness.run();
+    until(&mut harness, "deleted", |wb| {
+        wb.live().debug.breakpoints.is_empty()
+    });
+
+    // F9 sets one on the line shown: the last pause (39) opened the file there.
+    harness.key_press(egui::Key::F9);
+    harness.run();
+    until(&mut harness, "F9 set one", |wb| {
+        wb.live().debug.breakpoints.len() == 1
+    });
+    assert_eq!(
+        harness.state().live().debug.breakpoints[0].at.to_string(),
+        "piano.src:39"
+    );
+    // Every step went through the console language: the history replays it.
+    let lines: Vec<&str> = harness
+        .state()
+        .console()
+        .iter()
+        .map(|e| e.input.as_str())
+        .collect();
+    for line in [
+        "break piano.src:37",
+        "next",
+        "stepi",
+        "continue",
+        "disable 1",
+        "delete 1",
+    ] {
+        assert!(lines.contains(&line), "{line} in {lines:?}");
+    }
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
