@@ -262,6 +262,12 @@ impl Session {
         let from = self.engine.now();
         self.engine.tick();
         self.pump();
+        if self.engine.paused().is_some() {
+            // The debugger holds the engine mid-tick: the world and the server wait for
+            // the tick to end (its clock has not moved).
+            cache.end_tick();
+            return;
+        }
         let ended = self.server.take_ended();
         let until = self.engine.now();
         self.world
