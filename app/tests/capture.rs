@@ -11,6 +11,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{SIZE, copy_dir, show, temp, type_line, until, workspace};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -19,28 +22,12 @@ use engine_core::host::command::parse_script;
 use engine_core::host::offline::{self, RenderOptions};
 use engine_core::host::session::SessionConfig;
 use engine_core::runtime::SampleTime;
-use engine_core::sound::output::OutputChoice;
 use engine_core::toolchain::project::Project;
 use hitbench::workbench::Workbench;
 use hitbench::workbench::dock::Pane;
 use panels::DiffState;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-const SIZE: egui::Vec2 = egui::vec2(1280.0, 800.0);
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A fresh temporary folder for `tag`.
-fn temp(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hitbench-app-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Captures the first `seconds` of the demo tour into `path` (as `render --capture`).
 fn capture_tour(path: &Path, seconds: f64) {
@@ -86,42 +73,14 @@ fn capture_tour(path: &Path, seconds: f64) {
         .unwrap();
 }
 
-fn open(project: &Path, tag: &str) -> (Harness<'static, Workbench>, PathBuf) {
-    open_sized(project, tag, SIZE)
-}
-
-fn open_sized(
+/// The workbench on `project` at `size`, its settings in a fresh folder for `tag`.
+fn open_tagged(
     project: &Path,
     tag: &str,
     size: egui::Vec2,
 ) -> (Harness<'static, Workbench>, PathBuf) {
     let config = temp(&format!("{tag}-config"));
-    let workbench = Workbench::new(Some(project), OutputChoice::Null, Some(config.clone()));
-    let harness = Harness::builder()
-        .with_size(size)
-        .with_render_cursor(false)
-        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench);
-    (harness, config)
-}
-
-/// Runs frames until `done` holds (the engine thread and the diff answer
-/// asynchronously).
-fn until(harness: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
-    let start = Instant::now();
-    while !done(harness.state()) {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "not within 120 s: {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        harness.run();
-    }
-}
-
-fn show(harness: &mut Harness<'static, Workbench>, pane: Pane) {
-    harness.state_mut().show(pane);
-    harness.run();
-    harness.run();
+    (common::open_sized(project, &config, size), config)
 }
 
 fn seek(harness: &mut Harness<'static, Workbench>, seconds: u64) {
@@ -131,23 +90,13 @@ fn seek(harness: &mut Harness<'static, Workbench>, seconds: u64) {
     harness.run();
 }
 
-fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
-    show(harness, Pane::Console);
-    harness.get_by_role(Role::TextInput).click();
-    harness.run();
-    harness.get_by_role(Role::TextInput).type_text(line);
-    harness.run();
-    harness.key_press(egui::Key::Enter);
-    harness.run();
-}
-
 #[test]
 fn a_capture_shows_in_every_panel_at_the_time_scrubbed_to() {
     let dir = temp("capture-view");
     let cap = dir.join("tour.hbcap");
     capture_tour(&cap, 32.0);
     let demo = workspace().join("projects/demo");
-    let (mut harness, config) = open(&demo, "capture-view");
+    let (mut harness, config) = open_tagged(&demo, "capture-view", SIZE);
     harness.run();
     harness.state_mut().open_capture(&cap);
     harness.run();
@@ -251,7 +200,7 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
     capture_tour(&cap, 10.0);
     let demo = workspace().join("projects/demo");
     // Tall enough for the lot view's column to show its Why below an object's details.
-    let (mut harness, config) = open_sized(&demo, "capture-why", egui::vec2(1280.0, 1600.0));
+    let (mut harness, config) = open_tagged(&demo, "capture-why", egui::vec2(1280.0, 1600.0));
     harness.run();
     harness.state_mut().open_capture(&cap);
     seek(&mut harness, 9);
@@ -304,20 +253,6 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Copies the folder `from` into `to`, recursively.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn the_diff_against_the_project_now_lists_what_an_edit_changed() {
     let dir = temp("capture-diff");
@@ -326,7 +261,7 @@ fn the_diff_against_the_project_now_lists_what_an_edit_changed() {
     // The workbench has a copy of the demo open, whose baby has one cry only.
     let copy = dir.join("demo");
     copy_dir(&workspace().join("projects/demo"), &copy);
-    let (mut harness, config) = open(&copy, "capture-diff");
+    let (mut harness, config) = open_tagged(&copy, "capture-diff", SIZE);
     harness.run();
     harness.state_mut().open_capture(&cap);
     harness.run();
@@ -388,7 +323,7 @@ fn a_bad_capture_is_an_error_naming_the_file_and_the_workbench_goes_on() {
     let bad = dir.join("bad.hbcap");
     std::fs::write(&bad, "{\"line\": \"header\"\nnot json\n").unwrap();
     let demo = workspace().join("projects/demo");
-    let (mut harness, config) = open(&demo, "capture-bad");
+    let (mut harness, config) = open_tagged(&demo, "capture-bad", SIZE);
     harness.run();
     harness.state_mut().open_capture(&bad);
     harness.run();
@@ -415,7 +350,7 @@ fn start_and_stop_capture_write_a_readable_capture_of_the_live_session() {
     let dir = temp("capture-live");
     let cap = dir.join("live.hbcap");
     let demo = workspace().join("projects/demo");
-    let (mut harness, config) = open(&demo, "capture-live");
+    let (mut harness, config) = open_tagged(&demo, "capture-live", SIZE);
     harness.run();
     harness.state_mut().start_capture(&cap);
     until(&mut harness, "it captures", Workbench::capturing);

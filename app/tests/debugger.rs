@@ -8,60 +8,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{open_demo, screenshot, show, type_line, until};
 use egui::accesskit::Role;
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use engine_core::sound::output::OutputChoice;
 use hitbench::workbench::Workbench;
 use hitbench::workbench::dock::Pane;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn open_demo(tag: &str) -> (Harness<'static, Workbench>, PathBuf) {
-    let config = std::env::temp_dir().join(format!("hitbench-app-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&config);
-    let demo = workspace().join("projects/demo");
-    let workbench = Workbench::new(Some(&demo), OutputChoice::Null, Some(config.clone()));
-    let harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_render_cursor(false)
-        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench);
-    (harness, config)
-}
-
-/// Runs frames until `done` holds (the engine thread answers asynchronously).
-fn until(harness: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
-    let start = Instant::now();
-    while !done(harness.state()) {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "not within 30 s: {what}"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-        harness.run();
-    }
-    harness.run();
-}
-
-fn show(harness: &mut Harness<'static, Workbench>, pane: Pane) {
-    harness.state_mut().show(pane);
-    harness.run();
-    harness.run();
-}
-
-fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
-    show(harness, Pane::Console);
-    harness.get_by_role(Role::TextInput).click();
-    harness.run();
-    harness.get_by_role(Role::TextInput).type_text(line);
-    harness.run();
-    harness.key_press(egui::Key::Enter);
-    harness.run();
-}
 
 /// The line the engine is paused at, if it is.
 fn paused_line(wb: &Workbench) -> Option<u32> {
@@ -119,15 +72,7 @@ fn the_gutter_toolbar_and_keys_drive_the_debugger() {
             .is_some(),
         "the toolbar and the status bar say where"
     );
-    if std::env::var_os("HITBENCH_SCREENSHOTS").is_some() {
-        let out = workspace().join("screenshots");
-        std::fs::create_dir_all(&out).unwrap();
-        harness
-            .render()
-            .unwrap()
-            .save(out.join("debugger.png"))
-            .unwrap();
-    }
+    screenshot(&mut harness, "debugger.png");
 
     // F10 steps over to line 38: the highlight moves there.
     harness.key_press(egui::Key::F10);

@@ -9,42 +9,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{copy_dir, open, screenshot, show, temp, type_line, until, workspace};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use engine_core::host::qa::{ScriptRun, parse_qa};
-use engine_core::sound::output::OutputChoice;
 use hitbench::workbench::Workbench;
 use hitbench::workbench::dock::Pane;
 use panels::QaState;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A fresh temporary folder for `tag`.
-fn temp(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hitbench-app-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Copies the folder `from` into `to`, recursively.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+use std::time::Duration;
 
 /// A copy of the demo in `dir` keeping only the QA scripts named.
 fn demo_copy(dir: &Path, keep: &[&str]) -> PathBuf {
@@ -58,47 +34,6 @@ fn demo_copy(dir: &Path, keep: &[&str]) -> PathBuf {
         }
     }
     copy
-}
-
-fn open(project: &Path, config: &Path) -> Harness<'static, Workbench> {
-    let workbench = Workbench::new(
-        Some(project),
-        OutputChoice::Null,
-        Some(config.to_path_buf()),
-    );
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_render_cursor(false)
-        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench)
-}
-
-/// Runs frames until `done` holds.
-fn until(harness: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
-    let start = Instant::now();
-    while !done(harness.state()) {
-        assert!(
-            start.elapsed() < Duration::from_secs(180),
-            "not within 180 s: {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        harness.run();
-    }
-}
-
-fn show(harness: &mut Harness<'static, Workbench>, pane: Pane) {
-    harness.state_mut().show(pane);
-    harness.run();
-    harness.run();
-}
-
-fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
-    show(harness, Pane::Console);
-    harness.get_by_role(Role::TextInput).click();
-    harness.run();
-    harness.get_by_role(Role::TextInput).type_text(line);
-    harness.run();
-    harness.key_press(egui::Key::Enter);
-    harness.run();
 }
 
 #[test]
@@ -150,11 +85,7 @@ fn run_all_shows_each_expectation_and_a_failure_opens_at_its_time_with_why() {
             .next()
             .is_some()
     );
-    if std::env::var_os("HITBENCH_SCREENSHOTS").is_some() {
-        let out = workspace().join("screenshots");
-        std::fs::create_dir_all(&out).unwrap();
-        harness.render().unwrap().save(out.join("qa.png")).unwrap();
-    }
+    screenshot(&mut harness, "qa.png");
 
     // Show why: the run in the capture view at the time it was checked, the Why panel
     // on the refused laugh.

@@ -8,60 +8,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use egui_kittest::Harness;
+mod common;
+
+use common::{open_demo, type_line, until, workspace};
 use egui_kittest::kittest::Queryable;
 use engine_core::runtime::trace::TraceEvent;
-use engine_core::sound::output::OutputChoice;
-use hitbench::workbench::Workbench;
 use hitbench::workbench::dock::Pane;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-const SIZE: egui::Vec2 = egui::vec2(1280.0, 800.0);
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn open_demo(tag: &str) -> (Harness<'static, Workbench>, PathBuf) {
-    let config = std::env::temp_dir().join(format!("hitbench-app-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&config);
-    let demo = workspace().join("projects/demo");
-    let workbench = Workbench::new(Some(&demo), OutputChoice::Null, Some(config.clone()));
-    let harness = Harness::builder()
-        .with_size(SIZE)
-        .with_render_cursor(false)
-        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench);
-    (harness, config)
-}
-
-/// Runs frames until `done` holds (the engine thread answers asynchronously).
-fn until(harness: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
-    let start = Instant::now();
-    while !done(harness.state()) {
-        assert!(
-            start.elapsed() < Duration::from_secs(15),
-            "not within 15 s: {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        harness.run();
-    }
-}
-
-fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
-    harness.state_mut().show(Pane::Console);
-    harness.run();
-    harness
-        .get_by_role(egui::accesskit::Role::TextInput)
-        .click();
-    harness.run();
-    harness
-        .get_by_role(egui::accesskit::Role::TextInput)
-        .type_text(line);
-    harness.run();
-    harness.key_press(egui::Key::Enter);
-    harness.run();
-}
 
 #[test]
 fn a_panel_button_runs_its_command_and_the_console_history_replays_it() {
@@ -237,11 +190,11 @@ fn every_panel_draws_the_demo_and_screenshots_are_made_on_request() {
     }
     let write = std::env::var_os("HITBENCH_SCREENSHOTS").is_some();
     let out = workspace().join("screenshots");
-    // Why and Capture have their pictures where they have something to show (below, and
-    // in the capture view's test).
+    // Why, Capture and QA have their pictures where they have something to show (below,
+    // and in the capture view's and the QA panel's tests).
     for pane in Pane::ALL
         .into_iter()
-        .filter(|p| !matches!(p, Pane::Why | Pane::Capture))
+        .filter(|p| !matches!(p, Pane::Why | Pane::Capture | Pane::Qa))
     {
         harness.state_mut().show(pane);
         harness.run();

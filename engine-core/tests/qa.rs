@@ -265,17 +265,7 @@ fn samples_and_faults_fail_where_they_should() {
     let source = SCRATCH.replace("\tdivider_never\n", "\twait v2\n\tend\n");
     p.file("t.src", &source)
         .file("t.hot", "[Patch]\n1=0,hum,\"s.wav\",0,0,0,0,0\n");
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 48_000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut wav = hound::WavWriter::create(p.path().join("s.wav"), spec).unwrap();
-    for _ in 0..48_000 {
-        wav.write_sample(8_000i16).unwrap();
-    }
-    wav.finalize().unwrap();
+    support::constant_wav(&p.path().join("s.wav"), 1.0, 8_000.0 / 32_768.0);
     let line = source
         .lines()
         .position(|l| l.contains("div v1 v2"))

@@ -285,19 +285,6 @@ fn the_why_log_keeps_only_its_subjects_and_explains_the_latest() {
 }
 
 /// A mono 16-bit WAV holding one constant value (`level` of full scale) for `seconds`.
-fn constant_wav(path: &std::path::Path, seconds: f64, level: f32) {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 48_000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut w = hound::WavWriter::create(path, spec).unwrap();
-    for _ in 0..(seconds * 48_000.0) as usize {
-        w.write_sample((level * 32_768.0) as i16).unwrap();
-    }
-    w.finalize().unwrap();
-}
 
 #[test]
 fn a_placed_objects_note_names_every_factor_and_they_multiply_to_what_the_mixer_plays() {
@@ -308,7 +295,7 @@ fn a_placed_objects_note_names_every_factor_and_they_multiply_to_what_the_mixer_
         "home.lot",
         "camera 10 10 zoom 2\nobject 1 person \"Far\" at 20 9 floor 1\n",
     );
-    constant_wav(&p.path().join("s.wav"), 2.0, 0.5);
+    support::constant_wav(&p.path().join("s.wav"), 2.0, 0.5);
     let project = p.load();
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let (handle, mut mixer) = mixer(MixerConfig::default());

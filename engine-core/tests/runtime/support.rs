@@ -150,3 +150,18 @@ pub fn looping_tracks(tag: &str, priorities: &[i32], volume: i32, more: &str) ->
         .sample("s.wav");
     p
 }
+
+/// A mono 16-bit 48 kHz WAV at `path`: `seconds` long, every sample at `level` (0–1).
+pub fn constant_wav(path: &Path, seconds: f64, level: f32) {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 48_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(path, spec).unwrap();
+    for _ in 0..(seconds * 48_000.0) as usize {
+        w.write_sample((level * 32_768.0) as i16).unwrap();
+    }
+    w.finalize().unwrap();
+}
