@@ -284,8 +284,6 @@ fn the_why_log_keeps_only_its_subjects_and_explains_the_latest() {
     );
 }
 
-/// A mono 16-bit WAV holding one constant value (`level` of full scale) for `seconds`.
-
 #[test]
 fn a_placed_objects_note_names_every_factor_and_they_multiply_to_what_the_mixer_plays() {
     // Track volume 768 (0.75), FX. The object stands in the fade band at zoom 2, a floor

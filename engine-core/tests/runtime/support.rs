@@ -152,6 +152,7 @@ pub fn looping_tracks(tag: &str, priorities: &[i32], volume: i32, more: &str) ->
 }
 
 /// A mono 16-bit 48 kHz WAV at `path`: `seconds` long, every sample at `level` (0–1).
+#[allow(dead_code)] // not every test that includes this file writes samples
 pub fn constant_wav(path: &Path, seconds: f64, level: f32) {
     let spec = hound::WavSpec {
         channels: 1,
