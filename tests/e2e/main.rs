@@ -8,6 +8,7 @@ mod capture;
 mod capture_view;
 mod cli;
 mod loudness;
+mod plugins;
 mod qa;
 mod render;
 mod tidy;

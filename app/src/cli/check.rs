@@ -43,6 +43,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let strict = args.flag(&["--strict"]);
+    let plugins = super::render::plugin_dirs(args)?;
     let mut dirs = Vec::new();
     while let Some(dir) = args.next_positional() {
         dirs.push(PathBuf::from(dir));
@@ -66,6 +67,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         ));
     }
 
+    dirs.extend(plugins);
     let project = Project::load_dirs(&dirs);
     let findings = check::findings(&project);
     for finding in &findings {

@@ -44,7 +44,9 @@ HitBench — a workbench for HIT-style game audio
 
 Usage: hitbench [command] [options]
 
-Commands:
+Commands (--plugin DIR, repeatable, loads a plug-in folder after the project: what it
+defines overrides the project's, a later one winning, like the game's download
+directories; replay's capture already names the folders it was made with):
   open [<project>] [--null-audio]
         Open the workbench window on a project folder (default: the project open
         last time, else projects/demo). The layout and recent projects are kept in
@@ -63,14 +65,14 @@ Commands:
         Turn a .hit back into MakeTrax source that reassembles byte for byte.
         A .hsm/.hdb next to the .hit is used for label names when not given.
         Writes to standard output without -o.
-  check <project> [<more data dirs>...] [--strict]
+  check <project> [<more data dirs>...] [--strict] [--plugin DIR]...
         Lint a project without running it: unbound names, missing or damaged
         samples, unused tracks, events that play nothing, sounds in the wrong
         option group (a vox_* track under FX), world.ini and lot mistakes. Prints
         file:line: error|warning[rule]: message [code], then a summary. Exit status 1 on
         errors (--strict: on warnings too). docs/check.md lists every rule.
   render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S]
-         [--trace] [--allow-savelot] [--loudness] [--capture <file.hbcap>]
+         [--trace] [--allow-savelot] [--loudness] [--capture <file.hbcap>] [--plugin DIR]...
         Play a timed script of console commands (`0.0 ui ui_click`, `1.5 quietall`)
         against a project, offline, into a WAV file. The same project, script and
         seed (a whole number) give the same bytes. Script times go up to 86400 s
@@ -85,7 +87,7 @@ Commands:
         ITU-R BS.1770); silence reads `-inf (silent)`. --capture writes a
         capture (docs/capture.md): the inputs, seed, settings, a hash of every
         project file and every decision the engine made.
-  replay <file.hbcap> [--project DIR] [--voices N] [--seed S] [--diff]
+  replay <file.hbcap> [--project DIR] [--plugin DIR]... [--voices N] [--seed S] [--diff]
         Run a capture's inputs again against the project as it is now (or the
         one in DIR, or with another voice limit or seed) and, with --diff, list
         the decisions that differ: triggers refused or stealing now and not
@@ -100,7 +102,7 @@ Commands:
         and each note's gain as the product of its named contributions: track
         volume, the trigger's volume or the view's fade, zoom and floor,
         ducking, option group and master volume; and where its pan came from.
-  test <project> [files.qa…] [--junit out.xml]
+  test <project> [files.qa…] [--junit out.xml] [--plugin DIR]...
         Run the project's QA scripts (qa/*.qa, or the files given; docs/qa.md)
         offline, on all cores: render scripts with `expect` lines checked at their
         time. One line per script; for each failed expectation its file:line,
@@ -125,7 +127,7 @@ Commands:
         compared. Exit status 0: no difference, 1: they differ, 2: a file is
         missing, damaged or not comparable.
   play <project> --script <file> [--seed N] [--tail S] [--null-audio] [--trace]
-       [--allow-savelot] [--capture <file.hbcap>]
+       [--allow-savelot] [--capture <file.hbcap>] [--plugin DIR]...
         Play the same kind of script live, in real time, through the sound card
         (or the null output, which it says in one line), then print how many
         notes played and how many output underruns there were. Faults, --trace,

@@ -11,7 +11,7 @@
 use super::Io;
 use super::args::{Args, usage};
 use super::render::{
-    load_project, load_script, parse_seconds, parse_seed, print_record, savelot_policy,
+    load_project, load_script, parse_seconds, parse_seed, plugin_dirs, print_record, savelot_policy,
 };
 use engine_core::host::command::{Command, DebugCommand, TimedCommand};
 use engine_core::host::live::{CaptureStatus, LiveCommand, LiveEngine, LiveSnapshot};
@@ -34,6 +34,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         .map(PathBuf::from)
         .ok_or_else(|| usage("play needs a script: --script <file>"))?;
     let seed = parse_seed(args.value(&["--seed"])?)?;
+    let plugins = plugin_dirs(args)?;
     let tail = parse_seconds(args.value(&["--tail"])?, "--tail")?.unwrap_or(3.0);
     let choice = audio_choice(args);
     let show_trace = args.flag(&["--trace"]);
@@ -47,7 +48,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let Some(script) = load_script(&script_path, allow_savelot, io)? else {
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));
     };
-    let project = load_project(&project_dir, io)?;
+    let project = load_project(&project_dir, &plugins, io)?;
     let why = WhyLog::new(script.iter().filter_map(|timed| match &timed.command {
         Command::Why(subject) => Some(subject.clone()),
         _ => None,

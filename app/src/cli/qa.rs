@@ -3,7 +3,7 @@
 //! systems.
 
 use super::args::usage;
-use super::render::load_project;
+use super::render::{load_project, plugin_dirs};
 use super::{EXIT_INPUT_ERRORS, Io};
 use engine_core::host::qa::{ScriptRun, run_files, suite_files};
 use engine_core::toolchain::project::Project;
@@ -16,6 +16,7 @@ use std::sync::atomic::AtomicBool;
 /// Runs `hitbench test <project> [files…] [--junit out.xml]`.
 pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let junit = args.value(&["--junit"])?.map(PathBuf::from);
+    let plugins = plugin_dirs(args)?;
     let dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
         usage("test needs a project folder: hitbench test <project> [files.qa…] [--junit out.xml]")
     })?;
@@ -40,7 +41,7 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
             return Ok(ExitCode::from(EXIT_INPUT_ERRORS));
         }
     }
-    let project = load_project(&dir, io)?;
+    let project = load_project(&dir, &plugins, io)?;
     let runs = run_all(&project, &files);
     let mut failed = 0;
     for (file, result) in files.iter().zip(&runs) {

@@ -34,6 +34,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         .map(PathBuf::from)
         .ok_or_else(|| usage("render needs an output file: -o <out.wav>"))?;
     let seed = parse_seed(args.value(&["--seed"])?)?;
+    let plugins = plugin_dirs(args)?;
     let rate = parse_number(args.value(&["--rate"])?, "--rate")?.map_or(48_000.0, |v| v);
     if !(8_000.0..=192_000.0).contains(&rate) {
         return Err(usage(format!(
@@ -55,7 +56,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let Some(script) = load_script(&script_path, allow_savelot, io)? else {
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));
     };
-    let project = load_project(&project_dir, io)?;
+    let project = load_project(&project_dir, &plugins, io)?;
     let options = RenderOptions {
         sample_rate: rate as u32,
         seed,
@@ -196,9 +197,33 @@ pub(super) fn load_script(
     Ok(Some(script))
 }
 
+/// The `--plugin DIR` folders (repeatable, in order: a later one wins), each checked to
+/// be a folder.
+pub(super) fn plugin_dirs(args: &mut Args) -> anyhow::Result<Vec<PathBuf>> {
+    let dirs: Vec<PathBuf> = args
+        .values(&["--plugin"])?
+        .into_iter()
+        .map(PathBuf::from)
+        .collect();
+    if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
+        return Err(anyhow::anyhow!(
+            "no such plug-in folder: `{}`",
+            missing.display()
+        ));
+    }
+    Ok(dirs)
+}
+
 /// Loads a project, printing its problems (what loaded is still used).
-pub(super) fn load_project(dir: &Path, io: &mut Io<'_>) -> anyhow::Result<Project> {
-    let project = Project::load(dir);
+pub(super) fn load_project(
+    dir: &Path,
+    plugins: &[PathBuf],
+    io: &mut Io<'_>,
+) -> anyhow::Result<Project> {
+    let dirs: Vec<PathBuf> = std::iter::once(dir.to_path_buf())
+        .chain(plugins.iter().cloned())
+        .collect();
+    let project = Project::load_dirs(&dirs);
     for problem in &project.diagnostics {
         writeln!(io.err, "{problem}")?;
     }

@@ -3,7 +3,7 @@
 //! decision explained.
 
 use super::args::usage;
-use super::render::{load_project, parse_seed};
+use super::render::{load_project, parse_seed, plugin_dirs};
 use super::{EXIT_TROUBLE, Io};
 use anyhow::Context as _;
 use engine_core::host::capture;
@@ -30,6 +30,7 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         .map(|t| parse_seed(Some(t)))
         .transpose()?;
     let show_diff = args.flag(&["--diff"]);
+    let plugins = plugin_dirs(args)?;
     let path = args
         .next_positional()
         .map(PathBuf::from)
@@ -40,8 +41,17 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         Err(e) => return trouble(io, &e.to_string()),
     };
     let project = match &project_dir {
-        Some(dir) => load_project(dir, io)?,
-        None => Project::load_dirs(&capture.header.dirs),
+        Some(dir) => load_project(dir, &plugins, io)?,
+        // The capture's folders (its plug-ins with them), then any more given.
+        None => Project::load_dirs(
+            &capture
+                .header
+                .dirs
+                .iter()
+                .chain(&plugins)
+                .cloned()
+                .collect::<Vec<_>>(),
+        ),
     };
     for change in capture::changed_files(&capture.header.files, &capture::hash_files(&project.dirs))
     {
