@@ -557,3 +557,33 @@ fn a_record_of_each_kind_round_trips_through_json() {
         assert_eq!(back.to_string(), record.to_string());
     }
 }
+
+#[test]
+fn the_debug_cheats_are_built_in_events_of_every_project() {
+    // The demo defines none of the six; they switch the traces anyway.
+    let (mut session, _mixer) = live_demo();
+    assert!(
+        session
+            .engine
+            .project()
+            .events
+            .keys()
+            .all(|name| !name.starts_with("debug"))
+    );
+    session.engine.set_trace_switches(TraceSwitches::default());
+    for (line, trace, on) in [
+        ("ui debugeventson", DebugTrace::Events, true),
+        ("ui debugsampleson", DebugTrace::Samples, true),
+        ("ui debugtrackson", DebugTrace::Tracks, true),
+        ("ui debugtracksoff", DebugTrace::Tracks, false),
+    ] {
+        let reply = session.run_line(line).unwrap();
+        assert!(!reply.is_empty(), "{line}");
+        let switched = session.take_trace().into_iter().any(|r| {
+            matches!(r.what, TraceEvent::TraceSwitched { trace: t, on: o } if t == trace && o == on)
+        });
+        assert!(switched, "{line}");
+    }
+    let switches = session.engine.trace_switches();
+    assert!(switches.events && switches.samples && !switches.tracks);
+}

@@ -279,3 +279,33 @@ impl ControlGroup {
     /// All groups, in option order.
     pub const ALL: [ControlGroup; 3] = [ControlGroup::Fx, ControlGroup::Music, ControlGroup::Vox];
 }
+
+/// The events every project has unless it defines them: the debug cheats' trace switches
+/// (`debugeventson` … `debugtracksoff`, event types 44–49), by lower-case name.
+pub fn built_in_events() -> &'static std::collections::BTreeMap<String, EventDef> {
+    static EVENTS: std::sync::LazyLock<std::collections::BTreeMap<String, EventDef>> =
+        std::sync::LazyLock::new(|| {
+            [
+                ("debugeventson", 44),
+                ("debugeventsoff", 45),
+                ("debugsampleson", 46),
+                ("debugsamplesoff", 47),
+                ("debugtrackson", 48),
+                ("debugtracksoff", 49),
+            ]
+            .into_iter()
+            .map(|(name, number)| {
+                let event = EventDef {
+                    name: name.to_string(),
+                    type_number: number,
+                    event_type: EventType::from_number(number),
+                    track_id: 0,
+                    implicit: false,
+                    origin: Origin::new("(built in)", 0),
+                };
+                (name.to_string(), event)
+            })
+            .collect()
+        });
+    &EVENTS
+}

@@ -164,8 +164,15 @@ impl Project {
     }
 
     /// The event with this name (case-insensitive).
+    ///
+    /// The six trace switches of the debug cheats (`debugeventson`, `debugeventsoff`,
+    /// `debugsampleson`, `debugsamplesoff`, `debugtrackson`, `debugtracksoff`: event
+    /// types 44–49) are built in: every project has them unless it defines them itself.
     pub fn event(&self, name: &str) -> Option<&EventDef> {
-        self.events.get(&name.to_ascii_lowercase())
+        let name = name.to_ascii_lowercase();
+        self.events
+            .get(&name)
+            .or_else(|| defs::built_in_events().get(&name))
     }
 
     /// The track with this ID.
