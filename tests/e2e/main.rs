@@ -13,3 +13,4 @@ mod render;
 mod tidy;
 mod tour;
 mod why;
+mod xa;

@@ -137,6 +137,11 @@ pub struct AudioInfo {
     pub frames: Option<u64>,
 }
 
+/// File extensions (lower case) of the audio files the decoders read: the sample loaders
+/// register one per extension, and the reload worker decodes changed files of these kinds.
+/// The content decides the format; an extension only says a file is meant to be audio.
+pub const EXTENSIONS: &[&str] = &["wav", "mp3", "ogg", "oga", "flac", "xa"];
+
 /// Lowest sample rate accepted, in Hz. A header below it is damaged or hostile (a "1 Hz"
 /// file would stretch each frame over a second); real audio starts at 4 or 8 kHz.
 pub const MIN_SAMPLE_RATE: u32 = 1_000;
