@@ -7,6 +7,7 @@ mod audio;
 mod capture;
 mod capture_view;
 mod cli;
+mod decode;
 mod loudness;
 mod qa;
 mod render;
