@@ -561,8 +561,7 @@ fn flac() -> impl Strategy<Value = Vec<u8>> {
 /// An XA file: a header that may lie (channels, decoded size, block align) over block
 /// data of any bytes, so filters 4–15 occur too.
 fn xa() -> impl Strategy<Value = Vec<u8>> {
-    let channels =
-        prop_oneof![8 => 1u16..3, 2 => 3u16..9, 1 => Just(0u16), 1 => Just(9u16), 1 => Just(65_535u16)];
+    let channels = prop_oneof![8 => 1u16..3, 2 => 3u16..9, 1 => Just(0u16), 1 => Just(9u16), 1 => Just(65_535u16)];
     let rate = prop_oneof![6 => Just(22_050u32), 1 => Just(1u32), 1 => any::<u32>()];
     let frames = prop_oneof![6 => 0u32..2_000, 1 => Just(u32::MAX / 16), 1 => any::<u32>()];
     (
