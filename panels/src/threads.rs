@@ -304,7 +304,18 @@ impl ThreadsPanel {
         ui.add_space(4.0);
         source_excerpt(ui, ctx.source, th, commands);
         ui.add_space(4.0);
-        // The paused thread's registers can be edited (the debugger's `set`).
+        self.registers(ui, ctx, th, commands);
+    }
+
+    /// The selected thread's registers; the paused thread's can be edited (the debugger's
+    /// `set`).
+    fn registers(
+        &mut self,
+        ui: &mut egui::Ui,
+        ctx: &PanelContext<'_>,
+        th: &ThreadView,
+        commands: &mut Vec<AppCommand>,
+    ) {
         let editable = ctx.capture.is_none() && paused_thread(ctx) == Some(th.thread);
         ui.horizontal(|ui| {
             ui.strong(format!("Registers ({})", th.registers.len()));

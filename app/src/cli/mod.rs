@@ -9,6 +9,7 @@ mod asm;
 mod bench;
 mod check;
 mod compare;
+mod decode;
 mod disasm;
 mod paths;
 mod play;
@@ -136,6 +137,12 @@ directories; replay's capture already names the folders it was made with):
   probe <file>...
         Decode audio files and print one tab-separated line each: path, format,
         rate, channels, bits, frames, seconds — or path, `error`, the message.
+  decode <file> -o <out.wav>
+        Decode an audio file the engine plays (WAV, MP3, Ogg Vorbis, FLAC, XA) as
+        the engine decodes it and write it as 16-bit PCM WAV at the file's own
+        rate and channels (more than two are downmixed to stereo, as they play;
+        16-bit input comes out sample for sample). A damaged file is an error and
+        writes nothing. Exit status 1 if the file cannot be decoded or written.
   bench asm|vm|mix|reload|ui [--quick]
         --quick does a hundredth of the work (same code paths, rough figures).
   bench asm
@@ -215,6 +222,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         Some("bench") => bench::run(&mut args, io),
         Some("check") => check::run(&mut args, io),
         Some("compare") => compare::run(&mut args, io),
+        Some("decode") => decode::run(&mut args, io),
         Some("render") => render::run(&mut args, io),
         Some("play") => play::run(&mut args, io),
         Some("probe") => probe::run(&mut args, io),

@@ -13,7 +13,8 @@ mod wav;
 
 pub use loudness::{Level, Loudness, LoudnessError, LoudnessMeter};
 pub use wav::{
-    WAV_HEADER_BYTES, WAV_MAX_DATA_BYTES, WAV_MAX_FRAMES, WavError, WavWriter, wav_file_bytes,
+    Quantize, WAV_HEADER_BYTES, WAV_MAX_DATA_BYTES, WAV_MAX_FRAMES, WavError, WavSpec, WavWriter,
+    wav_file_bytes,
 };
 
 use crate::sound::mixer::{Mixer, MixerConfig, MixerHandle, mixer};

@@ -185,7 +185,7 @@ pub enum CompareError {
 }
 
 /// A decode error with the file's name in front, once (a read error names it already).
-fn decode_message(path: &Path, source: &DecodeError) -> String {
+pub(super) fn decode_message(path: &Path, source: &DecodeError) -> String {
     match source {
         DecodeError::Io { .. } => source.to_string(),
         other => format!("{}: {other}", path.display()),

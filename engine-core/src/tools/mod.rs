@@ -2,6 +2,8 @@
 //!
 //! - [`compare`] — `hitbench compare`: two renders' loudness and peaks, and the first
 //!   time they differ beyond a threshold.
+//! - [`export`] — `hitbench decode`: an audio file decoded as the engine decodes it,
+//!   written as 16-bit PCM WAV at its own rate and channels.
 //! - [`check`] — `hitbench check`'s linter: rules over a loaded project.
 //! - [`inspect`] — plain-data views of a live engine (threads, voice slots, the instance
 //!   map, voice history) for the workbench's inspectors.
@@ -15,6 +17,7 @@
 pub mod check;
 pub mod compare;
 pub mod diff;
+pub mod export;
 pub mod hitlist_editor;
 pub mod inspect;
 pub mod why;

@@ -17,7 +17,7 @@ use crate::toolchain::fsrules::{self, LinkPolicy, WalkOptions};
 use std::path::{Path, PathBuf};
 
 /// File extensions a playlist takes (lower case).
-pub const AUDIO_EXTENSIONS: [&str; 5] = ["wav", "mp3", "ogg", "oga", "flac"];
+pub const AUDIO_EXTENSIONS: [&str; 6] = ["wav", "mp3", "ogg", "oga", "flac", "xa"];
 
 /// True if the path has an audio extension.
 pub fn is_audio(path: &Path) -> bool {
@@ -151,6 +151,15 @@ impl Playlist {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn playlists_take_every_kind_of_file_the_decoders_read() {
+        assert_eq!(
+            AUDIO_EXTENSIONS.as_slice(),
+            crate::sound::audio::decode::EXTENSIONS
+        );
+        assert!(is_audio(Path::new("radio/jingle.XA")));
+    }
 
     fn temp(tag: &str, files: &[&str]) -> PathBuf {
         let dir =

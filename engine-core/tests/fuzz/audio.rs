@@ -1,10 +1,12 @@
 //! Audio headers: WAV files built chunk by chunk (every encoding, lying sizes, odd
-//! chunks, extensible formats, 0 or 65535 channels), and real fixture files (WAV, FLAC,
-//! Ogg Vorbis, MP3) whose header fields are rewritten where each format keeps them —
-//! RIFF and fmt fields, FLAC STREAMINFO and metadata lengths, Ogg page fields and the
-//! Vorbis identification header (with the page checksums fixed up so the change gets
-//! past them), ID3 sizes, MPEG frame headers and Xing frame counts — plus flipped bytes,
-//! cuts and repeated blocks. Each case probes and decodes from memory within a frame limit.
+//! chunks, extensible formats, 0 or 65535 channels), XA files built block by block (0 to
+//! 9 or 65535 channels, lying decoded sizes and block aligns, any filter), and real
+//! fixture files (WAV, FLAC, Ogg Vorbis, MP3, XA) whose header fields are rewritten where
+//! each format keeps them — RIFF and fmt fields, FLAC STREAMINFO and metadata lengths, Ogg
+//! page fields and the Vorbis identification header (with the page checksums fixed up so
+//! the change gets past them), ID3 sizes, MPEG frame headers and Xing frame counts, the XA
+//! header's fields and first control bytes — plus flipped bytes, cuts and repeated blocks.
+//! Each case probes and decodes from memory within a frame limit.
 
 use crate::harness::{Input, MIB, MemoryBound, Target};
 use engine_core::sound::audio::decode::{DecodeLimits, decode, probe};
@@ -57,6 +59,14 @@ const SEEDS: &[(&str, &[u8])] = &[
     (
         "blip.flac",
         include_bytes!("../../../tests/fixtures/audio/sfx/sonicpi_elec_blip.flac"),
+    ),
+    (
+        "voice.xa",
+        include_bytes!("../../../tests/fixtures/audio/xa/lbreakout2_excellent_voice.xa"),
+    ),
+    (
+        "secret.xa",
+        include_bytes!("../../../tests/fixtures/audio/xa/freedink_secret.xa"),
     ),
 ];
 
@@ -273,8 +283,32 @@ fn mp3_fields(b: &[u8]) -> Vec<Field> {
     fields
 }
 
+/// The XA header's fields (id, decoded size, format tag, channels, rate, bytes per second,
+/// block align, bits) and the first block's control bytes.
+fn xa_fields(b: &[u8]) -> Vec<Field> {
+    let mut fields = vec![
+        be(2, 0, 8),
+        le(4, 4),
+        le(8, 2),
+        le(10, 2),
+        le(12, 4),
+        le(16, 4),
+        le(20, 2),
+        le(22, 2),
+    ];
+    let channels = b.get(10).map_or(1, |&c| usize::from(c).clamp(1, 8));
+    fields.extend((0..channels).map(|c| be(24 + c, 0, 8)));
+    fields
+}
+
+fn is_xa(b: &[u8]) -> bool {
+    matches!(b, [b'X', b'A', _, 0, ..])
+}
+
 fn fields_of(b: &[u8]) -> Vec<Field> {
-    if b.starts_with(b"RIFF") {
+    if is_xa(b) {
+        xa_fields(b)
+    } else if b.starts_with(b"RIFF") {
         wav_fields(b)
     } else if b.starts_with(b"fLaC") {
         flac_fields(b)
@@ -522,6 +556,36 @@ fn flac() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+// --- generated XA -----------------------------------------------------------------------
+
+/// An XA file: a header that may lie (channels, decoded size, block align) over block
+/// data of any bytes, so filters 4–15 occur too.
+fn xa() -> impl Strategy<Value = Vec<u8>> {
+    let channels = prop_oneof![8 => 1u16..3, 2 => 3u16..9, 1 => Just(0u16), 1 => Just(9u16), 1 => Just(65_535u16)];
+    let rate = prop_oneof![6 => Just(22_050u32), 1 => Just(1u32), 1 => any::<u32>()];
+    let frames = prop_oneof![6 => 0u32..2_000, 1 => Just(u32::MAX / 16), 1 => any::<u32>()];
+    (
+        channels,
+        rate,
+        frames,
+        prop_oneof![6 => Just(None), 1 => any::<u16>().prop_map(Some)],
+        proptest::collection::vec(any::<u8>(), 0..2_000),
+    )
+        .prop_map(|(channels, rate, frames, align, data)| {
+            let align = align.unwrap_or(channels.wrapping_mul(2));
+            let mut out = b"XAJ\0".to_vec();
+            out.extend(frames.wrapping_mul(u32::from(align)).to_le_bytes());
+            out.extend(1u16.to_le_bytes());
+            out.extend(channels.to_le_bytes());
+            out.extend(rate.to_le_bytes());
+            out.extend(rate.wrapping_mul(u32::from(align)).to_le_bytes());
+            out.extend(align.to_le_bytes());
+            out.extend(16u16.to_le_bytes());
+            out.extend(data);
+            out
+        })
+}
+
 // --- edits ------------------------------------------------------------------------------
 
 /// One change to an audio file.
@@ -620,6 +684,7 @@ fn strategy() -> BoxedStrategy<Input> {
     let seed = prop_oneof![
         2 => wav().prop_map(|b| ("made.wav".to_string(), b)),
         1 => flac().prop_map(|b| ("made.flac".to_string(), b)),
+        1 => xa().prop_map(|b| ("made.xa".to_string(), b)),
         5 => proptest::sample::select(SEEDS).prop_map(|(n, b)| (n.to_string(), b.to_vec())),
     ];
     (
@@ -662,7 +727,7 @@ fn run(input: &Input) -> Result<(), String> {
 /// Audio headers.
 pub const TARGET: Target = Target {
     name: "audio",
-    about: "WAV/FLAC/Ogg/MP3 with damaged headers into audio::decode and probe",
+    about: "WAV/FLAC/Ogg/MP3/XA with damaged headers into audio::decode and probe",
     cases: 800,
     memory: MEMORY,
     time: TIME,

@@ -37,7 +37,7 @@ const IDLE: Duration = Duration::from_secs(1);
 const FULL_CHECK_BYTES: u64 = 4_000_000;
 
 /// Extensions the sample loaders decode (others are served raw).
-const DECODED: &[&str] = &["wav", "mp3", "ogg", "oga", "flac"];
+const DECODED: &[&str] = decode::EXTENSIONS;
 
 fn extension(path: &Path) -> String {
     path.extension()

@@ -1,4 +1,5 @@
-//! The offline renderer's WAV file: 16-bit stereo PCM, written deterministically, with
+//! The offline renderer's WAV file, and `hitbench decode`'s: 16-bit PCM (stereo for
+//! renders; any channel count for a decoded sound), written deterministically, with
 //! sizes that can never wrap — a write that would take the data past what the 32-bit
 //! RIFF sizes hold ([`WAV_MAX_DATA_BYTES`]) is refused, and every IO error names the file.
 //!
@@ -18,6 +19,9 @@ pub const WAV_MAX_DATA_BYTES: u64 = u32::MAX as u64 - (WAV_HEADER_BYTES - 8);
 
 /// Bytes of one stereo 16-bit frame.
 const FRAME_BYTES: u64 = 4;
+
+/// Bytes of one 16-bit sample.
+const SAMPLE_BYTES: u64 = 2;
 
 /// The most frames a WAV file can hold ([`WAV_MAX_DATA_BYTES`] of 16-bit stereo).
 pub const WAV_MAX_FRAMES: u64 = WAV_MAX_DATA_BYTES / FRAME_BYTES;
@@ -63,12 +67,63 @@ pub enum WavError {
     },
 }
 
-/// Writes interleaved stereo `f32` frames as 16-bit PCM WAV, deterministically (plain
-/// rounding, no dither), so the same input always gives the same bytes.
+/// How samples in −1…1 become 16-bit integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Quantize {
+    /// × 32767, rounded: full scale is ±32767 (the renders').
+    #[default]
+    Symmetric,
+    /// × 32768, rounded and clamped to −32768…32767: the inverse of how the decoders read
+    /// 16-bit PCM, so a 16-bit sound decoded and written again keeps every sample.
+    Exact,
+}
+
+/// What a WAV file holds: its rate, its channels and how its samples are rounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WavSpec {
+    /// Frames per second.
+    pub sample_rate: u32,
+    /// Channels of each frame (at least 1).
+    pub channels: u16,
+    /// How the samples become 16-bit integers.
+    pub quantize: Quantize,
+}
+
+impl WavSpec {
+    /// A render's: stereo at `sample_rate`, [`Quantize::Symmetric`].
+    pub fn render(sample_rate: u32) -> Self {
+        Self {
+            sample_rate,
+            channels: 2,
+            quantize: Quantize::Symmetric,
+        }
+    }
+
+    /// A decoded sound's: `channels` at `sample_rate`, [`Quantize::Exact`].
+    pub fn decoded(sample_rate: u32, channels: u16) -> Self {
+        Self {
+            sample_rate,
+            channels,
+            quantize: Quantize::Exact,
+        }
+    }
+
+    fn frame_bytes(&self) -> u64 {
+        u64::from(self.channels.max(1)) * SAMPLE_BYTES
+    }
+
+    /// The most frames a file of this spec can hold ([`WAV_MAX_DATA_BYTES`] of data).
+    pub fn max_frames(&self) -> u64 {
+        WAV_MAX_DATA_BYTES / self.frame_bytes()
+    }
+}
+
+/// Writes interleaved `f32` frames as 16-bit PCM WAV, deterministically (plain rounding,
+/// no dither), so the same input always gives the same bytes.
 pub struct WavWriter<W: Write + Seek = File> {
     out: W,
     path: PathBuf,
-    sample_rate: u32,
+    spec: WavSpec,
     frames: u64,
     max_frames: u64,
     /// Reused for the bytes of each block.
@@ -76,13 +131,18 @@ pub struct WavWriter<W: Write + Seek = File> {
 }
 
 impl WavWriter<File> {
-    /// Creates the file (replacing one that is there).
+    /// Creates the file (replacing one that is there) for a stereo render.
     pub fn create(path: &Path, sample_rate: u32) -> Result<Self, WavError> {
+        Self::create_with(path, WavSpec::render(sample_rate))
+    }
+
+    /// Creates the file (replacing one that is there) holding `spec`.
+    pub fn create_with(path: &Path, spec: WavSpec) -> Result<Self, WavError> {
         let file = File::create(path).map_err(|source| WavError::Create {
             path: path.to_path_buf(),
             source,
         })?;
-        Self::new(file, path, sample_rate, WAV_MAX_FRAMES)
+        Self::new_with(file, path, spec, u64::MAX)
     }
 
     /// Patches the header and makes sure the data reached the disk (so a full disk is
@@ -97,15 +157,25 @@ impl WavWriter<File> {
 }
 
 impl<W: Write + Seek> WavWriter<W> {
-    /// Starts a WAV in `out` (named `path` in errors) that may hold up to `max_frames`
-    /// frames (at most [`WAV_MAX_FRAMES`]).
+    /// Starts a stereo render's WAV in `out` (named `path` in errors) that may hold up to
+    /// `max_frames` frames (at most [`WAV_MAX_FRAMES`]).
     pub fn new(out: W, path: &Path, sample_rate: u32, max_frames: u64) -> Result<Self, WavError> {
+        Self::new_with(out, path, WavSpec::render(sample_rate), max_frames)
+    }
+
+    /// Starts a WAV of `spec` in `out` (named `path` in errors) that may hold up to
+    /// `max_frames` frames (at most [`WavSpec::max_frames`]).
+    pub fn new_with(out: W, path: &Path, spec: WavSpec, max_frames: u64) -> Result<Self, WavError> {
+        let spec = WavSpec {
+            channels: spec.channels.max(1),
+            ..spec
+        };
         let mut writer = Self {
             out,
             path: path.to_path_buf(),
-            sample_rate,
+            spec,
             frames: 0,
-            max_frames: max_frames.min(WAV_MAX_FRAMES),
+            max_frames: max_frames.min(spec.max_frames()),
             bytes: Vec::new(),
         };
         // Data size 0 until `complete`: a file cut short says it holds nothing.
@@ -121,7 +191,7 @@ impl<W: Write + Seek> WavWriter<W> {
     }
 
     fn header(&mut self, data_bytes: u32) -> Result<(), WavError> {
-        let channels: u16 = 2;
+        let channels = self.spec.channels;
         let bits: u16 = 16;
         let block_align = channels * bits / 8;
         let mut header = Vec::with_capacity(44);
@@ -131,8 +201,8 @@ impl<W: Write + Seek> WavWriter<W> {
         header.extend_from_slice(&16u32.to_le_bytes());
         header.extend_from_slice(&1u16.to_le_bytes()); // PCM
         header.extend_from_slice(&channels.to_le_bytes());
-        header.extend_from_slice(&self.sample_rate.to_le_bytes());
-        let byte_rate = self.sample_rate.saturating_mul(u32::from(block_align));
+        header.extend_from_slice(&self.spec.sample_rate.to_le_bytes());
+        let byte_rate = self.spec.sample_rate.saturating_mul(u32::from(block_align));
         header.extend_from_slice(&byte_rate.to_le_bytes());
         header.extend_from_slice(&block_align.to_le_bytes());
         header.extend_from_slice(&bits.to_le_bytes());
@@ -141,10 +211,11 @@ impl<W: Write + Seek> WavWriter<W> {
         self.out.write_all(&header).map_err(|e| self.write_error(e))
     }
 
-    /// Appends frames (interleaved left, right). Refused, writing nothing, if the file
-    /// would then hold more than it may.
+    /// Appends frames (interleaved: left, right for stereo). Refused, writing nothing, if
+    /// the file would then hold more than it may.
     pub fn write(&mut self, samples: &[f32]) -> Result<(), WavError> {
-        let frames = (samples.len() / 2) as u64;
+        let channels = usize::from(self.spec.channels);
+        let frames = (samples.len() / channels) as u64;
         let total = self.frames.saturating_add(frames);
         if total > self.max_frames {
             return Err(WavError::TooLong {
@@ -154,9 +225,13 @@ impl<W: Write + Seek> WavWriter<W> {
             });
         }
         self.bytes.clear();
-        for sample in &samples[..samples.len() / 2 * 2] {
-            let value = (sample.clamp(-1.0, 1.0) * 32767.0).round() as i16;
-            self.bytes.extend_from_slice(&value.to_le_bytes());
+        let whole = samples
+            .get(..samples.len() / channels * channels)
+            .unwrap_or(&[]);
+        let quantize = self.spec.quantize;
+        for &sample in whole {
+            self.bytes
+                .extend_from_slice(&to_i16(sample, quantize).to_le_bytes());
         }
         if let Err(e) = self.out.write_all(&self.bytes) {
             return Err(self.write_error(e));
@@ -173,8 +248,8 @@ impl<W: Write + Seek> WavWriter<W> {
     /// Writes the real sizes into the header and flushes; returns the frames written and
     /// the writer.
     pub fn complete(mut self) -> Result<(u64, W), WavError> {
-        // `write` keeps frames within WAV_MAX_FRAMES, so the size fits 32 bits.
-        let data_bytes = u32::try_from(self.frames * FRAME_BYTES).unwrap_or(u32::MAX);
+        // `write` keeps the data within WAV_MAX_DATA_BYTES, so the size fits 32 bits.
+        let data_bytes = u32::try_from(self.frames * self.spec.frame_bytes()).unwrap_or(u32::MAX);
         let patched = self
             .out
             .seek(SeekFrom::Start(0))
@@ -184,6 +259,15 @@ impl<W: Write + Seek> WavWriter<W> {
         let flushed = self.out.flush().map_err(|e| self.write_error(e));
         flushed?;
         Ok((self.frames, self.out))
+    }
+}
+
+/// One sample as a 16-bit integer.
+fn to_i16(sample: f32, quantize: Quantize) -> i16 {
+    match quantize {
+        Quantize::Symmetric => (sample.clamp(-1.0, 1.0) * 32767.0).round() as i16,
+        // The cast saturates: 1.0 (32768) becomes 32767.
+        Quantize::Exact => (sample.clamp(-1.0, 1.0) * 32768.0).round() as i16,
     }
 }
 
@@ -217,6 +301,32 @@ mod tests {
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect();
         assert_eq!(samples, [0, 32767, -32767, 32767, 16384, -16384]);
+    }
+
+    #[test]
+    fn a_decoded_sound_keeps_its_channels_and_every_16_bit_value() {
+        let spec = WavSpec::decoded(22_050, 1);
+        let mut writer =
+            WavWriter::new_with(Cursor::new(Vec::new()), Path::new("x.wav"), spec, u64::MAX)
+                .expect("start");
+        let values = [0i16, 1, -1, 32767, -32768, 12345, -12345];
+        let samples: Vec<f32> = values.iter().map(|&v| f32::from(v) / 32_768.0).collect();
+        writer.write(&samples).expect("write");
+        writer.write(&[1.0, -2.0]).expect("full scale and beyond");
+        let (frames, out) = writer.complete().expect("complete");
+        assert_eq!(frames, 9);
+        let bytes = out.into_inner();
+        assert_eq!(u16::from_le_bytes([bytes[22], bytes[23]]), 1, "mono");
+        assert_eq!(u32_at(&bytes, 28), 22_050 * 2);
+        assert_eq!(u16::from_le_bytes([bytes[32], bytes[33]]), 2, "block align");
+        assert_eq!(u32_at(&bytes, 40), 18);
+        let written: Vec<i16> = bytes[44..]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        assert_eq!(&written[..7], values);
+        assert_eq!(&written[7..], [32767, -32768]);
+        assert_eq!(spec.max_frames(), WAV_MAX_DATA_BYTES / 2);
     }
 
     #[test]

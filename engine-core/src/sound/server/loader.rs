@@ -24,9 +24,11 @@ impl SampleLoader {
 
     /// Loaders for every audio extension the engine plays.
     pub fn all(limits: DecodeLimits) -> Vec<Arc<dyn ResourceLoader>> {
-        ["*.wav", "*.mp3", "*.ogg", "*.oga", "*.flac"]
-            .into_iter()
-            .map(|p| Arc::new(SampleLoader::new(p, limits)) as Arc<dyn ResourceLoader>)
+        decode::EXTENSIONS
+            .iter()
+            .map(|ext| {
+                Arc::new(SampleLoader::new(&format!("*.{ext}"), limits)) as Arc<dyn ResourceLoader>
+            })
             .collect()
     }
 }

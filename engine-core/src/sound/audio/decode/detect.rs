@@ -12,6 +12,8 @@ use super::{AudioFormat, DecodeError};
 pub(crate) enum Kind {
     /// RIFF WAVE, decoded by our own parser.
     Wav,
+    /// The Sims' XA ADPCM, decoded by our own decoder.
+    Xa,
     /// A format decoded through symphonia.
     Compressed(CompressedKind),
 }
@@ -82,6 +84,8 @@ pub(crate) fn detect(src: &mut dyn ByteSource, name: &str) -> Result<Kind, Decod
         b"RIFX" => return Err(unsupported("big-endian WAV (RIFX)")),
         b"RF64" | b"BW64" => return Err(unsupported("64-bit WAV (RF64/BW64)")),
         b"fLaC" => return Ok(Kind::Compressed(CompressedKind::Flac)),
+        // `X`, `A`, any byte (seen: `I`, `J`), NUL.
+        [b'X', b'A', _, 0] => return Ok(Kind::Xa),
         b"OggS" => return ogg_codec(head).map(Kind::Compressed),
         b"FORM" if matches!(at(8..12), b"AIFF" | b"AIFC") => return Err(unsupported("AIFF audio")),
         b"MThd" => return Err(unsupported("MIDI (note data, not recorded audio)")),
@@ -122,6 +126,7 @@ fn expected_from_name(name: &str) -> Option<&'static str> {
         "mp3" => Some("MP3"),
         "ogg" | "oga" => Some("Ogg Vorbis"),
         "flac" => Some("FLAC"),
+        "xa" => Some("XA"),
         _ => None,
     }
 }
@@ -339,6 +344,12 @@ mod tests {
         );
         // A bare RIFF header too short to say WAVE still goes to the WAV parser (for its error).
         assert_eq!(kind(b"RIFF\0\0").unwrap(), Kind::Wav);
+        assert_eq!(kind(b"XAI\0\x04\xe5").unwrap(), Kind::Xa);
+        assert_eq!(kind(b"XAJ\0").unwrap(), Kind::Xa);
+        assert!(matches!(
+            kind(b"XAI!"),
+            Err(DecodeError::Unrecognised { .. })
+        ));
     }
 
     #[test]
@@ -393,8 +404,8 @@ mod tests {
         let e = kind(&[0, 1, 0x41]).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unrecognised audio format (expected WAV, MP3, Ogg Vorbis or FLAC): starts with \
-             `\\x00\\x01A`"
+            "unrecognised audio format (expected WAV, MP3, Ogg Vorbis, FLAC or XA): starts \
+             with `\\x00\\x01A`"
         );
         assert!(matches!(kind(b""), Err(DecodeError::Empty)));
     }

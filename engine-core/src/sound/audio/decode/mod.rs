@@ -1,5 +1,5 @@
-//! Audio file decoding: WAV (own RIFF parser), MP3, Ogg Vorbis and FLAC (symphonia) into
-//! [`SampleBuffer`]s, whole-file or streamed from disk.
+//! Audio file decoding: WAV (own RIFF parser), MP3, Ogg Vorbis and FLAC (symphonia) and the
+//! Sims' XA ADPCM (own decoder) into [`SampleBuffer`]s, whole-file or streamed from disk.
 //!
 //! The format is always decided by the file's content; a name or extension is only a hint
 //! used to phrase errors. Output is interleaved `f32` in −1…1 at the file's own rate, with
@@ -16,8 +16,8 @@
 //! [`MIN_SAMPLE_RATE`]`..=`[`MAX_SAMPLE_RATE`] (one check, `check_rate`, shared by probe,
 //! playback, streaming and the cache). A whole-file decode holds the decoded size to
 //! [`DecodeLimits::max_bytes`] ([`MAX_SAMPLE_BYTES`] by default): a few kilobytes of FLAC can
-//! describe hundreds of megabytes of samples. When the headers tell the length (WAV, FLAC),
-//! the size is known, checked and reserved before anything is allocated; otherwise the
+//! describe hundreds of megabytes of samples. When the headers tell the length (WAV, FLAC,
+//! XA), the size is known, checked and reserved before anything is allocated; otherwise the
 //! buffer grows step by step, each step reserved from a [`MemoryBudget`] first, and the
 //! decode stops at the limit. Longer sounds are for [`StreamDecoder`], which holds one
 //! block at a time.
@@ -28,6 +28,7 @@ mod mix;
 mod output;
 mod source;
 mod wav;
+mod xa;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -84,6 +85,8 @@ pub enum AudioFormat {
     OggVorbis,
     /// Native FLAC.
     Flac,
+    /// The Sims' XA: Maxis 4-bit ADPCM.
+    Xa,
 }
 
 impl AudioFormat {
@@ -103,6 +106,7 @@ impl AudioFormat {
             Self::Mp3 => "MP3",
             Self::OggVorbis => "Ogg Vorbis",
             Self::Flac => "FLAC",
+            Self::Xa => "XA ADPCM",
         }
     }
 }
@@ -124,13 +128,19 @@ pub struct AudioInfo {
     pub channels: u16,
     /// Channels stored in the file (more than 2 are downmixed to stereo).
     pub source_channels: u16,
-    /// Bits per sample as stored, for formats that have such a thing (WAV, FLAC).
+    /// Bits per sample as stored, for formats that have such a thing (WAV, FLAC; 4 for XA).
     pub bits: Option<u16>,
     /// Length in frames as far as the headers tell: for WAV the whole frames actually present
-    /// in the file, for FLAC (and often Ogg and MP3) what the stream header claims, which a
-    /// truncated file does not hold. `None` when unknown.
+    /// in the file, for FLAC and XA (and often Ogg and MP3) what the header claims, which a
+    /// truncated file does not hold (an XA file that does not is refused when it is decoded
+    /// or opened for streaming). `None` when unknown.
     pub frames: Option<u64>,
 }
+
+/// File extensions (lower case) of the audio files the decoders read: the sample loaders
+/// register one per extension, and the reload worker decodes changed files of these kinds.
+/// The content decides the format; an extension only says a file is meant to be audio.
+pub const EXTENSIONS: &[&str] = &["wav", "mp3", "ogg", "oga", "flac", "xa"];
 
 /// Lowest sample rate accepted, in Hz. A header below it is damaged or hostile (a "1 Hz"
 /// file would stretch each frame over a second); real audio starts at 4 or 8 kHz.
@@ -311,8 +321,8 @@ fn unrecognised_message(expected: Option<&'static str>, start: &str) -> String {
             "not a {name} file (nor any other supported audio format): starts with `{start}`"
         ),
         None => format!(
-            "unrecognised audio format (expected WAV, MP3, Ogg Vorbis or FLAC): starts with \
-             `{start}`"
+            "unrecognised audio format (expected WAV, MP3, Ogg Vorbis, FLAC or XA): starts \
+             with `{start}`"
         ),
     }
 }
@@ -323,6 +333,7 @@ pub fn probe(name: &str, bytes: &[u8]) -> Result<AudioInfo, DecodeError> {
     let mut src = SliceSource::new(bytes);
     match detect::detect(&mut src, name)? {
         Kind::Wav => Ok(wav::parse(&mut src)?.info()),
+        Kind::Xa => xa::probe_slice(bytes),
         Kind::Compressed(kind) => compressed::probe_slice(bytes, kind),
     }
 }
@@ -348,6 +359,7 @@ pub fn decode_within(
     let mut src = SliceSource::new(bytes);
     match detect::detect(&mut src, name)? {
         Kind::Wav => wav::decode_slice(bytes, limits, budget),
+        Kind::Xa => xa::decode_slice(bytes, limits, budget),
         Kind::Compressed(kind) => compressed::decode_slice(bytes, kind, limits, budget),
     }
 }
@@ -381,6 +393,7 @@ pub struct StreamDecoder {
 
 enum StreamInner {
     Wav(wav::WavStream),
+    Xa(xa::XaReader<FileSource>),
     Compressed(Box<compressed::Compressed<'static>>),
 }
 
@@ -416,6 +429,10 @@ impl StreamDecoder {
                 let stream = wav::WavStream::new(src).map_err(|e| with_path(e, path))?;
                 Ok((stream.info(), StreamInner::Wav(stream)))
             }
+            Kind::Xa => {
+                let stream = xa::XaReader::open(src).map_err(|e| with_path(e, path))?;
+                Ok((stream.info(), StreamInner::Xa(stream)))
+            }
             Kind::Compressed(kind) => {
                 let file = src.into_file().map_err(|e| io_error(path, e))?;
                 let stream = compressed::Compressed::open(Box::new(file), kind)?;
@@ -443,6 +460,7 @@ impl StreamDecoder {
     pub fn partial(&self) -> Option<&str> {
         match &self.inner {
             StreamInner::Wav(s) => s.partial(),
+            StreamInner::Xa(s) => s.partial(),
             StreamInner::Compressed(s) => s.partial(),
         }
     }
@@ -458,6 +476,9 @@ impl StreamDecoder {
             StreamInner::Wav(s) => s
                 .read(out, max_frames)
                 .map_err(|e| with_path(e, &self.path)),
+            StreamInner::Xa(s) => s
+                .read(out, max_frames)
+                .map_err(|e| with_path(e, &self.path)),
             StreamInner::Compressed(s) => s.read(out, max_frames),
         }
     }
@@ -469,6 +490,10 @@ impl StreamDecoder {
     pub fn rewind(&mut self) -> Result<(), DecodeError> {
         match &mut self.inner {
             StreamInner::Wav(s) => {
+                s.rewind();
+                Ok(())
+            }
+            StreamInner::Xa(s) => {
                 s.rewind();
                 Ok(())
             }
