@@ -32,12 +32,12 @@ pub struct Exported {
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// The input could not be opened, read or decoded.
-    #[error("{}", super::compare::decode_message(path, source))]
+    #[error("{}", super::compare::decode_message(path, error))]
     Decode {
         /// The input.
         path: PathBuf,
-        /// Why.
-        source: DecodeError,
+        /// Why (not a `source`: the message already holds it, once).
+        error: DecodeError,
     },
     /// The input is damaged: its audio breaks off before its end.
     #[error("{}: damaged: {why}", path.display())]
@@ -54,9 +54,9 @@ pub enum ExportError {
 
 /// Decodes `input` and writes it to `output` as 16-bit PCM WAV; see the module.
 pub fn decode_to_wav(input: &Path, output: &Path) -> Result<Exported, ExportError> {
-    let decode = |source| ExportError::Decode {
+    let decode = |error| ExportError::Decode {
         path: input.to_path_buf(),
-        source,
+        error,
     };
     let mut stream = StreamDecoder::open(input).map_err(decode)?;
     refuse_damage(&stream)?;
@@ -96,9 +96,9 @@ fn write(stream: &mut StreamDecoder, temporary: &Path, output: &Path) -> Result<
         block.clear();
         let read = stream
             .read(&mut block, BLOCK_FRAMES)
-            .map_err(|source| ExportError::Decode {
+            .map_err(|error| ExportError::Decode {
                 path: stream.path().to_path_buf(),
-                source,
+                error,
             })?;
         refuse_damage(stream)?;
         if read == 0 {
