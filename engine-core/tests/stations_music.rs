@@ -413,6 +413,12 @@ fn other_changes_fade_the_old_music_out_before_the_new_starts() {
     assert_eq!(p.song().unwrap().0, hood);
     assert!(stopped(&p.sink, river));
     assert!(p.music.state().river.is_none());
+    // The song ends while the river is still fading: the river is FX, not music, so
+    // the next family song starts at once.
+    let songs = p.starts().len();
+    p.end(hood, 510_000);
+    assert_eq!(p.starts().len(), songs + 1, "no wait for the river's fade");
+    assert_ne!(p.song().unwrap().0, hood);
 }
 
 #[test]

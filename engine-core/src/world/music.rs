@@ -22,7 +22,9 @@
 //!   `FadeOut`, stopped at `FadeOut`) and starts the new music only once the old is dead,
 //!   so nothing overlaps; a change that arrives while waiting replaces the waiting one;
 //! - the load loop never overlaps other music: it starts only when every other music note
-//!   has died, and other music starts only after it has died.
+//!   (and the river) has died, and other music starts only after it has died;
+//! - the river plays as FX, not music: a song never waits for its fade (leaving the
+//!   neighbourhood for family, the next song starts when the current one ends).
 //!
 //! Lists are [`Playlist`]s over directories named in `world.ini` `[Music]`; users may drop
 //! files in. Music plays in the Music option group, except the load loop (the audio
@@ -287,7 +289,11 @@ pub struct Music {
     song: Option<Song>,
     load_loop: Option<NoteId>,
     river: Option<NoteId>,
+    /// Music fading out: the next music waits for these to die.
     dying: BTreeSet<NoteId>,
+    /// The river fading out. It plays as FX, not music: songs do not wait for it (the
+    /// load loop, which overlaps nothing, does).
+    river_dying: BTreeSet<NoteId>,
     waiting: bool,
     news: Vec<MusicEvent>,
 }
@@ -307,6 +313,7 @@ impl Music {
             load_loop: None,
             river: None,
             dying: BTreeSet::new(),
+            river_dying: BTreeSet::new(),
             waiting: false,
             news: Vec::new(),
         }
@@ -329,7 +336,7 @@ impl Music {
             song: self.song.clone(),
             load_loop: self.load_loop,
             river: self.river,
-            dying: self.dying.len(),
+            dying: self.dying.len() + self.river_dying.len(),
             waiting: self.waiting,
         }
     }
@@ -361,19 +368,25 @@ impl Music {
         self.dying.insert(note);
     }
 
+    /// Fades the river out ([`kill`](Self::kill)'s fade) without holding songs back.
+    fn kill_river(&mut self, note: NoteId, now: SampleTime, out: &mut dyn SoundSink) {
+        self.kill(note, now, out);
+        self.dying.remove(&note);
+        self.river_dying.insert(note);
+    }
+
     /// Fades out everything music plays (the song, the load loop, the river) and forgets
     /// what was waiting to start: the project's world is being read again.
     pub fn silence(&mut self, now: SampleTime, out: &mut dyn SoundSink) {
-        let notes: Vec<NoteId> = [
-            self.song.take().map(|s| s.note),
-            self.load_loop.take(),
-            self.river.take(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        let notes: Vec<NoteId> = [self.song.take().map(|s| s.note), self.load_loop.take()]
+            .into_iter()
+            .flatten()
+            .collect();
         for note in notes {
             self.kill(note, now, out);
+        }
+        if let Some(river) = self.river.take() {
+            self.kill_river(river, now, out);
         }
         self.waiting = false;
         self.news.push(MusicEvent::FadesOut);
@@ -401,7 +414,7 @@ impl Music {
         if !plan.river
             && let Some(river) = self.river.take()
         {
-            self.kill(river, now, out);
+            self.kill_river(river, now, out);
         }
         if let Some(looped) = self.load_loop.take().filter(|_| !plan.load_loop) {
             self.kill(looped, now, out);
@@ -469,6 +482,7 @@ impl Music {
         if plan.load_loop {
             // Nothing else may sound: every other music note must be dead.
             if !self.dying.is_empty()
+                || !self.river_dying.is_empty()
                 || (self.song.is_some() && !parked_song)
                 || self.river.is_some()
             {
@@ -628,7 +642,7 @@ impl Music {
         out: &mut dyn SoundSink,
         ids: &mut NoteIds,
     ) -> bool {
-        let mut ours = self.dying.remove(&note);
+        let mut ours = self.dying.remove(&note) | self.river_dying.remove(&note);
         if self.load_loop == Some(note) {
             self.load_loop = None;
             ours = true;
