@@ -411,6 +411,12 @@ impl Debugger {
         });
     }
 
+    /// The engine's program was rebuilt: line breakpoints are mapped to its ops again
+    /// (a new program may even sit where the old one did).
+    pub(crate) fn program_changed(&mut self) {
+        self.built_for = 0;
+    }
+
     /// Lets the paused thread run its next instruction without stopping there again.
     pub(crate) fn skip_once(&mut self, thread: usize, op: u32) {
         self.skip = Some((thread, op));

@@ -388,6 +388,8 @@ impl Engine {
     /// playing keep running the code they started with; new triggers use the new one.
     pub fn replace_project(&mut self, project: Project) {
         self.program = Arc::new(Program::build(&project));
+        // Line breakpoints are found in the new code again.
+        self.debug.program_changed();
         self.project = Arc::new(project);
         // Threads keep op indices into the old program: stop the ones whose code may no
         // longer be where they are, keeping their notes' natural end.
