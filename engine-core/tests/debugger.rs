@@ -284,3 +284,34 @@ fn break_on_fault_pauses_at_the_faulting_line_and_the_fault_follows() {
     assert!(!log_has(&report, "paused at"), "{:#?}", report.log);
     assert!(log_has(&report, "not paused"), "{:#?}", report.log);
 }
+
+#[test]
+fn quieting_the_paused_track_lets_the_engine_go_on() {
+    let (report, _) = render(
+        demo(),
+        "0 break piano.src:37\n0 sev piano play @1\n0 regs\n0.5 quietall\n1 sev piano play @2\n",
+        &out("quiet"),
+        2.0,
+    );
+    let log = report.log.join("\n");
+    // Paused, quieted (the line ran at once, while paused), and the clock moved on: the
+    // second trigger at 1 s ran at its time and paused again.
+    assert!(
+        log_has(
+            &report,
+            "paused at piano.src:37 (track piano_play, object 1)"
+        ),
+        "{log}"
+    );
+    assert!(
+        log.contains("quieted everything: 1 track(s) ended"),
+        "{log}"
+    );
+    assert!(
+        log_has(
+            &report,
+            "paused at piano.src:37 (track piano_play, object 2)"
+        ),
+        "{log}"
+    );
+}

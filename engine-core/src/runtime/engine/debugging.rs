@@ -60,7 +60,7 @@ impl Engine {
     /// shown relative to its folder.
     pub fn debug_view(&self) -> crate::runtime::debug::DebugView {
         let root = self.project.root();
-        let paused = self.debug.paused.as_ref().map(|p| {
+        let paused = self.paused().map(|p| {
             let th = self.paused_thread();
             crate::runtime::debug::PausedView {
                 thread: p.thread,
@@ -79,9 +79,20 @@ impl Engine {
         }
     }
 
-    /// Where the engine is paused, if it is.
+    /// Where the engine is paused, if it is (a pause whose thread was quieted or killed
+    /// meanwhile holds nothing: the next tick goes on).
     pub fn paused(&self) -> Option<&Paused> {
-        self.debug.paused.as_ref()
+        self.debug.paused.as_ref().filter(|_| self.pause_holds())
+    }
+
+    /// True while the paused thread still lives and runs code.
+    pub(super) fn pause_holds(&self) -> bool {
+        self.debug.paused.as_ref().is_some_and(|p| {
+            self.threads
+                .get(p.thread)
+                .and_then(Option::as_ref)
+                .is_some_and(|t| t.generation == p.generation && t.state == ThreadState::Running)
+        })
     }
 
     /// The paused thread, if the engine is paused (and the thread still lives).

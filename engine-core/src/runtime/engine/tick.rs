@@ -11,7 +11,12 @@ impl Engine {
     /// still); a tick the debugger paused goes on where it stopped, once resumed.
     pub fn tick(&mut self) {
         if self.debug.paused.is_some() {
-            return;
+            if self.pause_holds() {
+                return;
+            }
+            // The paused thread was quieted or killed while paused: the engine goes on.
+            self.debug.paused = None;
+            self.debug.held_fault = None;
         }
         let end = match self.mid_tick.take() {
             Some(end) => end,
