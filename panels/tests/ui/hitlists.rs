@@ -54,7 +54,7 @@ fn project(tag: &str) -> (TempProject, Project) {
     (TempProject(dir), project)
 }
 
-mod common;
+use crate::common;
 type State = common::State<HitListsPanel>;
 
 fn harness(tag: &str) -> Harness<'static, State> {

@@ -10,7 +10,7 @@ use engine_core::host::live::{LiveSnapshot, PreloadStatus};
 use engine_core::sound::cache::{CacheStats, MissKind, Residency, ResourceStats};
 use panels::{AppCommand, CachePanel, ContextData};
 
-mod common;
+use crate::common;
 type State = common::State<CachePanel>;
 
 fn resource(name: &str, size: usize, last_use: u64, residency: Residency) -> ResourceStats {

@@ -43,7 +43,7 @@ step\n\
 const WARNING_LINE: u32 = 6;
 const ERROR_LINE: u32 = 11;
 
-mod common;
+use crate::common;
 type State = common::State<ProblemsPanel>;
 
 fn harness(tag: &str) -> Harness<'static, State> {

@@ -20,7 +20,7 @@ use panels::{AppCommand, ContextData, Selection, TraceFilter, TracesPanel, WhyTa
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-mod common;
+use crate::common;
 type State = common::State<TracesPanel>;
 
 /// A time in seconds at 48 kHz.

@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable;
 use engine_core::toolchain::project::Project;
 use panels::{AppCommand, ConsoleEntry, ConsolePanel, ContextData};
 
-mod common;
+use crate::common;
 type State = common::State<ConsolePanel>;
 
 fn harness(console: Vec<ConsoleEntry>) -> Harness<'static, State> {

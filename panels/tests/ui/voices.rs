@@ -28,7 +28,7 @@ fn at(seconds: f64) -> engine_core::runtime::SampleTime {
     engine_core::runtime::SampleTime::from_samples((seconds * RATE as f64) as u64)
 }
 
-mod common;
+use crate::common;
 type State = common::State<VoicesPanel>;
 
 /// A slot's occupant.

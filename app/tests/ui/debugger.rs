@@ -8,7 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::{open_demo, screenshot, show, type_line, until};
 use egui::accesskit::Role;

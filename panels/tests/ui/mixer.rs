@@ -13,7 +13,7 @@ use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::MixerSnapshot;
 use panels::{ContextData, MixerPanel};
 
-mod common;
+use crate::common;
 type State = common::State<MixerPanel>;
 
 fn mixer() -> MixerSnapshot {

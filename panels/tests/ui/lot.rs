@@ -21,7 +21,7 @@ use std::path::Path;
 
 const RATE: u64 = 48_000;
 
-mod common;
+use crate::common;
 type State = common::State<LotPanel>;
 
 /// Runs `seconds` of ticks, rendering as the live engine would.

@@ -21,7 +21,7 @@ use panels::{ContextData, WhyPanel, WhyTarget};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-mod common;
+use crate::common;
 type State = common::State<WhyPanel>;
 
 const RATE: f64 = 48_000.0;

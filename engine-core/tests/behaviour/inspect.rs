@@ -4,9 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "runtime/support.rs"]
-#[allow(dead_code)]
-mod support;
+use crate::support;
 
 use engine_core::runtime::vm::FaultKind;
 use engine_core::runtime::{Engine, EngineConfig, EventArgs, SharedSink, TraceSwitches};

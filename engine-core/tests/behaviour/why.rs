@@ -6,9 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "runtime/support.rs"]
-#[allow(dead_code)]
-mod support;
+use crate::support;
 
 use engine_core::host::session::{Session, SessionConfig};
 use engine_core::runtime::trace::{GainFactor, PanSource, ScreenArea, TraceEvent};

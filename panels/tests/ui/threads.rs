@@ -22,7 +22,7 @@ const RATE: u64 = 48_000;
 const PEOPLE: &str = "/demo/src/people.src";
 const MUSIC: &str = "/demo/src/music.src";
 
-mod common;
+use crate::common;
 type State = common::State<ThreadsPanel>;
 
 /// Where a fixture thread is and what it holds.

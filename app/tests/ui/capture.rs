@@ -11,7 +11,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::{SIZE, copy_dir, show, temp, type_line, until, workspace};
 use egui::accesskit::Role;

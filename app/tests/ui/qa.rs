@@ -9,7 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, open, screenshot, show, temp, type_line, until, workspace};
 use egui::accesskit::Role;

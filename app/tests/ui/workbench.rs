@@ -8,7 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::{open_demo, type_line, until, workspace};
 use egui_kittest::kittest::Queryable;

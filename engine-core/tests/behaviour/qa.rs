@@ -3,9 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "runtime/support.rs"]
-#[allow(dead_code)]
-mod support;
+use crate::support;
 
 use engine_core::host::offline::RenderOptions;
 use engine_core::host::qa::{QaReport, parse_qa, run_qa};

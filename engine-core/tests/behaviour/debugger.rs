@@ -6,9 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "runtime/support.rs"]
-#[allow(dead_code)]
-mod support;
+use crate::support;
 
 use engine_core::host::command::parse_script;
 use engine_core::host::offline::{RenderOptions, RenderReport, render_with};

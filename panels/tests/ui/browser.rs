@@ -20,7 +20,7 @@ use engine_core::world::{ObjectKind, WorldObject};
 use panels::{AppCommand, BrowserPanel, ContextData, HitListData};
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 type State = common::State<BrowserPanel>;
 
 fn demo() -> PathBuf {

@@ -1,0 +1,10 @@
+//! The whole workbench window under egui_kittest: the live demo, the capture view, the QA
+//! panel and the debugger, linked as one test binary.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod capture;
+mod common;
+mod debugger;
+mod qa;
+mod workbench;

@@ -1,0 +1,27 @@
+//! engine-core's behaviour tests, one module per subsystem, linked as one test binary
+//! (one link instead of one per file keeps the build short). `mixer` and `sample_memory`
+//! stay binaries of their own: each installs a counting global allocator that must see
+//! only its own test's allocations.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod ambience;
+mod audio_fixtures;
+mod check;
+mod debugger;
+mod hitlists;
+mod inspect;
+mod live_audition;
+mod qa;
+mod reload;
+mod savelot;
+mod server;
+mod special_files;
+mod stations_music;
+#[path = "../runtime/support.rs"]
+#[allow(dead_code)]
+mod support;
+mod typed_trace;
+mod view;
+mod why;
+mod world;

@@ -1,0 +1,16 @@
+//! The panels under egui_kittest, one module per panel, linked as one test binary.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod browser;
+mod cache;
+mod common;
+mod console;
+mod hitlists;
+mod lot;
+mod mixer;
+mod problems;
+mod threads;
+mod traces;
+mod voices;
+mod why;
