@@ -10,13 +10,14 @@ use engine_core::toolchain::registers::Layout;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Runs `hitbench asm <source> [-o <dir>] [--layout ts1|tso] [-I|--include <dir>]...`.
+/// Runs `hitbench asm <source> [-o <dir>] [--layout ts1|tso] [-I|--include <dir>]... [--strict]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let out_dir = args.value(&["-o", "--output"])?.map(PathBuf::from);
     let layout = match args.value(&["--layout"])? {
         Some(text) => Some(text.parse::<Layout>().map_err(usage)?),
         None => None,
     };
+    let strict = args.flag(&["--strict"]);
     let include_dirs = args
         .values(&["-I", "--include"])?
         .into_iter()
@@ -31,6 +32,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let options = AsmOptions {
         layout,
         include_dirs,
+        strict,
     };
     // Reads only inside the source's folder and the include folders.
     let files = DiskFiles::for_source(&source, &options);

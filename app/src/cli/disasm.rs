@@ -7,15 +7,17 @@ use engine_core::toolchain::disasm::{self, DisasmOptions};
 use engine_core::toolchain::formats::hdb::HdbFile;
 use engine_core::toolchain::formats::hit::HitFile;
 use engine_core::toolchain::formats::hsm::HsmFile;
+use engine_core::toolchain::formats::sym::SymFile;
 use engine_core::toolchain::registers::Layout;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Runs `hitbench disasm <file.hit> [--hsm f] [--hdb f] [--layout l] [-o <file>]`.
+/// Runs `hitbench disasm <file.hit> [--hsm f] [--hdb f] [--sym f] [--layout l] [-o <file>]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let out = args.value(&["-o", "--output"])?.map(PathBuf::from);
     let hsm_path = args.value(&["--hsm"])?.map(PathBuf::from);
     let hdb_path = args.value(&["--hdb"])?.map(PathBuf::from);
+    let sym_path = args.value(&["--sym"])?.map(PathBuf::from);
     let layout = match args.value(&["--layout"])? {
         Some(text) => Some(text.parse::<Layout>().map_err(usage)?),
         None => None,
@@ -32,7 +34,14 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
 
     let hsm = load_side_file(hsm_path, &hit_path, "hsm", io, HsmFile::parse)?;
     let hdb = load_side_file(hdb_path, &hit_path, "hdb", io, HdbFile::parse)?;
-    let source = disasm::disassemble(&hit, hsm.as_ref(), hdb.as_ref(), DisasmOptions { layout });
+    let sym = load_side_file(sym_path, &hit_path, "sym", io, SymFile::parse)?;
+    let source = disasm::disassemble_linked(
+        &hit,
+        hsm.as_ref(),
+        hdb.as_ref(),
+        sym.as_ref(),
+        DisasmOptions { layout },
+    );
     match out {
         Some(path) => std::fs::write(&path, source)
             .with_context(|| format!("cannot write {}", path.display()))?,

@@ -55,16 +55,20 @@ directories; replay's capture already names the folders it was made with):
         This is also what `hitbench` with no command does. Sound goes to the
         default sound card; without one (or with --null-audio, or with
         HITBENCH_AUDIO=null) the mixer runs in real time on the null output.
-  asm <source> [-o <dir>] [--layout ts1|tso] [-I|--include <dir>]...
+  asm <source> [-o <dir>] [--layout ts1|tso] [-I|--include <dir>]... [--strict]
         Assemble Maxis MakeTrax source into <dir>/<stem>.hit, .hsm, .hot, .hdb
         and .sym (default <dir>: the source's folder). INCLUDE, INIFILE and
         SYMBOLFILE read only regular files in the source's folder and the
         --include folders. Diagnostics are printed as
         file:line:col: error|warning: message [code] (docs/diagnostics.md).
+        A label used but never defined while an INCLUDE is missing becomes a
+        late-bound import (a warning; bound when the project loads); --strict
+        makes missing includes and such labels errors.
         Exit status 1 if there are errors.
-  disasm <file.hit> [--hsm <file.hsm>] [--hdb <file.hdb>] [--layout ts1|tso] [-o <file>]
+  disasm <file.hit> [--hsm <file.hsm>] [--hdb <file.hdb>] [--sym <file.sym>] [--layout ts1|tso] [-o <file>]
         Turn a .hit back into MakeTrax source that reassembles byte for byte.
-        A .hsm/.hdb next to the .hit is used for label names when not given.
+        A .hsm/.hdb next to the .hit is used for label names when not given;
+        a .sym names its late-bound imports (written back as EXTERN names).
         Writes to standard output without -o.
   check <project> [<more data dirs>...] [--strict] [--plugin DIR]...
         Lint a project without running it: unbound names, missing or damaged

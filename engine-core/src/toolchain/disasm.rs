@@ -9,6 +9,7 @@
 use crate::toolchain::formats::hdb::HdbFile;
 use crate::toolchain::formats::hit::{EntryTable, HEADER_LEN, HitFile};
 use crate::toolchain::formats::hsm::HsmFile;
+use crate::toolchain::formats::sym::SymFile;
 use crate::toolchain::formats::text::is_identifier;
 use crate::toolchain::isa::{self, Instruction, JumpTarget, OperandKind};
 use crate::toolchain::registers::{self, Layout};
@@ -38,6 +39,19 @@ pub fn disassemble(
     hdb: Option<&HdbFile>,
     options: DisasmOptions,
 ) -> String {
+    disassemble_linked(hit, hsm, hdb, None, options)
+}
+
+/// [`disassemble`] with the unit's `.sym`: each late-bound import is written back as
+/// its name (`#name` or `@name`, declared `EXTERN`), not as the zero the `.hit` holds, so
+/// the source reassembles to the same `.hit` *and* the same imports.
+pub fn disassemble_linked(
+    hit: &HitFile,
+    hsm: Option<&HsmFile>,
+    hdb: Option<&HdbFile>,
+    sym: Option<&SymFile>,
+    options: DisasmOptions,
+) -> String {
     let bytes = hit.bytes();
     let table = hit.entry_table();
     let layout = options.layout.unwrap_or(if table.is_some() {
@@ -54,6 +68,24 @@ pub fn disassemble(
         bytes.len().saturating_sub(HEADER_LEN)
     );
     let _ = writeln!(out, "LAYOUT {layout}");
+    let imports: BTreeMap<u32, &str> = sym
+        .map(|s| {
+            s.imports
+                .iter()
+                .filter(|i| is_identifier(&i.name))
+                .map(|i| (i.offset, i.name.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut declared: Vec<&str> = Vec::new();
+    for name in imports.values() {
+        if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+            declared.push(name);
+        }
+    }
+    for chunk in declared.chunks(8) {
+        let _ = writeln!(out, "EXTERN {}", chunk.join(" "));
+    }
     out.push_str("BINARY [\n");
     let mut raw: Vec<u8> = Vec::new();
     for (&address, piece) in &pieces {
@@ -72,7 +104,7 @@ pub fn disassemble(
             }
             Piece::Instr(instr) => {
                 flush_raw(&mut out, &mut raw);
-                write_instruction(&mut out, instr, layout, &labels);
+                write_instruction(&mut out, address, instr, layout, &labels, &imports);
             }
             Piece::Table => {
                 flush_raw(&mut out, &mut raw);
@@ -237,17 +269,34 @@ fn address_text(address: u32, labels: &BTreeMap<u32, Vec<String>>, prefix: char)
 
 fn write_instruction(
     out: &mut String,
+    address: u32,
     instr: &Instruction,
     layout: Layout,
     labels: &BTreeMap<u32, Vec<String>>,
+    imports: &BTreeMap<u32, &str>,
 ) {
     let mnemonic = instr.info.mnemonic;
     out.push('\t');
     out.push_str(mnemonic);
     let signed = matches!(mnemonic, "loadb" | "loadl" | "max" | "min" | "limit");
+    let mut offset = address.saturating_add(1);
     for (slot, kind) in instr.info.operands.iter().enumerate() {
         let value = instr.operands[slot];
+        let at = offset;
+        offset = offset.saturating_add(kind.size() as u32);
         out.push(' ');
+        if kind.size() == 4
+            && let Some(name) = imports.get(&at)
+        {
+            let prefix = if *kind == OperandKind::Dword {
+                '#'
+            } else {
+                '@'
+            };
+            out.push(prefix);
+            out.push_str(name);
+            continue;
+        }
         match kind {
             OperandKind::Var => var_text(out, value, layout),
             OperandKind::Byte if signed => {

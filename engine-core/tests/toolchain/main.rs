@@ -4,6 +4,7 @@
 
 mod diagnostics;
 mod files;
+mod late_bound;
 mod opcodes;
 mod roundtrip;
 mod seed_examples;

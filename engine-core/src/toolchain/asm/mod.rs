@@ -41,6 +41,11 @@ pub struct AsmOptions {
     /// including file's own folder (`-I`/`--include`); [`DiskFiles::for_source`] also
     /// allows reading inside them.
     pub include_dirs: Vec<PathBuf>,
+    /// `--strict`: a missing `INCLUDE` is an error, and a label used but never defined
+    /// stays an error even when an include is missing (otherwise it becomes a late-bound
+    /// import with a warning, as real Maxis listings need: they include files that are
+    /// not shipped).
+    pub strict: bool,
 }
 
 /// Where the assembler reads source files from.

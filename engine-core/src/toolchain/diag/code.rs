@@ -129,6 +129,8 @@ codes! {
     LayoutOverridden => "layout-overridden",
     /// A name declared `EXTERN` that the same source defines too.
     ExternDefinedHere => "extern-defined-here",
+    /// A label nothing defines while an `INCLUDE` is missing: a late-bound import.
+    LateBoundImport => "late-bound-import",
     // Loading a project.
     /// An import of a `.sym` that points outside its code or source list.
     BadImport => "bad-import",

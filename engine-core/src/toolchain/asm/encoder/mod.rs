@@ -16,7 +16,7 @@ use super::reader::Parsed;
 use super::{AsmOptions, Assembly, HotLine, Symbol};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::hit::{self, HitFile};
-use crate::toolchain::formats::sym::SymKind;
+use crate::toolchain::formats::sym::{SymFile, SymKind};
 use crate::toolchain::registers::Layout;
 use crate::toolchain::symbols::{self, BuiltinKind};
 use std::collections::HashMap;
@@ -56,6 +56,8 @@ struct Encoder<'p> {
     symbols: Vec<Symbol>,
     hot_lines: Vec<HotLine>,
     track_data: Vec<HotLine>,
+    /// `--strict`: no late-bound imports for names nothing defines.
+    strict: bool,
 }
 
 /// The table key of a name: names compare ASCII case-insensitively.
@@ -76,6 +78,7 @@ pub(crate) fn encode(mut parsed: Parsed, options: &AsmOptions) -> Assembly {
         symbols: Vec::new(),
         hot_lines: Vec::new(),
         track_data: Vec::new(),
+        strict: options.strict,
     };
     if let (Some(forced), Some((declared, file, line, column))) = (options.layout, parsed.layout)
         && forced != declared
@@ -93,6 +96,7 @@ pub(crate) fn encode(mut parsed: Parsed, options: &AsmOptions) -> Assembly {
     encoder.define_constants();
     let addresses = encoder.lay_out();
     let (code, hdb, sym) = encoder.emit(&addresses);
+    encoder.late_bound(&sym);
     encoder.check_entry_table(&code, &addresses);
     encoder
         .hot_lines
@@ -167,6 +171,58 @@ impl Encoder<'_> {
     ) {
         let d = Diagnostic::warning(code, self.path(file), line, column, message);
         self.diagnostics.push(d);
+    }
+
+    /// Whether a name nothing defines may become a late-bound import: only when an
+    /// `INCLUDE` was missing (it may have defined it), and never with `--strict`.
+    fn late_bound_allowed(&self) -> bool {
+        !self.strict && !self.parsed.missing_includes.is_empty()
+    }
+
+    /// One warning for each name that became a late-bound import because nothing
+    /// defines it (not declared `EXTERN`), at its first use, naming the missing include.
+    fn late_bound(&mut self, sym: &SymFile) {
+        if !self.late_bound_allowed() {
+            return;
+        }
+        let mut said = std::collections::HashSet::new();
+        for import in &sym.imports {
+            let name = key(&import.name);
+            if self.table.contains_key(&name) || !said.insert(name) {
+                continue;
+            }
+            let includes: Vec<String> = self
+                .parsed
+                .missing_includes
+                .iter()
+                .map(|m| format!("`{}` ({})", m.name, self.location(m.file, m.line)))
+                .collect();
+            let message = format!(
+                "`{}` is not defined here; it becomes a late-bound import, bound when the \
+                 project loads (the missing include {} may define it)",
+                import.name,
+                includes.join(", ")
+            );
+            let column = self.column_of(import.file, import.line, &import.name);
+            let code = DiagCode::LateBoundImport;
+            self.warn(code, import.file, import.line, column, message);
+        }
+    }
+
+    /// The 1-based column where `name` is written in line `line` of `file` (1 if not
+    /// found: the line came from elsewhere).
+    fn column_of(&self, file: u32, line: u32, name: &str) -> u32 {
+        let text = self
+            .parsed
+            .sources
+            .get(file as usize)
+            .map_or("", |s| &*s.text);
+        let wanted = name.to_ascii_lowercase();
+        text.lines()
+            .nth((line as usize).saturating_sub(1))
+            .and_then(|l| l.to_ascii_lowercase().find(&wanted))
+            .and_then(|at| u32::try_from(at + 1).ok())
+            .unwrap_or(1)
     }
 
     fn location(&self, file: u32, line: u32) -> String {

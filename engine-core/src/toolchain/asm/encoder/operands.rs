@@ -90,7 +90,7 @@ impl Encoder<'_> {
                 Some(Value::Constant(v) | Value::Imported(v)) => word(v),
                 Some(Value::Register(r)) => Ok(Encoded::Word(u32::from(r))),
                 Some(Value::Extern) => Ok(Encoded::Extern(name.to_string(), SymKind::Value)),
-                None => Err(self.undefined(name, "symbol")),
+                None => self.unresolved(name, SymKind::Value, "symbol"),
             },
             (K::Dword, Operand::AtName(name)) => self.label(name, SymKind::Value),
             (K::Dword, Operand::Int(_) | Operand::Name(_)) => Err(Problem::Kind(format!(
@@ -103,7 +103,7 @@ impl Encoder<'_> {
                 Some(Value::Constant(v) | Value::Imported(v)) => word(v),
                 Some(Value::Extern) => Ok(Encoded::Extern(name.to_string(), SymKind::Code)),
                 Some(Value::Register(_)) => Err(Problem::Variable(name.to_string())),
-                None => Err(self.undefined(name, "label")),
+                None => self.unresolved(name, SymKind::Code, "label"),
             },
             (K::Jump, Operand::Name(name)) => match self.lookup(name) {
                 Some(Value::Register(r)) => jump_var(i64::from(r)),
@@ -125,7 +125,23 @@ impl Encoder<'_> {
                 Some(what) => format!("`{name}` is a built-in {what}, not a label"),
                 None => format!("`{name}` is not a label"),
             })),
-            None => Err(self.undefined(name, "label")),
+            None => self.unresolved(name, kind, "label"),
+        }
+    }
+
+    /// A name used in a 4-byte field that nothing defines: a late-bound import when an
+    /// `INCLUDE` of the unit was missing (it may define it; [`Self::late_bound`] says
+    /// so once per name), else an error — always an error with `--strict`.
+    fn unresolved(
+        &self,
+        name: &str,
+        kind: SymKind,
+        what: &'static str,
+    ) -> Result<Encoded, Problem> {
+        if self.late_bound_allowed() {
+            Ok(Encoded::Extern(name.to_string(), kind))
+        } else {
+            Err(self.undefined(name, what))
         }
     }
 

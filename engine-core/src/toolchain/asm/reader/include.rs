@@ -57,16 +57,15 @@ impl Reader<'_> {
         tried: &[PathBuf],
     ) {
         let looked: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
-        self.warning(
-            DiagCode::MissingInclude,
-            file,
-            line_no,
-            column,
-            format!(
-                "cannot find {what} `{name}` (looked for {}); going on without it",
-                looked.join(", ")
-            ),
-        );
+        let looked = looked.join(", ");
+        if self.options.strict {
+            let message = format!("cannot find {what} `{name}` (looked for {looked})");
+            self.error(DiagCode::MissingInclude, file, line_no, column, message);
+        } else {
+            let message =
+                format!("cannot find {what} `{name}` (looked for {looked}); going on without it");
+            self.warning(DiagCode::MissingInclude, file, line_no, column, message);
+        }
     }
 
     pub(super) fn include(&mut self, file: u32, line_no: u32, head: Tok, name: &str) {
@@ -80,6 +79,11 @@ impl Reader<'_> {
             Lookup::Found(path, bytes) => (path, bytes),
             Lookup::Missing(tried) => {
                 self.missing(file, line_no, column, "include file", name, &tried);
+                self.out.missing_includes.push(super::MissingInclude {
+                    name: name.trim_matches('"').to_string(),
+                    file,
+                    line: line_no,
+                });
                 return;
             }
             Lookup::Refused(code, why) => {

@@ -86,6 +86,14 @@ pub(crate) struct ListLine {
     pub key_column: u32,
 }
 
+/// An `INCLUDE` whose file was found nowhere.
+pub(crate) struct MissingInclude {
+    /// The name as written.
+    pub name: String,
+    pub file: u32,
+    pub line: u32,
+}
+
 /// Everything read from the source tree.
 #[derive(Default)]
 pub(crate) struct Parsed {
@@ -97,6 +105,8 @@ pub(crate) struct Parsed {
     pub list_lines: Vec<ListLine>,
     pub layout: Option<(Layout, u32, u32, u32)>,
     pub entp_seen: bool,
+    /// `INCLUDE`s whose file was found nowhere, in reading order.
+    pub missing_includes: Vec<MissingInclude>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
