@@ -22,6 +22,10 @@ pub struct SampleRef {
     pub name: Arc<str>,
     /// The file itself.
     pub path: Arc<str>,
+    /// A file outside the data folders that a trusted station or music folder links to
+    /// (a symbolic link or a `.lnk` shortcut, `world::playlist`): the cache serves it
+    /// from `path` under `name`. Never set for a track's samples.
+    pub linked: bool,
 }
 
 /// One timed command for the sound side.

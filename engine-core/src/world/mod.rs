@@ -12,6 +12,7 @@ pub mod lot;
 pub mod music;
 pub mod playlist;
 pub mod settings;
+pub mod shortcut;
 pub mod sound;
 pub mod stations;
 pub mod view;

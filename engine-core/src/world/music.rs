@@ -31,9 +31,9 @@
 //! technical document: "Music controls all music except the load loop") and the river,
 //! which play as FX.
 
-use super::playlist::{Playlist, PlaylistError};
+use super::playlist::{Playlist, PlaylistError, is_trusted};
 use super::settings::{Setting, WorldIni, read_section};
-use super::sound::{NoteIds, sample_ref};
+use super::sound::{NoteIds, playlist_sample, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
@@ -42,7 +42,7 @@ use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::ReadRules;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use crate::runtime::hooks::MusicMode;
 
@@ -587,11 +587,22 @@ impl Music {
             });
             return;
         };
-        let playlist = self
-            .playlists
-            .entry(dir.clone())
-            .or_insert_with(|| Playlist::new(list.key(), &dir));
-        let file = match playlist.pick(&mut self.rng) {
+        let playlist = self.playlists.entry(dir.clone()).or_insert_with(|| {
+            let trusted = is_trusted(&dir, &self.dirs);
+            Playlist::new(list.key(), &dir).trusting(trusted)
+        });
+        let picked = playlist.pick(&mut self.rng);
+        for broken in playlist.take_broken() {
+            self.news.push(MusicEvent::BrokenLink {
+                link: broken.link,
+                reason: broken.reason,
+            });
+        }
+        let via = match &picked {
+            Ok(Some(file)) => playlist.via(file).map(Path::to_path_buf),
+            _ => None,
+        };
+        let file = match picked {
             Ok(Some(file)) => file,
             Ok(None) => {
                 self.news.push(MusicEvent::ListEmpty {
@@ -605,7 +616,7 @@ impl Music {
                 return;
             }
         };
-        let Some(sample) = sample_ref(&file, &self.dirs) else {
+        let Some(sample) = playlist_sample(&file, via.as_deref(), &self.dirs) else {
             self.news.push(MusicEvent::Outside { file });
             return;
         };
@@ -625,6 +636,7 @@ impl Music {
         self.news.push(MusicEvent::Song {
             list: list.key().to_string(),
             file: file.clone(),
+            via,
         });
         self.song = Some(Song {
             note,

@@ -10,10 +10,16 @@
 //! round and a file removed is skipped. Files are played in name order inside the directory
 //! listing and the bag is drawn with the engine's seeded generator, so a render is
 //! reproducible. The directory is listed under the file rules
-//! ([`crate::toolchain::fsrules`]): a link leading out of it is not played.
+//! ([`crate::toolchain::fsrules`]): a link leading out of it is not played — unless the
+//! playlist is *trusted* ([`Playlist::trusting`]): the station and music folders of the
+//! project's own data folder, where a user keeps shortcuts to their music as the game's
+//! music player allowed. There symbolic links and Windows `.lnk` shortcuts
+//! ([`super::shortcut`]) are followed to audio files anywhere; the list holds the real
+//! file, remembers the link it came through, and keeps broken ones aside to be reported
+//! once and never played. Plug-in folders and data packs are never trusted.
 
 use crate::runtime::rng::Rng;
-use crate::toolchain::fsrules::{self, LinkPolicy, WalkOptions};
+use crate::toolchain::fsrules::{self, LinkPolicy, Refusal, WalkOptions};
 use std::path::{Path, PathBuf};
 
 /// File extensions a playlist takes (lower case).
@@ -26,9 +32,108 @@ pub fn is_audio(path: &Path) -> bool {
         .is_some_and(|e| AUDIO_EXTENSIONS.iter().any(|a| a.eq_ignore_ascii_case(e)))
 }
 
-/// What a playlist folder's links may do: stay inside the folder. (A later change may
-/// let folders the user trusts, music and stations, follow links anywhere.)
+/// What an untrusted playlist folder's links may do: stay inside the folder.
 pub const PLAYLIST_LINKS: LinkPolicy = LinkPolicy::StayInside;
+
+/// The extension of a Windows shortcut.
+pub const SHORTCUT_EXTENSION: &str = "lnk";
+
+fn is_shortcut(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(SHORTCUT_EXTENSION))
+}
+
+/// A link or shortcut in a playlist folder that does not lead to an audio file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Broken {
+    /// The link or shortcut.
+    pub link: PathBuf,
+    /// Why it is skipped.
+    pub reason: String,
+}
+
+/// A trusted folder's audio: each entry the file to play and, when it was reached
+/// through a link or shortcut, that link; and the links that lead nowhere playable.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// `(file, via)`, sorted by the name in the folder.
+    pub files: Vec<(PathBuf, Option<PathBuf>)>,
+    /// Links and shortcuts skipped, with why.
+    pub broken: Vec<Broken>,
+}
+
+/// The audio directly inside the trusted folder `dir`: plain files, symbolic links to
+/// audio files anywhere (the real file is played), and `.lnk` shortcuts to them. A link
+/// or shortcut that leads nowhere, or to something that is not audio, is in
+/// [`Listing::broken`]. The same real file reached twice is listed once.
+pub fn trusted_files(dir: &Path) -> Result<Listing, PlaylistError> {
+    let options = WalkOptions {
+        links: LinkPolicy::FollowAnywhere,
+        max_depth: 0,
+        skip_hidden: false,
+    };
+    let walk = fsrules::walk(dir, &options).map_err(|refusal| PlaylistError::Unreadable {
+        dir: dir.to_path_buf(),
+        reason: refusal.reason().to_string(),
+    })?;
+    let mut listing = Listing::default();
+    let mut seen = std::collections::HashSet::new();
+    let mut entries: Vec<&Path> = walk.files().map(|e| e.path.as_path()).collect();
+    entries.sort();
+    for path in entries {
+        let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        let (file, via) = if is_shortcut(path) {
+            match super::shortcut::resolve(path) {
+                Ok(real) if is_audio(&real) => (real, Some(path.to_path_buf())),
+                Ok(real) => {
+                    listing.broken.push(Broken {
+                        link: path.to_path_buf(),
+                        reason: format!(
+                            "it leads to {}, which is not a sound file",
+                            real.display()
+                        ),
+                    });
+                    continue;
+                }
+                Err(e) => {
+                    listing.broken.push(Broken {
+                        link: path.to_path_buf(),
+                        reason: e.to_string(),
+                    });
+                    continue;
+                }
+            }
+        } else if !is_audio(path) {
+            continue;
+        } else if linked {
+            match std::fs::canonicalize(path) {
+                Ok(real) => (real, Some(path.to_path_buf())),
+                Err(e) => {
+                    listing.broken.push(Broken {
+                        link: path.to_path_buf(),
+                        reason: e.to_string(),
+                    });
+                    continue;
+                }
+            }
+        } else {
+            (path.to_path_buf(), None)
+        };
+        if seen.insert(file.clone()) {
+            listing.files.push((file, via));
+        }
+    }
+    for refusal in walk.refused {
+        if let Refusal::Dangling { path } | Refusal::Loop { path } = &refusal {
+            listing.broken.push(Broken {
+                link: path.clone(),
+                reason: refusal.to_string(),
+            });
+        }
+    }
+    Ok(listing)
+}
 
 /// Why a playlist's folder could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -60,6 +165,33 @@ fn listing(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), PlaylistError> {
     Ok((files, walk.not_entered))
 }
 
+/// Whether a station or music folder is trusted to follow links and shortcuts anywhere:
+/// it lies in the project's own data folder (`dirs[0]`) and in none of the later ones
+/// (plug-in folders and data packs, which come from elsewhere).
+pub fn is_trusted(dir: &Path, dirs: &[PathBuf]) -> bool {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let dir = real(dir);
+    let Some((own, others)) = dirs.split_first() else {
+        return false;
+    };
+    let own = real(own);
+    dir.starts_with(&own)
+        && !others
+            .iter()
+            .map(|d| real(d))
+            .any(|d| d != own && dir.starts_with(d))
+}
+
+/// True if `dir` holds something a playlist would play (for a trusted folder, links and
+/// shortcuts count, working or not: a broken one is reported when the list is read).
+pub fn has_audio(dir: &Path, trusted: bool) -> bool {
+    if trusted {
+        trusted_files(dir).is_ok_and(|l| !l.files.is_empty() || !l.broken.is_empty())
+    } else {
+        audio_files(dir).is_ok_and(|f| !f.is_empty())
+    }
+}
+
 /// The audio files directly inside `dir`, sorted by name (a missing or unreadable
 /// directory is an error naming it).
 pub fn audio_files(dir: &Path) -> Result<Vec<PathBuf>, PlaylistError> {
@@ -89,6 +221,14 @@ pub struct Playlist {
     played: Vec<PathBuf>,
     /// The file picked last.
     last: Option<PathBuf>,
+    /// Links and shortcuts are followed anywhere (see the module documentation).
+    trusted: bool,
+    /// For files reached through a link or shortcut: that link.
+    via: std::collections::HashMap<PathBuf, PathBuf>,
+    /// Broken links found by rescans and not yet taken ([`Self::take_broken`]).
+    broken: Vec<Broken>,
+    /// Broken links already reported (each is reported once while it stays broken).
+    reported: std::collections::HashSet<PathBuf>,
 }
 
 impl Playlist {
@@ -100,12 +240,52 @@ impl Playlist {
             bag: Vec::new(),
             played: Vec::new(),
             last: None,
+            trusted: false,
+            via: std::collections::HashMap::new(),
+            broken: Vec::new(),
+            reported: std::collections::HashSet::new(),
         }
+    }
+
+    /// The same list, following links and shortcuts anywhere when `trusted`.
+    #[must_use]
+    pub fn trusting(mut self, trusted: bool) -> Self {
+        self.trusted = trusted;
+        self
+    }
+
+    /// The link or shortcut `file` was reached through, if any.
+    pub fn via(&self, file: &Path) -> Option<&Path> {
+        self.via.get(file).map(PathBuf::as_path)
+    }
+
+    /// Broken links and shortcuts found since the last call (each once).
+    pub fn take_broken(&mut self) -> Vec<Broken> {
+        std::mem::take(&mut self.broken)
     }
 
     /// Reads the directory again: new files join this round, removed ones leave.
     pub fn rescan(&mut self) -> Result<usize, PlaylistError> {
-        let files = audio_files(&self.dir)?;
+        let files = if self.trusted {
+            let listing = trusted_files(&self.dir)?;
+            let now_broken: std::collections::HashSet<PathBuf> =
+                listing.broken.iter().map(|b| b.link.clone()).collect();
+            // A link fixed and broken again is reported again.
+            self.reported.retain(|link| now_broken.contains(link));
+            for broken in listing.broken {
+                if self.reported.insert(broken.link.clone()) {
+                    self.broken.push(broken);
+                }
+            }
+            self.via = listing
+                .files
+                .iter()
+                .filter_map(|(file, via)| via.clone().map(|v| (file.clone(), v)))
+                .collect();
+            listing.files.into_iter().map(|(file, _)| file).collect()
+        } else {
+            audio_files(&self.dir)?
+        };
         self.bag.retain(|f| files.contains(f));
         self.played.retain(|f| files.contains(f));
         for file in &files {

@@ -41,6 +41,28 @@ pub fn sample_ref(file: &Path, dirs: &[PathBuf]) -> Option<SampleRef> {
         patch: 0,
         name: Arc::from(name.as_str()),
         path: Arc::from(file.to_string_lossy().as_ref()),
+        linked: false,
+    })
+}
+
+/// The resource names of files reached through links: `linked/` and the real path.
+pub const LINKED_PREFIX: &str = "linked/";
+
+/// The sample reference for an item of a playlist: a file inside the data directories
+/// as [`sample_ref`] names it; a file outside them that a trusted folder's link or
+/// shortcut (`via`) leads to as a *linked* sample the cache serves from its path
+/// (`linked/<real path>`); anything else `None`.
+pub fn playlist_sample(file: &Path, via: Option<&Path>, dirs: &[PathBuf]) -> Option<SampleRef> {
+    if let Some(sample) = sample_ref(file, dirs) {
+        return Some(sample);
+    }
+    via?;
+    let path = file.to_string_lossy().replace('\\', "/");
+    Some(SampleRef {
+        patch: 0,
+        name: Arc::from(format!("{LINKED_PREFIX}{}", path.trim_start_matches('/')).as_str()),
+        path: Arc::from(file.to_string_lossy().as_ref()),
+        linked: true,
     })
 }
 

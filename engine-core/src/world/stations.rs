@@ -14,9 +14,9 @@
 //! ([`super::view`]'s weighted average); the last receiver turning off fades it out.
 //! A station nobody listens to is silent and keeps no voice.
 
-use super::playlist::{Playlist, PlaylistError, audio_files, sub_dirs};
+use super::playlist::{Playlist, PlaylistError, audio_files, has_audio, is_trusted, sub_dirs};
 use super::settings::{Setting, WorldIni};
-use super::sound::{NoteIds, sample_ref};
+use super::sound::{NoteIds, playlist_sample};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
@@ -26,7 +26,7 @@ use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::ReadRules;
 use crate::world::ObjectId;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Samples over which a station fades in when it starts and out when switched off.
 pub const FADE_SECONDS: f64 = 0.25;
@@ -172,17 +172,19 @@ pub struct Station {
 }
 
 impl Station {
-    /// Builds the lists from the directory (see the module documentation).
-    pub fn new(def: StationDef) -> Self {
+    /// Builds the lists from the directory (see the module documentation). A `trusted`
+    /// station (one of the project's own folders, [`is_trusted`]) follows links and
+    /// `.lnk` shortcuts to sound files anywhere.
+    pub fn new(def: StationDef, trusted: bool) -> Self {
         let mut lists = Vec::new();
-        if audio_files(&def.dir).is_ok_and(|f| !f.is_empty()) {
-            lists.push(Playlist::new(def.name(), &def.dir));
+        if has_audio(&def.dir, trusted) {
+            lists.push(Playlist::new(def.name(), &def.dir).trusting(trusted));
         }
         for dir in sub_dirs(&def.dir) {
             let name = dir
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-            lists.push(Playlist::new(name, dir));
+            lists.push(Playlist::new(name, dir).trusting(trusted));
         }
         if let Some(parent) = def.dir.parent()
             && audio_files(parent).is_ok_and(|f| !f.is_empty())
@@ -191,7 +193,7 @@ impl Station {
         }
         if lists.is_empty() {
             // An empty directory still makes a list: a file dropped in later plays.
-            lists.push(Playlist::new(def.name(), &def.dir));
+            lists.push(Playlist::new(def.name(), &def.dir).trusting(trusted));
         }
         Self {
             def,
@@ -205,7 +207,7 @@ impl Station {
     }
 
     /// Picks the next item: the next list in turn that has a file.
-    fn pick(&mut self, rng: &mut Rng) -> Result<Option<(PathBuf, String)>, PlaylistError> {
+    fn pick(&mut self, rng: &mut Rng) -> Result<Option<Picked>, PlaylistError> {
         let count = self.lists.len();
         let mut problem = None;
         for _ in 0..count {
@@ -215,13 +217,28 @@ impl Station {
                 continue;
             };
             match list.pick(rng) {
-                Ok(Some(file)) => return Ok(Some((file, list.name.clone()))),
+                Ok(Some(file)) => {
+                    let via = list.via(&file).map(Path::to_path_buf);
+                    return Ok(Some(Picked {
+                        file,
+                        list: list.name.clone(),
+                        via,
+                    }));
+                }
                 Ok(None) => {}
                 Err(e) => problem = Some(e),
             }
         }
         problem.map_or(Ok(None), Err)
     }
+}
+
+/// A station's next item: the file (the real one, for a link), its list, and the link
+/// or shortcut it came through.
+struct Picked {
+    file: PathBuf,
+    list: String,
+    via: Option<PathBuf>,
 }
 
 /// Why a receiver could not be tuned.
@@ -300,7 +317,10 @@ impl Stations {
                     false
                 }
             })
-            .map(|def| (def.code, Station::new(def)))
+            .map(|def| {
+                let trusted = is_trusted(&def.dir, dirs);
+                (def.code, Station::new(def, trusted))
+            })
             .collect();
         (
             Self {
@@ -511,7 +531,26 @@ impl Stations {
             return;
         };
         let picked = station.pick(&mut self.rng);
-        let (file, list) = match picked {
+        let name = station.def.name();
+        let broken: Vec<_> = station
+            .lists
+            .iter_mut()
+            .flat_map(Playlist::take_broken)
+            .collect();
+        for b in broken {
+            self.say(
+                code,
+                StationEvent::BrokenLink {
+                    name: name.clone(),
+                    link: b.link,
+                    reason: b.reason,
+                },
+            );
+        }
+        let Some(station) = self.stations.get_mut(&code) else {
+            return;
+        };
+        let Picked { file, list, via } = match picked {
             Ok(Some(item)) => item,
             Ok(None) => {
                 let dir = station.def.dir.clone();
@@ -523,7 +562,7 @@ impl Stations {
                 return;
             }
         };
-        let Some(sample) = sample_ref(&file, &self.dirs) else {
+        let Some(sample) = playlist_sample(&file, via.as_deref(), &self.dirs) else {
             self.say(code, StationEvent::Outside { file });
             return;
         };
@@ -549,14 +588,21 @@ impl Stations {
                 ramp: fade,
             });
         }
-        let name = station.def.name();
         station.on_air = Some(OnAir {
             note,
             file: file.clone(),
             list: list.clone(),
             started: now,
         });
-        self.say(code, StationEvent::Plays { name, file, list });
+        self.say(
+            code,
+            StationEvent::Plays {
+                name,
+                file,
+                list,
+                via,
+            },
+        );
     }
 
     /// Names of files in the station's lists, for the workbench (rescans).

@@ -16,6 +16,7 @@ mod qa;
 mod reload;
 mod savelot;
 mod server;
+mod shortcuts;
 mod special_files;
 mod stations_music;
 #[path = "../runtime/support.rs"]

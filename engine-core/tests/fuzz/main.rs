@@ -56,6 +56,7 @@ fn targets() -> Vec<&'static Target> {
         &formats::HDB,
         &world::LOT,
         &world::WORLD_INI,
+        &world::SHORTCUT,
         &script::TARGET,
         &audio::TARGET,
         &project::TARGET,

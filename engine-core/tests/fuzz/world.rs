@@ -318,3 +318,47 @@ pub const WORLD_INI: Target = Target {
     strategy: ini_strategy,
     run: ini_run,
 };
+
+/// A Windows shortcut as Windows writes it: a relative path, a local path, or both.
+fn shortcut_document() -> impl Strategy<Value = Vec<u8>> {
+    let path = "[A-Za-z0-9 ._\\\\]{0,40}";
+    (
+        proptest::option::of(path),
+        proptest::option::of(path.prop_map(|p| format!("C:\\{p}"))),
+    )
+        .prop_map(|(relative, local)| {
+            engine_core::world::shortcut::build(relative.as_deref(), local.as_deref())
+        })
+}
+
+fn shortcut_run(input: &Input) -> Result<(), String> {
+    let bytes = input.get("a.lnk").unwrap_or_default();
+    if let Ok(target) = engine_core::world::shortcut::parse(bytes) {
+        if target.relative.is_none() && target.local.is_none() {
+            return Err("a shortcut read as fine names no path".to_string());
+        }
+        let tried =
+            engine_core::world::shortcut::candidates(&target, Path::new("/music/radio/a.lnk"));
+        if tried.len() > 2 {
+            return Err(format!("more than two candidates: {tried:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn shortcut_strategy() -> BoxedStrategy<Input> {
+    mutate::mutated(shortcut_document(), MUTATIONS)
+        .prop_map(|bytes| Input::single("a.lnk", bytes))
+        .boxed()
+}
+
+/// Windows `.lnk` shortcuts of station and music folders.
+pub const SHORTCUT: Target = Target {
+    name: "shortcut",
+    about: "Windows .lnk bytes into shortcut::parse and candidates",
+    cases: 1000,
+    memory: MEMORY,
+    time: TIME,
+    strategy: shortcut_strategy,
+    run: shortcut_run,
+};

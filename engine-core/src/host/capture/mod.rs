@@ -34,11 +34,12 @@ use std::path::{Path, PathBuf};
 /// The `format` of every capture header.
 pub const FORMAT: &str = "hitbench-capture";
 /// The version this build writes (3: a note's gain and pan carry their named
-/// contributions).
-pub const VERSION: u32 = 3;
-/// The oldest version this build reads: earlier captures' note records had three gain
-/// factors and a bare pan, which this build's records cannot hold.
-pub const OLDEST_VERSION: u32 = 3;
+/// contributions; 4: a station item or song names the link or shortcut it came through).
+pub const VERSION: u32 = 4;
+/// The oldest version this build reads: version 3's station items and songs lack the
+/// link they came through (a compact capture's records would not decode), and earlier
+/// captures' note records had three gain factors and a bare pan.
+pub const OLDEST_VERSION: u32 = 4;
 /// The longest line or frame a capture may hold after its header, in bytes.
 pub const MAX_FRAME_BYTES: usize = 1 << 20;
 /// The longest header (it lists every file of the project), in bytes.

@@ -253,6 +253,7 @@ fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef
             patch: patch.id,
             name: Arc::clone(name),
             path: Arc::clone(path),
+            linked: false,
         };
         return Ok((
             format!("patch {} ({}, {name})", patch.id, patch.name),

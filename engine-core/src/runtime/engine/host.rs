@@ -131,6 +131,7 @@ impl Host for HostCtx<'_> {
             patch: patch_id,
             name: Arc::clone(name),
             path: Arc::clone(path),
+            linked: false,
         };
         let info = match self.engine.samples.info(&sample) {
             Ok(info) => info,

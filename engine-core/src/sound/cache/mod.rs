@@ -512,6 +512,19 @@ impl ResourceCache {
         Ok(self.add_source(source))
     }
 
+    /// Serves the file at `path` under `name` (a `linked/…` name): a file outside the
+    /// data folders that a trusted station or music folder links to. Searched before
+    /// every source added earlier; adding the same name again does nothing.
+    pub fn add_linked(&self, name: &str, path: &Path) -> Result<(), CacheError> {
+        let key = normalize_name(name)?;
+        if self.core.sources().iter().any(|s| s.contains(&key)) {
+            return Ok(());
+        }
+        let source = Source::open_linked(&key, path)?;
+        self.add_source(source);
+        Ok(())
+    }
+
     fn add_source(&self, source: Source) -> SourceInfo {
         let source = Arc::new(source);
         let info = source.info();

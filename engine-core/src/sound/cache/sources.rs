@@ -46,6 +46,9 @@ pub enum SourceKind {
     Directory,
     /// A zip pack.
     Zip,
+    /// One file outside the data folders that a trusted station or music folder links
+    /// to (`world::playlist`), served under its `linked/…` name.
+    Linked,
 }
 
 /// A description of one source, for the workbench and for logs.
@@ -89,6 +92,8 @@ struct ZipSource {
 enum Kind {
     Dir(DirSource),
     Zip(ZipSource),
+    /// One linked file: the rules it is read under (its own folder) and its path.
+    Linked(ReadRules, PathBuf),
 }
 
 /// One resource file.
@@ -196,6 +201,21 @@ impl Source {
         })
     }
 
+    /// One file served under `name` (a linked file of a trusted playlist folder).
+    pub(crate) fn open_linked(name: &str, path: &Path) -> Result<Self, CacheError> {
+        let name = normalize_name(name)?.into_owned();
+        let folder = path.parent().unwrap_or(Path::new("/")).to_path_buf();
+        Ok(Self {
+            path: path.to_owned(),
+            kind: Kind::Linked(
+                ReadRules::within(&[folder]).with_max_bytes(MAX_RESOURCE_BYTES),
+                path.to_owned(),
+            ),
+            order: vec![name],
+            rejected: 0,
+        })
+    }
+
     /// The path the source was opened from.
     pub(crate) fn path(&self) -> &Path {
         &self.path
@@ -211,6 +231,7 @@ impl Source {
         match &self.kind {
             Kind::Dir(dir) => dir.index.contains_key(name),
             Kind::Zip(zip) => zip.index.contains_key(name),
+            Kind::Linked(..) => self.order.iter().any(|n| n == name),
         }
     }
 
@@ -221,6 +242,7 @@ impl Source {
             kind: match self.kind {
                 Kind::Dir(_) => SourceKind::Directory,
                 Kind::Zip(_) => SourceKind::Zip,
+                Kind::Linked(..) => SourceKind::Linked,
             },
             resources: self.order.len(),
             rejected: self.rejected,
@@ -238,6 +260,11 @@ impl Source {
                 .index
                 .get(name)
                 .map(|&number| self.read_entry(zip, name, number)),
+            Kind::Linked(rules, path) => self.contains(name).then(|| {
+                rules
+                    .read(path)
+                    .map_err(|refusal| self.read_error(name, refusal.reason()))
+            }),
         }
     }
 

@@ -334,6 +334,14 @@ impl SoundServer {
     }
 
     fn start(&mut self, p: Pending) {
+        if p.sample.linked
+            && let Err(e) = self
+                .cache
+                .add_linked(&p.sample.name, std::path::Path::new(p.sample.path.as_ref()))
+        {
+            self.drop_failed(p.note, &p.sample.name, &e);
+            return;
+        }
         if let Some(decoder) = self.long_sound(&p) {
             self.start_stream(&p, p.at, Some(decoder));
             return;

@@ -106,6 +106,7 @@ impl SoundServer {
                 patch: 0,
                 name: Arc::clone(&name),
                 path: Arc::clone(&name),
+                linked: false,
             },
             gain: Gain::new(volume),
             pan: request.pan,

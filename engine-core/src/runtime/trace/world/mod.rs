@@ -223,6 +223,7 @@ impl WorldEvent {
         let error = match self {
             WorldEvent::Problem(problem) => problem.error,
             WorldEvent::Station { what, .. } => what.is_error(),
+            WorldEvent::Music(MusicEvent::BrokenLink { .. }) => true,
             WorldEvent::NoReceiver { .. }
             | WorldEvent::NotAMusicMode { .. }
             | WorldEvent::Refused { .. }

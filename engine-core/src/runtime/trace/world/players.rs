@@ -50,6 +50,9 @@ pub enum StationEvent {
         file: PathBuf,
         /// The list it came from (`chase`, `commercials`, or the station's own).
         list: String,
+        /// The symbolic link or `.lnk` shortcut it was reached through (then `file` is
+        /// the real file the link leads to).
+        via: Option<PathBuf>,
     },
     /// The station's directory has no sound files.
     Empty {
@@ -68,6 +71,16 @@ pub enum StationEvent {
         /// The file.
         file: PathBuf,
     },
+    /// A link or shortcut in the station's folder leads to no sound file: it is skipped
+    /// (said once while it stays broken).
+    BrokenLink {
+        /// The station's name.
+        name: String,
+        /// The link or shortcut.
+        link: PathBuf,
+        /// Why it is skipped.
+        reason: String,
+    },
 }
 
 impl StationEvent {
@@ -76,6 +89,7 @@ impl StationEvent {
         matches!(
             self,
             StationEvent::Empty { .. }
+                | StationEvent::BrokenLink { .. }
                 | StationEvent::Unreadable { .. }
                 | StationEvent::Outside { .. }
         )
@@ -104,8 +118,25 @@ impl fmt::Display for StationEvent {
                 }
                 Ok(())
             }
-            StationEvent::Plays { name, file, list } => {
-                write!(f, "`{name}` plays {} ({list})", file_name(file))
+            StationEvent::Plays {
+                name,
+                file,
+                list,
+                via: None,
+            } => write!(f, "`{name}` plays {} ({list})", file_name(file)),
+            StationEvent::Plays {
+                name,
+                file,
+                list,
+                via: Some(via),
+            } => write!(
+                f,
+                "`{name}` plays {} ({list}, through {})",
+                file.display(),
+                file_name(via)
+            ),
+            StationEvent::BrokenLink { name, link, reason } => {
+                write!(f, "`{name}`: {} is skipped: {reason}", link.display())
             }
             StationEvent::Empty { dir } => {
                 write!(f, "nothing to play: {} has no sound files", dir.display())
@@ -188,8 +219,18 @@ pub enum MusicEvent {
     Song {
         /// The list's `[Music]` key.
         list: String,
-        /// The song's file.
+        /// The song's file (the real file, for a link).
         file: PathBuf,
+        /// The symbolic link or `.lnk` shortcut it was reached through.
+        via: Option<PathBuf>,
+    },
+    /// A link or shortcut in a music folder leads to no sound file: it is skipped (said
+    /// once while it stays broken).
+    BrokenLink {
+        /// The link or shortcut.
+        link: PathBuf,
+        /// Why it is skipped.
+        reason: String,
     },
 }
 
@@ -218,7 +259,24 @@ impl fmt::Display for MusicEvent {
             MusicEvent::ListUnreadable { dir, reason } => {
                 write!(f, "cannot read {}: {reason}", dir.display())
             }
-            MusicEvent::Song { list, file } => write!(f, "{list} song: {}", file_name(file)),
+            MusicEvent::Song {
+                list,
+                file,
+                via: None,
+            } => write!(f, "{list} song: {}", file_name(file)),
+            MusicEvent::Song {
+                list,
+                file,
+                via: Some(via),
+            } => write!(
+                f,
+                "{list} song: {} (through {})",
+                file.display(),
+                file_name(via)
+            ),
+            MusicEvent::BrokenLink { link, reason } => {
+                write!(f, "{} is skipped: {reason}", link.display())
+            }
         }
     }
 }
