@@ -355,6 +355,7 @@ fn one_event_playing_twelve_huge_flacs_streams_them_in_bounded_memory() {
                 looping: false,
                 group: ControlGroup::Fx,
                 reverb: false,
+                priority: 32,
             });
         }
         // One second, tick by tick, as the offline renderer does.
@@ -431,6 +432,7 @@ fn start(server: &mut SoundServer, dir: &Path, name: &str) {
         looping: false,
         group: ControlGroup::Fx,
         reverb: false,
+        priority: 32,
     });
 }
 
@@ -509,6 +511,7 @@ fn streamed_sounds_render_the_same_every_time_offline() {
                 looping: false,
                 group: ControlGroup::Fx,
                 reverb: false,
+                priority: 32,
             });
         }
         let mut all = Vec::new();

@@ -47,8 +47,10 @@ Usage: hitbench [command] [options]
 
 Commands (--plugin DIR, repeatable, loads a plug-in folder after the project: what it
 defines overrides the project's, a later one winning, like the game's download
-directories; replay's capture already names the folders it was made with):
-  open [<project>] [--null-audio]
+directories; replay's capture already names the folders it was made with. --cache-mb N
+sets the resource cache's budget in MiB for open, render, play, test and replay, over
+world.ini [Cache] BudgetMB; default 256):
+  open [<project>] [--null-audio] [--cache-mb N]
         Open the workbench window on a project folder (default: the project open
         last time, else projects/demo). The layout and recent projects are kept in
         $HITBENCH_CONFIG_DIR (default ~/.config/hitbench).
@@ -78,6 +80,7 @@ directories; replay's capture already names the folders it was made with):
         errors (--strict: on warnings too). docs/check.md lists every rule.
   render <project> --script <file> -o <out.wav> [--seed N] [--rate 48000] [--duration S]
          [--trace] [--allow-savelot] [--loudness] [--capture <file.hbcap>] [--plugin DIR]...
+         [--cache-mb N]
         Play a timed script of console commands (`0.0 ui ui_click`, `1.5 quietall`)
         against a project, offline, into a WAV file. The same project, script and
         seed (a whole number) give the same bytes. Script times go up to 86400 s
@@ -92,7 +95,8 @@ directories; replay's capture already names the folders it was made with):
         ITU-R BS.1770); silence reads `-inf (silent)`. --capture writes a
         capture (docs/capture.md): the inputs, seed, settings, a hash of every
         project file and every decision the engine made.
-  replay <file.hbcap> [--project DIR] [--plugin DIR]... [--voices N] [--seed S] [--diff]
+  replay <file.hbcap> [--project DIR] [--plugin DIR]... [--voices N] [--seed S]
+         [--cache-mb N] [--diff]
         Run a capture's inputs again against the project as it is now (or the
         one in DIR, or with another voice limit or seed) and, with --diff, list
         the decisions that differ: triggers refused or stealing now and not
@@ -107,7 +111,7 @@ directories; replay's capture already names the folders it was made with):
         and each note's gain as the product of its named contributions: track
         volume, the trigger's volume or the view's fade, zoom and floor,
         ducking, option group and master volume; and where its pan came from.
-  test <project> [files.qa…] [--junit out.xml] [--plugin DIR]...
+  test <project> [files.qa…] [--junit out.xml] [--plugin DIR]... [--cache-mb N]
         Run the project's QA scripts (qa/*.qa, or the files given; docs/qa.md)
         offline, on all cores: render scripts with `expect` lines checked at their
         time. One line per script; for each failed expectation its file:line,
@@ -132,7 +136,7 @@ directories; replay's capture already names the folders it was made with):
         compared. Exit status 0: no difference, 1: they differ, 2: a file is
         missing, damaged or not comparable.
   play <project> --script <file> [--seed N] [--tail S] [--null-audio] [--trace]
-       [--allow-savelot] [--capture <file.hbcap>] [--plugin DIR]...
+       [--allow-savelot] [--capture <file.hbcap>] [--plugin DIR]... [--cache-mb N]
         Play the same kind of script live, in real time, through the sound card
         (or the null output, which it says in one line), then print how many
         notes played and how many output underruns there were. Faults, --trace,
@@ -176,6 +180,7 @@ directories; replay's capture already names the folders it was made with):
 
 fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let choice = play::audio_choice(args);
+    let cache_budget = render::cache_budget(args)?;
     let dir = args.next_positional();
     args.finish()?;
     if !crate::workbench::display_available() {
@@ -184,7 +189,11 @@ fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
              the command-line tools work without one (hitbench help)"
         ));
     }
-    crate::workbench::run(dir.as_deref().map(std::path::Path::new), choice)?;
+    crate::workbench::run(
+        dir.as_deref().map(std::path::Path::new),
+        choice,
+        cache_budget,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

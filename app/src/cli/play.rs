@@ -35,6 +35,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         .ok_or_else(|| usage("play needs a script: --script <file>"))?;
     let seed = parse_seed(args.value(&["--seed"])?)?;
     let plugins = plugin_dirs(args)?;
+    let cache_budget = super::render::cache_budget(args)?;
     let tail = parse_seconds(args.value(&["--tail"])?, "--tail")?.unwrap_or(3.0);
     let choice = audio_choice(args);
     let show_trace = args.flag(&["--trace"]);
@@ -69,6 +70,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         },
         save_lot: savelot_policy(allow_savelot),
         trace,
+        cache_budget,
         ..SessionConfig::default()
     };
     let checked = project.clone();

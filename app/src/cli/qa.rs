@@ -17,6 +17,7 @@ use std::sync::atomic::AtomicBool;
 pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let junit = args.value(&["--junit"])?.map(PathBuf::from);
     let plugins = plugin_dirs(args)?;
+    let cache_budget = super::render::cache_budget(args)?;
     let dir = args.next_positional().map(PathBuf::from).ok_or_else(|| {
         usage("test needs a project folder: hitbench test <project> [files.qa…] [--junit out.xml]")
     })?;
@@ -42,7 +43,7 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         }
     }
     let project = load_project(&dir, &plugins, io)?;
-    let runs = run_all(&project, &files);
+    let runs = run_all(&project, &files, cache_budget);
     let mut failed = 0;
     for (file, result) in files.iter().zip(&runs) {
         failed += usize::from(!result.passed());
@@ -62,7 +63,7 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
 }
 
 /// Every script, on as many threads as the machine has cores; results in `files`' order.
-fn run_all(project: &Project, files: &[PathBuf]) -> Vec<ScriptRun> {
+fn run_all(project: &Project, files: &[PathBuf], cache_budget: Option<usize>) -> Vec<ScriptRun> {
     let results: Mutex<Vec<Option<ScriptRun>>> =
         Mutex::new(std::iter::repeat_with(|| None).take(files.len()).collect());
     let done = |index: usize, run: ScriptRun| {
@@ -70,7 +71,8 @@ fn run_all(project: &Project, files: &[PathBuf]) -> Vec<ScriptRun> {
             results[index] = Some(run);
         }
     };
-    run_files(project, files, false, &AtomicBool::new(false), &done);
+    let cancel = AtomicBool::new(false);
+    run_files(project, files, false, cache_budget, &cancel, &done);
     results
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -18,6 +18,7 @@ use engine_core::host::offline::{self, RenderOptions};
 use engine_core::host::session::SaveLotPolicy;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
+use engine_core::world::cache_settings::{MAX_CACHE_MB, megabytes};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,6 +36,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         .ok_or_else(|| usage("render needs an output file: -o <out.wav>"))?;
     let seed = parse_seed(args.value(&["--seed"])?)?;
     let plugins = plugin_dirs(args)?;
+    let cache_budget = cache_budget(args)?;
     let rate = parse_number(args.value(&["--rate"])?, "--rate")?.map_or(48_000.0, |v| v);
     if !(8_000.0..=192_000.0).contains(&rate) {
         return Err(usage(format!(
@@ -63,6 +65,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         duration,
         save_lot: savelot_policy(allow_savelot),
         loudness,
+        cache_budget,
         ..RenderOptions::default()
     };
     let capture = match &capture_path {
@@ -195,6 +198,17 @@ pub(super) fn load_script(
         return Ok(None);
     }
     Ok(Some(script))
+}
+
+/// `--cache-mb N`: the resource cache's budget in MiB, over `world.ini [Cache] BudgetMB`.
+pub(super) fn cache_budget(args: &mut Args) -> anyhow::Result<Option<usize>> {
+    match parse_number(args.value(&["--cache-mb"])?, "--cache-mb")? {
+        None => Ok(None),
+        Some(mb) if mb > 0.0 && mb <= MAX_CACHE_MB => Ok(Some(megabytes(mb))),
+        Some(mb) => Err(usage(format!(
+            "--cache-mb must be more than 0 and at most {MAX_CACHE_MB}, not {mb}"
+        ))),
+    }
 }
 
 /// The `--plugin DIR` folders (repeatable, in order: a later one wins), each checked to

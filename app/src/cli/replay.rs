@@ -13,7 +13,8 @@ use engine_core::tools::why::{Decision, decisions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Runs `hitbench replay <capture> [--project DIR] [--voices N] [--seed S] [--diff]`.
+/// Runs `hitbench replay <capture> [--project DIR] [--voices N] [--seed S] [--cache-mb N]
+/// [--diff]`.
 pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let project_dir = args.value(&["--project"])?.map(PathBuf::from);
     let voices = args
@@ -31,6 +32,7 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         .transpose()?;
     let show_diff = args.flag(&["--diff"]);
     let plugins = plugin_dirs(args)?;
+    let cache_budget = super::render::cache_budget(args)?;
     let path = args
         .next_positional()
         .map(PathBuf::from)
@@ -57,7 +59,11 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     {
         writeln!(io.out, "project {change}")?;
     }
-    let settings = ReplaySettings { seed, voices };
+    let settings = ReplaySettings {
+        seed,
+        voices,
+        cache_budget,
+    };
     let replayed = match replay::replay(&capture, &path, project, settings) {
         Ok(replayed) => replayed,
         Err(message) => return trouble(io, &message),

@@ -41,6 +41,8 @@ pub struct Workbench {
     live: Option<LiveEngine>,
     /// Where sound goes (kept to restart the engine on another project).
     output: OutputChoice,
+    /// `--cache-mb`: the cache budget of every session and QA run, in bytes.
+    cache_budget: Option<usize>,
     /// Where the sound goes: a few words, and the whole story.
     audio: (String, String),
     console_log: Vec<ConsoleEntry>,
@@ -90,6 +92,17 @@ impl Workbench {
     /// and starts the live engine on `audio`, saying once (on standard error and in the
     /// status bar) where the sound goes.
     pub fn new(dir: Option<&Path>, audio: OutputChoice, config_dir: Option<PathBuf>) -> Self {
+        Self::with_cache_budget(dir, audio, config_dir, None)
+    }
+
+    /// [`new`](Self::new) with the resource cache's budget in bytes (`--cache-mb`) for
+    /// every project it opens and every QA run, over `world.ini [Cache] BudgetMB`.
+    pub fn with_cache_budget(
+        dir: Option<&Path>,
+        audio: OutputChoice,
+        config_dir: Option<PathBuf>,
+        cache_budget: Option<usize>,
+    ) -> Self {
         let (mut settings, problem) = config_dir
             .as_deref()
             .map(Settings::load)
@@ -106,6 +119,7 @@ impl Workbench {
             project: Project::default(),
             live: None,
             output: audio,
+            cache_budget,
             audio: ("audio: off".into(), "the engine is not running".into()),
             console_log: Vec::new(),
             live_state: LiveSnapshot::default(),
@@ -147,6 +161,7 @@ impl Workbench {
         let config = SessionConfig {
             save_lot: SaveLotPolicy::InsideProject,
             trace: why::TRACES,
+            cache_budget: self.cache_budget,
             ..SessionConfig::default()
         };
         match LiveEngine::start(project.clone(), self.output, config) {
@@ -662,7 +677,11 @@ pub fn display_available() -> bool {
 
 /// Opens the workbench window on the project in `dir` (else the last one), playing to
 /// `audio`, and runs until it is closed.
-pub fn run(dir: Option<&Path>, audio: OutputChoice) -> anyhow::Result<()> {
+pub fn run(
+    dir: Option<&Path>,
+    audio: OutputChoice,
+    cache_budget: Option<usize>,
+) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(APP_NAME)
@@ -674,10 +693,11 @@ pub fn run(dir: Option<&Path>, audio: OutputChoice) -> anyhow::Result<()> {
         APP_NAME,
         options,
         Box::new(move |_cc| {
-            Ok(Box::new(Workbench::new(
+            Ok(Box::new(Workbench::with_cache_budget(
                 dir.as_deref(),
                 audio,
                 settings::config_dir(),
+                cache_budget,
             )))
         }),
     )

@@ -109,6 +109,7 @@ impl Workbench {
         let (send, receive) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let project = self.project.clone();
+        let cache_budget = self.cache_budget;
         let stop = Arc::clone(&cancel);
         let spawned = std::thread::Builder::new()
             .name("hitbench-qa".into())
@@ -120,7 +121,7 @@ impl Workbench {
                         let _ = send.send((index, run));
                     }
                 };
-                run_files(&project, &paths, true, &stop, &done);
+                run_files(&project, &paths, true, cache_budget, &stop, &done);
             });
         match spawned {
             Ok(_) => {

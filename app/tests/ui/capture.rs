@@ -20,7 +20,6 @@ use egui_kittest::kittest::Queryable;
 use engine_core::host::capture::{self, CaptureWriter, Header};
 use engine_core::host::command::parse_script;
 use engine_core::host::offline::{self, RenderOptions};
-use engine_core::host::session::SessionConfig;
 use engine_core::runtime::SampleTime;
 use engine_core::toolchain::project::Project;
 use hitbench::workbench::Workbench;
@@ -40,16 +39,7 @@ fn capture_tour(path: &Path, seconds: f64) {
         duration: Some(seconds),
         ..RenderOptions::default()
     };
-    let header = Header {
-        format: capture::FORMAT.into(),
-        version: capture::VERSION,
-        dirs: project.dirs.clone(),
-        seed: options.seed,
-        sample_rate: options.sample_rate,
-        voices: options.voices,
-        cache_budget: SessionConfig::default().cache_budget,
-        files: capture::hash_files(&project.dirs),
-    };
+    let header = Header::for_render(&project, &options);
     let writer = RefCell::new(CaptureWriter::create(path, &header).unwrap());
     for timed in &script {
         writer

@@ -45,6 +45,9 @@ pub struct RenderOptions {
     pub loudness: bool,
     /// Box-X voice limit.
     pub voices: usize,
+    /// The resource cache's budget in bytes (`--cache-mb`); `None`: `world.ini [Cache]
+    /// BudgetMB`, else the default.
+    pub cache_budget: Option<usize>,
 }
 
 impl Default for RenderOptions {
@@ -57,6 +60,7 @@ impl Default for RenderOptions {
             save_lot: SaveLotPolicy::Denied,
             loudness: false,
             voices: EngineConfig::default().max_voices,
+            cache_budget: None,
         }
     }
 }
@@ -361,7 +365,7 @@ fn run(
         },
         save_lot: options.save_lot,
         trace: TraceSwitches::ALL,
-        ..SessionConfig::default()
+        cache_budget: options.cache_budget,
     };
     let mut session = Session::new(project, handle, config);
     let rate = f64::from(options.sample_rate.max(1));

@@ -18,6 +18,8 @@ pub struct ReplaySettings {
     pub seed: Option<u64>,
     /// Another Box-X voice limit.
     pub voices: Option<usize>,
+    /// Another cache budget, bytes.
+    pub cache_budget: Option<usize>,
 }
 
 /// A replay's outcome.
@@ -68,6 +70,7 @@ pub fn replay(
         sample_rate: rate,
         seed: settings.seed.unwrap_or(capture.header.seed),
         voices: settings.voices.unwrap_or(capture.header.voices),
+        cache_budget: Some(settings.cache_budget.unwrap_or(capture.header.cache_budget)),
         duration: capture
             .end
             .map(|end| end.samples() as f64 / f64::from(rate.max(1))),

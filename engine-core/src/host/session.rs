@@ -28,30 +28,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How a session runs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct SessionConfig {
     /// The runtime (its sample rate must be the mixer's).
     pub engine: EngineConfig,
     /// The sound server.
     pub server: ServerConfig,
-    /// The resource cache's byte budget.
-    pub cache_budget: usize,
+    /// The resource cache's byte budget (`--cache-mb`); `None`: `world.ini [Cache]
+    /// BudgetMB`, else [`crate::world::cache_settings::DEFAULT_CACHE_BUDGET`].
+    pub cache_budget: Option<usize>,
     /// Whether, and where, `savelot` may write (by default nowhere).
     pub save_lot: SaveLotPolicy,
     /// The optional traces the engine starts with (errors are always traced).
     pub trace: TraceSwitches,
-}
-
-impl Default for SessionConfig {
-    fn default() -> Self {
-        Self {
-            engine: EngineConfig::default(),
-            server: ServerConfig::default(),
-            cache_budget: 256 * 1024 * 1024,
-            save_lot: SaveLotPolicy::default(),
-            trace: TraceSwitches::default(),
-        }
-    }
 }
 
 /// Sample lengths for the runtime, measured through the cache and remembered; a reload
@@ -91,13 +80,24 @@ pub struct Session {
     notes: Vec<TraceRecord>,
     /// The lot, the view, stations, music and ambience.
     pub world: WorldDirector,
+    /// `--cache-mb`, which `world.ini` does not override when the world is read again.
+    cache_override: Option<usize>,
+    /// The server's wait priority before `world.ini` set one.
+    base_wait_priority: i32,
 }
 
 impl Session {
     /// A session for `project`, sending to the mixer behind `mixer`.
     pub fn new(project: Project, mixer: MixerHandle, mut config: SessionConfig) -> Self {
         config.engine.sample_rate = mixer.sample_rate();
-        let (cache, problems) = project_cache(&project.dirs, config.cache_budget);
+        let base_wait_priority = config.server.wait_priority;
+        let mut world =
+            WorldDirector::load(&project, config.engine.sample_rate, config.engine.seed);
+        let budget = world.cache.budget_or(config.cache_budget);
+        if let Some(priority) = world.cache.wait_priority {
+            config.server.wait_priority = priority;
+        }
+        let (cache, problems) = project_cache(&project.dirs, budget);
         let outbox = SharedSink::default();
         let lengths = Arc::new(AtomicU64::new(0));
         let samples = SampleLengths {
@@ -106,8 +106,6 @@ impl Session {
             seen: 0,
             generation: Arc::clone(&lengths),
         };
-        let mut world =
-            WorldDirector::load(&project, config.engine.sample_rate, config.engine.seed);
         world.set_save_policy(config.save_lot);
         let mut engine = Engine::new(
             project,
@@ -129,6 +127,8 @@ impl Session {
             lengths,
             notes: Vec::new(),
             world,
+            cache_override: config.cache_budget,
+            base_wait_priority,
         }
     }
 
@@ -169,6 +169,13 @@ impl Session {
         let rate = self.engine.clock().sample_rate();
         let seed = self.engine.config().seed;
         let mut world = WorldDirector::load(self.engine.project(), rate, seed);
+        // `[Cache]` may have changed: the budget (unless `--cache-mb` set it) and the
+        // wait priority follow.
+        self.server
+            .cache()
+            .set_budget(world.cache.budget_or(self.cache_override));
+        self.server
+            .set_wait_priority(world.cache.wait_priority.unwrap_or(self.base_wait_priority));
         let mut events = Vec::new();
         let lot_changed = lot_changed || world.lot_file() != self.world.lot_file();
         if lot_changed {

@@ -28,6 +28,12 @@ pub struct SampleRef {
     pub linked: bool,
 }
 
+/// The priority of the world's own sounds (stations, music, ambience): a track's
+/// default.
+pub const WORLD_PRIORITY: i32 = 32;
+/// The priority of an audition (`play`): the highest, it always waits for its sample.
+pub const AUDITION_PRIORITY: i32 = 127;
+
 /// One timed command for the sound side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SoundCommand {
@@ -53,6 +59,13 @@ pub enum SoundCommand {
         group: ControlGroup,
         /// Sent through the room reverb ("EAX"; the ambience score uses it).
         reverb: bool,
+        /// The priority of what plays it (a track's `priority`, 0–127;
+        /// [`WORLD_PRIORITY`] for stations, music and ambience, [`AUDITION_PRIORITY`] for
+        /// an audition). The cache keeps samples of higher priorities longer, and a note
+        /// of a priority at or above the server's `wait_priority` waits for a sample that
+        /// misses the cache instead of being dropped late ("important sounds take the
+        /// miss").
+        priority: i32,
     },
     /// Stop a note with a short fade.
     Stop {

@@ -6,6 +6,7 @@
 //! place on screen decides its volume and pan, in [`view`].
 
 pub mod ambience;
+pub mod cache_settings;
 pub mod commands;
 pub mod director;
 pub mod lot;

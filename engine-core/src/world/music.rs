@@ -36,7 +36,7 @@ use super::settings::{Setting, WorldIni, read_section};
 use super::sound::{NoteIds, playlist_sample, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
-use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink, WORLD_PRIORITY};
 use crate::runtime::trace::{MusicEvent, MusicLoop};
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
@@ -560,6 +560,7 @@ impl Music {
             looping: true,
             group: ControlGroup::Fx,
             reverb: false,
+            priority: WORLD_PRIORITY,
         });
         if fade_in {
             let ramp = self.frames(self.settings.fade_in);
@@ -632,6 +633,7 @@ impl Music {
             looping: false,
             group: ControlGroup::Music,
             reverb: false,
+            priority: WORLD_PRIORITY,
         });
         self.news.push(MusicEvent::Song {
             list: list.key().to_string(),

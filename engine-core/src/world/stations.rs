@@ -19,7 +19,7 @@ use super::settings::{Setting, WorldIni};
 use super::sound::{NoteIds, playlist_sample};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
-use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink, WORLD_PRIORITY};
 use crate::runtime::trace::StationEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
@@ -579,6 +579,7 @@ impl Stations {
             looping: false,
             group: station.def.group,
             reverb: false,
+            priority: WORLD_PRIORITY,
         });
         if fade_in {
             out.send(SoundCommand::SetGain {

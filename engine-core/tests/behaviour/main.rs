@@ -7,6 +7,7 @@
 
 mod ambience;
 mod audio_fixtures;
+mod cache_budget;
 mod check;
 mod debugger;
 mod hitlists;

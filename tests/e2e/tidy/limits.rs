@@ -36,7 +36,6 @@ fn limits_table_matches_the_code() {
         DecodeLimits, MAX_SAMPLE_BYTES, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE,
     };
     let engine = EngineConfig::default();
-    let session = engine_core::host::session::SessionConfig::default();
     let code: Vec<(&str, u64)> = vec![
         (
             "EngineConfig::fuel_per_tick",
@@ -123,8 +122,8 @@ fn limits_table_matches_the_code() {
             engine_core::sound::cache::DEFAULT_BUDGET as u64,
         ),
         (
-            "SessionConfig::cache_budget",
-            (session.cache_budget >> 20) as u64,
+            "cache_settings::DEFAULT_CACHE_BUDGET",
+            (engine_core::world::cache_settings::DEFAULT_CACHE_BUDGET >> 20) as u64,
         ),
         (
             "cache::MAX_NAME_LEN",

@@ -22,11 +22,11 @@ pub use writer::CaptureWriter;
 
 use crate::host::keyframe::Keyframe;
 use crate::host::offline::RenderOptions;
-use crate::host::session::SessionConfig;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::TraceRecord;
 use crate::toolchain::fsrules;
 use crate::toolchain::project::Project;
+use crate::world::cache_settings::CacheSettings;
 use serde::{Deserialize, Serialize};
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -83,7 +83,8 @@ pub struct Header {
 
 impl Header {
     /// The header of an offline render of `project` with `options` (the cache budget is
-    /// a session's default), with the hash of every project file now.
+    /// `options`', else the project's `world.ini [Cache]`, else the default), with the
+    /// hash of every project file now.
     pub fn for_render(project: &Project, options: &RenderOptions) -> Self {
         Self {
             format: FORMAT.to_string(),
@@ -92,7 +93,9 @@ impl Header {
             seed: options.seed,
             sample_rate: options.sample_rate,
             voices: options.voices,
-            cache_budget: SessionConfig::default().cache_budget,
+            cache_budget: CacheSettings::load(&project.dirs)
+                .0
+                .budget_or(options.cache_budget),
             files: hash_files(&project.dirs),
         }
     }

@@ -160,17 +160,18 @@ impl LiveEngine {
         reload: Option<ReloadConfig>,
     ) -> std::io::Result<Self> {
         let (handle, output) = output::open(choice, MixerConfig::default());
+        let dirs = project.dirs.clone();
+        let session = Session::new(project, handle, config);
         let header = Header {
             format: capture::FORMAT.to_string(),
             version: capture::VERSION,
-            dirs: project.dirs.clone(),
+            dirs,
             seed: config.engine.seed,
             sample_rate: output.sample_rate,
             voices: config.engine.max_voices,
-            cache_budget: config.cache_budget,
+            cache_budget: session.server.cache().budget(),
             files: Vec::new(),
         };
-        let session = Session::new(project, handle, config);
         session.server.warm_up(session.engine.project());
         let (commands, receive) = mpsc::channel();
         let mut status = ReloadStatus::default();

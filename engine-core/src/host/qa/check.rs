@@ -4,7 +4,7 @@
 
 use super::{Assertion, Bound, Counted, Sounding};
 use crate::host::offline::OutputSoFar;
-use crate::runtime::trace::{SampleEvent, TraceEvent, TraceRecord};
+use crate::runtime::trace::{MissClass, SampleEvent, TraceEvent, TraceRecord};
 use crate::runtime::{ActiveTrack, SampleTime};
 use crate::toolchain::project::{NameValue, Project};
 use crate::tools::why::{Decision, Verdict, decisions};
@@ -387,7 +387,24 @@ pub(super) fn count(records: &[TraceRecord], what: Counted) -> usize {
             Counted::Notes => matches!(r.what, TraceEvent::NoteStarted { .. }),
             Counted::Picks => matches!(r.what, TraceEvent::Pick { .. }),
             Counted::Faults => matches!(r.what, TraceEvent::Fault { .. }),
-            Counted::Misses => matches!(r.what, TraceEvent::Sample(SampleEvent::CacheMiss { .. })),
+            Counted::Misses => matches!(
+                r.what,
+                TraceEvent::Sample(
+                    SampleEvent::CacheMiss { .. } | SampleEvent::Fetched { miss: Some(_), .. }
+                )
+            ),
+            Counted::CapacityMisses => matches!(
+                r.what,
+                TraceEvent::Sample(
+                    SampleEvent::CacheMiss {
+                        class: Some(MissClass::Capacity),
+                        ..
+                    } | SampleEvent::Fetched {
+                        miss: Some(MissClass::Capacity),
+                        ..
+                    }
+                )
+            ),
             Counted::Drops => matches!(&r.what, TraceEvent::Sample(s) if s.dropped()),
             Counted::Kind(kind) => r.kind == kind,
         })

@@ -41,6 +41,9 @@ pub struct QaScript {
     pub expectations: Vec<Expectation>,
     /// The Box-X voice limit the script runs with (`0 set voices <n>`), if it sets one.
     pub voices: Option<usize>,
+    /// The cache budget in bytes the script runs with (`0 set cache <MB>`), if it sets
+    /// one (over `--cache-mb` and `world.ini [Cache] BudgetMB`).
+    pub cache_budget: Option<usize>,
 }
 
 /// One `expect` line.
@@ -159,8 +162,12 @@ pub enum Counted {
     Picks,
     /// Runtime faults.
     Faults,
-    /// Cache misses.
+    /// Cache misses: a note whose sample was not in memory (waiting for it live,
+    /// loaded on the spot offline).
     Misses,
+    /// Cache misses of samples that had been evicted for room and were asked for again:
+    /// the budget is too small for what plays.
+    CapacityMisses,
     /// Notes dropped.
     Drops,
     /// Records of one trace kind.
@@ -169,8 +176,17 @@ pub enum Counted {
 
 impl Counted {
     /// Every name `expect count` takes (trace kinds by their names besides).
-    pub const NAMES: [&'static str; 10] = [
-        "events", "starts", "joins", "steals", "refusals", "notes", "picks", "faults", "misses",
+    pub const NAMES: [&'static str; 11] = [
+        "events",
+        "starts",
+        "joins",
+        "steals",
+        "refusals",
+        "notes",
+        "picks",
+        "faults",
+        "misses",
+        "capacity-misses",
         "drops",
     ];
 
@@ -186,6 +202,7 @@ impl Counted {
             "picks" => Counted::Picks,
             "faults" => Counted::Faults,
             "misses" => Counted::Misses,
+            "capacity-misses" => Counted::CapacityMisses,
             "drops" => Counted::Drops,
             other => Counted::Kind(TraceKind::ALL.into_iter().find(|k| k.name() == other)?),
         })

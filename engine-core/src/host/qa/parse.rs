@@ -6,6 +6,7 @@ use crate::host::command::{ScriptLine, TimedCommand, line_command, script_lines}
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::suggest::closest;
+use crate::world::cache_settings::{MAX_CACHE_MB, megabytes};
 use std::path::Path;
 
 /// The most commands one `repeat` line makes.
@@ -39,7 +40,10 @@ pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
         let result = match line.rest.split_whitespace().next() {
             Some("expect") => expectation(&line).map(|e| script.expectations.push(e)),
             Some("repeat") => repeat(&line, file).map(|c| script.commands.extend(c)),
-            Some("set") => setting(&line, &script).map(|voices| script.voices = Some(voices)),
+            Some("set") => setting(&line, &script).map(|setting| match setting {
+                Setting::Voices(n) => script.voices = Some(n),
+                Setting::Cache(bytes) => script.cache_budget = Some(bytes),
+            }),
             _ => line_command(&line, file)
                 .map(|c| script.commands.push(c))
                 .map_err(|d| (d.column, d.message)),
@@ -126,10 +130,19 @@ fn repeat(line: &ScriptLine<'_>, file: &Path) -> Result<Vec<TimedCommand>, Probl
         .collect())
 }
 
-/// `set voices <n>`: at time 0, before the first command.
-fn setting(line: &ScriptLine<'_>, script: &QaScript) -> Result<usize, Problem> {
+/// What a `set` line sets.
+enum Setting {
+    /// `set voices <n>`: the Box-X voice limit.
+    Voices(usize),
+    /// `set cache <MB>`: the cache budget, in bytes.
+    Cache(usize),
+}
+
+/// `set voices <n>` or `set cache <MB>`: at time 0, before the first command.
+fn setting(line: &ScriptLine<'_>, script: &QaScript) -> Result<Setting, Problem> {
     let words = words(line);
-    let usage = "write `0 set voices <n>` (1 to 1024) before the first command";
+    let usage =
+        "write `0 set voices <n>` (1 to 1024) or `0 set cache <MB>` before the first command";
     let end = words
         .last()
         .map_or(line.rest_column, |(c, w)| c + w.len() as u32);
@@ -141,8 +154,22 @@ fn setting(line: &ScriptLine<'_>, script: &QaScript) -> Result<usize, Problem> {
             .parse::<usize>()
             .ok()
             .filter(|n| (1..=1024).contains(n))
+            .map(Setting::Voices)
             .ok_or_else(|| (*column, format!("`{n}` is not a voice limit: {usage}"))),
-        (Some((column, word)), _, _) if *word != "voices" => {
+        (Some((_, "cache")), Some((column, mb)), None) => mb
+            .parse::<f64>()
+            .ok()
+            .filter(|mb| *mb > 0.0 && *mb <= MAX_CACHE_MB)
+            .map(|mb| Setting::Cache(megabytes(mb)))
+            .ok_or_else(|| {
+                (
+                    *column,
+                    format!(
+                        "`{mb}` is not a cache budget in MB (more than 0, at most {MAX_CACHE_MB})"
+                    ),
+                )
+            }),
+        (Some((column, word)), _, _) if *word != "voices" && *word != "cache" => {
             Err((*column, format!("`{word}` cannot be set: {usage}")))
         }
         _ => Err((end, usage.to_string())),

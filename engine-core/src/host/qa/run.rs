@@ -86,6 +86,7 @@ pub fn run_qa_with(
         .map_or(0.0, |(at, _)| at.samples() as f64 / f64::from(rate));
     let options = RenderOptions {
         voices: script.voices.unwrap_or(options.voices),
+        cache_budget: script.cache_budget.or(options.cache_budget),
         duration: Some(options.duration.unwrap_or_else(|| {
             script.commands.last().map_or(0.0, |c| c.time).max(last) + options.tail_seconds
         })),

@@ -43,7 +43,13 @@ pub fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// Reads and runs the script in `file` against `project`. With `capture`, a run in which
 /// an expectation failed comes back with its capture (to be shown at the failure).
-pub fn run_file(project: Project, file: &Path, capture: bool) -> ScriptRun {
+/// `cache_budget` (`--cache-mb`) is the cache's budget unless the script sets one.
+pub fn run_file(
+    project: Project,
+    file: &Path,
+    capture: bool,
+    cache_budget: Option<usize>,
+) -> ScriptRun {
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
         Err(e) => return ScriptRun::Broken(vec![format!("{}: {e}", file.display())]),
@@ -52,7 +58,11 @@ pub fn run_file(project: Project, file: &Path, capture: bool) -> ScriptRun {
     if !problems.is_empty() {
         return ScriptRun::Broken(problems.iter().map(ToString::to_string).collect());
     }
-    match run_qa_with(project, &script, RenderOptions::default(), capture) {
+    let options = RenderOptions {
+        cache_budget,
+        ..RenderOptions::default()
+    };
+    match run_qa_with(project, &script, options, capture) {
         Ok((report, capture)) => {
             let capture = capture.filter(|_| !report.passed()).map(Box::new);
             ScriptRun::Ran(report, capture)
@@ -68,6 +78,7 @@ pub fn run_files(
     project: &Project,
     files: &[PathBuf],
     capture: bool,
+    cache_budget: Option<usize>,
     cancel: &AtomicBool,
     done: &(dyn Fn(usize, ScriptRun) + Sync),
 ) {
@@ -84,7 +95,10 @@ pub fn run_files(
                     let Some(file) = files.get(index) else {
                         break;
                     };
-                    done(index, run_file(project.clone(), file, capture));
+                    done(
+                        index,
+                        run_file(project.clone(), file, capture, cache_budget),
+                    );
                 }
             });
         }

@@ -231,3 +231,27 @@ fn a_script_may_set_its_voice_limit_first() {
     assert_eq!(column, 7);
     assert!(message.contains("cannot be set"), "{message}");
 }
+
+#[test]
+fn a_script_may_set_its_cache_budget_first() {
+    let (script, problems) = read("0 set cache 1.5\n0 set voices 4\n0 sev vox laugh @3\n");
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert_eq!(script.cache_budget, Some(1_572_864));
+    assert_eq!(script.voices, Some(4));
+    let (column, message) = problem("0 set cache 0\n");
+    assert_eq!(column, 13);
+    assert!(message.contains("not a cache budget in MB"), "{message}");
+    let (_, message) = problem("0 set cache lots\n");
+    assert!(
+        message.contains("`lots` is not a cache budget"),
+        "{message}"
+    );
+}
+
+#[test]
+fn capacity_misses_are_counted_apart_from_misses() {
+    let (script, problems) =
+        read("1 expect count capacity-misses >= 2\n1 expect count misses > 0\n");
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert_eq!(script.expectations.len(), 2);
+}

@@ -166,6 +166,7 @@ impl Host for HostCtx<'_> {
             looping,
             group: th.group,
             reverb: false,
+            priority: th.priority(),
         };
         self.engine.sink.send(command);
         if self.engine.tracing(TraceKind::Sample) {

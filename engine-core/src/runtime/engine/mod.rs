@@ -10,7 +10,7 @@ use crate::runtime::program::{NONE, Program};
 use crate::runtime::queue::TimedQueue;
 use crate::runtime::rng::Rng;
 use crate::runtime::samples::SampleLibrary;
-use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::sink::{AUDITION_PRIORITY, ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, ThreadState};
 use crate::runtime::trace::{
     BusVolumes, CodePlace, EndReason, GivenLevels, Occupant, Seat, TraceEvent, TraceKind, TraceLog,
@@ -276,6 +276,7 @@ impl Engine {
             looping: false,
             group: ControlGroup::Fx,
             reverb: false,
+            priority: AUDITION_PRIORITY,
         });
         note
     }

@@ -87,6 +87,9 @@ pub enum SampleEvent {
         rate: u32,
         /// Dropped instead of started.
         dropped: bool,
+        /// Later than a one-shot may start, but started: its priority (given) is at or
+        /// above the server's `wait_priority`, so it took the miss.
+        waited: Option<i32>,
     },
     /// A note was stopped while it still waited for its sample.
     StoppedWaiting {
@@ -245,9 +248,22 @@ impl fmt::Display for SampleEvent {
                 late,
                 rate,
                 dropped: true,
+                ..
             } => write!(
                 f,
                 "note {note}: `{sample}` arrived {:.0} ms late; dropped (a one-shot that late would be out of place)",
+                *late as f64 * 1000.0 / f64::from((*rate).max(1))
+            ),
+            S::Arrived {
+                note,
+                sample,
+                late,
+                rate,
+                waited: Some(priority),
+                ..
+            } => write!(
+                f,
+                "note {note}: `{sample}` arrived {:.0} ms late; started anyway (priority {priority} takes the miss)",
                 *late as f64 * 1000.0 / f64::from((*rate).max(1))
             ),
             S::Arrived {

@@ -699,6 +699,16 @@ impl ResourceCache {
             .set_priority(Pattern::new(pattern), priority);
     }
 
+    /// Raises the priority of the resource `name` to at least `priority`, for good: the
+    /// sound server calls it with the priority of each track that plays a sample, so a
+    /// track's priority becomes its samples' ([`set_priority`](Self::set_priority)
+    /// patterns can only add to it). A name that is not valid is ignored.
+    pub fn raise_priority(&self, name: &str, priority: i32) {
+        if let Ok(key) = normalize_name(name) {
+            self.core.lock().raise_priority(&key, priority);
+        }
+    }
+
     /// Starts a tick: resources used from now on make up its working set. Beginning a
     /// tick while one is open replaces it (the unfinished one is not judged).
     pub fn begin_tick(&self) {

@@ -41,6 +41,9 @@ pub(crate) struct Record {
     last_eviction: Option<EvictionCause>,
     last_miss: Option<MissKind>,
     priority: i32,
+    /// The highest priority of a sound that played it ([`State::raise_priority`]):
+    /// its priority never falls below this, whatever the patterns say.
+    raised: i32,
     /// Size of the last loaded data.
     size: usize,
     /// `size` is larger than the whole budget.
@@ -598,8 +601,25 @@ impl State {
         self.priorities.set(pattern, priority);
         let priorities = &self.priorities;
         for (name, record) in &mut self.records {
-            record.priority = priorities.best(name).map_or(0, |(_, p)| *p);
+            let pattern = priorities.best(name).map_or(0, |(_, p)| *p);
+            record.priority = pattern.max(record.raised);
         }
+    }
+
+    /// Raises the priority of `key` to at least `priority` (a sound of that priority is
+    /// playing it), for good: the samples of important tracks stay longest.
+    pub(crate) fn raise_priority(&mut self, key: &str, priority: i32) {
+        if let Some(record) = self.records.get_mut(key) {
+            if record.raised >= priority {
+                return;
+            }
+            record.raised = priority;
+            record.priority = record.priority.max(priority);
+            return;
+        }
+        let record = self.record(key);
+        record.raised = priority;
+        record.priority = record.priority.max(priority);
     }
 
     pub(crate) fn begin_tick(&mut self) {

@@ -63,6 +63,10 @@ pub struct ServerConfig {
     pub stream_bytes: u64,
     /// Distance beyond which nothing is heard (the server's global maximum range).
     pub max_range: f32,
+    /// A note of this priority or more whose sample misses the cache waits for it
+    /// however long it takes, instead of being dropped after `late_limit` ("important
+    /// sounds take the miss"); `world.ini [Cache] WaitPriority`. Above 127: none waits.
+    pub wait_priority: i32,
 }
 
 impl Default for ServerConfig {
@@ -73,9 +77,14 @@ impl Default for ServerConfig {
             stream_seconds: 20.0,
             stream_bytes: STREAM_BYTES,
             max_range: 1000.0,
+            wait_priority: DEFAULT_WAIT_PRIORITY,
         }
     }
 }
+
+/// The priority from which a note waits for its sample ([`ServerConfig::wait_priority`]):
+/// above a track's default (32), so only tracks a designer marked important wait.
+pub const DEFAULT_WAIT_PRIORITY: i32 = 64;
 
 /// A start waiting for its sample.
 #[derive(Debug, Clone)]
@@ -89,6 +98,8 @@ struct Pending {
     looping: bool,
     group: ControlGroup,
     reverb: bool,
+    /// The priority of what plays it ([`SoundCommand::Start`]).
+    priority: i32,
 }
 
 /// Largest sample file [`SoundServer::warm_up`] loads ahead (larger ones, usually
@@ -166,7 +177,12 @@ impl SoundServer {
         &self.mixer
     }
 
-    /// The resource cache.
+    /// Sets from which priority a note waits for its sample ([`ServerConfig::wait_priority`]).
+    pub fn set_wait_priority(&mut self, priority: i32) {
+        self.config.wait_priority = priority;
+    }
+
+    /// The resource cache it plays from.
     pub fn cache(&self) -> &Arc<ResourceCache> {
         &self.cache
     }
@@ -290,15 +306,18 @@ impl SoundServer {
     /// it; traces a late start otherwise.
     fn too_late(&mut self, pending: &Pending, now: SampleTime) -> bool {
         let late = now - pending.at;
-        let dropped = late > self.config.late_limit
+        let over = late > self.config.late_limit
             && !pending.looping
             && pending.group != ControlGroup::Music;
+        let important = pending.priority >= self.config.wait_priority;
+        let dropped = over && !important;
         let what = SampleEvent::Arrived {
             note: pending.note,
             sample: Arc::clone(&pending.sample.name),
             late,
             rate: self.mixer.sample_rate(),
             dropped,
+            waited: (over && important).then_some(pending.priority),
         };
         if dropped {
             self.drop_note(pending.note, what);
@@ -334,6 +353,8 @@ impl SoundServer {
     }
 
     fn start(&mut self, p: Pending) {
+        // The sample is as important as the most important sound that played it.
+        self.cache.raise_priority(&p.sample.name, p.priority);
         if p.sample.linked
             && let Err(e) = self
                 .cache

@@ -114,6 +114,7 @@ impl SoundServer {
             looping: false,
             group,
             reverb: false,
+            priority: crate::runtime::sink::WORLD_PRIORITY,
         };
         self.start_from_handle(&pending, request.at, handle);
         Ok(note)

@@ -19,6 +19,7 @@ impl SoundSink for SoundServer {
                 looping,
                 group,
                 reverb,
+                priority,
                 ..
             } => self.start(Pending {
                 note,
@@ -30,6 +31,7 @@ impl SoundSink for SoundServer {
                 looping,
                 group,
                 reverb,
+                priority,
             }),
             SoundCommand::Stop { note, at } => {
                 if let Some(index) = self.pending.iter().position(|p| p.note == note) {

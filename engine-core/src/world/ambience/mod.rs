@@ -64,7 +64,7 @@ pub use settings::AmbienceSettings;
 use super::sound::{NoteIds, sample_ref};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::rng::Rng;
-use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink, WORLD_PRIORITY};
 use crate::runtime::trace::AmbienceEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
@@ -330,6 +330,7 @@ impl Ambience {
                     looping: true,
                     group: ControlGroup::Fx,
                     reverb: false,
+                    priority: WORLD_PRIORITY,
                 });
                 out.send(SoundCommand::SetGain {
                     note,

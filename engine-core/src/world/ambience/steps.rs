@@ -5,7 +5,9 @@
 use super::score::{Daytime, Row};
 use super::{Ambience, Sounding, stem};
 use crate::runtime::clock::SampleTime;
-use crate::runtime::sink::{ControlGroup, NoteId, SampleRef, SoundCommand, SoundSink};
+use crate::runtime::sink::{
+    ControlGroup, NoteId, SampleRef, SoundCommand, SoundSink, WORLD_PRIORITY,
+};
 use crate::runtime::trace::AmbienceEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::world::sound::{NoteIds, sample_ref};
@@ -290,6 +292,7 @@ impl Ambience {
             looping: row.looping,
             group: ControlGroup::Fx,
             reverb: true,
+            priority: WORLD_PRIORITY,
         });
         if fade_in > 0 {
             out.send(SoundCommand::SetGain {

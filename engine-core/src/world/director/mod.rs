@@ -31,6 +31,7 @@ pub use error::WorldError;
 pub use snapshot::{StationView, WorldView, format_hour};
 
 use super::ambience::{Ambience, AmbienceSettings, AmbienceState};
+use super::cache_settings::CacheSettings;
 use super::lot::Lot;
 use super::lot::doc::LotDocument;
 use super::lot::save::SaveLotPolicy;
@@ -74,6 +75,9 @@ pub struct WorldDirector {
     stations: Stations,
     music: Music,
     ambience: Ambience,
+    /// `[Cache]`: the cache budget and from which priority a note waits for its sample
+    /// (the session applies them when it is made).
+    pub cache: CacheSettings,
     ids: NoteIds,
     diagnostics: Vec<Diagnostic>,
     news: Vec<WorldNews>,
@@ -115,6 +119,8 @@ impl WorldDirector {
         let (music_settings, music_diagnostics) = MusicSettings::from_ini(&ini, &project.dirs);
         diagnostics.extend(music_diagnostics);
         let music = Music::new(music_settings, &project.dirs, seed, sample_rate);
+        let (cache, cache_diagnostics) = CacheSettings::from_ini(&ini);
+        diagnostics.extend(cache_diagnostics);
         let (ambience_settings, ambience_diagnostics) = AmbienceSettings::from_ini(&ini);
         diagnostics.extend(ambience_diagnostics);
         let (ambience, ambience_diagnostics) =
@@ -127,6 +133,7 @@ impl WorldDirector {
             stations,
             music,
             ambience,
+            cache,
             ids: NoteIds::default(),
             diagnostics,
             news: Vec::new(),
