@@ -9,5 +9,6 @@ mod faults;
 mod loading;
 mod opcodes;
 mod seed_examples;
+mod shared;
 mod support;
 mod voices;

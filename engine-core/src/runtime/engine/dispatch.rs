@@ -264,6 +264,8 @@ impl Engine {
             Some(voice),
             what,
         );
+        // A new owner may be louder than the one the copy followed.
+        self.follow_owners(existing);
         Copy::Playing(outcome)
     }
 

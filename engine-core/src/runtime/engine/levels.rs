@@ -21,6 +21,13 @@ impl Engine {
     /// New volume and pan (0–1024 each) for everything `object` is playing; `view` is
     /// why, when the object's place in the view decided them (`None`: an event's own
     /// arguments).
+    ///
+    /// A track several objects own (one started it, others joined the playing copy)
+    /// takes the volume and pan of its **loudest owner** — the one the view gives the
+    /// highest volume; on a tie the one that started it, then the lowest ID — so a
+    /// sound shared by a character on screen and one off screen is heard from the one
+    /// on screen, and when the owner it followed quits or walks off, it follows the
+    /// owners that remain. Returns how many tracks took new levels.
     pub fn update_source(
         &mut self,
         object: ObjectId,
@@ -28,23 +35,63 @@ impl Engine {
         pan: i32,
         view: Option<ViewLevels>,
     ) -> usize {
+        self.object_levels
+            .insert(object, GivenLevels { volume, pan, view });
         let mut updated = 0;
         for index in 0..self.threads.len() {
-            let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
-                continue;
-            };
-            if th.source != Some(object) {
-                continue;
+            let concerned = self
+                .threads
+                .get(index)
+                .and_then(Option::as_ref)
+                .is_some_and(|th| th.source == Some(object) || th.owners.contains(&object));
+            if concerned && self.follow_owners(index) {
+                updated += 1;
             }
-            let (extvol, pan_reg) = (th.attrs.extvol, th.attrs.pan);
-            th.set_reg(extvol, volume);
-            th.set_reg(pan_reg, pan);
-            th.given = GivenLevels { volume, pan, view };
-            updated += 1;
-            let now = self.clock.now();
-            self.send_levels(index, now);
         }
         updated
+    }
+
+    /// The levels of thread `index`'s loudest owner whose place is known (see
+    /// [`Self::update_source`]), if any.
+    fn loudest_owner(&self, index: usize) -> Option<GivenLevels> {
+        let th = self.threads.get(index)?.as_ref()?;
+        // Its owners; a track no object owns follows the one it was started for.
+        let owners: Vec<ObjectId> = if th.owners.is_empty() {
+            th.source.into_iter().collect()
+        } else {
+            th.owners.iter().copied().collect()
+        };
+        owners
+            .into_iter()
+            .filter_map(|o| self.object_levels.get(&o).map(|l| (o, *l)))
+            .max_by(|(a, la), (b, lb)| {
+                la.volume
+                    .cmp(&lb.volume)
+                    .then((th.source == Some(*a)).cmp(&(th.source == Some(*b))))
+                    .then(b.cmp(a))
+            })
+            .map(|(_, levels)| levels)
+    }
+
+    /// Gives thread `index` the levels of its loudest owner, sending them if they
+    /// changed. True if they changed.
+    pub(super) fn follow_owners(&mut self, index: usize) -> bool {
+        let Some(levels) = self.loudest_owner(index) else {
+            return false;
+        };
+        let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
+            return false;
+        };
+        if th.given == levels {
+            return false;
+        }
+        let (extvol, pan_reg) = (th.attrs.extvol, th.attrs.pan);
+        th.set_reg(extvol, levels.volume);
+        th.set_reg(pan_reg, levels.pan);
+        th.given = levels;
+        let now = self.clock.now();
+        self.send_levels(index, now);
+        true
     }
 
     /// Recomputes every thread's duck gain: a ducking thread lowers the threads of lower

@@ -49,6 +49,8 @@ impl Engine {
                     left,
                 };
                 self.record_thread(TraceKind::Voice, index, what);
+                // The sound follows the owners that remain.
+                self.follow_owners(index);
             }
         }
         ended

@@ -191,6 +191,9 @@ pub struct Engine {
     mid_tick: Option<SampleTime>,
     /// Threads the current tick deferred to the next (its fuel used up).
     deferred: usize,
+    /// The volume and pan each object was last given by its place in the view
+    /// ([`Engine::update_source`]): a shared track follows the loudest of its owners.
+    object_levels: std::collections::HashMap<ObjectId, GivenLevels>,
 }
 
 /// The thread running right now, as the engine sees it while the thread is out of the
@@ -253,6 +256,7 @@ impl Engine {
             debug: crate::runtime::debug::Debugger::default(),
             mid_tick: None,
             deferred: 0,
+            object_levels: std::collections::HashMap::new(),
             project: Arc::new(project),
             program: Arc::new(program),
         }
