@@ -277,6 +277,7 @@ impl Session {
         }
         let ended = self.server.take_ended();
         let until = self.engine.now();
+        self.world.set_active(self.controlled);
         self.world
             .tick(&mut self.engine, &ended, from, until, &mut self.server);
         self.pump();

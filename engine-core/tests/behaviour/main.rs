@@ -15,6 +15,7 @@ mod inspect;
 mod live_audition;
 mod qa;
 mod reload;
+mod rooms;
 mod savelot;
 mod server;
 mod shortcuts;

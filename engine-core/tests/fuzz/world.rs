@@ -103,6 +103,18 @@ fn lot_line() -> impl Strategy<Value = String> {
         1 => (float(), float()).prop_map(|(w, h)| format!("screen {w} {h}")),
         1 => small_int().prop_map(|c| format!("controlled {c}")),
         1 => float().prop_map(|r| format!("room {r}")),
+        1 => (
+            proptest::sample::select(&["Hall", "Bath room", "Kitchen", "\\\"odd\\\""][..]),
+            (float(), float(), float(), float()),
+            proptest::option::of(small_int()),
+        )
+            .prop_map(|(name, (x1, y1, x2, y2), floor)| {
+                let mut line = format!("room \"{name}\" {x1} {y1} {x2} {y2}");
+                if let Some(floor) = floor {
+                    line.push_str(&format!(" floor {floor}"));
+                }
+                line
+            }),
         8 => object_line(),
         1 => comment(),
     ]
@@ -289,6 +301,7 @@ fn ini_run(input: &Input) -> Result<(), String> {
     let _ = station_defs(&ini);
     let _ = MusicSettings::from_ini(&ini, &[PathBuf::from("data")]);
     let _ = AmbienceSettings::from_ini(&ini);
+    let _ = engine_core::world::cache_settings::CacheSettings::from_ini(&ini);
     let text = String::from_utf8_lossy(input.get("demo.lot").unwrap_or_default()).into_owned();
     let (lot, _) = Lot::parse(&text, Path::new("demo.lot"));
     place_everything(&lot, &settings)

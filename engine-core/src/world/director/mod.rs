@@ -78,6 +78,11 @@ pub struct WorldDirector {
     /// `[Cache]`: the cache budget and from which priority a note waits for its sample
     /// (the session applies them when it is made).
     pub cache: CacheSettings,
+    /// The character the player controls (the session's), whose room sets the reverb.
+    active: Option<ObjectId>,
+    /// The room the active character was last found in: `Some(None)` in no room of the
+    /// lot, `None` not looked at yet.
+    active_room: Option<Option<String>>,
     ids: NoteIds,
     diagnostics: Vec<Diagnostic>,
     news: Vec<WorldNews>,
@@ -134,6 +139,8 @@ impl WorldDirector {
             music,
             ambience,
             cache,
+            active: None,
+            active_room: None,
             ids: NoteIds::default(),
             diagnostics,
             news: Vec::new(),
@@ -146,6 +153,12 @@ impl WorldDirector {
             lot_document,
             save_policy: SaveLotPolicy::default(),
         }
+    }
+
+    /// The character the player controls now: the ambience's reverb follows the room
+    /// of the lot it is in (checked at every tick).
+    pub fn set_active(&mut self, object: Option<ObjectId>) {
+        self.active = object;
     }
 
     /// Sets whether, and where, `savelot` may write (refused until set).

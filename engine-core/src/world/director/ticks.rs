@@ -107,9 +107,42 @@ impl WorldDirector {
                 || self.music.note_ended(note, from, out, ids)
                 || self.ambience.note_ended(note, from, out, ids);
         }
+        self.follow_room(engine);
         self.ambience.set_listener(self.lot.camera.centre);
         self.ambience.update(from, until, out, &mut self.ids);
         self.follow_view(engine, from, out);
+    }
+
+    /// The ambience's reverb follows the room of the lot the active character is in:
+    /// when it enters another room (it moved, was dragged, or another character took
+    /// control), the room's size becomes the reverb's, overriding a `room <tiles>` given
+    /// at the console until then. A lot without rooms keeps its `room <tiles>`.
+    fn follow_room(&mut self, engine: &Engine) {
+        if self.lot.rooms.is_empty() {
+            return;
+        }
+        let Some(object) = self.active.and_then(|id| engine.world().get(id)) else {
+            return;
+        };
+        let room = self.lot.room_at(object.position, object.level);
+        let name = room.map(|r| r.name.clone());
+        if self.active_room.as_ref() == Some(&name) {
+            return;
+        }
+        let tiles = room.map_or(self.lot.room_size, |r| r.tiles());
+        let id = object.id;
+        self.active_room = Some(name.clone());
+        self.ambience.set_room(tiles);
+        let reverb = self.ambience.reverb_level();
+        self.say(
+            Some(id),
+            WorldEvent::EnteredRoom {
+                object: id,
+                room: name,
+                tiles,
+                reverb,
+            },
+        );
     }
 
     /// A request from the runtime.

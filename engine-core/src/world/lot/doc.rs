@@ -29,8 +29,10 @@ pub(super) enum Said {
     Screen([f32; 2]),
     /// `controlled`.
     Controlled(ObjectId),
-    /// `room`.
+    /// `room <tiles>`.
     Room(f32),
+    /// `room "<name>" <x1> <y1> <x2> <y2> [floor <n>]`: kept as written.
+    RoomArea(super::Room),
     /// `object`.
     Object(WorldObject),
 }
@@ -57,7 +59,7 @@ impl Said {
             Said::Screen(_) => Some(3),
             Said::Controlled(_) => Some(4),
             Said::Room(_) => Some(5),
-            Said::Object(_) => None,
+            Said::RoomArea(_) | Said::Object(_) => None,
         }
     }
 
@@ -115,6 +117,19 @@ impl Said {
             Said::Screen([w, h]) => write!(out, "screen {w} {h}"),
             Said::Controlled(id) => write!(out, "controlled {id}"),
             Said::Room(size) => write!(out, "room {size}"),
+            Said::RoomArea(room) => {
+                out.push_str("room ");
+                quote(out, &room.name);
+                let _ = write!(
+                    out,
+                    " {} {} {} {}",
+                    room.from[0], room.from[1], room.to[0], room.to[1]
+                );
+                if room.floor != 0 {
+                    let _ = write!(out, " floor {}", room.floor);
+                }
+                Ok(())
+            }
             Said::Object(o) => {
                 write_object(out, o, [&x, &y]);
                 Ok(())

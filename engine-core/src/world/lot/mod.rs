@@ -9,6 +9,7 @@
 //! camera 10 8 zoom 1 rotation 0
 //! controlled 1
 //! room 12
+//! room "Kitchen" 12 4 16 8
 //! object 1 person "Bob Newbie" at 10 8 gender=male age=30 creativity=5
 //! object 2 tv "Kitchen TV" at 14 6 on station=28
 //! ```
@@ -69,10 +70,47 @@ pub struct Lot {
     pub screen: Option<[f32; 2]>,
     /// The character the player controls (the source of console sounds).
     pub controlled: Option<ObjectId>,
-    /// Size of the room around the active character, in tiles.
+    /// Size of the room around the active character, in tiles, when it is in none of
+    /// [`Lot::rooms`] (the `room <tiles>` line).
     pub room_size: f32,
+    /// The rooms (`room "<name>" <x1> <y1> <x2> <y2> [floor <n>]`), in file order.
+    pub rooms: Vec<Room>,
     /// The objects.
     pub objects: World,
+}
+
+/// A room of the lot: a rectangle of tiles on one floor. The ambience's reverb follows
+/// the room the active character is in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Room {
+    /// Its name, as written.
+    pub name: String,
+    /// One corner, in tiles.
+    pub from: [f32; 2],
+    /// The opposite corner, in tiles.
+    pub to: [f32; 2],
+    /// The floor it is on.
+    pub floor: i32,
+}
+
+impl Room {
+    /// Its area in tiles.
+    pub fn tiles(&self) -> f32 {
+        (self.to[0] - self.from[0]).abs() * (self.to[1] - self.from[1]).abs()
+    }
+
+    /// True if `position` on `floor` lies in it (the lower edges in, the upper out, so
+    /// two rooms sharing a wall never both hold a point).
+    pub fn contains(&self, position: [f32; 2], floor: i32) -> bool {
+        let inside = |axis: usize| {
+            let (lo, hi) = (
+                self.from[axis].min(self.to[axis]),
+                self.from[axis].max(self.to[axis]),
+            );
+            (lo..hi).contains(&position[axis])
+        };
+        floor == self.floor && inside(0) && inside(1)
+    }
 }
 
 impl Default for Lot {
@@ -86,6 +124,7 @@ impl Default for Lot {
             screen: None,
             controlled: None,
             room_size: 10.0,
+            rooms: Vec::new(),
             objects: World::default(),
         }
     }
@@ -178,6 +217,10 @@ impl Lot {
             said.write(&mut out, None);
             out.push('\n');
         }
+        for room in &self.rooms {
+            Said::RoomArea(room.clone()).write(&mut out, None);
+            out.push('\n');
+        }
         if !self.objects.is_empty() {
             out.push('\n');
         }
@@ -195,6 +238,12 @@ impl Lot {
             screen: self.screen.unwrap_or(settings.screen),
             ..self.camera
         }
+    }
+
+    /// The room `position` on `floor` lies in (the first in file order where rooms
+    /// overlap), if any.
+    pub fn room_at(&self, position: [f32; 2], floor: i32) -> Option<&Room> {
+        self.rooms.iter().find(|r| r.contains(position, floor))
     }
 
     /// The controlled character, if it exists.
@@ -447,6 +496,7 @@ impl Parser<'_> {
                 self.controlled_at = Some((w.line, token.column));
                 Said::Controlled(id)
             }
+            "room" if w.peek().is_some_and(|t| t.quoted) => Said::RoomArea(self.room(w)?),
             "room" => {
                 let (size, token) = w.float("the room size in tiles")?;
                 if size < 0.0 {
@@ -470,6 +520,51 @@ impl Parser<'_> {
             }
         };
         Ok(said)
+    }
+
+    /// `room "<name>" <x1> <y1> <x2> <y2> [floor <n>]`.
+    fn room(&mut self, w: &mut Words<'_>) -> Result<Room, Diagnostic> {
+        let name = w.take("the room's name")?;
+        let name_column = name.column;
+        let name = name.text.clone();
+        let from = self.coordinates(w, ["the room's first x", "the room's first y"])?;
+        let to = self.coordinates(w, ["the room's second x", "the room's second y"])?;
+        let mut floor = 0;
+        if let Some(token) = w.peek() {
+            if !token.text.eq_ignore_ascii_case("floor") {
+                let message = format!(
+                    "`{}`: after a room's corners only `floor <n>` may follow",
+                    token.text
+                );
+                return Err(w.error_at(DiagCode::BadSyntax, token.column, message));
+            }
+            w.next += 1;
+            floor = w.int("the floor")?.0;
+        }
+        w.done()?;
+        if self
+            .lot
+            .rooms
+            .iter()
+            .any(|r| r.name.eq_ignore_ascii_case(&name))
+        {
+            let message = format!("room `{name}` is already on the lot");
+            return Err(w.error_at(DiagCode::DuplicateKey, name_column, message));
+        }
+        let room = Room {
+            name,
+            from,
+            to,
+            floor,
+        };
+        if room.tiles() <= 0.0 {
+            let message = "a room needs two corners that differ in x and in y";
+            return Err(w.error_at(DiagCode::NumberOutOfRange, name_column, message));
+        }
+        // The corners are not a position a save moves.
+        self.coordinates = None;
+        self.lot.rooms.push(room.clone());
+        Ok(room)
     }
 
     fn object(&mut self, w: &mut Words<'_>) -> Result<WorldObject, Diagnostic> {

@@ -214,6 +214,18 @@ pub enum WorldEvent {
     },
     /// A world command of the console.
     Command(WorldReply),
+    /// The active character entered a room of the lot (or left every room): the
+    /// ambience's reverb follows the room's size.
+    EnteredRoom {
+        /// The character.
+        object: ObjectId,
+        /// The room's name; `None`: in no room of the lot (the lot's `room <tiles>`).
+        room: Option<String>,
+        /// The room's size in tiles.
+        tiles: f32,
+        /// The ambience's reverb send now (0: none).
+        reverb: f32,
+    },
 }
 
 impl WorldEvent {
@@ -232,7 +244,8 @@ impl WorldEvent {
             | WorldEvent::Music(_)
             | WorldEvent::Ambience(_)
             | WorldEvent::Hook { .. }
-            | WorldEvent::Command(_) => false,
+            | WorldEvent::Command(_)
+            | WorldEvent::EnteredRoom { .. } => false,
         };
         if error {
             TraceKind::Error
@@ -275,6 +288,25 @@ impl fmt::Display for WorldEvent {
             W::Refused { by, reason, .. } => write!(f, "{by}: {reason}"),
             W::LotTuneFailed { object, reason, .. } => write!(f, "lot: object {object}: {reason}"),
             W::Command(reply) => write!(f, "{reply}"),
+            W::EnteredRoom {
+                object,
+                room,
+                tiles,
+                reverb,
+            } => {
+                match room {
+                    Some(room) => write!(f, "object {object} is in `{room}` ({tiles} tiles): ")?,
+                    None => write!(
+                        f,
+                        "object {object} is in no room of the lot ({tiles} tiles): "
+                    )?,
+                }
+                if *reverb > 0.0 {
+                    write!(f, "ambience reverb {reverb:.2}")
+                } else {
+                    f.write_str("no reverb")
+                }
+            }
         }
     }
 }
