@@ -68,15 +68,7 @@ pub struct Listing {
 /// or shortcut that leads nowhere, or to something that is not audio, is in
 /// [`Listing::broken`]. The same real file reached twice is listed once.
 pub fn trusted_files(dir: &Path) -> Result<Listing, PlaylistError> {
-    let options = WalkOptions {
-        links: LinkPolicy::FollowAnywhere,
-        max_depth: 0,
-        skip_hidden: false,
-    };
-    let walk = fsrules::walk(dir, &options).map_err(|refusal| PlaylistError::Unreadable {
-        dir: dir.to_path_buf(),
-        reason: refusal.reason().to_string(),
-    })?;
+    let walk = walk_folder(dir, LinkPolicy::FollowAnywhere)?;
     let mut listing = Listing::default();
     let mut seen = std::collections::HashSet::new();
     let mut entries: Vec<&Path> = walk.files().map(|e| e.path.as_path()).collect();
@@ -151,18 +143,24 @@ pub enum PlaylistError {
 /// The files and sub-folders directly inside `dir`, through the file rules (a link
 /// leaving `dir` is left out), each sorted by name.
 fn listing(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), PlaylistError> {
-    let options = WalkOptions {
-        links: PLAYLIST_LINKS,
-        max_depth: 0,
-        skip_hidden: false,
-    };
-    let walk = fsrules::walk(dir, &options).map_err(|refusal| PlaylistError::Unreadable {
-        dir: dir.to_path_buf(),
-        reason: refusal.reason().to_string(),
-    })?;
+    let walk = walk_folder(dir, PLAYLIST_LINKS)?;
     let files = walk.files().map(|e| e.path.clone()).collect();
     // Depth 0: the sub-folders are seen, not entered.
     Ok((files, walk.not_entered))
+}
+
+/// `dir`'s own entries (its sub-folders seen, not entered) under the file rules with
+/// `links`; a folder that cannot be walked is an error naming it.
+fn walk_folder(dir: &Path, links: LinkPolicy) -> Result<fsrules::Walk, PlaylistError> {
+    let options = WalkOptions {
+        links,
+        max_depth: 0,
+        skip_hidden: false,
+    };
+    fsrules::walk(dir, &options).map_err(|refusal| PlaylistError::Unreadable {
+        dir: dir.to_path_buf(),
+        reason: refusal.reason().to_string(),
+    })
 }
 
 /// Whether a station or music folder is trusted to follow links and shortcuts anywhere:

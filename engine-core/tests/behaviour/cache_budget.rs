@@ -4,6 +4,7 @@
 //! above `WaitPriority` whose sample misses waits for it, traced, where an ordinary
 //! one-shot that late is dropped ("important sounds take the miss").
 
+use crate::support::{self, TempProject};
 use engine_core::host::capture::Header;
 use engine_core::host::offline::RenderOptions;
 use engine_core::host::session::{Session, SessionConfig};
@@ -14,48 +15,20 @@ use engine_core::sound::mixer::{MixerConfig, mixer};
 use engine_core::sound::server::{ServerConfig, SoundServer, project_cache};
 use engine_core::toolchain::project::Project;
 use engine_core::world::cache_settings::DEFAULT_CACHE_BUDGET;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const MIB: usize = 1024 * 1024;
 
 /// A project folder with `world.ini` text and two one-second WAVs.
-struct Folder(PathBuf);
-
-impl Folder {
-    fn new(tag: &str, world_ini: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!(
-            "hitbench-cache-budget-{tag}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("world.ini"), world_ini).unwrap();
-        for name in ["important.wav", "ordinary.wav"] {
-            let spec = hound::WavSpec {
-                channels: 1,
-                sample_rate: 48_000,
-                bits_per_sample: 16,
-                sample_format: hound::SampleFormat::Int,
-            };
-            let mut writer = hound::WavWriter::create(dir.join(name), spec).unwrap();
-            for i in 0..48_000 {
-                writer.write_sample(((i % 100) * 100) as i16).unwrap();
-            }
-            writer.finalize().unwrap();
-        }
-        Self(dir)
+fn project_with(tag: &str, world_ini: &str) -> TempProject {
+    let p = TempProject::new(tag);
+    p.file("world.ini", world_ini);
+    for name in ["important.wav", "ordinary.wav"] {
+        support::constant_wav(&p.path().join(name), 1.0, 0.25);
     }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    p
 }
 
 fn session(project: Project, budget: Option<usize>) -> Session {
@@ -69,7 +42,7 @@ fn session(project: Project, budget: Option<usize>) -> Session {
 
 #[test]
 fn the_budget_comes_from_world_ini_and_the_command_line_wins() {
-    let folder = Folder::new("budget", "[Cache]\nBudgetMB = 3\n");
+    let folder = project_with("cache-budget", "[Cache]\nBudgetMB = 3\n");
     let project = Project::load(folder.path());
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
 
@@ -88,14 +61,14 @@ fn the_budget_comes_from_world_ini_and_the_command_line_wins() {
     assert_eq!(Header::for_render(&project, &options).cache_budget, 2 * MIB);
 
     // Without [Cache], the default.
-    let plain = Folder::new("plain", "");
+    let plain = project_with("cache-plain", "");
     let s = session(Project::load(plain.path()), None);
     assert_eq!(s.server.cache().budget(), DEFAULT_CACHE_BUDGET);
 }
 
 #[test]
 fn a_reload_of_world_ini_moves_the_budget_unless_the_command_line_set_it() {
-    let folder = Folder::new("reload", "[Cache]\nBudgetMB = 3\n");
+    let folder = project_with("cache-reload", "[Cache]\nBudgetMB = 3\n");
     let mut s = session(Project::load(folder.path()), None);
     std::fs::write(folder.path().join("world.ini"), "[Cache]\nBudgetMB = 5\n").unwrap();
     s.reload_world(false);
@@ -109,7 +82,7 @@ fn a_reload_of_world_ini_moves_the_budget_unless_the_command_line_set_it() {
 
 #[test]
 fn bad_cache_settings_are_problems_with_file_and_line() {
-    let folder = Folder::new("bad", "[Cache]\nBudgetMB = -2\nWaitPriority = high\n");
+    let folder = project_with("cache-bad", "[Cache]\nBudgetMB = -2\nWaitPriority = high\n");
     let s = session(Project::load(folder.path()), None);
     let problems: Vec<String> = s
         .world
@@ -153,7 +126,7 @@ fn start(note: u64, name: &str, dir: &Path, priority: i32) -> SoundCommand {
 
 #[test]
 fn an_important_note_takes_the_miss_and_an_ordinary_one_that_late_is_dropped() {
-    let folder = Folder::new("wait", "");
+    let folder = project_with("cache-wait", "");
     let (handle, _mixer) = mixer(MixerConfig::default());
     let (cache, problems) = project_cache(&[folder.path().to_path_buf()], 16 * MIB);
     assert!(problems.is_empty(), "{problems:?}");

@@ -3,12 +3,13 @@
 //! another character; `room <tiles>` at the console overrides it until the character
 //! enters another room.
 
+use crate::support::TempProject;
 use engine_core::host::session::{Session, SessionConfig};
 use engine_core::runtime::trace::{TraceEvent, WorldEvent};
 use engine_core::sound::mixer::{MixerConfig, mixer};
 use engine_core::toolchain::project::Project;
 use engine_core::world::lot::Lot;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A lot with a small bathroom (6 tiles), a large living room (48 tiles) and an attic
 /// upstairs; Bob stands in the bathroom, Betty in the living room.
@@ -21,26 +22,12 @@ object 1 person "Bob" at 1 1
 object 2 person "Betty" at 5 3
 "#;
 
-struct Folder(PathBuf);
-
-impl Folder {
-    fn new(tag: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("hitbench-rooms-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("world.ini"), "[Lot]\nFile = home.lot\n").unwrap();
-        std::fs::write(dir.join("home.lot"), LOT).unwrap();
-        Self(dir)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A project whose `world.ini` opens [`LOT`].
+fn folder(tag: &str) -> TempProject {
+    let p = TempProject::new(tag);
+    p.file("world.ini", "[Lot]\nFile = home.lot\n")
+        .file("home.lot", LOT);
+    p
 }
 
 /// The rooms the trace says the active character entered, in order.
@@ -121,7 +108,7 @@ fn a_bad_room_line_names_its_column() {
 
 #[test]
 fn the_reverb_follows_the_active_characters_room() {
-    let folder = Folder::new("follow");
+    let folder = folder("rooms-follow");
     let project = Project::load(folder.path());
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let (handle, _mixer) = mixer(MixerConfig::default());
