@@ -97,10 +97,15 @@ fn a_rendered_capture_shows_every_panels_facts_at_any_time() {
     let moved = timeline.snapshot_at(SampleTime::from_samples(27 * rate));
     let back = timeline.snapshot_at(SampleTime::from_samples(29 * rate));
     assert_ne!(moved.world.camera, back.world.camera);
-    // The decisions can be stepped: the clicks at 0 and 0.4 s, the money at 0.8 s.
-    let second = timeline.decision_after(SampleTime::ZERO).unwrap();
+    // The decisions can be stepped: the click at 0, the lot's ambience taking its voice
+    // at the first tick (a Box-X decision like a track's), the click at 0.4 s, the money
+    // at 0.8 s.
+    let ambience = timeline.decision_after(SampleTime::ZERO).unwrap();
+    assert_eq!(ambience, SampleTime::from_samples(rate / 60));
+    let second = timeline.decision_after(ambience).unwrap();
     assert_eq!(second, SampleTime::from_samples(rate * 4 / 10));
-    assert_eq!(timeline.decision_before(second), Some(SampleTime::ZERO));
+    assert_eq!(timeline.decision_before(second), Some(ambience));
+    assert_eq!(timeline.decision_before(ambience), Some(SampleTime::ZERO));
     assert!(timeline.decision_before(SampleTime::ZERO).is_none());
     let third = timeline.decision_after(second).unwrap();
     assert_eq!(third, SampleTime::from_samples(rate * 8 / 10));

@@ -164,7 +164,7 @@ impl Session {
     /// included).
     pub fn reload_world(&mut self, lot_changed: bool) -> Vec<ReloadEvent> {
         let now = self.engine.now();
-        self.world.shutdown(now, &mut self.server);
+        self.world.shutdown(&mut self.engine, now, &mut self.server);
         self.take_world_news();
         let rate = self.engine.clock().sample_rate();
         let seed = self.engine.config().seed;
@@ -238,7 +238,29 @@ impl Session {
             },
         )
         .map_err(|e| e.to_string());
+        // Stations, music and ambience hold voices too: `quietall` silences them, and
+        // `quiet` of a receiver turns it off.
+        let result = match (command, result) {
+            (Command::QuietAll, result) => {
+                self.world
+                    .after_quiet_all(&mut self.engine, &mut self.server);
+                result
+            }
+            (Command::Quiet(object), Ok(reply)) => {
+                match self
+                    .world
+                    .quiet_receiver(&mut self.engine, *object, &mut self.server)
+                {
+                    Some(station) => {
+                        Ok(format!("{reply}; receiver turned off (station {station})"))
+                    }
+                    None => Ok(reply),
+                }
+            }
+            (_, result) => result,
+        };
         self.pump();
+        self.take_world_news();
         result
     }
 

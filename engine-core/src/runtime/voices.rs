@@ -1,29 +1,105 @@
-//! Box-X: at most N tracks play at once, each in a voice slot, and only one copy of a
+//! Box-X: at most N sounds play at once, each in a voice slot, and only one copy of a
 //! track plays at a time (the instance map: track → the thread playing it, whose owners
-//! are the objects "saying" it).
+//! are the objects "saying" it). Besides tracks, the world's own players hold slots:
+//! every station on air, the music, the load loop, the river and the ambience
+//! ([`WorldVoice`]), each with the priority `world.ini [Voices]` gives its kind, so they
+//! steal and are stolen like tracks.
 
+use super::clock::SampleTime;
 use super::thread::Thread;
 use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A world player that holds a voice slot like a track.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub enum WorldVoice {
+    /// A station on air (its code), for all its receivers.
+    Station(u32),
+    /// The music of the mode (buy, build, neighbourhood, family, credits songs).
+    Music,
+    /// The load loop.
+    LoadLoop,
+    /// The neighbourhood's river loop.
+    River,
+    /// The lot ambience (its score and the night loop).
+    Ambience,
+}
+
+impl WorldVoice {
+    /// The name its slot goes by in the voice table and the trace: `[station 28]`,
+    /// `[music]`, `[load loop]`, `[river]`, `[ambience]` (brackets: no track is named so).
+    pub fn label(self) -> Arc<str> {
+        Arc::from(self.to_string().as_str())
+    }
+
+    /// The `world.ini [Voices]` key of its kind.
+    pub fn key(self) -> &'static str {
+        match self {
+            WorldVoice::Station(_) => "Station",
+            WorldVoice::Music => "Music",
+            WorldVoice::LoadLoop => "LoadLoop",
+            WorldVoice::River => "River",
+            WorldVoice::Ambience => "Ambience",
+        }
+    }
+}
+
+impl std::fmt::Display for WorldVoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorldVoice::Station(code) => write!(f, "[station {code}]"),
+            WorldVoice::Music => f.write_str("[music]"),
+            WorldVoice::LoadLoop => f.write_str("[load loop]"),
+            WorldVoice::River => f.write_str("[river]"),
+            WorldVoice::Ambience => f.write_str("[ambience]"),
+        }
+    }
+}
+
+/// A world player in a voice slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorldSeat {
+    /// Who.
+    pub who: WorldVoice,
+    /// Its Box-X priority.
+    pub priority: i32,
+    /// The engine's start sequence number when it took the slot (the oldest loses a tie).
+    pub seq: u64,
+    /// When it took the slot.
+    pub since: SampleTime,
+}
+
+/// Who holds a voice slot that Box-X compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holder {
+    /// A track's thread.
+    Thread(usize),
+    /// A world player.
+    World(WorldVoice),
+}
 
 /// The voice slots and the instance map.
 #[derive(Debug, Clone)]
 pub struct Voices {
     slots: Vec<Option<usize>>,
+    world: Vec<Option<WorldSeat>>,
     instances: HashMap<u32, Vec<usize>>,
     changes: u64,
 }
 
-/// What Box-X decided for a new track when every voice is busy.
+/// What Box-X decided for a newcomer when every voice is busy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Allocation {
     /// A free voice.
     Free(usize),
-    /// Steal this voice from this thread (lower priority than the newcomer).
+    /// Steal this voice from its holder (lower priority than the newcomer).
     Steal {
         /// The voice.
         voice: usize,
-        /// The thread that loses it.
-        thread: usize,
+        /// Who loses it.
+        holder: Holder,
         /// Its priority.
         priority: i32,
     },
@@ -31,8 +107,8 @@ pub enum Allocation {
     Refuse {
         /// The voice with the lowest priority.
         voice: usize,
-        /// Its thread.
-        thread: usize,
+        /// Its holder.
+        holder: Holder,
         /// Its priority.
         priority: i32,
     },
@@ -43,6 +119,7 @@ impl Voices {
     pub fn new(count: usize) -> Self {
         Self {
             slots: vec![None; count.max(1)],
+            world: vec![None; count.max(1)],
             instances: HashMap::new(),
             changes: 0,
         }
@@ -61,41 +138,81 @@ impl Voices {
 
     /// Number of voices in use.
     pub fn in_use(&self) -> usize {
-        self.slots.iter().filter(|s| s.is_some()).count()
+        (0..self.slots.len()).filter(|v| !self.is_free(*v)).count()
     }
 
-    /// The thread in each slot.
+    /// The thread in each slot (`None` for a free slot and for one a world player holds).
     pub fn slots(&self) -> &[Option<usize>] {
         &self.slots
     }
 
-    /// Decides where a track of `priority` goes: a free voice, else the lowest-priority
-    /// voice (the oldest on a tie) if the newcomer ranks strictly higher, else refused.
+    /// The world player in each slot.
+    pub fn world_slots(&self) -> &[Option<WorldSeat>] {
+        &self.world
+    }
+
+    /// The slot `who` holds.
+    pub fn world_voice(&self, who: WorldVoice) -> Option<usize> {
+        self.world
+            .iter()
+            .position(|seat| seat.is_some_and(|s| s.who == who))
+    }
+
+    fn is_free(&self, voice: usize) -> bool {
+        self.slots.get(voice).is_some_and(Option::is_none)
+            && self.world.get(voice).is_some_and(Option::is_none)
+    }
+
+    /// Seats a world player in a free voice.
+    pub fn seat_world(&mut self, voice: usize, seat: WorldSeat) {
+        if self.is_free(voice)
+            && let Some(slot) = self.world.get_mut(voice)
+        {
+            *slot = Some(seat);
+            self.changes += 1;
+        }
+    }
+
+    /// Frees the voice `who` holds; returns it.
+    pub fn unseat_world(&mut self, who: WorldVoice) -> Option<usize> {
+        let voice = self.world_voice(who)?;
+        if let Some(slot) = self.world.get_mut(voice) {
+            *slot = None;
+            self.changes += 1;
+        }
+        Some(voice)
+    }
+
+    /// Decides where a newcomer of `priority` goes: a free voice, else the
+    /// lowest-priority voice (the oldest on a tie; tracks and world players alike) if the
+    /// newcomer ranks strictly higher, else refused.
     pub fn allocate(&self, priority: i32, threads: &[Option<Box<Thread>>]) -> Allocation {
-        if let Some(free) = self.slots.iter().position(Option::is_none) {
+        if let Some(free) = (0..self.slots.len()).find(|v| self.is_free(*v)) {
             return Allocation::Free(free);
         }
-        let lowest = self
-            .slots
-            .iter()
-            .enumerate()
-            .filter_map(|(voice, slot)| {
-                let thread = (*slot)?;
-                let th = threads.get(thread)?.as_ref()?;
-                Some((th.priority(), th.started_seq, voice, thread))
-            })
+        let tracks = self.slots.iter().enumerate().filter_map(|(voice, slot)| {
+            let thread = (*slot)?;
+            let th = threads.get(thread)?.as_ref()?;
+            Some((th.priority(), th.started_seq, voice, Holder::Thread(thread)))
+        });
+        let world = self.world.iter().enumerate().filter_map(|(voice, seat)| {
+            let seat = (*seat)?;
+            Some((seat.priority, seat.seq, voice, Holder::World(seat.who)))
+        });
+        let lowest = tracks
+            .chain(world)
             .min_by_key(|(priority, seq, ..)| (*priority, *seq));
         match lowest {
-            Some((lowest_priority, _, voice, thread)) if priority > lowest_priority => {
+            Some((lowest_priority, _, voice, holder)) if priority > lowest_priority => {
                 Allocation::Steal {
                     voice,
-                    thread,
+                    holder,
                     priority: lowest_priority,
                 }
             }
-            Some((lowest_priority, _, voice, thread)) => Allocation::Refuse {
+            Some((lowest_priority, _, voice, holder)) => Allocation::Refuse {
                 voice,
-                thread,
+                holder,
                 priority: lowest_priority,
             },
             None => Allocation::Free(0),

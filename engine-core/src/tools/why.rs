@@ -209,7 +209,9 @@ pub fn grouped(records: &[TraceRecord]) -> (Vec<Decision>, Vec<Option<usize>>) {
                 gain: *gain,
                 pan: *pan,
             }),
-            TraceEvent::Ended(why) => open.ended = Some((record.time, *why)),
+            TraceEvent::Ended(why) | TraceEvent::WorldVoiceLeft { why, .. } => {
+                open.ended = Some((record.time, *why));
+            }
             _ => {}
         }
     }
@@ -277,6 +279,28 @@ fn verdict_of(record: &TraceRecord, out: &mut [Decision]) -> Option<Verdict> {
         TraceEvent::NoTrack { .. } | TraceEvent::NoCode { .. } => Verdict::NoTrack,
         TraceEvent::UnknownEvent { .. } => Verdict::UnknownEvent,
         TraceEvent::HandedToWorld(_) => Verdict::World,
+        // A world player (station, music, ambience) took a slot like a track.
+        TraceEvent::WorldVoiceTaken {
+            voice,
+            priority,
+            in_use,
+            capacity,
+            ..
+        } => {
+            if let Some(last) = out.last_mut()
+                && last.time == record.time
+                && last.track == record.track
+                && matches!(&last.verdict, Verdict::Stole { voice: v, .. } if v == voice)
+            {
+                return None;
+            }
+            Verdict::Started {
+                voice: *voice,
+                priority: *priority,
+                in_use: *in_use,
+                capacity: *capacity,
+            }
+        }
         _ => return None,
     })
 }
@@ -320,10 +344,12 @@ impl Decision {
     /// the end. `rate` is the engine's sample rate (for seconds).
     pub fn explain(&self, rate: u32) -> Vec<String> {
         let mut lines = Vec::new();
-        let from = self.object.map_or_else(
-            || "as a UI sound".to_string(),
-            |o| format!("from object {o}"),
-        );
+        let world = self.track.as_deref().is_some_and(|t| t.starts_with('['));
+        let from = match self.object {
+            Some(o) => format!("from object {o}"),
+            None if world => "a world player".to_string(),
+            None => "as a UI sound".to_string(),
+        };
         let track = self
             .track
             .as_deref()

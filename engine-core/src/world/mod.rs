@@ -17,5 +17,6 @@ pub mod shortcut;
 pub mod sound;
 pub mod stations;
 pub mod view;
+pub mod voice_settings;
 
 pub use crate::runtime::objects::{FIELD_COUNT, ObjectId, ObjectKind, World, WorldObject, field};

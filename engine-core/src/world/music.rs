@@ -39,6 +39,7 @@ use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink, WORLD_PRIORITY};
 use crate::runtime::trace::{MusicEvent, MusicLoop};
 use crate::runtime::units::{Gain, Pan};
+use crate::runtime::voices::WorldVoice;
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::ReadRules;
 use std::collections::{BTreeMap, BTreeSet};
@@ -295,6 +296,9 @@ pub struct Music {
     /// load loop, which overlaps nothing, does).
     river_dying: BTreeSet<NoteId>,
     waiting: bool,
+    /// Parts that have no voice slot (refused, stolen, quieted): they stay silent until
+    /// the next mode.
+    blocked: BTreeSet<WorldVoice>,
     news: Vec<MusicEvent>,
 }
 
@@ -315,6 +319,7 @@ impl Music {
             dying: BTreeSet::new(),
             river_dying: BTreeSet::new(),
             waiting: false,
+            blocked: BTreeSet::new(),
             news: Vec::new(),
         }
     }
@@ -390,6 +395,68 @@ impl Music {
         }
         self.waiting = false;
         self.news.push(MusicEvent::FadesOut);
+    }
+
+    /// The voice slots the mode wants: [`WorldVoice::Music`] while it plays a list that
+    /// is set, [`WorldVoice::LoadLoop`] and [`WorldVoice::River`] while it plays those
+    /// loops and they are set — whether or not a note sounds this instant (between two
+    /// songs the slot stays taken). Music fading out after a mode change holds none.
+    pub fn wanted_voices(&self) -> Vec<WorldVoice> {
+        let mut wanted = self.voices_for(self.mode);
+        wanted.retain(|who| !self.blocked.contains(who));
+        wanted
+    }
+
+    /// The voice slots the mode `mode` would want (see [`Music::wanted_voices`]),
+    /// blocked parts included.
+    pub fn voices_for(&self, mode: MusicMode) -> Vec<WorldVoice> {
+        let plan = mode.plan();
+        let mut wanted = Vec::new();
+        if plan
+            .list
+            .is_some_and(|list| self.settings.list_dir(list).is_some())
+        {
+            wanted.push(WorldVoice::Music);
+        }
+        if plan.load_loop && self.settings.load.is_some() {
+            wanted.push(WorldVoice::LoadLoop);
+        }
+        if plan.river && self.settings.river.is_some() {
+            wanted.push(WorldVoice::River);
+        }
+        wanted
+    }
+
+    /// A part got no voice or lost its own: it stops at once (nothing fades: its slot
+    /// is another's now) and starts nothing until the next mode.
+    pub fn block(&mut self, part: WorldVoice, now: SampleTime, out: &mut dyn SoundSink) {
+        self.blocked.insert(part);
+        let note = match part {
+            WorldVoice::Music => self.song.take().map(|s| s.note),
+            WorldVoice::LoadLoop => self.load_loop.take(),
+            WorldVoice::River => self.river.take(),
+            _ => None,
+        };
+        if let Some(note) = note {
+            out.send(SoundCommand::Stop { note, at: now });
+        }
+    }
+
+    /// The parts without a voice.
+    pub fn blocked(&self) -> &BTreeSet<WorldVoice> {
+        &self.blocked
+    }
+
+    /// The mode asked for again: what it wants and is not playing (a part that lost its
+    /// voice and now has one) starts as usual.
+    pub fn resume(&mut self, now: SampleTime, out: &mut dyn SoundSink, ids: &mut NoteIds) {
+        self.waiting = true;
+        self.start_wanted(now, out, ids);
+    }
+
+    /// Forgets the blocks without starting anything (the director asks again).
+    pub fn clear_blocks(&mut self) {
+        self.blocked.clear();
     }
 
     /// `kSetMusicMode`.
@@ -479,6 +546,10 @@ impl Music {
         }
         let plan = self.mode.plan();
         let parked_song = self.song.as_ref().is_some_and(|s| s.parked);
+        if plan.load_loop && self.blocked.contains(&WorldVoice::LoadLoop) {
+            self.waiting = false;
+            return;
+        }
         if plan.load_loop {
             // Nothing else may sound: every other music note must be dead.
             if !self.dying.is_empty()
@@ -508,7 +579,7 @@ impl Music {
         if !self.dying.is_empty() {
             return;
         }
-        if plan.river && self.river.is_none() {
+        if plan.river && self.river.is_none() && !self.blocked.contains(&WorldVoice::River) {
             self.river = self.start_loop(
                 self.settings.river.clone(),
                 MusicLoop::River,
@@ -520,6 +591,7 @@ impl Music {
         }
         if let Some(list) = plan.list
             && self.song.is_none()
+            && !self.blocked.contains(&WorldVoice::Music)
         {
             self.start_song(list, now, out, ids);
         }

@@ -28,3 +28,4 @@ mod typed_trace;
 mod view;
 mod why;
 mod world;
+mod world_voices;

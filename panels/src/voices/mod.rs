@@ -13,7 +13,8 @@ mod lanes;
 use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, file_name, theme};
 use engine_core::host::command::Command;
 use engine_core::runtime::clock::SampleTime;
-use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant};
+use engine_core::runtime::voices::WorldVoice;
+use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant, WorldOccupant};
 use engine_core::world::ObjectId;
 
 /// The engine's sample rate when the snapshot does not say (it does not today).
@@ -56,7 +57,7 @@ impl Panel for VoicesPanel {
             ui.label("No engine is running: play the project to see its voices here.");
             return;
         }
-        let used = slots.iter().filter(|s| s.occupant.is_some()).count();
+        let used = slots.iter().filter(|s| !s.is_free()).count();
         ui.horizontal(|ui| {
             ui.strong(format!("{used} of {} voices in use", slots.len()));
             ui.separator();
@@ -118,11 +119,12 @@ impl VoicesPanel {
                     {
                         commands.push(AppCommand::Select(Selection::Voice(view.slot)));
                     }
-                    match &view.occupant {
-                        None => {
+                    match (&view.occupant, &view.world) {
+                        (Some(o), _) => self.occupant_cells(ui, view.slot, o, commands),
+                        (None, Some(w)) => self.world_cells(ui, ctx, view.slot, w, commands),
+                        (None, None) => {
                             ui.weak("free");
                         }
-                        Some(o) => self.occupant_cells(ui, view.slot, o, commands),
                     }
                     ui.end_row();
                 }
@@ -176,6 +178,77 @@ impl VoicesPanel {
             if quiet.clicked() {
                 for owner in &o.owners {
                     commands.push(AppCommand::Run(Command::Quiet(*owner)));
+                }
+            }
+            why_button(ui, WhyTarget::Voice(slot), commands);
+        });
+    }
+
+    /// A world player's row: a station (its name, its receivers as owners), the music,
+    /// the load loop, the river or the ambience, with its priority; Quiet turns a
+    /// station's receivers off.
+    fn world_cells(
+        &self,
+        ui: &mut egui::Ui,
+        ctx: &PanelContext<'_>,
+        slot: usize,
+        w: &WorldOccupant,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        let station = match w.who {
+            WorldVoice::Station(code) => ctx.live.world.stations.iter().find(|s| s.code == code),
+            _ => None,
+        };
+        let (name, group) = match (w.who, station) {
+            (WorldVoice::Station(code), Some(s)) => (format!("station {code} `{}`", s.name), "—"),
+            (WorldVoice::Station(code), None) => (format!("station {code}"), "—"),
+            (WorldVoice::Music, _) => ("music".to_string(), "Music"),
+            (WorldVoice::LoadLoop, _) => ("load loop".to_string(), "FX"),
+            (WorldVoice::River, _) => ("river".to_string(), "FX"),
+            (WorldVoice::Ambience, _) => ("ambience".to_string(), "FX"),
+        };
+        ui.label(egui::RichText::new(name).italics())
+            .on_hover_text(format!(
+                "{}: a world player holding a voice slot like a track, at priority {} \
+             (world.ini [Voices] {})",
+                w.who,
+                w.priority,
+                w.who.key()
+            ));
+        ui.weak("world");
+        let receivers = station.map_or(&[][..], |s| s.receivers.as_slice());
+        if receivers.is_empty() {
+            ui.weak("—");
+        } else {
+            owner_links(ui, receivers, commands);
+        }
+        ui.label(w.priority.to_string());
+        ui.label(group);
+        let level = station.map(|s| s.level);
+        match level {
+            Some((gain, pan)) => {
+                ui.label(format!("{gain:.2}"));
+                ui.label(pan_text(pan.get()));
+            }
+            None => {
+                ui.weak("—");
+                ui.weak("—");
+            }
+        }
+        ui.label(format!("{:.1} s", self.seconds(w.elapsed)));
+        ui.weak("—");
+        ui.horizontal(|ui| {
+            if !receivers.is_empty() {
+                let quiet = ui
+                    .add(egui::Button::new("Quiet").small())
+                    .on_hover_text(format!(
+                        "quiet {}: the receiver(s) turn off and the station goes silent",
+                        join(receivers)
+                    ));
+                if quiet.clicked() {
+                    for receiver in receivers {
+                        commands.push(AppCommand::Run(Command::Quiet(*receiver)));
+                    }
                 }
             }
             why_button(ui, WhyTarget::Voice(slot), commands);
@@ -274,7 +347,13 @@ impl VoicesPanel {
 /// it (each selectable).
 fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
     let map = &ctx.live.instances;
-    if map.is_empty() {
+    let world: Vec<(usize, &WorldOccupant)> = ctx
+        .live
+        .voice_slots
+        .iter()
+        .filter_map(|v| v.world.as_ref().map(|w| (v.slot, w)))
+        .collect();
+    if map.is_empty() && world.is_empty() {
         ui.weak("No track is playing.");
         return;
     }
@@ -306,6 +385,28 @@ fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Ap
                     .collect();
                 ui.label(copies.join(", "));
                 owner_links(ui, &entry.owners, commands);
+                ui.end_row();
+            }
+            // The world's players: one copy each; a station's receivers say it.
+            for (slot, w) in world {
+                ui.label(egui::RichText::new(w.who.to_string()).italics())
+                    .on_hover_text("A world player: it holds a voice slot like a track");
+                ui.label(format!("voice {slot}"));
+                let receivers = match w.who {
+                    WorldVoice::Station(code) => ctx
+                        .live
+                        .world
+                        .stations
+                        .iter()
+                        .find(|s| s.code == code)
+                        .map_or(&[][..], |s| s.receivers.as_slice()),
+                    _ => &[][..],
+                };
+                if receivers.is_empty() {
+                    ui.weak("the world");
+                } else {
+                    owner_links(ui, receivers, commands);
+                }
                 ui.end_row();
             }
         });

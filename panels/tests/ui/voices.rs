@@ -270,6 +270,7 @@ pub fn snapshot() -> LiveSnapshot {
     let voice_slots: Vec<VoiceView> = (0..8)
         .map(|slot| VoiceView {
             slot,
+            world: None,
             occupant: OCCUPANTS
                 .iter()
                 .find(|o| o.slot == slot)

@@ -156,6 +156,7 @@ fn busy_voices(names: &Names) -> LiveSnapshot {
     let voice_slots = (0..VOICES)
         .map(|slot| VoiceView {
             slot,
+            world: None,
             occupant: Some(VoiceOccupant {
                 thread: slot,
                 track: 0x100 + slot as u32,

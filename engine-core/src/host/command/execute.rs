@@ -116,10 +116,16 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
             let ended = cx.engine.quiet(*object);
             Ok(format!("quieted object {object}: {ended} track(s) ended"))
         }
-        Command::QuietAll => Ok(format!(
-            "quieted everything: {} track(s) ended",
-            cx.engine.quiet_all()
-        )),
+        Command::QuietAll => {
+            let world = cx.engine.world_voices().len();
+            let ended = cx.engine.quiet_all();
+            Ok(match world {
+                0 => format!("quieted everything: {ended} track(s) ended"),
+                _ => format!(
+                    "quieted everything: {ended} track(s) ended, {world} world sound(s) silenced"
+                ),
+            })
+        }
         Command::Control(object) => {
             if cx.engine.world().get(*object).is_none() {
                 return Err(CommandError::NoSuchObject(*object));

@@ -15,13 +15,13 @@ impl Engine {
             Allocation::Free(voice) => Some(voice),
             Allocation::Steal {
                 voice,
-                thread,
+                holder,
                 priority,
             } => {
                 let what = TraceEvent::Stole {
                     track: Arc::from(track.name.as_str()),
                     priority: track.priority,
-                    victim: self.occupant(voice, thread, priority),
+                    victim: self.occupant(voice, holder, priority),
                     occupants: self.occupants(),
                     capacity: self.voices.capacity(),
                 };
@@ -34,18 +34,18 @@ impl Engine {
                     Some(voice),
                     what,
                 );
-                self.kill(thread, EndReason::Stolen);
+                self.evict(holder, EndReason::Stolen);
                 Some(voice)
             }
             Allocation::Refuse {
                 voice,
-                thread,
+                holder,
                 priority,
             } => {
                 let what = TraceEvent::Refused {
                     track: Arc::from(track.name.as_str()),
                     priority: track.priority,
-                    lowest: self.occupant(voice, thread, priority),
+                    lowest: self.occupant(voice, holder, priority),
                     occupants: self.occupants(),
                     capacity: self.voices.capacity(),
                 };
@@ -56,22 +56,51 @@ impl Engine {
         }
     }
 
-    /// The track holding `voice` through `thread`, as Box-X compared it (`?` for a
-    /// slot that is empty).
-    fn occupant(&self, voice: usize, thread: usize, priority: i32) -> Occupant {
-        let th = self.threads.get(thread).and_then(Option::as_ref);
-        Occupant {
-            voice,
-            track: th.map_or_else(|| Arc::from("?"), |t| t.track_name.clone()),
-            priority,
-            age: th.map_or(0, |t| self.clock.now() - t.started_at),
+    /// Takes the voice from whoever holds it: a track is stopped, a world player loses
+    /// its seat (the world director silences it at its next look,
+    /// [`Engine::take_lost_world_voices`]).
+    pub(super) fn evict(&mut self, holder: Holder, why: EndReason) {
+        match holder {
+            Holder::Thread(thread) => self.kill(thread, why),
+            Holder::World(who) => self.unseat_world(who, why),
+        }
+    }
+
+    /// The sound holding `voice`, as Box-X compared it (`?` for a slot that is empty).
+    pub(super) fn occupant(&self, voice: usize, holder: Holder, priority: i32) -> Occupant {
+        let now = self.clock.now();
+        match holder {
+            Holder::Thread(thread) => {
+                let th = self.threads.get(thread).and_then(Option::as_ref);
+                Occupant {
+                    voice,
+                    track: th.map_or_else(|| Arc::from("?"), |t| t.track_name.clone()),
+                    priority,
+                    age: th.map_or(0, |t| now - t.started_at),
+                }
+            }
+            Holder::World(who) => {
+                let since = self
+                    .voices
+                    .world_slots()
+                    .get(voice)
+                    .copied()
+                    .flatten()
+                    .map_or(now, |seat| seat.since);
+                Occupant {
+                    voice,
+                    track: who.label(),
+                    priority,
+                    age: now - since,
+                }
+            }
         }
     }
 
     /// Every track holding a voice, in slot order, with its priority and when it
     /// started: the table the last verdict saw when no slot was taken or freed since
     /// and no priority changed, else a new one.
-    fn occupants(&mut self) -> VoiceTable {
+    pub(super) fn occupants(&mut self) -> VoiceTable {
         let changes = self.voices.changes();
         if let Some((built, table)) = &self.seats
             && *built == changes
@@ -79,12 +108,21 @@ impl Engine {
         {
             return table.clone();
         }
+        let world = self.voices.world_slots();
         let seats = self
             .voices
             .slots()
             .iter()
             .enumerate()
             .filter_map(|(voice, thread)| {
+                if let Some(seat) = world.get(voice).copied().flatten() {
+                    return Some(Seat {
+                        voice,
+                        track: seat.who.label(),
+                        priority: seat.priority,
+                        since: seat.since,
+                    });
+                }
                 let th = self.threads.get((*thread)?).and_then(Option::as_ref)?;
                 Some(Seat {
                     voice,
@@ -100,18 +138,22 @@ impl Engine {
     }
 
     /// Whether every seat of `table` still has its priority (a track may change its
-    /// own).
+    /// own; a world player's is fixed while it holds the slot).
     fn seats_still(&self, table: &VoiceTable) -> bool {
+        let world = self.voices.world_slots();
         let mut seats = table.seats().iter();
         self.voices
             .slots()
             .iter()
-            .filter_map(|thread| self.threads.get((*thread)?).and_then(Option::as_ref))
-            .all(|th| {
-                seats
-                    .next()
-                    .is_some_and(|seat| seat.priority == th.priority())
+            .enumerate()
+            .filter_map(|(voice, thread)| {
+                if let Some(seat) = world.get(voice).copied().flatten() {
+                    return Some(seat.priority);
+                }
+                let th = self.threads.get((*thread)?).and_then(Option::as_ref)?;
+                Some(th.priority())
             })
+            .all(|priority| seats.next().is_some_and(|seat| seat.priority == priority))
             && seats.next().is_none()
     }
 }

@@ -56,7 +56,8 @@ impl Engine {
         ended
     }
 
-    /// Quiets everything (QuietAll); returns how many tracks ended.
+    /// Quiets everything (QuietAll): every track ends and every world player (stations,
+    /// music, ambience) loses its voice; returns how many tracks ended.
     pub fn quiet_all(&mut self) -> usize {
         let all: Vec<usize> = (0..self.threads.len())
             .filter(|i| self.threads.get(*i).is_some_and(Option::is_some))
@@ -68,6 +69,7 @@ impl Engine {
         for index in &all {
             self.kill(*index, EndReason::QuietAll);
         }
+        self.unseat_all_world();
         all.len()
     }
 

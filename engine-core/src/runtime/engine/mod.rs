@@ -18,7 +18,7 @@ use crate::runtime::trace::{
 };
 use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::{self, Exit, FaultKind};
-use crate::runtime::voices::{Allocation, Voices};
+use crate::runtime::voices::{Allocation, Holder, Voices, WorldSeat, WorldVoice};
 use crate::toolchain::project::{DebugTrace, EventDef, EventType, Project, TrackDef};
 use crate::toolchain::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use std::collections::BTreeSet;
@@ -32,6 +32,7 @@ mod levels;
 mod lifecycle;
 mod records;
 mod tick;
+mod world_voices;
 
 pub use crate::runtime::hooks::HookEvent;
 pub use crate::runtime::outcome::{Outcome, TriggerError};
@@ -194,6 +195,8 @@ pub struct Engine {
     /// The volume and pan each object was last given by its place in the view
     /// ([`Engine::update_source`]): a shared track follows the loudest of its owners.
     object_levels: std::collections::HashMap<ObjectId, GivenLevels>,
+    /// World players that lost their voice slot, for the director.
+    lost_world: Vec<(WorldVoice, EndReason)>,
 }
 
 /// The thread running right now, as the engine sees it while the thread is out of the
@@ -257,6 +260,7 @@ impl Engine {
             mid_tick: None,
             deferred: 0,
             object_levels: std::collections::HashMap::new(),
+            lost_world: Vec::new(),
             project: Arc::new(project),
             program: Arc::new(program),
         }

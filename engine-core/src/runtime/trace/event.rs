@@ -4,6 +4,7 @@
 
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
+pub use crate::runtime::trace::end::EndReason;
 use crate::runtime::trace::levels::{GainParts, PanParts};
 use crate::runtime::trace::reload::ReloadEvent;
 use crate::runtime::trace::sample::SampleEvent;
@@ -11,6 +12,7 @@ use crate::runtime::trace::seats::{Occupant, VoiceTable};
 use crate::runtime::trace::world::WorldEvent;
 use crate::runtime::units::Gain;
 use crate::runtime::vm::FaultKind;
+use crate::runtime::voices::WorldVoice;
 use crate::toolchain::project::{DebugTrace, Origin};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -51,55 +53,6 @@ impl fmt::Display for CodePlace {
             (None, None) => {}
         }
         f.write_str(")")
-    }
-}
-
-/// Why a track ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum EndReason {
-    /// Its code and its notes are done.
-    Ended,
-    /// A new trigger interrupted it.
-    Interrupted,
-    /// Box-X gave its voice to a higher priority.
-    Stolen,
-    /// Its last owner was quieted.
-    LastOwnerQuieted,
-    /// Quiet all.
-    QuietAll,
-    /// A kill or stop event.
-    KilledByEvent,
-    /// Its own code killed its track.
-    KilledItself,
-    /// Another track's `seqgroup_kill`.
-    SequenceGroupKill,
-    /// It faulted.
-    Fault,
-    /// The `play_trk` chain it belonged to was stopped.
-    ChainStopped,
-}
-
-impl EndReason {
-    /// The words the trace uses.
-    pub fn words(self) -> &'static str {
-        match self {
-            EndReason::Ended => "ended",
-            EndReason::Interrupted => "interrupted by a new trigger",
-            EndReason::Stolen => "its voice was stolen",
-            EndReason::LastOwnerQuieted => "its last owner was quieted",
-            EndReason::QuietAll => "quiet all",
-            EndReason::KilledByEvent => "killed by an event",
-            EndReason::KilledItself => "its own track killed it",
-            EndReason::SequenceGroupKill => "seqgroup_kill",
-            EndReason::Fault => "fault",
-            EndReason::ChainStopped => "its play_trk chain was stopped",
-        }
-    }
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.words())
     }
 }
 
@@ -254,6 +207,30 @@ pub enum TraceEvent {
     QuietAll {
         /// Tracks that stop.
         count: usize,
+    },
+    /// A world player (a station, the music, the load loop, the river, the ambience)
+    /// took a voice slot, free or stolen (a [`TraceEvent::Stole`] says from whom).
+    WorldVoiceTaken {
+        /// Who.
+        who: WorldVoice,
+        /// The slot.
+        voice: usize,
+        /// Its priority (`world.ini [Voices]`).
+        priority: i32,
+        /// Voices busy after it took its own.
+        in_use: usize,
+        /// The voice limit.
+        capacity: usize,
+    },
+    /// A world player left its voice slot: it went silent, or lost the slot.
+    WorldVoiceLeft {
+        /// Who.
+        who: WorldVoice,
+        /// The slot.
+        voice: usize,
+        /// Why: `Ended` (it went silent), `Stolen`, `QuietAll`, `LastOwnerQuieted`
+        /// (`quiet` of its last receiver).
+        why: EndReason,
     },
     /// A stop event: the track's notes play out.
     StoppedPlayingOut,
@@ -525,6 +502,19 @@ impl TraceEvent {
                 ids(left)
             ),
             E::QuietAll { count } => write!(f, "quiet all: {count} track(s) stop"),
+            E::WorldVoiceTaken {
+                who,
+                voice,
+                priority,
+                in_use,
+                capacity,
+            } => write!(
+                f,
+                "{who} takes voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
+            ),
+            E::WorldVoiceLeft { who, voice, why } => {
+                write!(f, "{who} leaves voice {voice} ({why})")
+            }
             E::StoppedPlayingOut => f.write_str("stopped: its current notes play out"),
             E::Ended(why) => write!(f, "track ends ({why})"),
             E::CodeEnded => f.write_str("code ended"),

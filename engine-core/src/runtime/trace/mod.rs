@@ -13,6 +13,7 @@
 //! [`ViewLevels`]). A data file's problem is a [`FileProblem`] (`problem`). Records serialize
 //! (serde), so a capture of a session can be written and read back.
 
+mod end;
 mod event;
 mod levels;
 mod problem;

@@ -121,9 +121,33 @@ impl VoiceHistory {
         for view in voices {
             let slot = view.slot;
             let state = self.slot(slot).clone();
-            let occupant = view.occupant.as_ref();
+            // Who holds the slot: a track, or a world player (as its records name it).
+            let occupant: Option<Lane> = match (&view.occupant, &view.world) {
+                (Some(o), _) => Some(Lane {
+                    slot,
+                    track_name: o.track_name.clone(),
+                    event: o.event.clone(),
+                    object: o.source,
+                    started_at: o.started_at,
+                    ended_at: None,
+                    end: None,
+                }),
+                (None, Some(w)) => Some(Lane {
+                    slot,
+                    track_name: w.who.label(),
+                    event: Arc::from(w.who.key()),
+                    object: None,
+                    started_at: w.started_at,
+                    ended_at: None,
+                    end: None,
+                }),
+                (None, None) => None,
+            };
+            let finished = view.occupant.as_ref().is_some_and(|o| o.finished);
             let same = |name: &Arc<str>, start: SampleTime| {
-                occupant.is_some_and(|o| o.track_name == *name && o.started_at == start)
+                occupant
+                    .as_ref()
+                    .is_some_and(|o| o.track_name == *name && o.started_at == start)
             };
             if let Some(index) = state.open {
                 let matches = self
@@ -131,7 +155,6 @@ impl VoiceHistory {
                     .get(index)
                     .is_some_and(|lane| same(&lane.track_name, lane.started_at));
                 if matches {
-                    let finished = occupant.is_some_and(|o| o.finished);
                     if state.code_ended != finished {
                         self.slot(slot).code_ended = finished;
                     }
@@ -144,26 +167,14 @@ impl VoiceHistory {
                 };
                 self.close(slot, now, end);
             }
-            if let Some(o) = occupant {
+            if let Some(lane) = &occupant {
                 let known = state
                     .last
                     .as_ref()
                     .is_some_and(|(name, start)| same(name, *start));
                 if !known {
-                    self.open(
-                        slot,
-                        Lane {
-                            slot,
-                            track_name: o.track_name.clone(),
-                            event: o.event.clone(),
-                            object: o.source,
-                            started_at: o.started_at,
-                            ended_at: None,
-                            end: None,
-                        },
-                        false,
-                    );
-                    self.slot(slot).code_ended = o.finished;
+                    self.open(slot, lane.clone(), false);
+                    self.slot(slot).code_ended = finished;
                 }
             }
         }

@@ -20,4 +20,6 @@ mod voices;
 pub use history::VoiceHistory;
 pub use lanes::{FaultView, Lane, LaneEnd, Refusal};
 pub use threads::{ThreadStatus, ThreadView, threads};
-pub use voices::{InstanceCopy, InstanceView, VoiceOccupant, VoiceView, instances, voices};
+pub use voices::{
+    InstanceCopy, InstanceView, VoiceOccupant, VoiceView, WorldOccupant, instances, voices,
+};

@@ -55,6 +55,22 @@ impl VoiceHistory {
                 self.close(*voice, record.time, end);
                 self.open(*voice, lane_from(*voice, record), *finish_loops);
             }
+            TraceEvent::WorldVoiceTaken { voice, .. } => {
+                self.open(*voice, lane_from(*voice, record), false);
+            }
+            TraceEvent::WorldVoiceLeft { voice, why, .. }
+                if self.open_matches(*voice, record, false) =>
+            {
+                let end = match why {
+                    EndReason::Ended => LaneEnd::Finished,
+                    // A steal was closed by the thief's record.
+                    EndReason::Stolen => return,
+                    other => LaneEnd::Quieted {
+                        reason: other.to_string(),
+                    },
+                };
+                self.close(*voice, record.time, end);
+            }
             TraceEvent::QuietedLastOwner { .. } => {
                 if let Some(voice) = record.voice
                     && self.open_matches(voice, record, false)

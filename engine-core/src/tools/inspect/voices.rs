@@ -6,6 +6,7 @@ use crate::runtime::engine::{Engine, note_gain, note_pan};
 use crate::runtime::sink::ControlGroup;
 use crate::runtime::thread::{Thread, ThreadState};
 use crate::runtime::units::{Gain, Pan};
+use crate::runtime::voices::WorldVoice;
 use crate::world::ObjectId;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -44,6 +45,19 @@ pub struct VoiceOccupant {
     pub finished: bool,
 }
 
+/// A world player (station, music, load loop, river, ambience) holding a voice slot.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WorldOccupant {
+    /// Who.
+    pub who: WorldVoice,
+    /// Its Box-X priority (`world.ini [Voices]`).
+    pub priority: i32,
+    /// When it took the slot.
+    pub started_at: SampleTime,
+    /// Samples since then.
+    pub elapsed: u64,
+}
+
 /// One Box-X voice slot.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VoiceView {
@@ -51,6 +65,16 @@ pub struct VoiceView {
     pub slot: usize,
     /// The track holding it, if any.
     pub occupant: Option<VoiceOccupant>,
+    /// The world player holding it, if any.
+    #[serde(default)]
+    pub world: Option<WorldOccupant>,
+}
+
+impl VoiceView {
+    /// True if nothing holds the slot.
+    pub fn is_free(&self) -> bool {
+        self.occupant.is_none() && self.world.is_none()
+    }
 }
 
 /// Every Box-X voice slot, in order: always exactly the engine's voice count.
@@ -68,6 +92,7 @@ pub fn voices(engine: &Engine) -> Vec<VoiceView> {
         }
         all
     };
+    let world = engine.world_seats();
     engine
         .voice_table()
         .slots()
@@ -75,6 +100,16 @@ pub fn voices(engine: &Engine) -> Vec<VoiceView> {
         .enumerate()
         .map(|(slot, thread)| VoiceView {
             slot,
+            world: world
+                .get(slot)
+                .copied()
+                .flatten()
+                .map(|seat| WorldOccupant {
+                    who: seat.who,
+                    priority: seat.priority,
+                    started_at: seat.since,
+                    elapsed: now - seat.since,
+                }),
             occupant: thread.and_then(|index| {
                 let th = threads.get(index).copied().flatten()?;
                 Some(VoiceOccupant {

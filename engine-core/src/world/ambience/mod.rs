@@ -391,6 +391,17 @@ impl Ambience {
         ours
     }
 
+    /// Whether the mode plan has it on.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Whether it has anything to play (a score or a night loop): only then does it
+    /// take a voice slot.
+    pub fn has_sounds(&self) -> bool {
+        self.score.is_some() || self.settings.night_loop.is_some()
+    }
+
     /// A snapshot for the UI and the console.
     pub fn describe(&self) -> AmbienceState {
         AmbienceState {

@@ -6,6 +6,7 @@ use crate::runtime::Engine;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::SoundSink;
 use crate::runtime::trace::{WorldEvent, WorldReply};
+use crate::runtime::voices::WorldVoice;
 use crate::world::ObjectId;
 use crate::world::commands::{Turn, WorldCommand, ZoomStep};
 use crate::world::lot::Lot;
@@ -35,7 +36,7 @@ impl WorldDirector {
             WorldCommand::Floor(level) => self.show_floor(*level),
             WorldCommand::Hour(hour) => self.set_hour(*hour, now, out),
             WorldCommand::Mode(mode) => {
-                self.apply_mode(*mode, now, out);
+                self.apply_mode(*mode, engine, now, out);
                 WorldReply::Mode(*mode)
             }
             WorldCommand::Move {
@@ -156,11 +157,8 @@ impl WorldDirector {
             let error = WorldError::NotReceiver { object, kind };
             return Err(self.refuse(object, why, error));
         }
-        if let Err(e) = self
-            .stations
-            .turn_on(station, object, now, out, &mut self.ids)
-        {
-            return Err(self.refuse(object, why, e.into()));
+        if let Err(e) = self.tune(engine, station, object, now, out) {
+            return Err(self.refuse(object, why, e));
         }
         if let Some(o) = engine.world_mut().get_mut(object) {
             o.station = Some(station);
@@ -176,6 +174,33 @@ impl WorldDirector {
             station,
             name,
         })
+    }
+
+    /// Tunes `object` to `station`: a station going on air first asks Box-X for a voice
+    /// slot (refused: nothing is tuned); one already on air takes the receiver in.
+    pub(super) fn tune(
+        &mut self,
+        engine: &mut Engine,
+        station: u32,
+        object: ObjectId,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+    ) -> Result<(), WorldError> {
+        let silent = self
+            .stations
+            .get(station)
+            .is_some_and(|s| s.receivers.is_empty());
+        let who = WorldVoice::Station(station);
+        if silent && !self.claim_voice(engine, who, Some(object), false) {
+            let priority = self.voice_settings.priority(who);
+            return Err(WorldError::NoVoice { station, priority });
+        }
+        let tuned = self
+            .stations
+            .turn_on(station, object, now, out, &mut self.ids);
+        // The station it left may have gone silent; a refused one gives its slot back.
+        self.sync_voices(engine, now, out);
+        tuned.map_err(WorldError::from)
     }
 
     /// Says in the news that `why` (a command or event) was refused for `error` about
@@ -208,6 +233,7 @@ impl WorldDirector {
         if let Some(o) = engine.world_mut().get_mut(object) {
             o.on = false;
         }
+        self.sync_voices(engine, now, out);
         self.follow_view(engine, now, out);
         Ok(WorldReply::TurnedOff { object })
     }

@@ -31,6 +31,17 @@ pub enum WorldError {
         /// The receiver.
         object: ObjectId,
     },
+    /// The station was silent and Box-X gave it no voice slot.
+    #[error(
+        "station {station} gets no voice: every voice is busy at priority {priority} or \
+         above (world.ini [Voices] Station); nothing was tuned"
+    )]
+    NoVoice {
+        /// The station.
+        station: u32,
+        /// Its priority.
+        priority: i32,
+    },
     /// The station could not be tuned.
     #[error(transparent)]
     Station(#[from] StationError),

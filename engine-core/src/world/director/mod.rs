@@ -26,6 +26,7 @@ mod console;
 mod error;
 mod snapshot;
 mod ticks;
+mod voices;
 
 pub use error::WorldError;
 pub use snapshot::{StationView, WorldView, format_hour};
@@ -40,6 +41,7 @@ use super::settings::WorldIni;
 use super::sound::NoteIds;
 use super::stations::Stations;
 use super::view::{Area, Camera, Placement, ViewSettings, place};
+use super::voice_settings::VoiceSettings;
 use super::{ObjectId, WorldObject};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::SoundSink;
@@ -78,6 +80,10 @@ pub struct WorldDirector {
     /// `[Cache]`: the cache budget and from which priority a note waits for its sample
     /// (the session applies them when it is made).
     pub cache: CacheSettings,
+    /// `[Voices]`: the Box-X priority of each kind of world player.
+    voice_settings: VoiceSettings,
+    /// The ambience lost its voice slot (or got none): it stays off until the next mode.
+    ambience_voiceless: bool,
     /// The character the player controls (the session's), whose room sets the reverb.
     active: Option<ObjectId>,
     /// The room the active character was last found in: `Some(None)` in no room of the
@@ -126,6 +132,8 @@ impl WorldDirector {
         let music = Music::new(music_settings, &project.dirs, seed, sample_rate);
         let (cache, cache_diagnostics) = CacheSettings::from_ini(&ini);
         diagnostics.extend(cache_diagnostics);
+        let (voice_settings, voice_diagnostics) = VoiceSettings::from_ini(&ini);
+        diagnostics.extend(voice_diagnostics);
         let (ambience_settings, ambience_diagnostics) = AmbienceSettings::from_ini(&ini);
         diagnostics.extend(ambience_diagnostics);
         let (ambience, ambience_diagnostics) =
@@ -139,6 +147,8 @@ impl WorldDirector {
             music,
             ambience,
             cache,
+            voice_settings,
+            ambience_voiceless: false,
             active: None,
             active_room: None,
             ids: NoteIds::default(),
@@ -166,12 +176,20 @@ impl WorldDirector {
         self.save_policy = policy;
     }
 
-    /// Fades out everything the world plays (stations, music, ambience), before a new
-    /// director built from changed files takes over.
-    pub fn shutdown(&mut self, now: SampleTime, out: &mut dyn SoundSink) {
+    /// Fades out everything the world plays (stations, music, ambience) and gives their
+    /// voice slots back, before a new director built from changed files takes over.
+    pub fn shutdown(&mut self, engine: &mut Engine, now: SampleTime, out: &mut dyn SoundSink) {
         self.stations.all_off(now, out);
         self.music.silence(now, out);
         self.ambience.set_enabled(false, now, out, &mut self.ids);
+        for who in engine.world_voices() {
+            engine.release_world_voice(who);
+        }
+    }
+
+    /// `[Voices]`: each kind of world player's priority.
+    pub fn voice_settings(&self) -> &VoiceSettings {
+        &self.voice_settings
     }
 
     /// Carries over from the director this one replaces: its note IDs (its notes are

@@ -7,6 +7,7 @@ use super::view_levels;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::{NoteId, SoundSink};
 use crate::runtime::trace::WorldEvent;
+use crate::runtime::voices::WorldVoice;
 use crate::runtime::{Engine, HookEvent};
 use crate::world::ObjectId;
 use crate::world::music::MusicMode;
@@ -22,18 +23,50 @@ impl WorldDirector {
         }
     }
 
-    pub(super) fn apply_mode(&mut self, mode: MusicMode, now: SampleTime, out: &mut dyn SoundSink) {
-        self.music.set_mode(mode, now, out, &mut self.ids);
+    /// A music mode (`mode`, kSetMusicMode): the old mode's players give back the
+    /// slots the new one does not want, the new one's ask for theirs (a refused part
+    /// stays silent), then the music changes by its rules and the ambience follows.
+    /// Asking for the mode already on lets parts that lost their slot ask again.
+    pub(super) fn apply_mode(
+        &mut self,
+        mode: MusicMode,
+        engine: &mut Engine,
+        now: SampleTime,
+        out: &mut dyn SoundSink,
+    ) {
+        let same = mode == self.music.mode();
+        let wanted = self.music.voices_for(mode);
+        for held in engine.world_voices() {
+            let music = matches!(
+                held,
+                WorldVoice::Music | WorldVoice::LoadLoop | WorldVoice::River
+            );
+            if music && !wanted.contains(&held) {
+                engine.release_world_voice(held);
+            }
+        }
+        self.music.clear_blocks();
+        self.ambience_voiceless = false;
+        for who in wanted {
+            if !self.claim_voice(engine, who, None, true) {
+                self.music.block(who, now, out);
+            }
+        }
+        if same {
+            self.music.resume(now, out, &mut self.ids);
+        } else {
+            self.music.set_mode(mode, now, out, &mut self.ids);
+        }
         self.lot.mode = mode.name().to_string();
         let plan = mode.plan();
-        self.ambience
-            .set_enabled(plan.ambience, now, out, &mut self.ids);
+        self.enable_ambience(plan.ambience, engine, now, out);
         let hour = self.ambience_hour();
         self.ambience.set_hour(hour, now, out, &mut self.ids);
+        self.sync_voices(engine, now, out);
     }
 
     /// Starts what the lot says at the first tick: the music mode, the hour, the room.
-    pub(super) fn begin(&mut self, engine: &Engine, now: SampleTime, out: &mut dyn SoundSink) {
+    pub(super) fn begin(&mut self, engine: &mut Engine, now: SampleTime, out: &mut dyn SoundSink) {
         self.started = true;
         let problems: Vec<WorldEvent> = self
             .diagnostics
@@ -49,12 +82,11 @@ impl WorldDirector {
         if mode == MusicMode::Live {
             // Live is where the player starts: the ambience runs, the hour counts.
             let plan = mode.plan();
-            self.ambience
-                .set_enabled(plan.ambience, now, out, &mut self.ids);
+            self.enable_ambience(plan.ambience, engine, now, out);
             let hour = self.ambience_hour();
             self.ambience.set_hour(hour, now, out, &mut self.ids);
         } else {
-            self.apply_mode(mode, now, out);
+            self.apply_mode(mode, engine, now, out);
         }
         // Receivers the lot says are on start their stations.
         let tuned: Vec<(ObjectId, u32)> = engine
@@ -63,10 +95,7 @@ impl WorldDirector {
             .filter_map(|o| o.tuned_station().map(|s| (o.id, s)))
             .collect();
         for (object, station) in tuned {
-            if let Err(e) = self
-                .stations
-                .turn_on(station, object, now, out, &mut self.ids)
-            {
+            if let Err(e) = self.tune(engine, station, object, now, out) {
                 let what = WorldEvent::LotTuneFailed {
                     object,
                     station,
@@ -110,6 +139,7 @@ impl WorldDirector {
         self.follow_room(engine);
         self.ambience.set_listener(self.lot.camera.centre);
         self.ambience.update(from, until, out, &mut self.ids);
+        self.sync_voices(engine, from, out);
         self.follow_view(engine, from, out);
     }
 
@@ -188,7 +218,7 @@ impl WorldDirector {
                 self.say(Some(object), what);
             }
             HookEvent::MusicMode { event, mode } => match MusicMode::from_number(mode) {
-                Some(mode) => self.apply_mode(mode, now, out),
+                Some(mode) => self.apply_mode(mode, engine, now, out),
                 None => self.say(None, WorldEvent::NotAMusicMode { event, mode }),
             },
         }

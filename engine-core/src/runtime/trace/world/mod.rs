@@ -11,7 +11,9 @@ pub use players::{AmbienceEvent, MusicEvent, MusicLoop, StationEvent};
 use crate::runtime::hooks::MusicMode;
 use crate::runtime::objects::ObjectId;
 use crate::runtime::trace::TraceKind;
+use crate::runtime::trace::end::EndReason;
 use crate::runtime::trace::problem::FileProblem;
+use crate::runtime::voices::WorldVoice;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
@@ -226,6 +228,21 @@ pub enum WorldEvent {
         /// The ambience's reverb send now (0: none).
         reverb: f32,
     },
+    /// A world player got no voice slot (every voice busy at its priority or above): it
+    /// stays silent — a station's receivers stay off, the music waits for the next mode.
+    NoVoice {
+        /// Who.
+        who: WorldVoice,
+        /// Its priority.
+        priority: i32,
+    },
+    /// A world player lost its voice slot and went silent.
+    LostVoice {
+        /// Who.
+        who: WorldVoice,
+        /// Why: `Stolen` (a track of higher priority), `QuietAll`, `LastOwnerQuieted`.
+        why: EndReason,
+    },
 }
 
 impl WorldEvent {
@@ -240,6 +257,7 @@ impl WorldEvent {
             | WorldEvent::NotAMusicMode { .. }
             | WorldEvent::Refused { .. }
             | WorldEvent::LotTuneFailed { .. } => true,
+            WorldEvent::NoVoice { .. } | WorldEvent::LostVoice { .. } => false,
             WorldEvent::Began { .. }
             | WorldEvent::Music(_)
             | WorldEvent::Ambience(_)
@@ -307,6 +325,11 @@ impl fmt::Display for WorldEvent {
                     f.write_str("no reverb")
                 }
             }
+            W::NoVoice { who, priority } => write!(
+                f,
+                "{who} gets no voice: every voice is busy at priority {priority} or above; it stays silent"
+            ),
+            W::LostVoice { who, why } => write!(f, "{who} lost its voice ({why}) and goes silent"),
         }
     }
 }
