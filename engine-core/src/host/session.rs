@@ -19,11 +19,14 @@ use crate::sound::mixer::MixerHandle;
 use crate::sound::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
 use crate::toolchain::project::Project;
 use crate::world::ObjectId;
+use crate::world::commands::WorldCommand;
 use crate::world::director::WorldDirector;
 pub use crate::world::lot::save::SaveLotPolicy;
 pub use apply_reload::swap_project;
 
 mod apply_reload;
+mod server_sounds;
+use server_sounds::install_server_sounds;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -115,7 +118,8 @@ impl Session {
         );
         // The mixer may have volumes set already (a session on a running output).
         engine.set_bus_volumes(mixer.controls.bus_volumes());
-        let server = SoundServer::new(mixer, cache, config.server, config.engine.seed);
+        let mut server = SoundServer::new(mixer, cache, config.server, config.engine.seed);
+        install_server_sounds(&world, &mut server);
         engine.set_trace_switches(config.trace);
         let controlled = world.install(&mut engine);
         Self {
@@ -186,6 +190,7 @@ impl Session {
                 objects: self.engine.world().len(),
             });
         }
+        install_server_sounds(&world, &mut self.server);
         let old = std::mem::replace(&mut self.world, world);
         self.world.take_over(old, !lot_changed);
         for d in self.world.diagnostics() {
@@ -213,6 +218,17 @@ impl Session {
             let reply = apply_reload::reload_from_disk(self);
             self.pump();
             return Ok(reply);
+        }
+        if let Command::World(WorldCommand::Select(objects)) = command {
+            let result = self.server_sound(None, objects, true);
+            self.pump();
+            return result;
+        }
+        if let Command::World(WorldCommand::Sound { name, object }) = command {
+            let objects: Vec<ObjectId> = object.iter().copied().collect();
+            let result = self.server_sound(Some(name), &objects, false);
+            self.pump();
+            return result;
         }
         if let Command::World(world) = command {
             let result =

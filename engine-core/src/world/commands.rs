@@ -1,6 +1,7 @@
 //! The commands the world director carries out: the view (centre, scroll, zoom, rotate,
 //! floor), the hour and the music mode, moving objects, the room, turning receivers on
-//! and off, describing the world and saving the lot. The command language
+//! and off, the sound server's own sounds (`select`, `sound`), describing the world and
+//! saving the lot. The command language
 //! (`crate::host::command`) parses them from console and script lines, and `Display`
 //! writes each back as the line that parses to it.
 
@@ -60,6 +61,17 @@ pub enum WorldCommand {
     TurnOff {
         /// The receiver.
         object: ObjectId,
+    },
+    /// Play the project's selection sound (`[ServerSounds] Select`) for a selection of
+    /// objects, by the two-groups rule.
+    Select(Vec<ObjectId>),
+    /// Play a sound of the server's own (`[ServerSounds]`), from an object (its distance
+    /// from the view point sets the volume; noise reduction by object) or by volume.
+    Sound {
+        /// The sound's name (lower case).
+        name: String,
+        /// The object it comes from.
+        object: Option<ObjectId>,
     },
     /// Describe the world: camera, music, ambience, stations, objects' volume and pan.
     Describe,
@@ -121,6 +133,20 @@ impl fmt::Display for WorldCommand {
             WorldCommand::Room(tiles) => write!(f, "room {tiles}"),
             WorldCommand::TurnOn { object, station } => write!(f, "turnon {object} {station}"),
             WorldCommand::TurnOff { object } => write!(f, "turnoff {object}"),
+            WorldCommand::Select(objects) => {
+                f.write_str("select")?;
+                for object in objects {
+                    write!(f, " {object}")?;
+                }
+                Ok(())
+            }
+            WorldCommand::Sound { name, object } => {
+                write!(f, "sound {name}")?;
+                match object {
+                    Some(object) => write!(f, " @{object}"),
+                    None => Ok(()),
+                }
+            }
             WorldCommand::Describe => f.write_str("world"),
             WorldCommand::SaveLot(None) => f.write_str("savelot"),
             WorldCommand::SaveLot(Some(path)) => write!(f, "savelot {}", path.display()),

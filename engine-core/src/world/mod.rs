@@ -12,6 +12,7 @@ pub mod director;
 pub mod lot;
 pub mod music;
 pub mod playlist;
+pub mod server_sounds;
 pub mod settings;
 pub mod shortcut;
 pub mod sound;

@@ -18,6 +18,7 @@ mod reload;
 mod rooms;
 mod savelot;
 mod server;
+mod server_sounds;
 mod shortcuts;
 mod special_files;
 mod stations_music;

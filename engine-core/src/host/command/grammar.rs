@@ -208,6 +208,20 @@ pub const COMMANDS: &[CommandSpec] = &[
         world::turn_off,
     ),
     spec(
+        "select",
+        "<object…>",
+        "play the selection sound for these objects (world.ini [ServerSounds] Select, the two-groups rule)",
+        Rest,
+        world::select,
+    ),
+    spec(
+        "sound",
+        "<name> [@object]",
+        "play a sound of the server's own (world.ini [ServerSounds]): volume from the object's distance",
+        AtMost(2),
+        world::sound,
+    ),
+    spec(
         "world",
         "",
         "camera, music, ambience, stations, every object's volume and pan and why",

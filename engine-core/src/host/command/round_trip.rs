@@ -152,6 +152,16 @@ fn world_samples() -> Vec<Command> {
         samples.push(world(WorldCommand::TurnOn { object: 5, station }));
     }
     samples.push(world(WorldCommand::TurnOff { object: 5 }));
+    samples.push(world(WorldCommand::Select(vec![1])));
+    samples.push(world(WorldCommand::Select(vec![3, -2, 7])));
+    samples.push(world(WorldCommand::Sound {
+        name: "yes".into(),
+        object: None,
+    }));
+    samples.push(world(WorldCommand::Sound {
+        name: "ack_2".into(),
+        object: Some(4),
+    }));
     samples.push(world(WorldCommand::Describe));
     samples.push(world(WorldCommand::SaveLot(None)));
     for path in [
@@ -246,6 +256,8 @@ fn lines_spelt_other_ways_print_as_one_spelling() {
         ("turnon 5 0x1C", "turnon 5 28"),
         ("turnon 5 KACT", "turnon 5 1413693771"),
         ("turnoff @5", "turnoff 5"),
+        ("select @1 @2", "select 1 2"),
+        ("sound YES 3", "sound yes @3"),
         ("WORLD", "world"),
         ("savelot x.lot ; keep", "savelot x.lot"),
         ("?", "help"),
@@ -411,6 +423,9 @@ fn world_command() -> impl Strategy<Value = WorldCommand> {
             (any::<ObjectId>(), any::<u32>())
                 .prop_map(|(object, station)| WorldCommand::TurnOn { object, station }),
             any::<ObjectId>().prop_map(|object| WorldCommand::TurnOff { object }),
+            prop::collection::vec(any::<ObjectId>(), 1..4).prop_map(WorldCommand::Select),
+            ("[a-z][a-z0-9_]{0,8}", prop::option::of(any::<ObjectId>()))
+                .prop_map(|(name, object)| WorldCommand::Sound { name, object }),
             Just(WorldCommand::Describe),
             proptest::option::of("[^#;\\s\\p{C}]{1,30}".prop_map(PathBuf::from))
                 .prop_map(WorldCommand::SaveLot),

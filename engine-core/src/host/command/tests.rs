@@ -144,6 +144,8 @@ fn completion_words_come_from_the_table_in_order() {
         "room",
         "turnon",
         "turnoff",
+        "select",
+        "sound",
         "world",
         "savelot",
         "help",

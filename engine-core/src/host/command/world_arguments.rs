@@ -174,6 +174,32 @@ pub(super) fn turn_off(line: &Line<'_>) -> Result<Command, ParseError> {
     }))
 }
 
+/// `select <object…>`.
+pub(super) fn select(line: &Line<'_>) -> Result<Command, ParseError> {
+    if line.arg(0).is_none() {
+        return Err(line.missing("select needs one or more objects: `select 1 2`"));
+    }
+    let objects = (0..line.args.len())
+        .map(|i| line.object(i, "select"))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Command::World(WorldCommand::Select(objects)))
+}
+
+/// `sound <name> [@object]`.
+pub(super) fn sound(line: &Line<'_>) -> Result<Command, ParseError> {
+    let Some((_, name)) = line.arg(0) else {
+        return Err(line.missing("sound needs the name of a [ServerSounds] sound: `sound yes @3`"));
+    };
+    let object = match line.arg(1) {
+        Some(_) => Some(line.object(1, "sound")?),
+        None => None,
+    };
+    Ok(Command::World(WorldCommand::Sound {
+        name: name.to_ascii_lowercase(),
+        object,
+    }))
+}
+
 /// `world`.
 pub(super) fn describe(_: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::World(WorldCommand::Describe))

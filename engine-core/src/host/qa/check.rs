@@ -406,6 +406,12 @@ pub(super) fn count(records: &[TraceRecord], what: Counted) -> usize {
                 )
             ),
             Counted::Drops => matches!(&r.what, TraceEvent::Sample(s) if s.dropped()),
+            Counted::ServerSounds => {
+                matches!(r.what, TraceEvent::Sample(SampleEvent::ServerSound { .. }))
+            }
+            Counted::NoiseDrops => {
+                matches!(r.what, TraceEvent::Sample(SampleEvent::OriginBusy { .. }))
+            }
             Counted::Kind(kind) => r.kind == kind,
         })
         .count()

@@ -170,13 +170,17 @@ pub enum Counted {
     CapacityMisses,
     /// Notes dropped.
     Drops,
+    /// Sounds of the server's own (`[ServerSounds]`, `select`, `sound`) played.
+    ServerSounds,
+    /// Server sounds dropped by noise reduction (their object was still playing one).
+    NoiseDrops,
     /// Records of one trace kind.
     Kind(TraceKind),
 }
 
 impl Counted {
     /// Every name `expect count` takes (trace kinds by their names besides).
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 13] = [
         "events",
         "starts",
         "joins",
@@ -188,6 +192,8 @@ impl Counted {
         "misses",
         "capacity-misses",
         "drops",
+        "server-sounds",
+        "noise-drops",
     ];
 
     /// The counter named `text`.
@@ -204,6 +210,8 @@ impl Counted {
             "misses" => Counted::Misses,
             "capacity-misses" => Counted::CapacityMisses,
             "drops" => Counted::Drops,
+            "server-sounds" => Counted::ServerSounds,
+            "noise-drops" => Counted::NoiseDrops,
             other => Counted::Kind(TraceKind::ALL.into_iter().find(|k| k.name() == other)?),
         })
     }

@@ -53,7 +53,7 @@ pub enum LoadFailure {
 }
 
 /// One decision of the sound server about a note's sample.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum SampleEvent {
     /// A note's sample came from the cache: in memory already (a hit), or loaded on
     /// the spot by a render, which waits for it (a miss of its class).
@@ -157,6 +157,33 @@ pub enum SampleEvent {
     },
     /// The mixer's command ring was full: a command was lost.
     MixerRingFull,
+    /// A sound of the server's own (`world.ini [ServerSounds]`) plays.
+    ServerSound {
+        /// Its note.
+        note: NoteId,
+        /// The sound's name.
+        sound: Arc<str>,
+        /// The group the sample came from, when the sound is a selection sound (its
+        /// first or second group, by the two-groups rule).
+        group: Option<Arc<str>>,
+        /// The sample chosen.
+        sample: Arc<str>,
+        /// Who asked (an object, or a selection of objects).
+        origin: Option<i64>,
+        /// The distance from the view point, in tiles (`None`: played by volume).
+        distance: Option<f32>,
+        /// The range it falls silent at, in tiles (its own, capped by `MaxRange`).
+        range: f32,
+        /// The volume it plays at (0–1).
+        volume: f32,
+    },
+    /// A sound of the server's own did not play: out of range, or its sample failed.
+    ServerSoundRefused {
+        /// The sound's name.
+        sound: Arc<str>,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl SampleEvent {
@@ -169,7 +196,9 @@ impl SampleEvent {
             | SampleEvent::Arrived { .. }
             | SampleEvent::StoppedWaiting { .. }
             | SampleEvent::Streaming { .. } => TraceKind::Sample,
-            SampleEvent::OriginBusy { .. } => TraceKind::Voice,
+            SampleEvent::OriginBusy { .. }
+            | SampleEvent::ServerSound { .. }
+            | SampleEvent::ServerSoundRefused { .. } => TraceKind::Voice,
             SampleEvent::LoadFailed { .. }
             | SampleEvent::NotAudio { .. }
             | SampleEvent::StreamThreadFailed { .. }
@@ -194,7 +223,10 @@ impl SampleEvent {
             | SampleEvent::StreamFailed { note, .. }
             | SampleEvent::NoMixerVoice { note }
             | SampleEvent::StreamRanDry { note } => Some(*note),
-            SampleEvent::OriginBusy { .. } | SampleEvent::MixerRingFull => None,
+            SampleEvent::ServerSound { note, .. } => Some(*note),
+            SampleEvent::OriginBusy { .. }
+            | SampleEvent::ServerSoundRefused { .. }
+            | SampleEvent::MixerRingFull => None,
         }
     }
 
@@ -215,6 +247,8 @@ impl SampleEvent {
             | SampleEvent::StoppedWaiting { .. }
             | SampleEvent::Streaming { .. }
             | SampleEvent::OriginBusy { .. }
+            | SampleEvent::ServerSound { .. }
+            | SampleEvent::ServerSoundRefused { .. }
             | SampleEvent::StreamRanDry { .. } => false,
         }
     }
@@ -295,6 +329,32 @@ impl fmt::Display for SampleEvent {
             S::NoMixerVoice { note } => write!(f, "note {note}: no free mixer voice; dropped"),
             S::StreamRanDry { note } => write!(f, "note {note}: its stream ran dry"),
             S::MixerRingFull => f.write_str("mixer command ring full: a command was dropped"),
+            S::ServerSound {
+                note,
+                sound,
+                group,
+                sample,
+                origin,
+                distance,
+                range,
+                volume,
+            } => {
+                write!(f, "server sound `{sound}`")?;
+                if let Some(origin) = origin {
+                    write!(f, " from origin {origin}")?;
+                }
+                if let Some(group) = group {
+                    write!(f, " (selection: group `{group}`)")?;
+                }
+                write!(f, " plays `{sample}` as note {note} at volume {volume:.2}")?;
+                match distance {
+                    Some(d) => write!(f, " ({d:.1} of {range} tiles away)"),
+                    None => Ok(()),
+                }
+            }
+            S::ServerSoundRefused { sound, reason } => {
+                write!(f, "server sound `{sound}` not played: {reason}")
+            }
         }
     }
 }

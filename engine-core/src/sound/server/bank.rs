@@ -49,6 +49,8 @@ pub struct SoundBank {
     sounds: Vec<Sound>,
     by_name: HashMap<String, SoundId>,
     selection: Selection,
+    /// The group the last selection sound's sample came from.
+    last_group: Option<SoundId>,
 }
 
 impl SoundBank {
@@ -82,6 +84,17 @@ impl SoundBank {
         self.sounds.get(id as usize)
     }
 
+    /// The name of the group the last selection sound's sample came from (`None` after
+    /// any other sound).
+    pub fn last_group(&self) -> Option<&str> {
+        self.get(self.last_group?).map(|s| s.name.as_str())
+    }
+
+    /// Forgets every sound (a project's world read again registers its own).
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+
     /// Changes a sound's range (the sound server design's `SetSoundRange`).
     pub fn set_range(&mut self, id: SoundId, range: Option<f32>) {
         if let Some(sound) = self.sounds.get_mut(id as usize) {
@@ -98,6 +111,7 @@ impl SoundBank {
         rng: &mut Rng,
     ) -> Option<Arc<str>> {
         let def = self.get(id)?.def.clone();
+        self.last_group = None;
         match def {
             SoundDef::TwoGroups(first, second) => {
                 self.choose_two_groups(id, first, second, origin, rng)
@@ -128,6 +142,7 @@ impl SoundBank {
                 on_second: false,
                 how_many: 1,
             };
+            self.last_group = Some(first);
             let def = self.get(first)?.def.clone();
             return simple_choose(&def, rng);
         }
@@ -137,9 +152,11 @@ impl SoundBank {
                 s.how_many = 0;
                 s.on_second = true;
             }
+            self.last_group = Some(first);
             let def = self.get(first)?.def.clone();
             return simple_choose(&def, rng);
         }
+        self.last_group = Some(second);
         let samples = samples_of(&self.get(second)?.def);
         let s = &mut self.selection;
         let pick = samples.get(s.how_many).cloned();

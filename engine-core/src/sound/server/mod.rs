@@ -192,6 +192,11 @@ impl SoundServer {
         &mut self.bank
     }
 
+    /// Sets the distance, in tiles, beyond which no sound of the server's own is heard.
+    pub fn set_max_range(&mut self, tiles: f32) {
+        self.config.max_range = tiles;
+    }
+
     /// Takes the server's trace records (misses, late starts, drops, errors).
     pub fn take_trace(&mut self) -> Vec<TraceRecord> {
         std::mem::take(&mut self.trace)

@@ -77,7 +77,19 @@ impl SoundServer {
             Power::Volume(v) => v,
             Power::Distance(d) => distance_volume(d, sound.range, self.config.max_range),
         };
+        let range = sound
+            .range
+            .map_or(self.config.max_range, |r| r.min(self.config.max_range));
         if volume <= 0.0 {
+            self.record(SampleEvent::ServerSoundRefused {
+                sound: Arc::from(sound.name.as_str()),
+                reason: match request.power {
+                    Power::Distance(d) => {
+                        format!("{d:.1} tiles away is out of its range of {range} tiles")
+                    }
+                    Power::Volume(_) => "its volume is 0".to_string(),
+                },
+            });
             return Err(Refusal::Silent);
         }
         let name = self
@@ -89,10 +101,16 @@ impl SoundServer {
                 &mut self.rng,
             )
             .ok_or(Refusal::Unknown(request.sound))?;
-        let handle = self
-            .cache
-            .get(&name)
-            .map_err(|e| Refusal::Sample(e.to_string()))?;
+        let handle = match self.cache.get(&name) {
+            Ok(handle) => handle,
+            Err(e) => {
+                self.record(SampleEvent::ServerSoundRefused {
+                    sound: Arc::from(sound.name.as_str()),
+                    reason: format!("`{name}`: {e}"),
+                });
+                return Err(Refusal::Sample(e.to_string()));
+            }
+        };
         let note = self.next_note;
         self.next_note += 1;
         if let Some(origin) = request.origin {
@@ -116,6 +134,19 @@ impl SoundServer {
             reverb: false,
             priority: crate::runtime::sink::WORLD_PRIORITY,
         };
+        self.record(SampleEvent::ServerSound {
+            note,
+            sound: Arc::from(sound.name.as_str()),
+            group: self.bank.last_group().map(Arc::from),
+            sample: Arc::clone(&name),
+            origin: request.origin,
+            distance: match request.power {
+                Power::Distance(d) => Some(d),
+                Power::Volume(_) => None,
+            },
+            range,
+            volume,
+        });
         self.start_from_handle(&pending, request.at, handle);
         Ok(note)
     }

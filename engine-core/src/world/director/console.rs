@@ -54,6 +54,9 @@ impl WorldDirector {
                 let reply = self.turn_off(engine, *object, None, now, out)?;
                 return Ok(reply.to_string());
             }
+            WorldCommand::Select(_) | WorldCommand::Sound { .. } => {
+                return Err(WorldError::ServerSound);
+            }
             WorldCommand::Describe => WorldReply::Described {
                 text: self.describe(engine),
             },

@@ -42,6 +42,9 @@ pub enum WorldError {
         /// Its priority.
         priority: i32,
     },
+    /// `select` and `sound` play through a session's sound server, not the director.
+    #[error("`select` and `sound` play through the session's sound server")]
+    ServerSound,
     /// The station could not be tuned.
     #[error(transparent)]
     Station(#[from] StationError),

@@ -37,6 +37,7 @@ use super::lot::Lot;
 use super::lot::doc::LotDocument;
 use super::lot::save::SaveLotPolicy;
 use super::music::{Music, MusicSettings, MusicState};
+use super::server_sounds::ServerSounds;
 use super::settings::WorldIni;
 use super::sound::NoteIds;
 use super::stations::Stations;
@@ -82,6 +83,8 @@ pub struct WorldDirector {
     pub cache: CacheSettings,
     /// `[Voices]`: the Box-X priority of each kind of world player.
     voice_settings: VoiceSettings,
+    /// `[ServerSounds]`: the sound server's own sounds (the session registers them).
+    pub server_sounds: ServerSounds,
     /// The ambience lost its voice slot (or got none): it stays off until the next mode.
     ambience_voiceless: bool,
     /// The character the player controls (the session's), whose room sets the reverb.
@@ -134,6 +137,8 @@ impl WorldDirector {
         diagnostics.extend(cache_diagnostics);
         let (voice_settings, voice_diagnostics) = VoiceSettings::from_ini(&ini);
         diagnostics.extend(voice_diagnostics);
+        let (server_sounds, sound_diagnostics) = ServerSounds::from_ini(&ini, &project.dirs);
+        diagnostics.extend(sound_diagnostics);
         let (ambience_settings, ambience_diagnostics) = AmbienceSettings::from_ini(&ini);
         diagnostics.extend(ambience_diagnostics);
         let (ambience, ambience_diagnostics) =
@@ -148,6 +153,7 @@ impl WorldDirector {
             ambience,
             cache,
             voice_settings,
+            server_sounds,
             ambience_voiceless: false,
             active: None,
             active_room: None,
