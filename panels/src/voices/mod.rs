@@ -200,7 +200,7 @@ impl VoicesPanel {
             _ => None,
         };
         let (name, group) = match (w.who, station) {
-            (WorldVoice::Station(code), Some(s)) => (format!("station {code} `{}`", s.name), "—"),
+            (WorldVoice::Station(code), Some(s)) => (format!("station {code} ({})", s.name), "—"),
             (WorldVoice::Station(code), None) => (format!("station {code}"), "—"),
             (WorldVoice::Music, _) => ("music".to_string(), "Music"),
             (WorldVoice::LoadLoop, _) => ("load loop".to_string(), "FX"),
