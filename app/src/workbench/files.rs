@@ -123,8 +123,9 @@ impl Workbench {
     }
 
     /// Adds `dir` as the open project's last plug-in directory (it overrides the project
-    /// and the plug-ins before it), loads the project again with it and restarts the live
-    /// engine. Remembered for this project in the settings.
+    /// and the plug-ins before it): the project is loaded again with it and swapped into
+    /// the running engine, which goes on playing (no restart). Remembered for this
+    /// project in the settings.
     pub fn add_plugin_dir(&mut self, dir: &Path) {
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let root = self.project.root().to_path_buf();
@@ -135,7 +136,7 @@ impl Workbench {
         } else if !self.settings.add_plugin(&root, &dir) {
             self.status = format!("{} is already a plug-in directory", dir.display());
         } else {
-            self.open_project(&root);
+            self.swap_dirs(&root);
             self.status = format!(
                 "added plug-in directory {}: {} definition(s) overridden, {} problem(s)",
                 dir.display(),
@@ -146,12 +147,12 @@ impl Workbench {
         }
     }
 
-    /// Stops loading `dir` with the open project: loads it again without it and restarts
-    /// the live engine.
+    /// Stops loading `dir` with the open project: it is loaded again without it and
+    /// swapped into the running engine (no restart).
     pub fn remove_plugin_dir(&mut self, dir: &Path) {
         let root = self.project.root().to_path_buf();
         if self.settings.remove_plugin(&root, dir) {
-            self.open_project(&root);
+            self.swap_dirs(&root);
             self.status = format!("removed plug-in directory {}", dir.display());
             self.save_settings_quietly();
         } else {
@@ -598,12 +599,25 @@ mod tests {
         let mut first = Workbench::new(Some(&demo()), OutputChoice::Null, Some(config.clone()));
         assert_eq!(click_track(&first), 0x2000);
         assert!(first.plugin_dirs().is_empty());
+        let engine_time = |wb: &Workbench| wb.live.as_ref().map(|l| l.take_snapshot().now);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        // Half a second in: a restarted engine would be back near 0.
+        while engine_time(&first).is_none_or(|t| t.samples() < 24_000) && Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let before = engine_time(&first).unwrap();
         first.add_plugin_dir(&plugin);
         assert_eq!(click_track(&first), 0x2001, "{}", first.status());
         assert_eq!(first.project().dirs, [demo(), plugin.clone()]);
         assert_eq!(first.plugin_dirs(), std::slice::from_ref(&plugin));
         assert!(first.status().contains("added plug-in directory"));
-        assert!(first.live.is_some(), "the engine was restarted on it");
+        std::thread::sleep(Duration::from_millis(100));
+        let after = engine_time(&first).unwrap();
+        assert!(
+            after >= before,
+            "the engine plays on (a restart would start its clock again): {before:?} → {after:?}"
+        );
         first.add_plugin_dir(&plugin);
         assert!(first.status().contains("already"), "{}", first.status());
         first.save_settings().unwrap();

@@ -358,6 +358,20 @@ impl Workbench {
         );
     }
 
+    /// Loads the project in `root` with its plug-in directories as the settings list them
+    /// now and swaps it into the live engine, which plays on (its cache serves the
+    /// folders added and stops serving those removed); without one, opens it.
+    fn swap_dirs(&mut self, root: &Path) {
+        let project = Project::load_dirs(&self.settings.project_dirs(root));
+        match &self.live {
+            Some(live) => {
+                live.send(LiveCommand::Project(Box::new(project.clone())));
+                self.show_project(project);
+            }
+            None => self.open_project(root),
+        }
+    }
+
     /// Loads the project again and hands it to the live engine.
     fn reload(&mut self) {
         let project = Project::load_dirs(&self.project.dirs);

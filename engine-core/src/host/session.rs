@@ -23,8 +23,10 @@ use crate::world::commands::WorldCommand;
 use crate::world::director::WorldDirector;
 pub use crate::world::lot::save::SaveLotPolicy;
 pub use apply_reload::swap_project;
+pub use dirs::replace_project;
 
 mod apply_reload;
+mod dirs;
 mod server_sounds;
 use server_sounds::install_server_sounds;
 use std::sync::Arc;

@@ -13,6 +13,8 @@ mod debugger;
 mod hitlists;
 mod inspect;
 mod live_audition;
+mod packs;
+mod plugins;
 mod qa;
 mod reload;
 mod rooms;

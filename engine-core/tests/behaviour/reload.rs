@@ -687,3 +687,50 @@ fn a_project_opened_by_a_relative_path_is_watched_too() {
         drop(reloader);
     }
 }
+
+#[test]
+fn a_zip_pack_dropped_into_the_folder_goes_live() {
+    let p = project("pack");
+    std::fs::remove_file(p.path("tone_a.wav")).unwrap();
+    let project = Project::load(&p.0);
+    assert!(
+        project
+            .patches
+            .get(&1)
+            .is_some_and(|patch| patch.file.is_none()),
+        "tone_a.wav is missing at first"
+    );
+    let mut rig = Rig::new(project);
+    let (_reloader, reloads) = Reloader::with_channel(
+        rig.session.engine.project(),
+        std::sync::Arc::clone(rig.session.server.cache()),
+        rig.config,
+    )
+    .unwrap();
+    let (_, peak) = rig.play("ping");
+    assert!(peak < 0.01, "nothing to play yet: peak {peak}");
+
+    // A pack holding tone_a.wav appears: the patch finds it there and it plays.
+    let mut bytes = Vec::new();
+    {
+        use std::io::Write;
+        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(&mut bytes));
+        writer
+            .start_file("tone_a.wav", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        writer.write_all(&wav(4_800, 0.25)).unwrap();
+        writer.finish().unwrap();
+    }
+    p.write("extra.zip", &bytes);
+    rig.until(&reloads, "the pack is live", |rig| {
+        rig.session
+            .engine
+            .project()
+            .patches
+            .get(&1)
+            .is_some_and(|patch| patch.pack.is_some())
+    });
+    let (lines, peak) = rig.play("ping");
+    assert!(plays_patch(&lines, 1), "{lines:#?}");
+    assert!(near(peak, 0.25), "the packed tone plays: peak {peak}");
+}

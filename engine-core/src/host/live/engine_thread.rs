@@ -8,7 +8,6 @@ use super::{LiveCommand, LiveSnapshot, Message, Reply};
 use crate::host::command;
 use crate::host::reload::{ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::Session;
-use crate::runtime::trace::ReloadEvent;
 use crate::runtime::{SampleTime, TraceRecord};
 use crate::sound::cache::CacheStats;
 use crate::toolchain::project::Project;
@@ -180,16 +179,13 @@ impl EngineThread {
         }
     }
 
-    /// Swaps a new project in (reload, added directory) and watches its directories.
+    /// Swaps a new project in (reload, a plug-in folder added or removed) and watches its
+    /// directories.
     fn replace_project(&mut self, project: Project) {
         if let Some(reloader) = &self.reloader {
             reloader.set_project(&project);
         }
-        self.session.record(ReloadEvent::ProjectReplaced {
-            dirs: project.dirs.len(),
-            problems: project.diagnostics.len(),
-        });
-        crate::host::session::swap_project(
+        crate::host::session::replace_project(
             &mut self.session,
             project,
             self.reload_config.restart_tracks,

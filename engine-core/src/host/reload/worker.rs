@@ -230,6 +230,17 @@ impl Worker {
         SAMPLE_EXTENSIONS.contains(&ext.as_str())
             || PROJECT_EXTENSIONS.contains(&ext.as_str())
             || self.includes.contains(path)
+            || self.is_pack(path)
+    }
+
+    /// A zip pack: a `*.zip` at the top of a data folder.
+    fn is_pack(&self, path: &Path) -> bool {
+        extension(path) == "zip"
+            && self
+                .base
+                .dirs
+                .iter()
+                .any(|d| path.parent() == Some(d.as_path()))
     }
 
     fn is_sample(path: &Path) -> bool {
@@ -240,9 +251,14 @@ impl Worker {
     fn process(&mut self, batch: &Batch) -> Option<Reload> {
         let known: HashSet<&Path> = self.base.samples.iter().map(PathBuf::as_path).collect();
         let mut samples: BTreeSet<PathBuf> = BTreeSet::new();
+        let mut packs = Vec::new();
         let mut project = batch.rescan;
         for path in &batch.paths {
-            if Self::is_sample(path) {
+            if self.is_pack(path) {
+                // A pack added, replaced or removed changes which patches find their file.
+                packs.push(path.clone());
+                project = true;
+            } else if Self::is_sample(path) {
                 // A sample that appeared or went changes which patches find their file.
                 if path.is_file() != known.contains(path.as_path()) {
                     project = true;
@@ -271,8 +287,23 @@ impl Worker {
             reload.report = report;
         }
         for path in &samples {
+            if self.is_pack(path) {
+                continue;
+            }
             let change = self.sample(path);
             reload.samples.push(change);
+        }
+        for pack in packs.iter().filter(|p| p.is_file()) {
+            // Mounted (again): its sounds are served from now on.
+            let outcome = match self.cache.add_zip(pack) {
+                Ok(_) => SampleOutcome::Added,
+                Err(e) => SampleOutcome::Failed(e.to_string()),
+            };
+            reload.samples.push(SampleChange {
+                path: pack.clone(),
+                name: resource_name(pack, &self.base.dirs),
+                outcome,
+            });
         }
         if !project {
             // Keep the base's stamps current so the next project reload does not see

@@ -309,6 +309,27 @@ pub(crate) fn reload_from_disk(session: &mut Session) -> String {
         let Some(name) = resource_name(path, &project.dirs) else {
             continue;
         };
+        let pack = path.is_file()
+            && project
+                .dirs
+                .iter()
+                .any(|d| path.parent() == Some(d.as_path()))
+            && path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+        if pack {
+            // A new or replaced pack is mounted (again): its sounds are served from now.
+            let outcome = match cache.add_zip(path) {
+                Ok(_) => SampleOutcome::Added,
+                Err(e) => SampleOutcome::Failed(e.to_string()),
+            };
+            samples.push(SampleChange {
+                path: path.clone(),
+                name: Some(name),
+                outcome,
+            });
+            continue;
+        }
         let outcome = if !path.is_file() {
             cache.evict(&name);
             SampleOutcome::Removed

@@ -188,6 +188,26 @@ pub enum ReloadEvent {
         /// Problems found loading it.
         problems: usize,
     },
+    /// A data directory (a plug-in folder) now loads with the project: its files and
+    /// packs are served, its definitions override.
+    DirAdded {
+        /// The directory.
+        dir: PathBuf,
+        /// Files the resource cache serves from it (loose and in packs).
+        resources: usize,
+    },
+    /// A data directory no longer loads with the project.
+    DirRemoved {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A data directory could not be served.
+    DirFailed {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl ReloadEvent {
@@ -212,7 +232,10 @@ impl ReloadEvent {
             | ReloadEvent::TrackStopped(_)
             | ReloadEvent::TrackRestarted { .. }
             | ReloadEvent::Live { .. }
-            | ReloadEvent::ProjectReplaced { .. } => false,
+            | ReloadEvent::ProjectReplaced { .. }
+            | ReloadEvent::DirAdded { .. }
+            | ReloadEvent::DirRemoved { .. } => false,
+            ReloadEvent::DirFailed { .. } => true,
         };
         if error {
             TraceKind::Error
@@ -329,6 +352,17 @@ impl fmt::Display for ReloadEvent {
                 f,
                 "project replaced: {dirs} data director(ies), {problems} problem(s)"
             ),
+            R::DirAdded { dir, resources } => write!(
+                f,
+                "data directory {} added: {resources} file(s) served from it",
+                dir.display()
+            ),
+            R::DirRemoved { dir } => {
+                write!(f, "data directory {} removed", dir.display())
+            }
+            R::DirFailed { dir, reason } => {
+                write!(f, "data directory {} not served: {reason}", dir.display())
+            }
         }
     }
 }

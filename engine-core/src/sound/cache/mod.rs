@@ -544,6 +544,33 @@ impl ResourceCache {
         info
     }
 
+    /// Stops serving the directory `dir` and the zip packs at its top (a plug-in folder
+    /// removed): what they served is dropped from memory, and the next request for one
+    /// of their names finds it in the sources left, if any. Returns how many sources
+    /// went.
+    pub fn remove_directory(&self, dir: &Path) -> usize {
+        let removed: Vec<Arc<Source>> = {
+            let mut sources = self
+                .core
+                .sources
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            let (gone, kept): (Vec<Arc<Source>>, Vec<Arc<Source>>) =
+                sources.iter().cloned().partition(|s| {
+                    let path = s.path();
+                    path == dir || (s.info().kind == SourceKind::Zip && path.parent() == Some(dir))
+                });
+            *sources = Arc::new(kept);
+            gone
+        };
+        if !removed.is_empty() {
+            let mut state = self.core.lock();
+            state.clear_failures();
+            state.shadow(|name| removed.iter().any(|s| s.contains(name)));
+        }
+        removed.len()
+    }
+
     /// The sources, oldest first.
     pub fn sources(&self) -> Vec<SourceInfo> {
         self.core.sources().iter().map(|s| s.info()).collect()

@@ -75,10 +75,26 @@ impl CacheSamples {
 
     fn measure(&self, sample: &SampleRef) -> Result<SampleInfo, LengthError> {
         let path = Path::new(sample.path.as_ref());
-        let head = read_head(path).map_err(|e| LengthError::Read {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let head = match read_head(path) {
+            Ok(head) => head,
+            Err(e) => {
+                // Not a file on disk: a sample inside a zip pack, which the cache reads
+                // and decodes (whole: a packed sample does not stream).
+                if !path.exists()
+                    && let Ok(handle) = self.cache.get(&sample.name)
+                    && let Some(buffer) = handle.samples()
+                {
+                    return Ok(SampleInfo {
+                        frames: buffer.frames() as u64,
+                        sample_rate: buffer.sample_rate,
+                    });
+                }
+                return Err(LengthError::Read {
+                    path: path.to_path_buf(),
+                    message: e.to_string(),
+                });
+            }
+        };
         let info = decode::probe(&sample.name, &head).map_err(|e| LengthError::Headers {
             name: sample.name.to_string(),
             message: e.to_string(),

@@ -56,7 +56,8 @@ impl ResourceLoader for SampleLoader {
 }
 
 /// A resource cache serving the samples of a project's data directories (later
-/// directories first), with the audio loaders registered.
+/// directories first; in each, its loose files before its `*.zip` packs), with the audio
+/// loaders registered.
 pub fn project_cache(
     dirs: &[std::path::PathBuf],
     budget: usize,
@@ -67,6 +68,12 @@ pub fn project_cache(
         cache.register_loader(loader);
     }
     for dir in dirs {
+        // A folder's zip packs first: its loose files, searched before them, win.
+        for pack in crate::toolchain::project::packs::packs_in(dir) {
+            if let Err(e) = cache.add_zip(&pack) {
+                problems.push(e.to_string());
+            }
+        }
         if let Err(e) = cache.add_directory(dir) {
             problems.push(e.to_string());
         }

@@ -188,8 +188,11 @@ pub struct PatchDef {
     pub name: String,
     /// The path as written in the table.
     pub path_text: String,
-    /// The file found for it, if any.
+    /// The file found for it, if any (inside a zip pack: `<pack>/<entry>`, which is
+    /// not a file on disk; `pack` says so).
     pub file: Option<PathBuf>,
+    /// The zip pack its sample is in, if it is in one.
+    pub pack: Option<PathBuf>,
     /// The file's name as the resource cache knows it: its path relative to the data
     /// directory holding it (shared, made once at load).
     pub resource: Option<std::sync::Arc<str>>,

@@ -21,6 +21,7 @@ pub mod defs;
 mod error;
 pub mod inputs;
 mod link;
+pub mod packs;
 pub mod reload;
 mod resolve;
 mod scan;

@@ -92,7 +92,7 @@ struct DirRead {
     index: usize,
     dir: PathBuf,
     diagnostics: Vec<Diagnostic>,
-    samples: Option<Vec<PathBuf>>,
+    samples: Option<(Vec<PathBuf>, Vec<super::packs::Pack>)>,
 }
 
 /// Loads `dirs`; with a `previous` project, a file whose new version has errors keeps
@@ -116,6 +116,10 @@ pub(super) fn load(dirs: &[PathBuf], previous: Option<&Project>) -> (Project, Re
             inputs
                 .samples
                 .extend(found.samples.iter().map(|s| FileStamp::of(s)));
+            // A pack replaced or changed is a change of its samples.
+            inputs
+                .samples
+                .extend(found.packs.iter().map(|p| FileStamp::of(&p.path)));
             for piece in found.pieces {
                 let piece = match previous {
                     Some(previous) => fall_back(piece, &previous.inputs, index, &mut report),
@@ -123,7 +127,7 @@ pub(super) fn load(dirs: &[PathBuf], previous: Option<&Project>) -> (Project, Re
                 };
                 inputs.pieces.push(piece);
             }
-            found.samples
+            (found.samples, found.packs)
         });
         read.push(DirRead {
             index,
@@ -151,9 +155,13 @@ fn build(dirs: &[PathBuf], read: &[DirRead], pieces: &[Piece]) -> Project {
     let mut loader = Loader::default();
     for dir in read {
         loader.diagnostics.extend(dir.diagnostics.iter().cloned());
-        let Some(samples) = &dir.samples else {
+        let Some((samples, packs)) = &dir.samples else {
             continue;
         };
+        // Packs first: a loose file of the same name, added after, wins.
+        for pack in packs {
+            loader.sample_index.add_pack(dir.index, pack);
+        }
         loader.sample_index.add(dir.index, &dir.dir, samples);
         for piece in pieces.iter().filter(|p| p.dir == dir.index) {
             loader.add_piece(piece);

@@ -88,6 +88,8 @@ pub struct DirFiles {
     pub pieces: Vec<Piece>,
     /// The sample files, sorted.
     pub samples: Vec<PathBuf>,
+    /// The zip packs at the top of the folder and the sound files in each, sorted.
+    pub packs: Vec<super::packs::Pack>,
 }
 
 /// Reads data directory number `index` into pieces, reading files through `files` (the
@@ -145,9 +147,28 @@ pub fn read_dir(
         piece.stamp(std::slice::from_ref(evt));
         pieces.push(piece);
     }
+    let packs = super::packs::packs_in(dir)
+        .into_iter()
+        .filter_map(
+            |path| match super::packs::read_pack(&path, SAMPLE_EXTENSIONS) {
+                Ok(pack) => Some(pack),
+                Err(why) => {
+                    diagnostics.push(Diagnostic::error(
+                        DiagCode::UnreadableFile,
+                        &path,
+                        0,
+                        0,
+                        format!("not a zip pack that can be read ({why}); its sounds are left out"),
+                    ));
+                    None
+                }
+            },
+        )
+        .collect();
     Some(DirFiles {
         pieces,
         samples: found.samples,
+        packs,
     })
 }
 

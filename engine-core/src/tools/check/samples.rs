@@ -2,9 +2,10 @@
 //! engine's own decoder, so a damaged file is found before a player hears it.
 
 use super::lint::Finding;
-use crate::sound::audio::decode::{DecodeError, DecodeLimits, scan_file};
+use crate::sound::audio::decode::{DecodeError, DecodeLimits, decode, scan_file};
 use crate::toolchain::diag::DiagCode;
 use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
+use crate::toolchain::project::packs;
 use crate::toolchain::project::{PatchDef, Project, refused_sample};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -49,13 +50,35 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
             by_file.entry(file.as_path()).or_default().push(patch);
         }
     }
+    let limits = DecodeLimits::default();
     for (file, mut patches) in by_file {
         patches
             .sort_by(|a, b| (&a.origin.file, a.origin.line).cmp(&(&b.origin.file, b.origin.line)));
         let Some(first) = patches.first() else {
             continue;
         };
-        if let Err(refusal) = rules.check(file) {
+        // A sample in a zip pack: the pack is what the rules judge; the entry is read
+        // from it and decoded whole.
+        let decoded = match (&first.pack, first.resource.as_deref()) {
+            (Some(pack), Some(entry)) => Some(match rules.check(pack) {
+                Err(refusal) => Err(Undecodable::Damaged(refusal.reason())),
+                Ok(_) => match packs::read_entry(pack, entry) {
+                    Err(why) => Err(Undecodable::Damaged(why)),
+                    Ok(bytes) => match decode(entry, &bytes, &limits) {
+                        Ok(d) if d.partial.is_some() => {
+                            Err(Undecodable::Damaged(d.partial.unwrap_or_default()))
+                        }
+                        Ok(d) if d.buffer.frames() == 0 => Err(Undecodable::Empty),
+                        Ok(_) | Err(DecodeError::TooLong { .. }) => Ok(()),
+                        Err(e) => Err(e.into()),
+                    },
+                },
+            }),
+            _ => None,
+        };
+        if decoded.is_none()
+            && let Err(refusal) = rules.check(file)
+        {
             found.push(Finding::error(
                 DiagCode::SampleRefused,
                 &first.origin,
@@ -63,7 +86,7 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
             ));
             continue;
         }
-        let Err(why) = decode_whole(file) else {
+        let Err(why) = decoded.unwrap_or_else(|| decode_whole(file)) else {
             continue;
         };
         let others = match patches.len() - 1 {

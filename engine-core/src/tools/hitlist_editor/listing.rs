@@ -283,7 +283,10 @@ fn plays(project: &Project, id: u32) -> Plays {
             path_text: patch.path_text.clone(),
             file: patch.file.clone(),
             resource: patch.resource.as_deref().map(str::to_owned),
-            exists: patch.file.as_ref().is_some_and(|f| f.is_file()),
+            exists: patch.pack.as_ref().map_or_else(
+                || patch.file.as_ref().is_some_and(|f| f.is_file()),
+                |pack| pack.is_file(),
+            ),
             origin: patch.origin.clone(),
         });
     }

@@ -2,6 +2,8 @@
 //! serves it under.
 
 use crate::toolchain::fsrules::{ReadRules, Refusal};
+use crate::toolchain::project::packs::Pack;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Sample files of every directory, found by relative path or by file name.
@@ -9,9 +11,28 @@ use std::path::{Path, PathBuf};
 pub struct SampleIndex {
     /// (dir, path relative to it lower-cased with `/`, full path), in load order.
     files: Vec<(usize, String, PathBuf)>,
+    /// Samples inside zip packs: their path (`<pack>/<entry>`, not a file on disk) →
+    /// the pack and the entry's resource name.
+    packed: HashMap<PathBuf, (PathBuf, String)>,
 }
 
 impl SampleIndex {
+    /// Adds the sound files of a zip pack of directory `dir`, as `<pack>/<entry>`.
+    pub fn add_pack(&mut self, dir: usize, pack: &Pack) {
+        for entry in &pack.entries {
+            let path = pack.path.join(entry);
+            self.files.push((dir, entry.clone(), path.clone()));
+            self.packed.insert(path, (pack.path.clone(), entry.clone()));
+        }
+    }
+
+    /// The pack and resource name of a sample found inside a pack.
+    pub fn packed(&self, path: &Path) -> Option<(&Path, &str)> {
+        self.packed
+            .get(path)
+            .map(|(pack, entry)| (pack.as_path(), entry.as_str()))
+    }
+
     /// Adds the samples of directory `dir` (rooted at `root`).
     pub fn add(&mut self, dir: usize, root: &Path, samples: &[PathBuf]) {
         for path in samples {

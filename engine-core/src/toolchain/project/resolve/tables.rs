@@ -97,9 +97,16 @@ impl TableResolver<'_> {
         let mut file = found.ok().flatten();
         // A sample must live in a data directory: its name there is what the resource
         // cache serves (and what a later directory can override).
-        let resource = file
+        let packed = file
             .as_ref()
-            .and_then(|f| resource_name(f, &self.project.dirs));
+            .and_then(|f| self.samples.packed(f))
+            .map(|(pack, entry)| (pack.to_path_buf(), entry.to_string()));
+        let resource = match &packed {
+            Some((_, entry)) => Some(entry.clone()),
+            None => file
+                .as_ref()
+                .and_then(|f| resource_name(f, &self.project.dirs)),
+        };
         let problem = if let Some(refusal) = refused {
             Some((
                 DiagCode::SampleRefused,
@@ -139,6 +146,7 @@ impl TableResolver<'_> {
                 .as_ref()
                 .map(|f| Arc::from(f.to_string_lossy().as_ref())),
             file,
+            pack: packed.map(|(pack, _)| pack),
             looped: patch.looped,
             piano: patch.piano,
             origin,
