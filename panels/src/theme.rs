@@ -50,6 +50,12 @@ pub const STATION: Color32 = rgb(TV_RGB);
 pub const LABEL_BACKGROUND: Color32 = Color32::from_black_alpha(170);
 /// The listener's cross.
 pub const LISTENER: Color32 = rgb([100, 220, 220]);
+/// A room of the lot: its walls and name.
+pub const ROOM_EDGE: Color32 = rgba([200, 180, 130], 210);
+/// Any other room: its walls only.
+pub const ROOM_FILL: Color32 = Color32::TRANSPARENT;
+/// The room the active character is in (its ambience reverb follows it).
+pub const ACTIVE_ROOM_FILL: Color32 = rgba([200, 180, 130], 36);
 /// A female person's glyph (gender field 1).
 pub const PERSON_FEMALE: Color32 = rgb([235, 120, 170]);
 /// A child's glyph (gender field 2).

@@ -144,7 +144,7 @@ fn a_deleted_sample_fails_the_scripts_that_hear_it() {
     );
     assert!(run.out.contains("but no note of it started"), "{}", run.out);
     assert!(run.out.contains("why: "), "{}", run.out);
-    assert!(run.out.contains("14 passed, 2 failed"), "{}", run.out);
+    assert!(run.out.contains("15 passed, 2 failed"), "{}", run.out);
     // The missing file is named as a warning of the project.
     assert!(run.err.contains("door_open.ogg"), "{}", run.err);
 }

@@ -191,11 +191,20 @@ impl LotPanel {
             }
         ));
         let a = &world.ambience;
+        let tiles = a.room_tiles.unwrap_or(world.room);
+        let room = match &world.active_room {
+            Some(name) => format!("in `{name}`, {tiles:.0} tiles"),
+            None => format!("room {tiles:.0} tiles"),
+        };
+        let reverb = if a.reverb > 0.0 {
+            format!(" · reverb {:.2}", a.reverb)
+        } else {
+            String::new()
+        };
         ui.label(format!(
-            "hour {:.2}{} · room {:.0} tiles",
+            "hour {:.2}{} · {room}{reverb}",
             world.hour,
             if a.night { " (night)" } else { "" },
-            world.room
         ));
     }
 }

@@ -37,6 +37,7 @@ impl LotPanel {
         map.background();
         map.view(&view);
         map.grid();
+        map.rooms(world);
         map.stations(world, self.drag);
         map.listener(world.ambience.listener);
         let hovered_object = self.objects(ui, &map, ctx, &camera, sounding, commands);

@@ -159,6 +159,46 @@ impl MapPainter {
         }
     }
 
+    /// The lot's rooms on the camera's floor: walls, the name in the corner, the room the
+    /// active character is in shaded (its size sets the ambience's reverb).
+    pub(super) fn rooms(&self, world: &WorldView) {
+        let painter = &self.painter;
+        for room in world.rooms.iter().filter(|r| r.floor == world.camera.level) {
+            let lo = [room.from[0].min(room.to[0]), room.from[1].min(room.to[1])];
+            let hi = [room.from[0].max(room.to[0]), room.from[1].max(room.to[1])];
+            let rect = Rect::from_two_pos(self.frame.to_px(lo), self.frame.to_px(hi));
+            let active = world.active_room.as_deref() == Some(room.name.as_str());
+            let fill = if active {
+                theme::ACTIVE_ROOM_FILL
+            } else {
+                theme::ROOM_FILL
+            };
+            painter.rect(
+                rect,
+                0.0,
+                fill,
+                Stroke::new(if active { 2.0 } else { 1.0 }, theme::ROOM_EDGE),
+                StrokeKind::Inside,
+            );
+            // The name and size where they fit inside the walls, else the name alone,
+            // else nothing (the details beside the map name the character's room).
+            let fits = |g: &std::sync::Arc<egui::Galley>| {
+                g.size().x + 6.0 <= rect.width() && g.size().y + 4.0 <= rect.height()
+            };
+            let font = self.small.clone();
+            let full = format!("{} · {} tiles", room.name, room.tiles());
+            let galley = Some(painter.layout_no_wrap(full, font.clone(), theme::ROOM_EDGE))
+                .filter(fits)
+                .or_else(|| {
+                    Some(painter.layout_no_wrap(room.name.clone(), font, theme::ROOM_EDGE))
+                        .filter(fits)
+                });
+            if let Some(galley) = galley {
+                painter.galley(rect.min + vec2(3.0, 2.0), galley, theme::ROOM_EDGE);
+            }
+        }
+    }
+
     /// The listener: a cross at tile `at`.
     pub(super) fn listener(&self, at: [f32; 2]) {
         let l = self.frame.to_px(at);

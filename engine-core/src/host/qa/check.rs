@@ -91,6 +91,35 @@ pub(super) fn check(assertion: &Assertion, moment: &Moment<'_>) -> Outcome {
                 format!("{} voice(s) busy", moment.busy),
             )
         }
+        Assertion::Reverb(bound) => {
+            let reverb = f64::from(moment.world.ambience.reverb);
+            Outcome::of(
+                holds(bound, reverb, 0.0005),
+                format!(
+                    "reverb {reverb:.2} (room of {} tiles)",
+                    moment
+                        .world
+                        .ambience
+                        .room_tiles
+                        .unwrap_or(moment.world.room)
+                ),
+            )
+        }
+        Assertion::Room { name } => {
+            let now = moment.world.active_room.as_deref();
+            let holds = match (name, now) {
+                (Some(want), Some(now)) => want.eq_ignore_ascii_case(now),
+                (None, None) => true,
+                _ => false,
+            };
+            Outcome::of(
+                holds,
+                match now {
+                    Some(room) => format!("in `{room}`"),
+                    None => "in no room of the lot".to_string(),
+                },
+            )
+        }
         Assertion::Gain { object, bound } | Assertion::Pan { object, bound } => {
             let gain = matches!(assertion, Assertion::Gain { .. });
             level(moment, *object, bound, gain)

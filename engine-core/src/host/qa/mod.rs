@@ -248,6 +248,14 @@ pub enum Assertion {
     },
     /// `voices <op> <n>`: busy voices now.
     Voices(Bound),
+    /// `reverb <op> <value>`: the ambience's room reverb send now (0: none).
+    Reverb(Bound),
+    /// `room <name>` / `room none`: the room of the lot the controlled character is in
+    /// now (none: in no room).
+    Room {
+        /// The room's name (case-insensitive); `None`: in no room.
+        name: Option<String>,
+    },
     /// `gain @<object> <op> <value>`: the object's volume from the view now (0–1).
     Gain {
         /// The object.

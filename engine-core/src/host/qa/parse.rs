@@ -13,9 +13,9 @@ use std::path::Path;
 pub const MAX_REPEAT: u32 = 10_000;
 
 /// Every assertion word after `expect`.
-const ASSERTIONS: [&str; 14] = [
+const ASSERTIONS: [&str; 16] = [
     "started", "refused", "stolen", "not", "voices", "gain", "pan", "playing", "silent", "picks",
-    "no", "fault", "peak", "loudness",
+    "no", "fault", "peak", "loudness", "reverb", "room",
 ];
 /// What `playing` and `silent` take.
 const SOUNDING: [&str; 7] = [
@@ -235,6 +235,15 @@ impl<'a> Reader<'_, 'a> {
             },
             "not" => self.not_stolen()?,
             "voices" => Assertion::Voices(self.bound(1)?),
+            "reverb" => Assertion::Reverb(self.bound(1)?),
+            "room" => {
+                self.word(1, "a room's name, or `none`")?;
+                let name: Vec<&str> = self.words.iter().skip(1).map(|(_, w)| *w).collect();
+                let name = name.join(" ");
+                Assertion::Room {
+                    name: (!name.eq_ignore_ascii_case("none")).then_some(name),
+                }
+            }
             "gain" | "pan" => self.level(head == "gain")?,
             "playing" | "silent" => self.playing(head == "playing")?,
             "picks" => self.picks()?,

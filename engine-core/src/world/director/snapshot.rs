@@ -6,6 +6,7 @@ use crate::runtime::Engine;
 pub use crate::runtime::trace::format_hour;
 use crate::runtime::units::{Gain, Pan};
 use crate::world::ambience::AmbienceState;
+use crate::world::lot::Room;
 use crate::world::music::{MusicMode, MusicState};
 use crate::world::view::{Camera, Placement, ViewSettings};
 use crate::world::{ObjectId, ObjectKind, WorldObject};
@@ -48,6 +49,10 @@ pub struct WorldView {
     pub ambience: AmbienceState,
     /// The lot file, if the project names one.
     pub lot_file: Option<PathBuf>,
+    /// The lot's rooms.
+    pub rooms: Vec<Room>,
+    /// The room the active character is in (its name), if any.
+    pub active_room: Option<String>,
 }
 
 impl Default for WorldView {
@@ -69,6 +74,8 @@ impl Default for WorldView {
             },
             ambience: AmbienceState::default(),
             lot_file: None,
+            rooms: Vec::new(),
+            active_room: None,
         }
     }
 }
@@ -96,6 +103,8 @@ impl WorldDirector {
             music: self.music.state(),
             ambience: self.ambience.describe(),
             lot_file: self.lot_file.clone(),
+            rooms: self.lot.rooms.clone(),
+            active_room: self.active_room.clone().flatten(),
         }
     }
 

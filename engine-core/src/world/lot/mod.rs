@@ -81,7 +81,7 @@ pub struct Lot {
 
 /// A room of the lot: a rectangle of tiles on one floor. The ambience's reverb follows
 /// the room the active character is in.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Room {
     /// Its name, as written.
     pub name: String,
