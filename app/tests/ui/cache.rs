@@ -5,8 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::common::{SIZE, screenshot, type_line, until_within, workspace};
-use egui_kittest::Harness;
+use crate::common::{SIZE, harness_for, screenshot, type_line, until_within, workspace};
 use egui_kittest::kittest::Queryable;
 use engine_core::sound::output::OutputChoice;
 use hitbench::workbench::Workbench;
@@ -23,10 +22,7 @@ fn a_small_budget_shows_capacity_misses_in_the_heatmap() {
         Some(config.clone()),
         Some(400_000),
     );
-    let mut harness = Harness::builder()
-        .with_size(SIZE)
-        .with_render_cursor(false)
-        .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench);
+    let mut harness = harness_for(workbench, SIZE);
     harness.run();
     harness.state_mut().show(Pane::Cache);
     harness.run();

@@ -50,9 +50,21 @@ pub fn open_sized(project: &Path, config: &Path, size: egui::Vec2) -> Harness<'s
         OutputChoice::Null,
         Some(config.to_path_buf()),
     );
+    harness_for(workbench, size)
+}
+
+/// Frames `Harness::run` may take to settle. The live window asks for a repaint every
+/// 100 ms while the engine publishes; on a loaded machine (a debug build on two cores
+/// beside other tests) one frame can take longer, so settling needs more than egui's
+/// default four steps.
+const MAX_STEPS: u64 = 16;
+
+/// A harness drawing `workbench` at `size`.
+pub fn harness_for(workbench: Workbench, size: egui::Vec2) -> Harness<'static, Workbench> {
     Harness::builder()
         .with_size(size)
         .with_render_cursor(false)
+        .with_max_steps(MAX_STEPS)
         .build_ui_state(|ui, wb: &mut Workbench| wb.frame(ui), workbench)
 }
 
