@@ -11,6 +11,10 @@ use engine_core::host::live::Reply;
 use engine_core::runtime::SampleTime;
 use engine_core::toolchain::project::Project;
 
+/// What the empty input says: what to type.
+pub const HINT: &str =
+    "type a command: sev <event> plays one · help lists them all · Tab completes";
+
 /// How many suggestions are shown.
 pub const SUGGESTIONS: usize = 8;
 
@@ -262,7 +266,7 @@ impl Panel for ConsolePanel {
             egui::TextEdit::singleline(&mut self.input)
                 .id(id)
                 .font(egui::TextStyle::Monospace)
-                .hint_text("sev ui_click")
+                .hint_text(HINT)
                 .desired_width(f32::INFINITY),
         );
         if tab && (response.has_focus() || response.lost_focus()) && !suggestions.is_empty() {

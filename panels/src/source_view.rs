@@ -138,7 +138,14 @@ impl Panel for SourceViewPanel {
                         })
                         .inner;
                     if (current && scroll) || (paused && scroll_to_pause) {
-                        response.scroll_to_me(Some(egui::Align::Center));
+                        // Down to the line, but not sideways: the gutter stays in view
+                        // however long the line is (centring the line's left end is as
+                        // far left as the view goes).
+                        let start = egui::Rect::from_min_size(
+                            egui::pos2(ui.min_rect().left(), response.rect.top()),
+                            egui::vec2(0.0, response.rect.height()),
+                        );
+                        ui.scroll_to_rect(start, Some(egui::Align::Center));
                     }
                 }
             });

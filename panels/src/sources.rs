@@ -1,7 +1,31 @@
-//! The Sources panel: the project's assembled source files with their size, labels and
-//! problem counts; the selected file's labels jump to their source lines.
+//! The Sources panel: the project's assembled source files with the size of the source
+//! and of the code it assembled to, labels and problem counts; the selected file's labels jump to their source lines.
 
 use crate::{AppCommand, Panel, PanelContext, display_path};
+use engine_core::toolchain::project::{CodeUnit, Project};
+
+/// The size of the source file a unit was assembled from, as it was read (`None` for a
+/// built set, or a file that could not be read).
+pub fn source_size(project: &Project, unit: &CodeUnit) -> Option<u64> {
+    let path = unit.path();
+    project
+        .inputs
+        .pieces
+        .iter()
+        .filter(|p| p.path == path)
+        .flat_map(|p| &p.stamps)
+        .find(|stamp| stamp.path == path && stamp.len > 0)
+        .map(|stamp| stamp.len)
+}
+
+/// `1267` as `1,267 bytes`, `1` as `1 byte`.
+fn bytes(n: u64) -> String {
+    if n == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{} bytes", crate::traces::thousands(n))
+    }
+}
 
 /// UI state of the Sources panel.
 #[derive(Debug, Clone, Default)]
@@ -45,9 +69,11 @@ impl Panel for SourcesPanel {
                     },
                 );
             let mut text = format!(
-                "{}  —  {} bytes, layout {}",
+                "{}  —  {}{} of code, layout {}",
                 display_path(project, unit.path()),
-                unit.hit.code().len(),
+                source_size(project, unit)
+                    .map_or_else(String::new, |n| format!("{} of source, ", bytes(n))),
+                bytes(unit.hit.code().len() as u64),
                 unit.layout.title()
             );
             if errors > 0 {
@@ -88,5 +114,16 @@ impl Panel for SourcesPanel {
                     }
                 });
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_read_with_thousands_separated() {
+        assert_eq!(super::bytes(1267), "1,267 bytes");
+        assert_eq!(super::bytes(58), "58 bytes");
+        assert_eq!(super::bytes(1), "1 byte");
+        assert_eq!(super::bytes(1_234_567), "1,234,567 bytes");
     }
 }

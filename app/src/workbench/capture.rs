@@ -38,6 +38,13 @@ pub(super) struct OpenCapture {
     diff: Option<Receiver<DiffState>>,
 }
 
+impl OpenCapture {
+    /// True while it plays or its diff runs.
+    pub(super) fn busy(&self) -> bool {
+        self.played_from.is_some() || self.diff.is_some()
+    }
+}
+
 impl Workbench {
     /// The open capture, if any.
     pub fn capture(&self) -> Option<&CaptureView> {

@@ -127,60 +127,195 @@ impl Panels {
     }
 }
 
-/// The layout of a first run: sources (with the project browser as a tab beside them) on
-/// the left; the source view (with the voices, track threads, lot view and Why as tabs
-/// beside it) above the console and problems (and the traces, QA, hit lists, cache, mixer
-/// and capture) on the right.
+/// The layout of a first run, showing the work: the lot view (with the browser, the
+/// sources and the hit lists as tabs beside it) on the left; on the right the voices
+/// (with the track threads, Why, the mixer, the cache and the capture) above the console
+/// (with problems and QA) and the traces side by side. The Source pane is not there: it
+/// appears, beside the lot view, when there is a file to show.
 pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let mut tiles = egui_tiles::Tiles::default();
-    let sources = tiles.insert_pane(Pane::Sources);
-    let browser = tiles.insert_pane(Pane::Browser);
-    let sources = tiles.insert_tab_tile(vec![sources, browser]);
-    let source = tiles.insert_pane(Pane::Source);
-    let voices = tiles.insert_pane(Pane::Voices);
-    let threads = tiles.insert_pane(Pane::Threads);
-    let lot = tiles.insert_pane(Pane::Lot);
-    let why = tiles.insert_pane(Pane::Why);
-    let top = tiles.insert_tab_tile(vec![source, voices, threads, lot, why]);
-    let console = tiles.insert_pane(Pane::Console);
-    let problems = tiles.insert_pane(Pane::Problems);
-    let hitlists = tiles.insert_pane(Pane::HitLists);
-    let cache = tiles.insert_pane(Pane::Cache);
-    let traces = tiles.insert_pane(Pane::Traces);
-    let mixer = tiles.insert_pane(Pane::Mixer);
-    let capture = tiles.insert_pane(Pane::Capture);
-    let qa = tiles.insert_pane(Pane::Qa);
-    let bottom = tiles.insert_tab_tile(vec![
-        console, traces, problems, qa, hitlists, cache, mixer, capture,
-    ]);
+    let tabs = |tiles: &mut egui_tiles::Tiles<Pane>, panes: &[Pane]| {
+        let children = panes.iter().map(|p| tiles.insert_pane(*p)).collect();
+        tiles.insert_tab_tile(children)
+    };
+    let left = tabs(
+        &mut tiles,
+        &[Pane::Lot, Pane::Browser, Pane::Sources, Pane::HitLists],
+    );
+    let top = tabs(
+        &mut tiles,
+        &[
+            Pane::Voices,
+            Pane::Threads,
+            Pane::Why,
+            Pane::Mixer,
+            Pane::Cache,
+            Pane::Capture,
+        ],
+    );
+    let console = tabs(&mut tiles, &[Pane::Console, Pane::Problems, Pane::Qa]);
+    let traces = tabs(&mut tiles, &[Pane::Traces]);
+    let bottom = tiles.insert_container(egui_tiles::Linear::new_binary(
+        egui_tiles::LinearDir::Horizontal,
+        [console, traces],
+        0.5,
+    ));
     let right = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Vertical,
         [top, bottom],
-        0.6,
+        0.5,
     ));
     let root = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Horizontal,
-        [sources, right],
-        0.3,
+        [left, right],
+        0.42,
     ));
     egui_tiles::Tree::new(egui::Id::unique("hitbench-dock"), root, tiles)
 }
 
-/// Adds `pane` to the layout if it is not there (as a tab beside the root), or makes it
-/// the visible tab if it is.
+/// Where a pane goes back to when it is shown again and nothing is remembered of where
+/// it was: a tab beside the first of these panes that is in the layout.
+fn neighbours(pane: Pane) -> &'static [Pane] {
+    match pane {
+        Pane::Source | Pane::Browser | Pane::Sources | Pane::HitLists | Pane::Lot => &[
+            Pane::Lot,
+            Pane::Browser,
+            Pane::Sources,
+            Pane::HitLists,
+            Pane::Source,
+        ],
+        Pane::Voices | Pane::Threads | Pane::Why | Pane::Mixer | Pane::Cache | Pane::Capture => &[
+            Pane::Voices,
+            Pane::Threads,
+            Pane::Why,
+            Pane::Mixer,
+            Pane::Cache,
+            Pane::Capture,
+        ],
+        Pane::Console | Pane::Problems | Pane::Qa | Pane::Traces => {
+            &[Pane::Console, Pane::Problems, Pane::Qa, Pane::Traces]
+        }
+    }
+}
+
+/// Where closed panes were: the pane each was a tab beside when it was closed.
+#[derive(Debug, Clone, Default)]
+pub struct ClosedPanes {
+    beside: std::collections::BTreeMap<Pane, Pane>,
+}
+
+impl ClosedPanes {
+    /// Remembers where the pane of tile `closed` is in `tiles`, as it closes.
+    pub(super) fn closing(&mut self, tiles: &egui_tiles::Tiles<Pane>, closed: egui_tiles::TileId) {
+        let Some(egui_tiles::Tile::Pane(pane)) = tiles.get(closed) else {
+            return;
+        };
+        let sibling = tiles
+            .parent_of(closed)
+            .and_then(|parent| match tiles.get(parent) {
+                Some(egui_tiles::Tile::Container(c)) => Some(c.children_vec()),
+                _ => None,
+            })
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|id| *id != closed)
+            .find_map(|id| match tiles.get(id) {
+                Some(egui_tiles::Tile::Pane(p)) => Some(*p),
+                _ => None,
+            });
+        match sibling {
+            Some(sibling) => {
+                self.beside.insert(*pane, sibling);
+            }
+            None => {
+                self.beside.remove(pane);
+            }
+        }
+    }
+}
+
+/// Adds `pane` to the layout if it is not there, or makes it the visible tab if it is.
+/// A pane coming back goes where it was (beside a pane it was a tab with), else beside
+/// its usual neighbours, else into the largest group of tabs — never around the layout.
 pub fn show_pane(tree: &mut egui_tiles::Tree<Pane>, pane: Pane) {
+    show_pane_remembered(tree, pane, &ClosedPanes::default());
+}
+
+/// [`show_pane`], putting a closed pane back where `closed` remembers it.
+pub fn show_pane_remembered(tree: &mut egui_tiles::Tree<Pane>, pane: Pane, closed: &ClosedPanes) {
     if let Some(id) = tree.tiles.find_pane(&pane) {
         tree.make_active(|tile_id, _| tile_id == id);
         return;
     }
     let new = tree.tiles.insert_pane(pane);
-    match tree.root() {
-        Some(root) => {
-            let tabs = tree.tiles.insert_tab_tile(vec![root, new]);
+    let wanted = closed.beside.get(&pane).into_iter().chain(neighbours(pane));
+    let group = wanted
+        .filter_map(|beside| tree.tiles.find_pane(beside))
+        .find_map(|id| tabs_of(tree, id))
+        .or_else(|| largest_tabs(tree));
+    match (group, tree.root()) {
+        (Some(group), _) => {
+            if let Some(egui_tiles::Tile::Container(c)) = tree.tiles.get_mut(group) {
+                c.add_child(new);
+            }
+        }
+        (None, Some(root)) => {
+            // No group of tabs at all: the pane goes beside the layout, not around it.
+            match tree.tiles.get_mut(root) {
+                Some(egui_tiles::Tile::Container(c))
+                    if c.kind() != egui_tiles::ContainerKind::Tabs =>
+                {
+                    let tabs = tree.tiles.insert_tab_tile(vec![new]);
+                    if let Some(egui_tiles::Tile::Container(c)) = tree.tiles.get_mut(root) {
+                        c.add_child(tabs);
+                    }
+                }
+                _ => {
+                    let tabs = tree.tiles.insert_tab_tile(vec![new]);
+                    let split = tree.tiles.insert_container(egui_tiles::Linear::new_binary(
+                        egui_tiles::LinearDir::Horizontal,
+                        [root, tabs],
+                        0.5,
+                    ));
+                    tree.root = Some(split);
+                }
+            }
+        }
+        (None, None) => {
+            let tabs = tree.tiles.insert_tab_tile(vec![new]);
             tree.root = Some(tabs);
         }
-        None => tree.root = Some(new),
     }
+    tree.make_active(|tile_id, _| tile_id == new);
+}
+
+/// The group of tabs holding tile `id`, if its parent is one.
+fn tabs_of(tree: &egui_tiles::Tree<Pane>, id: egui_tiles::TileId) -> Option<egui_tiles::TileId> {
+    let parent = tree.tiles.parent_of(id)?;
+    match tree.tiles.get(parent) {
+        Some(egui_tiles::Tile::Container(c)) if c.kind() == egui_tiles::ContainerKind::Tabs => {
+            Some(parent)
+        }
+        _ => None,
+    }
+}
+
+/// The visible group of tabs with the most room on screen last frame (the first one,
+/// before anything was drawn).
+fn largest_tabs(tree: &egui_tiles::Tree<Pane>) -> Option<egui_tiles::TileId> {
+    let mut best: Option<(f32, egui_tiles::TileId)> = None;
+    for (id, tile) in tree.tiles.iter() {
+        if let egui_tiles::Tile::Container(c) = tile
+            && c.kind() == egui_tiles::ContainerKind::Tabs
+            && tree.tiles.is_visible(*id)
+        {
+            let area = tree.tiles.rect(*id).map_or(0.0, |r| r.area());
+            if best.is_none_or(|(a, _)| area > a) {
+                best = Some((area, *id));
+            }
+        }
+    }
+    best.map(|(_, id)| id)
 }
 
 /// Draws the panes: each panel gets the context and pushes its commands.
@@ -191,6 +326,8 @@ pub struct Behavior<'a> {
     pub context: &'a PanelContext<'a>,
     /// What they ask for.
     pub commands: &'a mut Vec<AppCommand>,
+    /// Where closed panes were.
+    pub closed: &'a mut ClosedPanes,
 }
 
 impl egui_tiles::Behavior<Pane> for Behavior<'_> {
@@ -212,6 +349,35 @@ impl egui_tiles::Behavior<Pane> for Behavior<'_> {
         self.panels.get(*pane).title().into()
     }
 
+    /// A group inside a group of tabs is named by the panels in it, not by its kind.
+    fn tab_title_for_tile(
+        &mut self,
+        tiles: &egui_tiles::Tiles<Pane>,
+        tile_id: egui_tiles::TileId,
+    ) -> egui::WidgetText {
+        let mut titles = Vec::new();
+        let mut stack = vec![tile_id];
+        while let Some(id) = stack.pop() {
+            match tiles.get(id) {
+                Some(egui_tiles::Tile::Pane(pane)) => titles.push(self.panels.get(*pane).title()),
+                Some(egui_tiles::Tile::Container(c)) => {
+                    stack.extend(c.children_vec().into_iter().rev());
+                }
+                None => {}
+            }
+        }
+        titles.join(" · ").into()
+    }
+
+    fn on_tab_close(
+        &mut self,
+        tiles: &mut egui_tiles::Tiles<Pane>,
+        tile_id: egui_tiles::TileId,
+    ) -> bool {
+        self.closed.closing(tiles, tile_id);
+        true
+    }
+
     fn is_tab_closable(
         &self,
         _tiles: &egui_tiles::Tiles<Pane>,
@@ -223,6 +389,8 @@ impl egui_tiles::Behavior<Pane> for Behavior<'_> {
     fn simplification_options(&self) -> egui_tiles::SimplificationOptions {
         egui_tiles::SimplificationOptions {
             all_panes_must_have_tabs: true,
+            join_nested_linear_containers: true,
+            flatten_tabs_in_tabs: true,
             ..Default::default()
         }
     }
@@ -232,29 +400,110 @@ impl egui_tiles::Behavior<Pane> for Behavior<'_> {
 mod tests {
     use super::*;
 
+    fn count(tree: &egui_tiles::Tree<Pane>, pane: Pane) -> usize {
+        tree.tiles
+            .tiles()
+            .filter(|t| matches!(t, egui_tiles::Tile::Pane(p) if *p == pane))
+            .count()
+    }
+
+    /// The panes in the group of tabs that holds `pane`.
+    fn group_of(tree: &egui_tiles::Tree<Pane>, pane: Pane) -> Vec<Pane> {
+        let id = tree.tiles.find_pane(&pane).unwrap();
+        let group = tabs_of(tree, id).expect("the pane is a tab in a group of tabs");
+        let Some(egui_tiles::Tile::Container(c)) = tree.tiles.get(group) else {
+            panic!("not a container");
+        };
+        c.children()
+            .filter_map(|id| match tree.tiles.get(*id) {
+                Some(egui_tiles::Tile::Pane(p)) => Some(*p),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[test]
-    fn the_default_layout_has_every_pane_once() {
+    fn the_default_layout_has_every_pane_once_but_the_source() {
         let tree = default_layout();
         for pane in Pane::ALL {
-            assert!(tree.tiles.find_pane(&pane).is_some(), "{pane:?}");
+            let expected = usize::from(pane != Pane::Source);
+            assert_eq!(count(&tree, pane), expected, "{pane:?}");
         }
     }
 
     #[test]
-    fn showing_a_closed_pane_brings_it_back() {
+    fn the_first_screen_shows_the_lot_the_voices_the_console_and_the_traces() {
+        let tree = default_layout();
+        for pane in [Pane::Lot, Pane::Voices, Pane::Console, Pane::Traces] {
+            let id = tree.tiles.find_pane(&pane).unwrap();
+            assert!(tree.tiles.is_visible(id), "{pane:?}");
+            let group = tabs_of(&tree, id).unwrap();
+            let Some(egui_tiles::Tile::Container(egui_tiles::Container::Tabs(tabs))) =
+                tree.tiles.get(group)
+            else {
+                panic!("not tabs");
+            };
+            assert_eq!(tabs.active, Some(id), "{pane:?} is its group's visible tab");
+        }
+    }
+
+    #[test]
+    fn showing_a_closed_pane_brings_it_back_as_a_tab_where_it_was() {
         let mut tree = default_layout();
+        let root = tree.root();
+        let mut closed = ClosedPanes::default();
         let id = tree.tiles.find_pane(&Pane::Problems).unwrap();
+        closed.closing(&tree.tiles, id);
         tree.remove_recursively(id);
-        assert!(tree.tiles.find_pane(&Pane::Problems).is_none());
-        show_pane(&mut tree, Pane::Problems);
-        assert!(tree.tiles.find_pane(&Pane::Problems).is_some());
+        assert_eq!(count(&tree, Pane::Problems), 0);
+        show_pane_remembered(&mut tree, Pane::Problems, &closed);
+        assert_eq!(
+            tree.root(),
+            root,
+            "the layout is not wrapped in a new group"
+        );
+        assert!(group_of(&tree, Pane::Problems).contains(&Pane::Console));
         // Showing it again does not duplicate it.
-        show_pane(&mut tree, Pane::Problems);
-        let count = tree
-            .tiles
-            .tiles()
-            .filter(|t| matches!(t, egui_tiles::Tile::Pane(Pane::Problems)))
-            .count();
-        assert_eq!(count, 1);
+        show_pane_remembered(&mut tree, Pane::Problems, &closed);
+        assert_eq!(count(&tree, Pane::Problems), 1);
+    }
+
+    #[test]
+    fn a_pane_moved_by_hand_comes_back_beside_its_new_neighbours() {
+        let mut tree = default_layout();
+        let mut closed = ClosedPanes::default();
+        // The mixer was dragged into the console's group, then closed.
+        let mixer = tree.tiles.find_pane(&Pane::Mixer).unwrap();
+        let console = tree.tiles.find_pane(&Pane::Console).unwrap();
+        let group = tabs_of(&tree, console).unwrap();
+        tree.move_tile_to_container(mixer, group, 1, false);
+        closed.closing(&tree.tiles, mixer);
+        tree.remove_recursively(mixer);
+        show_pane_remembered(&mut tree, Pane::Mixer, &closed);
+        assert!(group_of(&tree, Pane::Mixer).contains(&Pane::Console));
+    }
+
+    #[test]
+    fn the_source_pane_appears_beside_the_lot_view() {
+        let mut tree = default_layout();
+        let root = tree.root();
+        show_pane(&mut tree, Pane::Source);
+        assert_eq!(tree.root(), root);
+        assert!(group_of(&tree, Pane::Source).contains(&Pane::Lot));
+    }
+
+    #[test]
+    fn with_every_neighbour_gone_a_pane_joins_a_group_and_never_wraps_the_layout() {
+        let mut tree = default_layout();
+        for pane in neighbours(Pane::Why) {
+            if let Some(id) = tree.tiles.find_pane(pane) {
+                tree.remove_recursively(id);
+            }
+        }
+        let root = tree.root();
+        show_pane(&mut tree, Pane::Why);
+        assert_eq!(tree.root(), root);
+        let id = tree.tiles.find_pane(&Pane::Why).unwrap();
+        assert!(tabs_of(&tree, id).is_some());
     }
 }

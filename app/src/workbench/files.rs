@@ -93,6 +93,13 @@ pub struct FileJobs {
     render: Option<RenderJob>,
 }
 
+impl FileJobs {
+    /// True while a file dialog is open or a render runs.
+    pub(super) fn busy(&self) -> bool {
+        self.dialog.is_some() || self.render.is_some()
+    }
+}
+
 impl Workbench {
     /// The status bar's message.
     pub fn status(&self) -> &str {

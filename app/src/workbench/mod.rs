@@ -59,6 +59,8 @@ pub struct Workbench {
     source: Option<SourceText>,
     panels: Panels,
     tree: egui_tiles::Tree<Pane>,
+    /// Where the panes closed by hand were (they come back there).
+    closed: dock::ClosedPanes,
     settings: Settings,
     /// Where settings are saved (None: nowhere to save them).
     config_dir: Option<PathBuf>,
@@ -73,6 +75,11 @@ pub struct Workbench {
     trace_epoch: u64,
     /// The QA suite, its run under way and the failed runs' captures.
     qa: qa::QaRuns,
+    /// True once the live engine wakes this window when it has news.
+    waker_set: bool,
+    /// Set while the window refreshes on its own (something in view moves): the
+    /// engine's news then waits for that refresh instead of painting a frame of its own.
+    refreshing: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Something the menu asks for.
@@ -83,8 +90,10 @@ enum MenuAction {
     Files(files::FileAction),
 }
 
-/// How often the window refreshes live state while nothing else happens.
-const LIVE_REFRESH: Duration = Duration::from_millis(100);
+/// How often the window refreshes while background work runs or something it shows
+/// moves on its own (meters, lanes, plots of the last seconds): four times a second,
+/// what a person follows, at a cost a machine without a GPU can carry.
+const LIVE_REFRESH: Duration = Duration::from_millis(250);
 
 impl Workbench {
     /// Opens the workbench: reads the settings in `config_dir` (the layout, recent
@@ -130,6 +139,7 @@ impl Workbench {
             source: None,
             panels: Panels::default(),
             tree,
+            closed: dock::ClosedPanes::default(),
             settings,
             config_dir,
             status: String::new(),
@@ -138,8 +148,12 @@ impl Workbench {
             capture: None,
             trace_epoch: 0,
             qa: qa::QaRuns::default(),
+            waker_set: false,
+            refreshing: std::sync::Arc::default(),
         };
         workbench.open_project(&dir);
+        // The first thing to do is type a command: the console has the keyboard.
+        workbench.panels.console.focus_requested = true;
         if let Some(problem) = problem {
             workbench.status = problem;
         }
@@ -152,6 +166,7 @@ impl Workbench {
         let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let project = Project::load_dirs(&self.settings.project_dirs(dir));
         self.live = None;
+        self.waker_set = false;
         self.runtime_errors = 0;
         // The old project's records leave the log as if dropped from its front.
         self.trace_dropped += self.trace.len() as u64;
@@ -217,7 +232,21 @@ impl Workbench {
 
     /// Shows `pane` (adding it back if it was closed) as the visible tab of its group.
     pub fn show(&mut self, pane: Pane) {
-        dock::show_pane(&mut self.tree, pane);
+        dock::show_pane_remembered(&mut self.tree, pane, &self.closed);
+    }
+
+    /// Shows the console and gives its input the keyboard (what Ctrl+Alt+C does).
+    pub fn focus_console(&mut self) {
+        self.show(Pane::Console);
+        self.panels.console.focus_requested = true;
+    }
+
+    /// Closes `pane` as its tab's close button does (it comes back where it was).
+    pub fn close(&mut self, pane: Pane) {
+        if let Some(id) = self.tree.tiles.find_pane(&pane) {
+            self.closed.closing(&self.tree.tiles, id);
+            self.tree.remove_recursively(id);
+        }
     }
 
     /// Writes the settings (project, recent projects, layout) to the configuration
@@ -236,11 +265,19 @@ impl Workbench {
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         let mut commands = Vec::new();
         let mut actions = Vec::new();
+        self.wake_on_news(ui.ctx());
         let live = self.poll_live();
         self.poll_files(ui.ctx());
         self.poll_capture();
         self.poll_qa();
-        ui.ctx().request_repaint_after(LIVE_REFRESH);
+        // Nothing repaints on a timer unless something needs it: the engine wakes the
+        // window when it has news, input wakes it anyway.
+        let refreshing = self.background_work() || self.animating();
+        self.refreshing
+            .store(refreshing, std::sync::atomic::Ordering::Relaxed);
+        if refreshing {
+            ui.ctx().request_repaint_after(LIVE_REFRESH);
+        }
         // Ctrl+Alt+C: the game's shortcut to the cheat console.
         let console_key =
             egui::KeyboardShortcut::new(egui::Modifiers::CTRL | egui::Modifiers::ALT, egui::Key::C);
@@ -332,6 +369,7 @@ impl Workbench {
                 panels: &mut self.panels,
                 context: &context,
                 commands: &mut commands,
+                closed: &mut self.closed,
             };
             self.tree.ui(&mut behavior, ui);
         });
@@ -339,11 +377,63 @@ impl Workbench {
         for action in actions {
             match action {
                 MenuAction::Open(path) => self.open_project(&path),
-                MenuAction::Show(pane) => dock::show_pane(&mut self.tree, pane),
+                MenuAction::Show(pane) => {
+                    dock::show_pane_remembered(&mut self.tree, pane, &self.closed);
+                }
                 MenuAction::ResetLayout => self.tree = dock::default_layout(),
                 MenuAction::Files(action) => self.file_action(action),
             }
         }
+    }
+
+    /// Has the live engine wake the window whenever a snapshot has news (once per
+    /// engine).
+    fn wake_on_news(&mut self, ctx: &egui::Context) {
+        if self.waker_set {
+            return;
+        }
+        if let Some(live) = &self.live {
+            let ctx = ctx.clone();
+            let refreshing = std::sync::Arc::clone(&self.refreshing);
+            live.set_waker(std::sync::Arc::new(move || {
+                if !refreshing.load(std::sync::atomic::Ordering::Relaxed) {
+                    ctx.request_repaint();
+                }
+            }));
+            self.waker_set = true;
+        }
+    }
+
+    /// True while work the window follows runs in the background: a file dialog or a
+    /// render, a capture playing or diffing, a QA run.
+    fn background_work(&self) -> bool {
+        self.files.busy() || self.qa.busy() || self.capture.as_ref().is_some_and(|c| c.busy())
+    }
+
+    /// True if a pane on screen shows something that moves with time while sound plays
+    /// (the mixer's meters, the voice lanes and elapsed times, the lot view's plots).
+    fn animating(&self) -> bool {
+        let live = match &self.capture {
+            Some(open) => &open.snapshot,
+            None => &self.live_state,
+        };
+        let playing = !live.tracks.is_empty();
+        let on_air = live.world.stations.iter().any(|s| s.on_air.is_some());
+        self.tree
+            .active_tiles()
+            .into_iter()
+            .any(|id| match self.tree.tiles.get(id) {
+                Some(egui_tiles::Tile::Pane(Pane::Mixer)) => live.voices.0 > 0,
+                Some(egui_tiles::Tile::Pane(Pane::Voices)) => playing,
+                Some(egui_tiles::Tile::Pane(Pane::Lot)) => playing || on_air,
+                _ => false,
+            })
+    }
+
+    /// Runs `command` on the live engine as a panel would (the console history shows
+    /// its line).
+    pub fn run(&mut self, command: Command) {
+        self.run_command(command);
     }
 
     fn show_project(&mut self, project: Project) {
@@ -650,6 +740,8 @@ impl Workbench {
                     text: String::from_utf8_lossy(&bytes).into_owned(),
                     line,
                 });
+                // The Source pane is there when it has something to show.
+                dock::show_pane_remembered(&mut self.tree, Pane::Source, &self.closed);
             }
             Err(e) => self.status = format!("cannot open {}: {e}", path.display()),
         }
@@ -661,7 +753,7 @@ impl eframe::App for Workbench {
         self.frame(ui);
     }
 
-    fn on_exit(&mut self) {
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         if let Err(e) = self.save_settings() {
             eprintln!("hitbench: cannot save the workbench settings: {e}");
         }
@@ -689,6 +781,25 @@ pub fn display_available() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
+/// The window's options: 1280×800, titled `title`, painted with OpenGL — on a machine
+/// without a GPU (a software renderer such as llvmpipe) a frame costs a quarter of what
+/// it costs through wgpu's Vulkan path. `HITBENCH_RENDERER=wgpu` chooses wgpu. No
+/// dithering: the workbench paints flat colours, and dithering costs every pixel.
+pub fn native_options(title: &str) -> eframe::NativeOptions {
+    let renderer = match std::env::var("HITBENCH_RENDERER") {
+        Ok(name) if name.eq_ignore_ascii_case("wgpu") => eframe::Renderer::Wgpu,
+        _ => eframe::Renderer::Glow,
+    };
+    eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title(title)
+            .with_inner_size([1280.0, 800.0]),
+        renderer,
+        dithering: false,
+        ..Default::default()
+    }
+}
+
 /// Opens the workbench window on the project in `dir` (else the last one), playing to
 /// `audio`, and runs until it is closed.
 pub fn run(
@@ -696,12 +807,7 @@ pub fn run(
     audio: OutputChoice,
     cache_budget: Option<usize>,
 ) -> anyhow::Result<()> {
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title(APP_NAME)
-            .with_inner_size([1280.0, 800.0]),
-        ..Default::default()
-    };
+    let options = native_options(APP_NAME);
     let dir = dir.map(Path::to_path_buf);
     eframe::run_native(
         APP_NAME,

@@ -37,6 +37,11 @@ pub(super) struct QaRuns {
 }
 
 impl QaRuns {
+    /// True while a run is under way.
+    pub(super) fn busy(&self) -> bool {
+        self.results.is_some()
+    }
+
     /// Lists the suite of the project in `root` again, keeping the results of the
     /// scripts still there.
     pub(super) fn list(&mut self, root: &Path) {

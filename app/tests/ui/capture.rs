@@ -203,6 +203,8 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
     assert!(harness.query_all_by_label("played").count() >= 1);
 
     // Traces: a greeting's record (the newest, in view), selected: Why beside Export.
+    // (The track threads in front of the voices, whose Why buttons are in view no more.)
+    show(&mut harness, Pane::Threads);
     show(&mut harness, Pane::Traces);
     harness.get_by_label("Text:").click();
     harness.run();
@@ -218,15 +220,20 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
     harness.run();
     harness.get_by_label_contains("Why: the trigger of trace record");
 
-    // Lot view: Betty, who greeted at 3.5 s and plays nothing at 9 s. (The console in
-    // front of the traces, whose Why is in view no more.)
-    show(&mut harness, Pane::Console);
+    // Lot view: Betty, who greeted at 3.5 s and plays nothing at 9 s. (The traces
+    // closed, whose Why is in view no more.)
+    harness.state_mut().close(Pane::Traces);
     show(&mut harness, Pane::Lot);
     harness
         .get_by_role_and_label(Role::Button, "Betty Newbie")
         .click();
     harness.run();
-    harness.get_all_by_label("Why").last().unwrap().click();
+    // Its Why is the button beside her details (the lot view is left of the Why tab).
+    harness
+        .get_all_by_role_and_label(Role::Button, "Why")
+        .next()
+        .unwrap()
+        .click();
     harness.run();
     harness.get_by_label("Why: object 2");
     // Her greeting's gain, by named contribution: the view's zoom among them.

@@ -4,9 +4,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
 use engine_core::sound::output::OutputChoice;
 use hitbench::workbench::Workbench;
 use hitbench::workbench::dock::Pane;
@@ -117,12 +115,12 @@ pub fn show(harness: &mut Harness<'static, Workbench>, pane: Pane) {
     harness.run();
 }
 
-/// Types `line` into the console and presses Enter.
+/// Types `line` into the console (Ctrl+Alt+C gives it the keyboard) and presses Enter.
 pub fn type_line(harness: &mut Harness<'static, Workbench>, line: &str) {
-    show(harness, Pane::Console);
-    harness.get_by_role(Role::TextInput).click();
+    harness.state_mut().focus_console();
     harness.run();
-    harness.get_by_role(Role::TextInput).type_text(line);
+    harness.run();
+    harness.event(egui::Event::Text(line.into()));
     harness.run();
     harness.key_press(egui::Key::Enter);
     harness.run();

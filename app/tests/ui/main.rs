@@ -8,4 +8,5 @@ mod capture;
 mod common;
 mod debugger;
 mod qa;
+mod walkthrough;
 mod workbench;

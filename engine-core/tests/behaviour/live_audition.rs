@@ -136,3 +136,52 @@ fn play_auditions_patches_and_files_and_preload_reports_progress() {
     assert!(names.iter().any(|n| n.ends_with("c.wav")), "{names:?}");
     assert!(live.send(LiveCommand::CancelPreload));
 }
+
+#[test]
+fn the_engine_wakes_the_window_for_news_and_not_while_nothing_happens() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let p = TempProject::new();
+    std::fs::write(
+        p.0.join("lot.hot"),
+        "[Patch]\r\n100=0,step_a,\"sounds\\a.wav\",0,0,0,0,0\r\n",
+    )
+    .unwrap();
+    let live = LiveEngine::start_with(
+        Project::load(&p.0),
+        OutputChoice::Null,
+        SessionConfig::default(),
+        None,
+    )
+    .unwrap();
+    let wakes = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&wakes);
+    live.set_waker(Arc::new(move || {
+        counted.fetch_add(1, Ordering::SeqCst);
+    }));
+    // Settle: the start's own news (the first snapshot) goes out.
+    std::thread::sleep(Duration::from_millis(400));
+    let settled = wakes.load(Ordering::SeqCst);
+    let before = live.take_snapshot().now;
+    std::thread::sleep(Duration::from_millis(800));
+    assert!(
+        live.take_snapshot().now > before,
+        "the engine publishes its clock while idle"
+    );
+    assert_eq!(
+        wakes.load(Ordering::SeqCst),
+        settled,
+        "an engine with nothing to say does not wake the window"
+    );
+    assert!(live.line("play 100"));
+    let start = Instant::now();
+    while wakes.load(Ordering::SeqCst) == settled {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "a reply wakes the window"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let replies = wait_for(&live, |s| !s.replies.is_empty());
+    assert!(replies.iter().any(|s| !s.replies.is_empty()));
+}

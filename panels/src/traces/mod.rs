@@ -209,7 +209,9 @@ impl TracesPanel {
         ctx: &PanelContext<'_>,
         commands: &mut Vec<AppCommand>,
     ) {
-        ui.horizontal(|ui| {
+        // Wrapped: in a narrow pane the selection's Why goes to the next line rather
+        // than off the edge.
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label("Export to:");
             ui.add(
                 egui::TextEdit::singleline(&mut self.export_path)
@@ -479,7 +481,7 @@ fn describe(record: &TraceRecord) -> String {
 }
 
 /// `n` with thin separators between thousands: 1,000,000.
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

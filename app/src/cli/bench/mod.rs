@@ -2,13 +2,15 @@
 //! and ratios against their targets (never asserted in tests): `asm` (assembler
 //! throughput), `vm` (the runtime), `mix` (the mixer against kira and rodio, decode
 //! throughput, cache hit latency), `reload` (from a file write to the new version
-//! live) and `ui` (the workbench's frame time with a million trace records).
+//! live) and `ui` (the workbench's frame time with a million trace records; with
+//! `--window`, the CPU the workbench uses in a real window, idle and playing).
 
 mod asm;
 mod mix;
 mod reload;
 mod ui;
 mod vm;
+mod window;
 
 use super::Io;
 use super::args::{Args, usage};
@@ -40,6 +42,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     } else {
         Size::Full
     };
+    let window = args.flag(&["--window"]);
     let what = args
         .next_positional()
         .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm|mix|reload|ui"))?;
@@ -62,6 +65,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         "vm" => vm::run(io, size)?,
         "mix" => mix::run(io, size)?,
         "reload" => reload::run(io, size)?,
+        "ui" if window => window::run(io, size)?,
         "ui" => ui::run(io, size)?,
         other => {
             return Err(usage(format!(

@@ -222,6 +222,7 @@ impl Rig {
                     panels: &mut self.panels,
                     context: &context,
                     commands: &mut commands,
+                    closed: &mut dock::ClosedPanes::default(),
                 };
                 self.tree.ui(&mut behavior, ui);
             });

@@ -4,21 +4,50 @@
 
 use super::capturing::{CaptureStatus, Capturing};
 use super::preload::Preloading;
-use super::{LiveCommand, LiveSnapshot, Message, Reply};
+use super::{LiveCommand, LiveSnapshot, Message, Reply, SharedWaker};
 use crate::host::command;
 use crate::host::reload::{ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::Session;
 use crate::runtime::{SampleTime, TraceRecord};
 use crate::sound::cache::CacheStats;
 use crate::toolchain::project::Project;
-use crate::tools::inspect::{self, VoiceHistory};
+use crate::tools::inspect::{self, VoiceHistory, VoiceOccupant, VoiceView, WorldOccupant};
 use std::ops::ControlFlow;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Trace records the snapshot keeps if the UI does not take them (oldest dropped).
 const TRACE_BACKLOG: usize = 200_000;
+
+/// True if a slot changed hands, priority, gain or pan: what a window shows of the
+/// slots besides the time they have been held (which moves every tick).
+fn slots_changed(old: &[VoiceView], new: &[VoiceView]) -> bool {
+    let timeless = |v: &VoiceView| VoiceView {
+        occupant: v.occupant.as_ref().map(|o| VoiceOccupant {
+            elapsed: 0,
+            ..o.clone()
+        }),
+        world: v.world.as_ref().map(|w| WorldOccupant {
+            elapsed: 0,
+            ..w.clone()
+        }),
+        ..v.clone()
+    };
+    old.len() != new.len() || old.iter().zip(new).any(|(a, b)| timeless(a) != timeless(b))
+}
+
+/// How often the engine publishes a snapshot when no command asks for one sooner.
+const PUBLISH_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The shortest time between two wakes of the window for news someone is waiting for
+/// (a reply, a voice taken or freed, a pause): four times a second, what a person
+/// follows — a frame painted without a GPU is not free.
+const WAKE_INTERVAL: Duration = Duration::from_millis(250);
+
+/// The shortest time between two wakes for the world going on by itself (the
+/// ambience's picks and their trace records): a window at rest stays at rest.
+const BACKGROUND_WAKE_INTERVAL: Duration = Duration::from_secs(5);
 
 /// Ticks the engine may run at once to catch up with the audio before it publishes.
 const MAX_CATCH_UP_TICKS: u32 = 64;
@@ -41,11 +70,24 @@ pub(super) struct EngineThread {
     /// The capture being written, and where the last one stands.
     capturing: Option<Capturing>,
     capture: CaptureStatus,
+    /// Called when a snapshot has news for the window.
+    waker: SharedWaker,
+    /// When the window was last woken.
+    last_wake: Option<Instant>,
+    /// News not yet told (the last wake was too recent).
+    wake_pending: bool,
+    /// Background news not yet told.
+    background_pending: bool,
 }
 
 impl EngineThread {
     /// The thread's state for `session`, following `reloader` when there is one.
-    pub(super) fn new(session: Session, reloader: Option<Reloader>, status: ReloadStatus) -> Self {
+    pub(super) fn new(
+        session: Session,
+        reloader: Option<Reloader>,
+        status: ReloadStatus,
+        waker: SharedWaker,
+    ) -> Self {
         let reload_config = reloader.as_ref().map(|r| *r.config()).unwrap_or_default();
         let rate = u64::from(session.engine.clock().sample_rate());
         let tick_rate = u64::from(session.engine.clock().tick_rate().max(1));
@@ -62,11 +104,16 @@ impl EngineThread {
             preloading: None,
             capturing: None,
             capture: CaptureStatus::Off,
+            waker,
+            last_wake: None,
+            wake_pending: false,
+            background_pending: false,
         }
     }
 
     /// Runs until told to stop, or until the UI side is gone.
     pub(super) fn run(mut self, receive: &Receiver<Message>, shared: &Mutex<LiveSnapshot>) {
+        let mut published = Instant::now();
         loop {
             let first = match receive.recv_timeout(self.period) {
                 Ok(message) => Some(message),
@@ -76,18 +123,25 @@ impl EngineThread {
                     return;
                 }
             };
+            let mut handled = false;
             for message in first
                 .into_iter()
                 .chain(std::iter::from_fn(|| receive.try_recv().ok()))
             {
+                handled = true;
                 if self.handle(message).is_break() {
                     self.stop_capture();
                     return;
                 }
             }
             self.catch_up();
-            if self.publish(shared).is_break() {
-                return;
+            // A command's reply goes out at once; otherwise a snapshot every
+            // PUBLISH_INTERVAL is all a window can show.
+            if handled || published.elapsed() >= PUBLISH_INTERVAL {
+                published = Instant::now();
+                if self.publish(shared).is_break() {
+                    return;
+                }
             }
         }
     }
@@ -254,6 +308,24 @@ impl EngineThread {
         let Ok(mut snapshot) = shared.lock() else {
             return ControlFlow::Break(());
         };
+        let debug = engine.debug_view();
+        let tracks = engine.active_tracks();
+        let voices = (engine.voices_in_use(), engine.config().max_voices);
+        // What a window shows changed (the clock and the meters aside: a window that
+        // shows those moving asks for its own repaints). What someone did or is
+        // waiting for is told at once; the world going on by itself (the ambience's
+        // picks, their records) now and then.
+        let prompt = !self.replies.is_empty()
+            || snapshot.threads != threads
+            || slots_changed(&snapshot.voice_slots, &voice_slots)
+            || snapshot.instances != instances
+            || snapshot.debug != debug
+            || snapshot.tracks != tracks
+            || snapshot.voices != voices
+            || snapshot.trace_switches != engine.trace_switches();
+        let mut background = !trace.is_empty()
+            || snapshot.world != world
+            || snapshot.history.version() != self.history.version();
         snapshot.threads = threads;
         snapshot.voice_slots = voice_slots;
         snapshot.instances = instances;
@@ -263,17 +335,47 @@ impl EngineThread {
             snapshot.history = Arc::new(self.history.clone());
         }
         snapshot.now = now;
-        snapshot.debug = engine.debug_view();
-        snapshot.tracks = engine.active_tracks();
-        snapshot.voices = (engine.voices_in_use(), engine.config().max_voices);
+        snapshot.debug = debug;
+        snapshot.tracks = tracks;
+        snapshot.voices = voices;
         snapshot.mixer = self.session.server.mixer().controls.snapshot();
-        self.publish_cache(&mut snapshot);
-        self.publish_news(&mut snapshot, trace);
+        let (cache, progress) = self.publish_cache(&mut snapshot);
+        background |= cache;
+        let prompt = self.publish_news(&mut snapshot, trace) || progress || prompt;
+        drop(snapshot);
+        self.wake(prompt, background);
         ControlFlow::Continue(())
     }
 
-    /// The cache's statistics, the resource list when they changed, the preload.
-    fn publish_cache(&mut self, snapshot: &mut LiveSnapshot) {
+    /// Tells the window there is news: `prompt` news at most every [`WAKE_INTERVAL`],
+    /// `background` news at most every [`BACKGROUND_WAKE_INTERVAL`]; news held back goes
+    /// out at the first publish after that.
+    fn wake(&mut self, prompt: bool, background: bool) {
+        self.wake_pending |= prompt;
+        self.background_pending |= background;
+        let since = self.last_wake.map(|at| at.elapsed());
+        let due = |interval| since.is_none_or(|s| s >= interval);
+        let wake = (self.wake_pending && due(WAKE_INTERVAL))
+            || (self.background_pending && due(BACKGROUND_WAKE_INTERVAL));
+        if !wake {
+            return;
+        }
+        let waker = match self.waker.lock() {
+            Ok(w) => w.clone(),
+            Err(_) => None,
+        };
+        if let Some(waker) = waker {
+            waker();
+            self.last_wake = Some(Instant::now());
+            self.wake_pending = false;
+            self.background_pending = false;
+        }
+    }
+
+    /// The cache's statistics, the resource list when they changed, the preload and the
+    /// capture; says whether the statistics changed (besides the tick count) and
+    /// whether the preload or the capture moved on.
+    fn publish_cache(&mut self, snapshot: &mut LiveSnapshot) -> (bool, bool) {
         let cache = self.session.server.cache();
         let stats = cache.stats();
         // Every tick counts one more tick; only other changes renew the resource list.
@@ -287,15 +389,22 @@ impl EngineThread {
             snapshot.cache_resources = cache.resource_stats();
         }
         snapshot.cache = Some(stats);
-        snapshot.preload = self.preloading.as_mut().map(Preloading::status);
+        let preload = self.preloading.as_mut().map(Preloading::status);
+        let mut progress = snapshot.preload != preload;
+        snapshot.preload = preload;
         if snapshot.capture != self.capture {
             snapshot.capture = self.capture.clone();
+            progress = true;
         }
-        snapshot.notes = self.session.server.counts();
+        let notes = self.session.server.counts();
+        let news = changed || snapshot.notes != notes;
+        snapshot.notes = notes;
+        (news, progress)
     }
 
-    /// The new trace records (at most [`TRACE_BACKLOG`] kept), replies and reload state.
-    fn publish_news(&mut self, snapshot: &mut LiveSnapshot, trace: Vec<TraceRecord>) {
+    /// The new trace records (at most [`TRACE_BACKLOG`] kept), replies and reload state;
+    /// true if the reload state changed.
+    fn publish_news(&mut self, snapshot: &mut LiveSnapshot, trace: Vec<TraceRecord>) -> bool {
         snapshot.trace.extend(trace);
         let excess = snapshot.trace.len().saturating_sub(TRACE_BACKLOG);
         if excess > 0 {
@@ -308,6 +417,8 @@ impl EngineThread {
             || reload.errors != self.status.errors
         {
             snapshot.reload = self.status.clone();
+            return true;
         }
+        false
     }
 }

@@ -123,6 +123,13 @@ pub struct LiveSnapshot {
     pub capture: CaptureStatus,
 }
 
+/// What the engine thread calls when a snapshot has news for the window (a window that
+/// repaints only when something changed wakes up here).
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// The waker, set by the window once it has one.
+type SharedWaker = Arc<Mutex<Option<Waker>>>;
+
 /// What reaches the engine thread: the UI's commands and finished reloads.
 enum Message {
     Command(LiveCommand),
@@ -138,6 +145,8 @@ pub struct LiveEngine {
     pub output: Output,
     /// What a capture's header says of this engine (the files are hashed when it starts).
     header: Header,
+    /// What the engine thread calls when there is news.
+    waker: SharedWaker,
 }
 
 impl LiveEngine {
@@ -197,16 +206,30 @@ impl LiveEngine {
             ..LiveSnapshot::default()
         }));
         let shared = Arc::clone(&snapshot);
+        let waker = SharedWaker::default();
+        let thread_waker = Arc::clone(&waker);
         let thread = std::thread::Builder::new()
             .name("hitbench-engine".into())
-            .spawn(move || EngineThread::new(session, reloader, status).run(&receive, &shared))?;
+            .spawn(move || {
+                EngineThread::new(session, reloader, status, thread_waker).run(&receive, &shared);
+            })?;
         Ok(Self {
             commands,
             snapshot,
             thread: Some(thread),
             output,
             header,
+            waker,
         })
+    }
+
+    /// Has the engine thread call `waker` whenever a snapshot has news for a window
+    /// (trace records, replies, voices, tracks, threads, the world, the cache, reloads —
+    /// not the clock or the meters), at most ten times a second.
+    pub fn set_waker(&self, waker: Waker) {
+        if let Ok(mut slot) = self.waker.lock() {
+            *slot = Some(waker);
+        }
     }
 
     /// Starts capturing into the file at `path`: creates it and writes its header (the

@@ -1,0 +1,139 @@
+//! The workbench as a new user first meets it (issue 16's walk-through): what the first
+//! screen shows, where the keyboard is, where closed panels come back.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::common;
+
+use common::{open_demo, until};
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use hitbench::workbench::dock::Pane;
+
+/// U1: the first screen shows the lot, the voices, the console and the traces; the
+/// console has the keyboard (typing needs no click first) and says what to type; the
+/// Source pane appears once there is a file to show.
+#[test]
+fn the_first_screen_shows_the_work_and_the_console_has_the_keyboard() {
+    let (mut harness, config) = open_demo("first-screen");
+    harness.run();
+    until(&mut harness, "the lot is live", |wb| {
+        !wb.live().world.objects.is_empty()
+    });
+    // In front: the lot map, the voice slots, the console's input with its hint, the
+    // traces' filter.
+    harness.get_by_label("Lot map");
+    assert!(
+        harness
+            .query_all_by_label_contains("voices in use")
+            .next()
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_all_by_label_contains("record(s)")
+            .next()
+            .is_some()
+    );
+    assert_eq!(
+        harness
+            .query_all_by_role(Role::TextInput)
+            .filter(|input| input.is_focused())
+            .count(),
+        1,
+        "an input has the keyboard (typing below shows it is the console's)"
+    );
+    assert!(
+        harness
+            .query_by_label_contains("`help` lists them")
+            .is_some()
+    );
+    assert!(
+        harness
+            .state()
+            .layout()
+            .tiles
+            .find_pane(&Pane::Source)
+            .is_none(),
+        "no Source pane before there is a file to show"
+    );
+
+    // Typing straight away runs a command.
+    harness.event(egui::Event::Text("help".into()));
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    until(&mut harness, "help answers", |wb| {
+        wb.console()
+            .iter()
+            .any(|e| e.input == "help" && e.reply.is_ok())
+    });
+
+    // The Sources list says what its sizes are.
+    harness.state_mut().show(Pane::Sources);
+    harness.run();
+    assert!(
+        harness
+            .query_all_by_label_contains("of source, ")
+            .next()
+            .is_some()
+    );
+
+    // A label opens its file: the Source pane appears beside the lot view.
+    let label = harness
+        .state()
+        .project()
+        .units
+        .iter()
+        .find_map(|u| u.labels.first().map(|(name, _)| name.clone()))
+        .unwrap();
+    harness
+        .get_all_by_label_contains("baby.src")
+        .next()
+        .unwrap()
+        .click();
+    harness.run();
+    harness.get_by_label(&label).click();
+    harness.run();
+    harness.run();
+    let tree = harness.state().layout();
+    assert!(tree.tiles.find_pane(&Pane::Source).is_some());
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
+
+/// U5: View → a closed panel comes back as a tab where it was, and the layout is not
+/// wrapped in a new group around it.
+#[test]
+fn a_closed_panel_comes_back_where_it_was() {
+    let (mut harness, config) = open_demo("closed-panel");
+    harness.run();
+    let root = harness.state().layout().root();
+    // Close the Problems tab (as its close button does).
+    harness.state_mut().close(Pane::Problems);
+    harness.run();
+    assert!(
+        harness
+            .state()
+            .layout()
+            .tiles
+            .find_pane(&Pane::Problems)
+            .is_none()
+    );
+    // View → Problems.
+    harness.get_by_label("View").click();
+    harness.run();
+    harness.get_by_label("Problems").click();
+    harness.run();
+    let tree = harness.state().layout();
+    assert_eq!(tree.root(), root, "the layout keeps its root");
+    let problems = tree.tiles.find_pane(&Pane::Problems).unwrap();
+    let console = tree.tiles.find_pane(&Pane::Console).unwrap();
+    assert_eq!(
+        tree.tiles.parent_of(problems),
+        tree.tiles.parent_of(console),
+        "back as a tab beside the console, where it was"
+    );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
