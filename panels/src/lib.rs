@@ -28,6 +28,7 @@ pub mod why;
 use engine_core::host::command::Command;
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::TraceRecord;
+use engine_core::toolchain::diag::Diagnostic;
 use engine_core::toolchain::project::Project;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -185,6 +186,24 @@ pub struct PanelContext<'a> {
     pub capture: Option<&'a CaptureView>,
     /// The project's QA suite and its runs.
     pub qa: &'a QaData,
+}
+
+impl<'a> PanelContext<'a> {
+    /// Every problem there is now: the project's, and those a hot reload found in files
+    /// whose last good version still plays (the project the panels read does not hold
+    /// those yet), each once.
+    pub fn problems(&self) -> Vec<&'a Diagnostic> {
+        let mut all: Vec<&'a Diagnostic> = self.project.all_diagnostics().collect();
+        for d in self.live.reload.errors.iter().flat_map(|f| &f.diagnostics) {
+            let known = all.iter().any(|k| {
+                k.file == d.file && k.line == d.line && k.code == d.code && k.message == d.message
+            });
+            if !known {
+                all.push(d);
+            }
+        }
+        all
+    }
 }
 
 /// Everything a [`PanelContext`] borrows, owned in one place: what a panel test, a

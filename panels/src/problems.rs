@@ -115,7 +115,7 @@ impl Panel for ProblemsPanel {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
-        let all: Vec<&Diagnostic> = ctx.project.all_diagnostics().collect();
+        let all: Vec<&Diagnostic> = ctx.problems();
         self.controls(ui, &all);
         ui.separator();
         let shown = self.shown(all.iter().copied());

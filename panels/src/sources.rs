@@ -56,11 +56,9 @@ impl Panel for SourcesPanel {
             ui.label("This project has no MakeTrax sources (*.src).");
             return;
         }
+        let all = ctx.problems();
         for (index, unit) in project.units.iter().enumerate() {
-            let problems = project
-                .diagnostics
-                .iter()
-                .filter(|d| unit.files.contains(&d.file));
+            let problems = all.iter().filter(|d| unit.files.contains(&d.file));
             let (errors, warnings) =
                 problems.fold(
                     (0, 0),

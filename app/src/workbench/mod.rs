@@ -638,8 +638,13 @@ impl Workbench {
         self.trace_dropped += excess as u64;
         let capture_before = std::mem::take(&mut self.live_state.capture);
         let paused_before = self.live_state.debug.paused.take();
+        let reload_before = (
+            self.live_state.reload.applied,
+            self.live_state.reload.errors.clone(),
+        );
         self.live_state = snapshot;
         let rate = live.output.sample_rate;
+        self.reload_news(&reload_before);
         self.pause_news(paused_before.as_ref());
         self.capture_news(&capture_before);
         let s = &self.live_state;
@@ -650,11 +655,7 @@ impl Workbench {
                 human_bytes(c.budget)
             )
         });
-        let load_errors = self
-            .project
-            .all_diagnostics()
-            .filter(|d| d.is_error())
-            .count();
+        let load_errors = self.load_errors();
         format!(
             "{} · {:.1} kHz · voices {}/{} · audio load {:.0}% · underruns {}{cache} · errors {}",
             self.audio.0,
@@ -665,6 +666,64 @@ impl Workbench {
             s.mixer.underruns,
             load_errors as u64 + self.runtime_errors
         )
+    }
+
+    /// Errors in the project's files now: the project's, and those a hot reload found in
+    /// files whose last good version still plays.
+    fn load_errors(&self) -> usize {
+        let kept = self
+            .live_state
+            .reload
+            .errors
+            .iter()
+            .flat_map(|f| &f.diagnostics)
+            .filter(|d| !self.project.all_diagnostics().any(|k| k == *d));
+        self.project
+            .all_diagnostics()
+            .chain(kept)
+            .filter(|d| d.is_error())
+            .count()
+    }
+
+    /// A hot reload happened (or its errors changed): the panels read the project now
+    /// live, the Source view reads its file again, the status bar says what changed.
+    fn reload_news(&mut self, before: &(u64, Vec<engine_core::host::reload::FileErrors>)) {
+        let reload = &self.live_state.reload;
+        if reload.applied == before.0 && reload.errors == before.1 {
+            return;
+        }
+        let swapped = reload.applied != before.0;
+        if swapped && let Some(project) = reload.project.clone() {
+            let project = (*project).clone();
+            self.project = project;
+            self.hitlists.project_loaded(&self.project);
+        }
+        if let Some(source) = &self.source {
+            let (path, line) = (source.path.clone(), source.line);
+            if let Ok(bytes) = std::fs::read(&path) {
+                self.source = Some(SourceText {
+                    path,
+                    text: String::from_utf8_lossy(&bytes).into_owned(),
+                    line,
+                });
+            }
+        }
+        let errors = self.load_errors();
+        let files = self.live_state.reload.errors.len();
+        self.status = match (swapped, errors) {
+            (true, 0) => format!(
+                "reloaded {}: no problems",
+                self.project.root().display()
+            ),
+            (true, n) => format!(
+                "reloaded {}: {n} error(s) in {files} file(s)",
+                self.project.root().display()
+            ),
+            (false, 0) => "the files with errors are fixed".to_string(),
+            (false, n) => format!(
+                "{n} error(s) in {files} file(s); the last good version of each plays on"
+            ),
+        };
     }
 
     /// Applies what the panels asked for this frame.

@@ -137,3 +137,56 @@ fn a_closed_panel_comes_back_where_it_was() {
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);
 }
+
+/// U2: a hot reload that breaks a file shows its error in Problems, Sources and the status
+/// bar at once; fixing the file takes the error away.
+#[test]
+fn problems_follow_hot_reloads_both_ways() {
+    let dir = common::temp("problems-live");
+    let project = dir.join("demo");
+    common::copy_dir(&common::workspace().join("projects/demo"), &project);
+    let config = dir.join("config");
+    let mut harness = common::open(&project, &config);
+    harness.run();
+    until(&mut harness, "the lot is live", |wb| {
+        !wb.live().world.objects.is_empty()
+    });
+    harness.state_mut().show(Pane::Problems);
+    harness.run();
+    harness.get_by_label("Errors (0)");
+
+    let file = project.join("baby.src");
+    let good = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{good}\nnot_an_opcode v1 v2\n")).unwrap();
+    until(&mut harness, "the broken file's error shows", |wb| {
+        wb.status().contains("error")
+    });
+    harness.run();
+    harness.get_by_label("Errors (1)");
+    assert!(
+        harness
+            .query_all_by_label_contains("baby.src:")
+            .next()
+            .is_some(),
+        "the error names its file and line"
+    );
+    harness.state_mut().show(Pane::Sources);
+    harness.run();
+    assert!(
+        harness
+            .query_all_by_label_contains("1 error(s)")
+            .next()
+            .is_some(),
+        "Sources counts it"
+    );
+
+    std::fs::write(&file, good).unwrap();
+    until(&mut harness, "the fixed error goes", |wb| {
+        !wb.status().contains("error(s)")
+    });
+    harness.state_mut().show(Pane::Problems);
+    harness.run();
+    harness.get_by_label("Errors (0)");
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}
