@@ -474,7 +474,10 @@ impl Workbench {
     /// Runs a typed line on the engine — but `why`, which needs the trace the workbench
     /// keeps, opens the Why panel here; and with a capture open, nothing runs.
     fn run_line(&mut self, line: String) {
-        if let Ok(Some(Command::Why(subject))) = command::parse(&line) {
+        // `@bob` is the lot's Bob: `why` is answered here, with the lot shown.
+        let objects = &self.shown().world.objects;
+        let resolved = engine_core::world::names::resolve(&line, objects.iter().map(|(o, _)| o));
+        if let Ok(Ok(Some(Command::Why(subject)))) = resolved.as_deref().map(command::parse) {
             self.why_command(&subject, line);
             return;
         }

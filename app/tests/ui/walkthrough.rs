@@ -190,3 +190,45 @@ fn problems_follow_hot_reloads_both_ways() {
     drop(harness);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// U4: `@bob` names the lot's Bob; an object that is not on the lot is an error, not a
+/// sound from nowhere; an unknown event gets "did you mean".
+#[test]
+fn objects_by_name_and_helpful_errors_at_the_console() {
+    let (mut harness, config) = open_demo("object-names");
+    harness.run();
+    until(&mut harness, "the lot is live", |wb| {
+        !wb.live().world.objects.is_empty()
+    });
+    let reply = |harness: &mut egui_kittest::Harness<'static, hitbench::workbench::Workbench>,
+                 line: &str| {
+        common::type_line(harness, line);
+        until(harness, "the console answers", |wb| {
+            wb.console().iter().any(|e| e.input == line)
+        });
+        harness
+            .state()
+            .console()
+            .iter()
+            .rev()
+            .find(|e| e.input == line)
+            .unwrap()
+            .reply
+            .clone()
+    };
+    let bob = reply(&mut harness, "sev vox greet @bob");
+    assert!(bob.is_ok(), "{bob:?}");
+    until(&mut harness, "Bob says it", |wb| {
+        wb.live().tracks.iter().any(|t| t.owners.contains(&1))
+    });
+    let nobody = reply(&mut harness, "sev vox greet @99").unwrap_err();
+    assert!(nobody.contains("no object 99 on the lot"), "{nobody}");
+    let nameless = reply(&mut harness, "sev vox greet @zed").unwrap_err();
+    assert!(nameless.contains("@1 Bob Newbie"), "{nameless}");
+    let typo = reply(&mut harness, "sev vox gret").unwrap_err();
+    assert!(typo.contains("did you mean `vox_greet`"), "{typo}");
+    let why = reply(&mut harness, "why @betty");
+    assert!(why.is_ok(), "{why:?}");
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}

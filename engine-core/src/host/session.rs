@@ -18,6 +18,7 @@ use crate::runtime::{Engine, EngineConfig, SharedSink, SoundSink, TraceRecord, T
 use crate::sound::mixer::MixerHandle;
 use crate::sound::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
 use crate::toolchain::project::Project;
+use crate::tools::why::Subject;
 use crate::world::ObjectId;
 use crate::world::commands::WorldCommand;
 use crate::world::director::WorldDirector;
@@ -255,7 +256,16 @@ impl Session {
                 args,
             },
         )
-        .map_err(|e| e.to_string());
+        .map_err(|e| match command {
+            // An event the project does not have: the reply says the closest name.
+            Command::SoundEvent { name, .. } | Command::UiSound { name } => {
+                match Subject::Event(name.clone()).check(self.engine.project(), &[]) {
+                    Err(unknown) => unknown.to_string(),
+                    Ok(()) => e.to_string(),
+                }
+            }
+            _ => e.to_string(),
+        });
         // Stations, music and ambience hold voices too: `quietall` silences them, and
         // `quiet` of a receiver turns it off.
         let result = match (command, result) {
@@ -295,6 +305,8 @@ impl Session {
 
     /// Parses and runs one console line.
     pub fn run_line(&mut self, line: &str) -> Result<String, String> {
+        let line = &crate::world::names::resolve(line, self.engine.world().objects())
+            .map_err(|e| e.to_string())?;
         match command::parse(line) {
             Ok(Some(command)) => self.execute(&command),
             Ok(None) => Ok(String::new()),

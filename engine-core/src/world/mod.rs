@@ -11,6 +11,7 @@ pub mod commands;
 pub mod director;
 pub mod lot;
 pub mod music;
+pub mod names;
 pub mod playlist;
 pub mod server_sounds;
 pub mod settings;

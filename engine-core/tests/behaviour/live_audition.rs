@@ -141,7 +141,13 @@ fn play_auditions_patches_and_files_and_preload_reports_progress() {
 fn the_engine_wakes_the_window_for_news_and_not_while_nothing_happens() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let p = TempProject::new();
+    // A folder of its own: the other tests here share theirs.
+    let p = TempProject(std::env::temp_dir().join(format!(
+        "hitbench-live-wake-{}",
+        std::process::id()
+    )));
+    let _ = std::fs::remove_dir_all(&p.0);
+    std::fs::create_dir_all(&p.0).unwrap();
     std::fs::write(
         p.0.join("lot.hot"),
         "[Patch]\r\n100=0,step_a,\"sounds\\a.wav\",0,0,0,0,0\r\n",
