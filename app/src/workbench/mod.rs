@@ -781,8 +781,9 @@ impl Workbench {
             let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
             let matcher = filter.matcher();
             let mut written = 0;
+            let rate = self.panels.traces.sample_rate;
             for record in self.shown_trace().iter().filter(|r| matcher.matches(r)) {
-                writeln!(out, "{record}")?;
+                writeln!(out, "{}", panels::traces::export_line(record, rate))?;
                 written += 1;
             }
             out.flush()?;

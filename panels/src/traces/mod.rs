@@ -343,15 +343,22 @@ impl Panel for TracesPanel {
         }
         let rate = f64::from(self.sample_rate.max(1));
         let selected = &mut self.selected;
+        let root = ctx.project.root();
+        let mut clicked = false;
         let output = area.show_rows(ui, row_height, shown, |ui, range| {
             for n in rows.range(range) {
                 let Some(record) = n.checked_sub(dropped).and_then(|i| trace.get(i as usize))
                 else {
                     continue;
                 };
-                row(ui, *n, record, rate, selected, commands);
+                clicked |= row(ui, *n, record, rate, root, selected, commands);
             }
         });
+        // A click on a row stops the list running away from it.
+        if clicked && self.follow {
+            self.follow = false;
+            self.frozen = Some(end);
+        }
         self.list_end = output.content_size.y - output.inner_rect.height();
         if self.jump && output.state.clamped_offset().y >= self.list_end - 0.5 {
             self.jump = false;
@@ -372,15 +379,18 @@ impl Panel for TracesPanel {
     }
 }
 
-/// One record's row: time, kind, the rest; a click selects it.
+/// One record's row: time, kind, the rest (all of it on hover); a click selects it and,
+/// for a record about a place in a track's code, opens the source there. True if
+/// clicked.
 fn row(
     ui: &mut egui::Ui,
     number: u64,
     record: &TraceRecord,
     rate: f64,
+    root: &Path,
     selected: &mut Option<u64>,
     commands: &mut Vec<AppCommand>,
-) {
+) -> bool {
     ui.horizontal(|ui| {
         ui.label(
             egui::RichText::new(format!("{:>10.3}", record.time.samples() as f64 / rate))
@@ -393,13 +403,30 @@ fn row(
                 .monospace()
                 .color(color),
         );
+        let text = describe(record);
+        let place = record
+            .what
+            .code_place()
+            .and_then(|p| Some((p.file()?.clone(), p.line()?)));
         let response = ui
-            .add(egui::Button::selectable(*selected == Some(number), describe(record)).truncate());
+            .add(egui::Button::selectable(*selected == Some(number), text.as_str()).truncate())
+            .on_hover_text(match &place {
+                Some((file, line)) => format!("{text}\n\nClick to open {}:{line}", file.display()),
+                None => text.clone(),
+            });
         let choices = selections(record);
         if response.clicked() {
             *selected = Some(number);
             if let Some(first) = choices.first() {
                 commands.push(AppCommand::Select(first.clone()));
+            }
+            if let Some((file, line)) = place {
+                let path = if file.is_absolute() {
+                    file
+                } else {
+                    root.join(file)
+                };
+                commands.push(AppCommand::OpenSource { path, line });
             }
         }
         if !choices.is_empty() || record.event.is_some() {
@@ -420,7 +447,9 @@ fn row(
                 }
             });
         }
-    });
+        response.clicked()
+    })
+    .inner
 }
 
 /// "Why", opening the Why panel on record `number`'s trigger; true if clicked.
@@ -474,10 +503,35 @@ fn describe(record: &TraceRecord) -> String {
         text.push_str(&format!("voice={voice} "));
     }
     if let Some(note) = record.note {
-        text.push_str(&format!("note={note} "));
+        text.push_str(&format!("note={} ", note_name(note)));
     }
     text.push_str(&record.message());
     text
+}
+
+/// A note's number as people read it: the engine's notes count up from 1; the world's
+/// (stations, music, ambience) and the server's own are numbered apart, from a high base
+/// that means nothing to a reader (`world 102`, not `2305843009213694054`).
+pub fn note_name(note: u64) -> String {
+    use engine_core::sound::server::{SERVER_NOTES, WORLD_NOTES};
+    if note >= SERVER_NOTES {
+        format!("server {}", note - SERVER_NOTES)
+    } else if note >= WORLD_NOTES {
+        format!("world {}", note - WORLD_NOTES)
+    } else {
+        note.to_string()
+    }
+}
+
+/// A record as an exported line reads: the time in seconds as the panel shows it, the
+/// kind, the rest.
+pub fn export_line(record: &TraceRecord, sample_rate: u32) -> String {
+    format!(
+        "{:.3} {:<6} {}",
+        record.time.samples() as f64 / f64::from(sample_rate.max(1)),
+        record.kind.name(),
+        describe(record)
+    )
 }
 
 /// `n` with thin separators between thousands: 1,000,000.

@@ -616,3 +616,44 @@ fn snapshot() {
     harness.run();
     harness.snapshot("traces");
 }
+
+/// U9: a row about a place in a track's code opens the source there; a click pauses
+/// Follow; a long row shows all of itself on hover; world notes read as `world N`.
+#[test]
+fn a_click_on_a_row_with_a_code_place_opens_the_source_and_pauses_follow() {
+    let mut harness = harness();
+    harness.run();
+    assert!(harness.state().panel.follow);
+    harness.get_by_label_contains("v1 = 1024").click();
+    harness.run();
+    let root = Project::default().root().to_path_buf();
+    assert!(
+        harness.state().commands.contains(&AppCommand::OpenSource {
+            path: root.join("fridge.src"),
+            line: 12,
+        }),
+        "{:?}",
+        harness.state().commands
+    );
+    assert!(!harness.state().panel.follow, "the click paused Follow");
+}
+
+#[test]
+fn world_notes_read_as_world_numbers_and_exports_use_seconds() {
+    use engine_core::sound::server::WORLD_NOTES;
+    assert_eq!(panels::traces::note_name(WORLD_NOTES + 102), "world 102");
+    assert_eq!(panels::traces::note_name(7), "7");
+    let mut record = rec(
+        1.5,
+        TraceKind::Sample,
+        None,
+        None,
+        None,
+        None,
+        says("x"),
+    );
+    record.note = Some(WORLD_NOTES + 102);
+    let line = panels::traces::export_line(&record, 48_000);
+    assert!(line.starts_with("1.500 sample"), "{line}");
+    assert!(line.contains("note=world 102"), "{line}");
+}

@@ -56,6 +56,19 @@ impl fmt::Display for CodePlace {
     }
 }
 
+impl TraceEvent {
+    /// The place in a track's code this record is about — a fault, a `printreg`, a
+    /// pause — if it names one.
+    pub fn code_place(&self) -> Option<&CodePlace> {
+        match self {
+            TraceEvent::Fault { place, .. }
+            | TraceEvent::Print { place, .. }
+            | TraceEvent::Paused { place, .. } => place.as_ref(),
+            _ => None,
+        }
+    }
+}
+
 /// One thing the runtime decided.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TraceEvent {
