@@ -21,6 +21,8 @@ const HISTORY_LEN: usize = 600;
 pub struct HistoryPoint {
     /// Ticks completed at the snapshot.
     pub tick: u64,
+    /// The engine's time at the snapshot, in milliseconds.
+    pub millis: u64,
     /// Hits so far.
     pub hits: u64,
     /// Compulsory misses so far.
@@ -34,9 +36,10 @@ pub struct HistoryPoint {
 }
 
 impl HistoryPoint {
-    fn of(stats: &CacheStats) -> Self {
+    fn of(stats: &CacheStats, millis: u64) -> Self {
         Self {
             tick: stats.ticks,
+            millis,
             hits: stats.hits,
             compulsory: stats.compulsory_misses,
             capacity: stats.capacity_misses,
@@ -58,12 +61,24 @@ impl HistoryPoint {
 }
 
 /// UI state of the Resource-cache panel.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CachePanel {
     /// The pattern to preload (`*` and `?` wildcards).
     pub pattern: String,
     /// The cache's counters at each snapshot that changed them (oldest first).
     pub history: VecDeque<HistoryPoint>,
+    /// The engine's sample rate (frames per second): turns engine time into seconds.
+    pub sample_rate: u32,
+}
+
+impl Default for CachePanel {
+    fn default() -> Self {
+        Self {
+            pattern: String::new(),
+            history: VecDeque::new(),
+            sample_rate: crate::mixer::DEFAULT_RATE,
+        }
+    }
 }
 
 /// `bytes` in B, KB, MB or GB.
@@ -202,13 +217,40 @@ pub fn describe(resource: &ResourceStats) -> String {
     text
 }
 
+/// What the heatmap's colours, sizes and edges mean: a ramp from the resource used last
+/// to the one used longest ago.
+fn legend(ui: &mut egui::Ui) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Colour: recency —");
+        ui.label("used last");
+        for step in 0..=8 {
+            let (swatch, _) = ui.allocate_exact_size(egui::vec2(12.0, 14.0), egui::Sense::hover());
+            ui.painter()
+                .rect_filled(swatch, 1.0, theme::heat(step as f32 / 8.0));
+        }
+        ui.label("used longest ago");
+        ui.separator();
+        ui.label("Size: bytes held");
+        ui.separator();
+        let (edge, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+        ui.painter().rect_stroke(
+            edge.shrink(1.0),
+            2.0,
+            egui::Stroke::new(2.0, theme::PINNED_EDGE),
+            egui::StrokeKind::Inside,
+        );
+        ui.label("pinned or over budget");
+    });
+}
+
 /// A line of the history plot: its name, the counter it shows, its colour.
 type Series = (&'static str, fn(&HistoryPoint) -> u64, egui::Color32);
 
 impl CachePanel {
     /// Adds a history point when the counters moved.
-    fn record(&mut self, stats: &CacheStats) {
-        let point = HistoryPoint::of(stats);
+    fn record(&mut self, stats: &CacheStats, now: engine_core::runtime::SampleTime) {
+        let millis = now.samples() * 1000 / u64::from(self.sample_rate.max(1));
+        let point = HistoryPoint::of(stats, millis);
         let changed = self
             .history
             .back()
@@ -386,20 +428,21 @@ impl CachePanel {
                     egui::StrokeKind::Inside,
                 );
             }
-            if inner.width() > 40.0 && inner.height() > 16.0 {
-                let name = resource.name.rsplit('/').next().unwrap_or(&resource.name);
-                let text_color = theme::heat_label(heat);
-                let galley = painter.layout(
-                    name.to_owned(),
-                    egui::FontId::proportional(11.0),
-                    text_color,
-                    inner.width() - 4.0,
-                );
-                painter.with_clip_rect(inner).galley(
-                    inner.min + egui::vec2(3.0, 2.0),
-                    galley,
-                    text_color,
-                );
+            // The name where the tile holds it on one line (else the name without its
+            // folders and extension, else nothing: the hover names every tile).
+            let text_color = theme::heat_label(heat);
+            let font = egui::FontId::proportional(11.0);
+            let fits = |g: &std::sync::Arc<egui::Galley>| {
+                g.size().x + 6.0 <= inner.width() && g.size().y + 4.0 <= inner.height()
+            };
+            let file = resource.name.rsplit('/').next().unwrap_or(&resource.name);
+            let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+            let label = [file, stem].into_iter().find_map(|name| {
+                Some(painter.layout_no_wrap(name.to_owned(), font.clone(), text_color))
+                    .filter(fits)
+            });
+            if let Some(galley) = label {
+                painter.galley(inner.min + egui::vec2(3.0, 2.0), galley, text_color);
             }
             let id = ui.make_persistent_id(("cache-cell", &resource.name));
             let response = ui.interact(*cell, id, egui::Sense::hover());
@@ -408,18 +451,6 @@ impl CachePanel {
                 .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Cell, true, name.clone()));
             response.on_hover_text(describe(resource));
         }
-        ui.horizontal(|ui| {
-            ui.label("recency:");
-            for (t, label) in [(0.0, "used last"), (0.5, ""), (1.0, "used longest ago")] {
-                let (swatch, _) =
-                    ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-                ui.painter().rect_filled(swatch, 2.0, theme::heat(t));
-                if !label.is_empty() {
-                    ui.label(label);
-                }
-            }
-            ui.label("· size = bytes · white edge = pinned or over budget");
-        });
     }
 
     fn history_plot(&self, ui: &mut egui::Ui) {
@@ -432,7 +463,10 @@ impl CachePanel {
                 .windows(2)
                 .map(|w| {
                     let (a, b) = (w[0], w[1]);
-                    [b.tick as f64, pick(b).saturating_sub(pick(a)) as f64]
+                    [
+                        b.millis as f64 / 1000.0,
+                        pick(b).saturating_sub(pick(a)) as f64,
+                    ]
                 })
                 .collect()
         };
@@ -453,8 +487,8 @@ impl CachePanel {
             .allow_drag(false)
             .allow_scroll(false)
             .include_y(0.0)
-            .x_axis_label("tick")
-            .y_axis_label("per snapshot")
+            .x_axis_label("engine time, s")
+            .y_axis_label("count")
             .legend(egui_plot::Legend::default())
             .show(ui, |plot| {
                 for (name, pick, color) in lines {
@@ -478,11 +512,12 @@ impl Panel for CachePanel {
             self.preload_ui(ui, ctx, commands);
             return;
         };
-        self.record(stats);
+        self.record(stats, ctx.live.now);
         Self::budget_bar(ui, stats);
         self.preload_ui(ui, ctx, commands);
         ui.separator();
         self.history_plot(ui);
+        legend(ui);
         Self::heatmap(ui, &ctx.live.cache_resources);
     }
 }

@@ -187,6 +187,7 @@ impl Workbench {
                 self.panels.lot.sample_rate = live.output.sample_rate;
                 self.panels.mixer.sample_rate = live.output.sample_rate;
                 self.panels.why.sample_rate = live.output.sample_rate;
+                self.panels.cache.sample_rate = live.output.sample_rate;
                 self.panels.qa.sample_rate = live.output.sample_rate;
                 self.live = Some(live);
             }

@@ -209,3 +209,20 @@ fn snapshot() {
     harness.run();
     harness.snapshot("cache");
 }
+
+/// U10: a legend says what colours, sizes and edges mean; the history runs on engine
+/// seconds; a tile too small for its name shows none (the hover names it).
+#[test]
+fn the_heatmap_has_a_legend_and_the_history_runs_in_seconds() {
+    let mut harness = harness(false);
+    harness.get_by_label("used last");
+    harness.get_by_label("used longest ago");
+    harness.get_by_label("pinned or over budget");
+    harness.get_by_label("Size: bytes held");
+    // Two seconds later, more hits: the point is filed at 2 s.
+    harness.state_mut().cx.live.now = engine_core::runtime::SampleTime::from_samples(96_000);
+    harness.state_mut().cx.live.cache = Some(stats(120, 140, false));
+    harness.run();
+    let last = harness.state().panel.history.back().copied().unwrap();
+    assert_eq!(last.millis, 2_000);
+}
