@@ -16,6 +16,7 @@ mod entries;
 mod simulation;
 
 use crate::{AppCommand, Panel, PanelContext, display_path, theme};
+use engine_core::toolchain::formats::hitlist::{HitEntry, HitList};
 use engine_core::tools::hitlist_editor::{HitListView, ListOwner, PickStats};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -145,6 +146,32 @@ impl HitListsPanel {
             .unwrap_or_else(|| view.entries.iter().map(|e| e.text.clone()).collect())
     }
 
+    /// How many IDs the list stands for, as the Browser counts them: a range `2201-2203`
+    /// is three, a name one (the edited entries when the list is edited).
+    fn entry_count(&self, view: &HitListView) -> usize {
+        match list_key(view).and_then(|k| self.edits.get(&k)) {
+            None if view.expanded.is_empty() => view.entries.len(),
+            None => view.expanded.len(),
+            Some(texts) => {
+                let (list, _) = HitList::parse_text(
+                    &texts.join(","),
+                    std::path::Path::new(""),
+                    0,
+                    0,
+                );
+                list.entries
+                    .iter()
+                    .map(|e| match e {
+                        HitEntry::Range { first, last } => {
+                            (u64::from(*last) - u64::from(*first) + 1) as usize
+                        }
+                        HitEntry::Id(_) | HitEntry::Name(_) => 1,
+                    })
+                    .sum()
+            }
+        }
+    }
+
     /// The pending edits, for the save command.
     pub fn pending(&self) -> Vec<HitListEdit> {
         self.edits
@@ -255,15 +282,11 @@ impl HitListsPanel {
                             continue;
                         }
                         let edited = list_key(view).is_some_and(|k| self.edits.contains_key(&k));
+                        let count = self.entry_count(view);
                         let mut text = format!(
-                            "{} · {} entr{}",
+                            "{} · {count} entr{}",
                             title(view),
-                            self.entries_of(view).len(),
-                            if self.entries_of(view).len() == 1 {
-                                "y"
-                            } else {
-                                "ies"
-                            }
+                            if count == 1 { "y" } else { "ies" }
                         );
                         if edited {
                             text.push_str(" (edited)");
