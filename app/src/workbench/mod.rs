@@ -163,6 +163,7 @@ impl Workbench {
     /// Loads the project in `dir` (with its plug-in directories) and (re)starts the live
     /// engine on it.
     fn open_project(&mut self, dir: &Path) {
+        self.remember_project_state();
         let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let project = Project::load_dirs(&self.settings.project_dirs(dir));
         self.live = None;
@@ -189,6 +190,9 @@ impl Workbench {
                 self.panels.why.sample_rate = live.output.sample_rate;
                 self.panels.cache.sample_rate = live.output.sample_rate;
                 self.panels.qa.sample_rate = live.output.sample_rate;
+                if let Some(state) = self.settings.projects.get(dir) {
+                    restore_project_state(&live, state);
+                }
                 self.live = Some(live);
             }
             Err(e) => {
@@ -242,6 +246,24 @@ impl Workbench {
         self.panels.console.focus_requested = true;
     }
 
+    /// Keeps the open project's mixer volumes and trace switches in the settings (when an
+    /// engine has reported them).
+    fn remember_project_state(&mut self) {
+        if self.live.is_none() || self.live_state.now.samples() == 0 {
+            return;
+        }
+        let mixer = &self.live_state.mixer;
+        let traces = self.live_state.trace_switches;
+        let state = settings::ProjectState {
+            master: mixer.master,
+            groups: mixer.groups,
+            traces: [traces.events, traces.samples, traces.tracks],
+        };
+        let root = self.project.root();
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        self.settings.projects.insert(root, state);
+    }
+
     /// Closes `pane` as its tab's close button does (it comes back where it was).
     pub fn close(&mut self, pane: Pane) {
         if let Some(id) = self.tree.tiles.find_pane(&pane) {
@@ -253,6 +275,7 @@ impl Workbench {
     /// Writes the settings (project, recent projects, layout) to the configuration
     /// directory.
     pub fn save_settings(&mut self) -> std::io::Result<()> {
+        self.remember_project_state();
         let Some(dir) = &self.config_dir else {
             return Ok(());
         };
@@ -821,6 +844,35 @@ impl eframe::App for Workbench {
         if let Err(e) = self.save_settings() {
             eprintln!("hitbench: cannot save the workbench settings: {e}");
         }
+    }
+}
+
+/// Sets the engine's volumes and traces as `state` keeps them (what the project was left
+/// with). The console shows the lines, as if typed: what they did stays visible.
+fn restore_project_state(live: &LiveEngine, state: &settings::ProjectState) {
+    use engine_core::host::command::{TraceTarget, VolumeTarget};
+    use engine_core::runtime::ControlGroup;
+    let mut commands = vec![Command::Volume {
+        target: VolumeTarget::Master,
+        value: state.master,
+    }];
+    for (group, value) in [ControlGroup::Fx, ControlGroup::Music, ControlGroup::Vox]
+        .into_iter()
+        .zip(state.groups)
+    {
+        commands.push(Command::Volume {
+            target: VolumeTarget::Group(group),
+            value,
+        });
+    }
+    for (target, on) in [TraceTarget::Events, TraceTarget::Samples, TraceTarget::Tracks]
+        .into_iter()
+        .zip(state.traces)
+    {
+        commands.push(Command::Trace { target, on });
+    }
+    for command in commands {
+        live.run(command);
     }
 }
 

@@ -18,6 +18,18 @@ pub const FILE_NAME: &str = "workbench.json";
 /// How many recent projects are kept.
 pub const RECENT_LIMIT: usize = 10;
 
+/// What the workbench keeps of a project besides its plug-ins, like the layout: the
+/// mixer's volumes and which engine traces are on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ProjectState {
+    /// The master volume.
+    pub master: f32,
+    /// FX, Music and VOX volumes.
+    pub groups: [f32; 3],
+    /// Events, samples and tracks traces on.
+    pub traces: [bool; 3],
+}
+
 /// The remembered state.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Settings {
@@ -34,6 +46,10 @@ pub struct Settings {
     /// this order: later ones override earlier ones.
     #[serde(default)]
     pub plugins: BTreeMap<PathBuf, Vec<PathBuf>>,
+    /// Each project's monitoring state as it was left: the mixer's volumes and the
+    /// engine traces switched on.
+    #[serde(default)]
+    pub projects: BTreeMap<PathBuf, ProjectState>,
 }
 
 impl Settings {

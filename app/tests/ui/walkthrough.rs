@@ -232,3 +232,28 @@ fn objects_by_name_and_helpful_errors_at_the_console() {
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);
 }
+
+/// U12: the mixer's volumes and the trace switches are kept per project, like the layout.
+#[test]
+fn mixer_volumes_and_trace_switches_come_back_with_the_project() {
+    let (mut harness, config) = open_demo("project-state");
+    harness.run();
+    until(&mut harness, "the lot is live", |wb| {
+        !wb.live().world.objects.is_empty()
+    });
+    common::type_line(&mut harness, "volume fx 0.5");
+    common::type_line(&mut harness, "trace samples off");
+    until(&mut harness, "the engine took them", |wb| {
+        (wb.live().mixer.groups[0] - 0.5).abs() < 1e-6 && !wb.live().trace_switches.samples
+    });
+    harness.state_mut().save_settings().unwrap();
+    drop(harness);
+
+    let mut harness = common::open(&common::workspace().join("projects/demo"), &config);
+    harness.run();
+    until(&mut harness, "the volumes and traces come back", |wb| {
+        (wb.live().mixer.groups[0] - 0.5).abs() < 1e-6 && !wb.live().trace_switches.samples
+    });
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
