@@ -192,7 +192,8 @@ fn problems_follow_hot_reloads_both_ways() {
 }
 
 /// U4: `@bob` names the lot's Bob; an object that is not on the lot is an error, not a
-/// sound from nowhere; an unknown event gets "did you mean".
+/// sound from nowhere; an unknown event gets "did you mean". U7: `quiet` says per track
+/// what it did.
 #[test]
 fn objects_by_name_and_helpful_errors_at_the_console() {
     let (mut harness, config) = open_demo("object-names");
@@ -229,6 +230,20 @@ fn objects_by_name_and_helpful_errors_at_the_console() {
     assert!(typo.contains("did you mean `vox_greet`"), "{typo}");
     let why = reply(&mut harness, "why @betty");
     assert!(why.is_ok(), "{why:?}");
+    // U7: quiet says what it did to each track the object said, in one reply. (The
+    // piano loops until quieted.)
+    assert!(reply(&mut harness, "sev piano play @bob").is_ok());
+    until(&mut harness, "Bob plays the piano", |wb| {
+        wb.live()
+            .tracks
+            .iter()
+            .any(|t| t.owners.contains(&1) && t.track_name.contains("piano"))
+    });
+    let quiet = reply(&mut harness, "quiet @bob").unwrap();
+    assert!(
+        quiet.starts_with("quieted object 1: `") && quiet.contains("ended (its last owner)"),
+        "{quiet}"
+    );
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);
 }

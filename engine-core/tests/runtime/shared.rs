@@ -94,3 +94,22 @@ fn a_track_one_object_owns_follows_that_object_alone() {
     engine.tick();
     assert_eq!(sink.commands().len(), before);
 }
+
+#[test]
+fn quieting_an_owner_of_a_shared_track_says_what_it_did_per_track() {
+    let p = looping_tracks("quiet-report", &[10], 1024, "");
+    let (mut engine, _sink) = engine(p.load(), 2, 30.0);
+    person(&mut engine, 1, &[]);
+    person(&mut engine, 2, &[]);
+    engine.trigger("t0", Some(1), args()).unwrap();
+    engine.trigger("t0", Some(2), args()).unwrap();
+    engine.tick();
+    let first = engine.quiet_report(2);
+    assert_eq!(first.len(), 1);
+    assert!(!first[0].ended);
+    assert_eq!(first[0].left, [1]);
+    let last = engine.quiet_report(1);
+    assert_eq!(last.len(), 1);
+    assert!(last[0].ended, "Bob was its last owner");
+    assert!(engine.quiet_report(1).is_empty(), "nothing left to quiet");
+}

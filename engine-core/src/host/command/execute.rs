@@ -112,10 +112,7 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
             let outcome = cx.engine.trigger(name, None, EventArgs::default())?;
             Ok(format!("{name}: {outcome}"))
         }
-        Command::Quiet(object) => {
-            let ended = cx.engine.quiet(*object);
-            Ok(format!("quieted object {object}: {ended} track(s) ended"))
-        }
+        Command::Quiet(object) => Ok(quiet_reply(*object, &cx.engine.quiet_report(*object))),
         Command::QuietAll => {
             let world = cx.engine.world_voices().len();
             let ended = cx.engine.quiet_all();
@@ -278,4 +275,23 @@ fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef
         Some(sample) => Ok((format!("sample {}", sample.name), sample)),
         None => Err(AuditionError::NotFound(target.to_owned())),
     }
+}
+
+/// `quiet`'s reply: what happened to each track the object said, in one line.
+pub(super) fn quiet_reply(object: ObjectId, report: &[crate::runtime::engine::Quieted]) -> String {
+    if report.is_empty() {
+        return format!("object {object} was saying no track");
+    }
+    let each: Vec<String> = report
+        .iter()
+        .map(|q| {
+            if q.ended {
+                format!("`{}` ended (its last owner)", q.track)
+            } else {
+                let left: Vec<String> = q.left.iter().map(|o| format!("@{o}")).collect();
+                format!("`{}` plays on for {}", q.track, left.join(", "))
+            }
+        })
+        .collect();
+    format!("quieted object {object}: {}", each.join("; "))
 }

@@ -242,3 +242,25 @@ fn why_asks_about_an_event_or_an_object() {
         assert!(e.message.contains(says), "{line}: {e}");
     }
 }
+
+#[test]
+fn quiet_says_per_track_what_it_did() {
+    use crate::runtime::engine::Quieted;
+    let report = [
+        Quieted {
+            track: "vox_greet".into(),
+            ended: true,
+            left: Vec::new(),
+        },
+        Quieted {
+            track: "tv_show".into(),
+            ended: false,
+            left: vec![1, 3],
+        },
+    ];
+    assert_eq!(
+        super::execute::quiet_reply(2, &report),
+        "quieted object 2: `vox_greet` ended (its last owner); `tv_show` plays on for @1, @3"
+    );
+    assert_eq!(super::execute::quiet_reply(2, &[]), "object 2 was saying no track");
+}

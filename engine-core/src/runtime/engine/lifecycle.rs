@@ -6,8 +6,15 @@ use super::*;
 
 impl Engine {
     /// Quiets everything `object` is playing (QuietBySourceID): it stops owning each
-    /// track; a track started by objects ends when its last owner goes.
+    /// track; a track started by objects ends when its last owner goes. Returns the
+    /// number of tracks that ended.
     pub fn quiet(&mut self, object: ObjectId) -> usize {
+        ended(&self.quiet_report(object))
+    }
+
+    /// [`quiet`](Self::quiet), returning what happened to each track: ended (it was the
+    /// last owner) or playing on for the owners left.
+    pub fn quiet_report(&mut self, object: ObjectId) -> Vec<Quieted> {
         let owned: Vec<(usize, u32)> = self
             .threads
             .iter()
@@ -20,14 +27,19 @@ impl Engine {
             .collect();
         owned
             .into_iter()
-            .map(|(_, track)| self.quiet_track(object, track))
-            .sum()
+            .flat_map(|(_, track)| self.quiet_track_report(object, track))
+            .collect()
     }
 
     /// `object` stops saying `track`; returns the number of tracks that ended.
     pub fn quiet_track(&mut self, object: ObjectId, track: u32) -> usize {
+        ended(&self.quiet_track_report(object, track))
+    }
+
+    /// `object` stops saying `track`; returns what happened to each copy it said.
+    fn quiet_track_report(&mut self, object: ObjectId, track: u32) -> Vec<Quieted> {
         let threads: Vec<usize> = self.voices.instances(track).to_vec();
-        let mut ended = 0;
+        let mut report = Vec::new();
         for index in threads {
             let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
                 continue;
@@ -38,22 +50,34 @@ impl Engine {
             let left: Vec<ObjectId> = th.owners.iter().copied().collect();
             let track = th.track_name.clone();
             if left.is_empty() && th.by_object {
-                let what = TraceEvent::QuietedLastOwner { object, track };
+                let what = TraceEvent::QuietedLastOwner {
+                    object,
+                    track: track.clone(),
+                };
                 self.record_thread(TraceKind::Voice, index, what);
                 self.kill(index, EndReason::LastOwnerQuieted);
-                ended += 1;
+                report.push(Quieted {
+                    track,
+                    ended: true,
+                    left: Vec::new(),
+                });
             } else {
                 let what = TraceEvent::QuietedOwner {
                     object,
-                    track,
-                    left,
+                    track: track.clone(),
+                    left: left.clone(),
                 };
                 self.record_thread(TraceKind::Voice, index, what);
                 // The sound follows the owners that remain.
                 self.follow_owners(index);
+                report.push(Quieted {
+                    track,
+                    ended: false,
+                    left,
+                });
             }
         }
-        ended
+        report
     }
 
     /// Quiets everything (QuietAll): every track ends and every world player (stations,
@@ -248,4 +272,20 @@ impl Engine {
             .filter_map(|(i, t)| t.as_ref().filter(|t| i != except && keep(t)).map(|_| i))
             .collect()
     }
+}
+
+/// What quieting an object did to one copy of a track it said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quieted {
+    /// The track.
+    pub track: std::sync::Arc<str>,
+    /// True if it ended (the object was its last owner).
+    pub ended: bool,
+    /// The owners it plays on for, when it did not end.
+    pub left: Vec<ObjectId>,
+}
+
+/// How many of `report`'s tracks ended.
+fn ended(report: &[Quieted]) -> usize {
+    report.iter().filter(|q| q.ended).count()
 }

@@ -30,6 +30,7 @@ mod dispatch;
 mod host;
 mod levels;
 mod lifecycle;
+pub use lifecycle::Quieted;
 mod records;
 mod tick;
 mod world_voices;
