@@ -438,8 +438,7 @@ impl CachePanel {
             let file = resource.name.rsplit('/').next().unwrap_or(&resource.name);
             let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
             let label = [file, stem].into_iter().find_map(|name| {
-                Some(painter.layout_no_wrap(name.to_owned(), font.clone(), text_color))
-                    .filter(fits)
+                Some(painter.layout_no_wrap(name.to_owned(), font.clone(), text_color)).filter(fits)
             });
             if let Some(galley) = label {
                 painter.galley(inner.min + egui::vec2(3.0, 2.0), galley, text_color);

@@ -265,6 +265,26 @@ pub trait Panel {
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>);
 }
 
+/// A pan as every panel shows it: −1 (left) … +1 (right), `0.00` the centre.
+pub fn pan_text(pan: f32) -> String {
+    if pan.abs() < 0.005 {
+        "0.00".to_string()
+    } else {
+        format!("{pan:+.2}")
+    }
+}
+
+/// A pan on the HIT scale (0 left – 512 centre – 1024 right) as −1 … +1.
+pub fn hit_pan(pan: i32) -> f32 {
+    (pan - 512) as f32 / 512.0
+}
+
+/// A volume on the HIT scale (0 silent – 1024 full) as every panel shows it: 0 … 1
+/// (a gain; more than 1 amplifies).
+pub fn hit_volume_text(volume: i32) -> String {
+    format!("{:.2}", volume as f32 / 1024.0)
+}
+
 /// The last part of `path` (the whole path when it has none).
 pub(crate) fn file_name(path: &std::path::Path) -> String {
     path.file_name().map_or_else(

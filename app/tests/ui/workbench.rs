@@ -206,8 +206,10 @@ fn every_panel_draws_the_demo_and_screenshots_are_made_on_request() {
             image.save(out.join(format!("{name}.png"))).unwrap();
         }
     }
-    harness.state_mut().show(Pane::Lot);
-    harness.state_mut().show(Pane::Traces);
+    // The README's picture: the first screen's panes in front, playing.
+    for pane in [Pane::Lot, Pane::Voices, Pane::Console, Pane::Traces] {
+        harness.state_mut().show(pane);
+    }
     harness.run();
     harness.run();
     if write {

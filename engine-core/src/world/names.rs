@@ -55,7 +55,9 @@ pub fn find<'a>(name: &str, objects: &[&'a WorldObject]) -> Result<&'a WorldObje
         .filter(|o| {
             !wanted.is_empty()
                 && (folded(&o.name).starts_with(&wanted)
-                    || o.name.split_whitespace().any(|w| folded(w).starts_with(&wanted)))
+                    || o.name
+                        .split_whitespace()
+                        .any(|w| folded(w).starts_with(&wanted)))
         })
         .collect();
     match matches.as_slice() {
@@ -123,15 +125,33 @@ mod tests {
             object(9, "Baby Newbie"),
             object(4, "Living room TV"),
         ];
-        assert_eq!(resolve("sev vox greet @bob", &lot).unwrap(), "sev vox greet @1");
-        assert_eq!(resolve("sev vox greet @BETTY", &lot).unwrap(), "sev vox greet @2");
+        assert_eq!(
+            resolve("sev vox greet @bob", &lot).unwrap(),
+            "sev vox greet @1"
+        );
+        assert_eq!(
+            resolve("sev vox greet @BETTY", &lot).unwrap(),
+            "sev vox greet @2"
+        );
         assert_eq!(resolve("why @baby_newbie", &lot).unwrap(), "why @9");
-        assert_eq!(resolve("sev tv on @tv # the TV", &lot).unwrap(), "sev tv on @4 # the TV");
-        assert_eq!(resolve("sev vox greet @3", &lot).unwrap(), "sev vox greet @3");
-        assert_eq!(resolve("sev vox greet @-1", &lot).unwrap(), "sev vox greet @-1");
+        assert_eq!(
+            resolve("sev tv on @tv # the TV", &lot).unwrap(),
+            "sev tv on @4 # the TV"
+        );
+        assert_eq!(
+            resolve("sev vox greet @3", &lot).unwrap(),
+            "sev vox greet @3"
+        );
+        assert_eq!(
+            resolve("sev vox greet @-1", &lot).unwrap(),
+            "sev vox greet @-1"
+        );
         let err = resolve("sev vox greet @b", &lot).unwrap_err();
         assert!(matches!(err, NameError::Ambiguous { .. }), "{err}");
         let err = resolve("sev vox greet @zed", &lot).unwrap_err().to_string();
-        assert!(err.contains("@zed") && err.contains("@1 Bob Newbie"), "{err}");
+        assert!(
+            err.contains("@zed") && err.contains("@1 Bob Newbie"),
+            "{err}"
+        );
     }
 }

@@ -142,10 +142,9 @@ fn the_engine_wakes_the_window_for_news_and_not_while_nothing_happens() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
     // A folder of its own: the other tests here share theirs.
-    let p = TempProject(std::env::temp_dir().join(format!(
-        "hitbench-live-wake-{}",
-        std::process::id()
-    )));
+    let p = TempProject(
+        std::env::temp_dir().join(format!("hitbench-live-wake-{}", std::process::id())),
+    );
     let _ = std::fs::remove_dir_all(&p.0);
     std::fs::create_dir_all(&p.0).unwrap();
     std::fs::write(

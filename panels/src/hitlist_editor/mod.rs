@@ -153,12 +153,8 @@ impl HitListsPanel {
             None if view.expanded.is_empty() => view.entries.len(),
             None => view.expanded.len(),
             Some(texts) => {
-                let (list, _) = HitList::parse_text(
-                    &texts.join(","),
-                    std::path::Path::new(""),
-                    0,
-                    0,
-                );
+                let (list, _) =
+                    HitList::parse_text(&texts.join(","), std::path::Path::new(""), 0, 0);
                 list.entries
                     .iter()
                     .map(|e| match e {

@@ -90,28 +90,28 @@ impl LotPanel {
             _ => sounding.ids().into_iter().collect(),
         };
         let now = self.last_now.map_or(0.0, |n| self.seconds(n));
-        let series = |value: fn(&HistoryPoint) -> i32| -> Vec<(String, Color32, Vec<[f64; 2]>)> {
+        let series = |value: fn(&HistoryPoint) -> f64| -> Vec<(String, Color32, Vec<[f64; 2]>)> {
             ids.iter()
                 .map(|id| {
                     let points = self
                         .history
                         .get(id)
-                        .map(|h| {
-                            h.iter()
-                                .map(|p| [p.time - now, f64::from(value(p))])
-                                .collect()
-                        })
+                        .map(|h| h.iter().map(|p| [p.time - now, value(p)]).collect())
                         .unwrap_or_default();
                     (object_name(world, *id), theme::object(*id), points)
                 })
                 .collect()
         };
-        let volume = series(|p| p.volume);
-        let pan = series(|p| p.pan);
+        // Volume 0–1 and pan −1…1, as every panel shows them.
+        let volume = series(|p| f64::from(p.volume) / 1024.0);
+        let pan = series(|p| f64::from(crate::hit_pan(p.pan)));
         let width = ((ui.available_width() - 8.0) / 2.0).max(80.0);
         let height = ui.available_height().max(80.0);
         ui.horizontal(|ui| {
-            for (title, lines, id) in [("Volume", volume, "lot-volume"), ("Pan", pan, "lot-pan")] {
+            for (title, lines, id, range) in [
+                ("Volume 0–1", volume, "lot-volume", -0.04..=1.06),
+                ("Pan −1 … +1", pan, "lot-pan", -1.08..=1.08),
+            ] {
                 Plot::new(id)
                     .width(width)
                     .height(height)
@@ -124,7 +124,7 @@ impl LotPanel {
                     .y_axis_label(title)
                     .show(ui, |plot| {
                         plot.set_plot_bounds_x(-HISTORY_SECONDS..=0.0);
-                        plot.set_plot_bounds_y(-40.0..=1080.0);
+                        plot.set_plot_bounds_y(range.clone());
                         for (name, colour, points) in lines {
                             plot.line(Line::new(name, PlotPoints::from(points)).color(colour));
                         }

@@ -18,11 +18,7 @@ use engine_core::world::view::{Area, Placement};
 
 /// A station pan (−1…1) with its sign, `0.00` in the middle (never `-0.00`).
 pub(super) fn signed(v: f32) -> String {
-    if v.abs() < 0.005 {
-        "0.00".to_string()
-    } else {
-        format!("{v:+.2}")
-    }
+    crate::pan_text(v)
 }
 
 /// Pan as words: "centre", "left 40 %", "right 12 %".
@@ -76,16 +72,21 @@ pub(super) fn details(
         });
     ui.label(format!(
         "volume {} · pan {} ({})",
-        placement.volume,
-        placement.pan,
+        crate::hit_volume_text(placement.volume),
+        signed(crate::hit_pan(placement.pan)),
         pan_words(placement.pan)
+    ))
+    .on_hover_text(format!(
+        "volume 0–1 (the engine's {} of 1024), pan −1 left … +1 right (the engine's {} of \
+         0–1024)",
+        placement.volume, placement.pan
     ));
     egui::Grid::new(("lot-factors", object.id, full))
         .num_columns(2)
         .spacing(vec2(12.0, 1.0))
         .show(ui, |ui| factors(ui, object, placement, sounding, ctx));
     ui.weak(format!(
-        "volume = 1024 × fade × zoom × floor; {:.0} px from the screen centre",
+        "volume = fade × zoom × floor; {:.0} px from the screen centre",
         why.centre_distance
     ));
 }

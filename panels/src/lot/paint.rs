@@ -242,7 +242,11 @@ impl MapPainter {
             painter.text(
                 c + vec2(0.0, 23.0),
                 Align2::CENTER_TOP,
-                format!("vol {} · pan {}", p.volume, p.pan),
+                format!(
+                    "vol {} · pan {}",
+                    crate::hit_volume_text(p.volume),
+                    signed(crate::hit_pan(p.pan))
+                ),
                 self.small.clone(),
                 theme::area(p.why.area).gamma_multiply(alpha),
             );

@@ -10,7 +10,7 @@
 
 mod lanes;
 
-use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, file_name, theme};
+use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, file_name, pan_text, theme};
 use engine_core::host::command::Command;
 use engine_core::runtime::clock::SampleTime;
 use engine_core::runtime::voices::WorldVoice;
@@ -442,16 +442,6 @@ fn owner_links(ui: &mut egui::Ui, owners: &[ObjectId], commands: &mut Vec<AppCom
     });
 }
 
-fn pan_text(pan: f32) -> String {
-    if pan.abs() < 0.005 {
-        "C".to_string()
-    } else if pan < 0.0 {
-        format!("L {:.2}", -pan)
-    } else {
-        format!("R {pan:.2}")
-    }
-}
-
 fn join(owners: &[ObjectId]) -> String {
     owners
         .iter()
@@ -465,9 +455,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pan_reads_left_centre_right() {
-        assert_eq!(pan_text(0.0), "C");
-        assert_eq!(pan_text(-0.5), "L 0.50");
-        assert_eq!(pan_text(0.25), "R 0.25");
+    fn pan_reads_minus_one_to_one() {
+        assert_eq!(pan_text(0.0), "0.00");
+        assert_eq!(pan_text(-0.5), "-0.50");
+        assert_eq!(pan_text(0.25), "+0.25");
     }
 }

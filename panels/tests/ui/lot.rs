@@ -221,7 +221,12 @@ fn selecting_an_object_shows_where_its_volume_and_pan_come_from() {
         .unwrap();
     assert_eq!(tv.name, "Living room TV");
     assert!(p.volume > 0 && p.volume < 1024, "{}", p.volume);
-    harness.get_by_label_contains(&format!("volume {} · pan {}", p.volume, p.pan));
+    // Volume 0–1 and pan −1…1, as every panel shows them.
+    harness.get_by_label_contains(&format!(
+        "volume {} · pan {}",
+        panels::hit_volume_text(p.volume),
+        panels::pan_text(panels::hit_pan(p.pan))
+    ));
     harness.get_by_label_contains("tuned to");
 
     harness

@@ -643,15 +643,7 @@ fn world_notes_read_as_world_numbers_and_exports_use_seconds() {
     use engine_core::sound::server::WORLD_NOTES;
     assert_eq!(panels::traces::note_name(WORLD_NOTES + 102), "world 102");
     assert_eq!(panels::traces::note_name(7), "7");
-    let mut record = rec(
-        1.5,
-        TraceKind::Sample,
-        None,
-        None,
-        None,
-        None,
-        says("x"),
-    );
+    let mut record = rec(1.5, TraceKind::Sample, None, None, None, None, says("x"));
     record.note = Some(WORLD_NOTES + 102);
     let line = panels::traces::export_line(&record, 48_000);
     assert!(line.starts_with("1.500 sample"), "{line}");

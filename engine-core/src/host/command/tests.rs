@@ -259,8 +259,8 @@ fn quiet_says_per_track_what_it_did() {
         },
     ];
     assert_eq!(
-        super::execute::quiet_reply(2, &report),
+        execute::quiet_reply(2, &report),
         "quieted object 2: `vox_greet` ended (its last owner); `tv_show` plays on for @1, @3"
     );
-    assert_eq!(super::execute::quiet_reply(2, &[]), "object 2 was saying no track");
+    assert_eq!(execute::quiet_reply(2, &[]), "object 2 was saying no track");
 }

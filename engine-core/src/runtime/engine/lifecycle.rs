@@ -278,7 +278,7 @@ impl Engine {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quieted {
     /// The track.
-    pub track: std::sync::Arc<str>,
+    pub track: Arc<str>,
     /// True if it ended (the object was its last owner).
     pub ended: bool,
     /// The owners it plays on for, when it did not end.
