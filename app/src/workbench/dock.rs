@@ -127,6 +127,28 @@ impl Panels {
     }
 }
 
+/// The left group of the first layout (the Source pane joins it when a file is opened).
+const LEFT_GROUP: [Pane; 5] = [
+    Pane::Lot,
+    Pane::Browser,
+    Pane::Sources,
+    Pane::HitLists,
+    Pane::Source,
+];
+
+/// The top right group of the first layout.
+const TOP_GROUP: [Pane; 6] = [
+    Pane::Voices,
+    Pane::Threads,
+    Pane::Why,
+    Pane::Mixer,
+    Pane::Cache,
+    Pane::Capture,
+];
+
+/// The bottom right panes of the first layout: the console's group, then the traces.
+const BOTTOM_GROUP: [Pane; 4] = [Pane::Console, Pane::Problems, Pane::Qa, Pane::Traces];
+
 /// The layout of a first run, showing the work: the lot view (with the browser, the
 /// sources and the hit lists as tabs beside it) on the left; on the right the voices
 /// (with the track threads, Why, the mixer, the cache and the capture) above the console
@@ -138,22 +160,9 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
         let children = panes.iter().map(|p| tiles.insert_pane(*p)).collect();
         tiles.insert_tab_tile(children)
     };
-    let left = tabs(
-        &mut tiles,
-        &[Pane::Lot, Pane::Browser, Pane::Sources, Pane::HitLists],
-    );
-    let top = tabs(
-        &mut tiles,
-        &[
-            Pane::Voices,
-            Pane::Threads,
-            Pane::Why,
-            Pane::Mixer,
-            Pane::Cache,
-            Pane::Capture,
-        ],
-    );
-    let console = tabs(&mut tiles, &[Pane::Console, Pane::Problems, Pane::Qa]);
+    let left = tabs(&mut tiles, &LEFT_GROUP[..4]);
+    let top = tabs(&mut tiles, &TOP_GROUP);
+    let console = tabs(&mut tiles, &BOTTOM_GROUP[..3]);
     let traces = tabs(&mut tiles, &[Pane::Traces]);
     let bottom = tiles.insert_container(egui_tiles::Linear::new_binary(
         egui_tiles::LinearDir::Horizontal,
@@ -176,26 +185,10 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
 /// Where a pane goes back to when it is shown again and nothing is remembered of where
 /// it was: a tab beside the first of these panes that is in the layout.
 fn neighbours(pane: Pane) -> &'static [Pane] {
-    match pane {
-        Pane::Source | Pane::Browser | Pane::Sources | Pane::HitLists | Pane::Lot => &[
-            Pane::Lot,
-            Pane::Browser,
-            Pane::Sources,
-            Pane::HitLists,
-            Pane::Source,
-        ],
-        Pane::Voices | Pane::Threads | Pane::Why | Pane::Mixer | Pane::Cache | Pane::Capture => &[
-            Pane::Voices,
-            Pane::Threads,
-            Pane::Why,
-            Pane::Mixer,
-            Pane::Cache,
-            Pane::Capture,
-        ],
-        Pane::Console | Pane::Problems | Pane::Qa | Pane::Traces => {
-            &[Pane::Console, Pane::Problems, Pane::Qa, Pane::Traces]
-        }
-    }
+    [&LEFT_GROUP[..], &TOP_GROUP, &BOTTOM_GROUP]
+        .into_iter()
+        .find(|group| group.contains(&pane))
+        .unwrap_or(&TOP_GROUP)
 }
 
 /// Where closed panes were: the pane each was a tab beside when it was closed.

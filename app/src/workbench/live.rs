@@ -123,8 +123,8 @@ impl Workbench {
         let cache = s.cache.as_ref().map_or_else(String::new, |c| {
             format!(
                 " · cache {} / {}",
-                human_bytes(c.bytes_held),
-                human_bytes(c.budget)
+                panels::cache::format_bytes(c.bytes_held),
+                panels::cache::format_bytes(c.budget)
             )
         });
         let load_errors = self.load_errors();
@@ -229,19 +229,5 @@ pub(super) fn restore_project_state(live: &LiveEngine, state: &settings::Project
     }
     for command in commands {
         live.run(command);
-    }
-}
-
-/// `1536000` as `1.5 MB`.
-pub(super) fn human_bytes(bytes: usize) -> String {
-    let b = bytes as f64;
-    if b >= 1e9 {
-        format!("{:.1} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.0} kB", b / 1e3)
-    } else {
-        format!("{bytes} B")
     }
 }
