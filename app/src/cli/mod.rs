@@ -201,7 +201,9 @@ fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
 /// excludes the program name.
 pub fn main(args: &[String]) -> ExitCode {
     let mut out = std::io::stdout().lock();
-    let mut err = std::io::stderr().lock();
+    // Not locked for the whole run: a thread of the workbench or the engine that writes
+    // to standard error (a panic's message) would wait for the lock forever.
+    let mut err = std::io::stderr();
     run(
         args,
         &mut Io {
