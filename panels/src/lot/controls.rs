@@ -32,10 +32,14 @@ impl LotPanel {
         ui.horizontal(|ui| {
             if ui
                 .small_button("Fit")
-                .on_hover_text("fit the objects and the full-volume area to the map")
+                .on_hover_text(
+                    "fit the lot (its objects and rooms) to the map; the mouse wheel zooms \
+                     the drawing",
+                )
                 .clicked()
             {
                 self.frame = None;
+                self.zoomed = false;
             }
             ui.label(format!(
                 "camera ({:.2}, {:.2}) · zoom {} · rotation {} · {:.0}×{:.0} px screen · fade {:.0} px",
@@ -47,6 +51,13 @@ impl LotPanel {
                 camera.screen[1],
                 world.settings.fade_distance,
             ));
+            if self.hidden_labels > 0 {
+                ui.weak(format!("· {} label(s) hidden", self.hidden_labels))
+                    .on_hover_text(
+                        "labels that would overlap are not drawn: hover an object to name it, \
+                         or zoom the map with the mouse wheel",
+                    );
+            }
         });
     }
 

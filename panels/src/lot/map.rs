@@ -30,7 +30,7 @@ impl LotPanel {
         let view = ViewQuads::of(&world.settings, &camera);
         let map = MapPainter {
             painter: ui.painter_at(canvas),
-            frame: self.fit_frame(canvas, world, &view),
+            frame: self.fit_frame(canvas, world),
             visuals: ui.visuals().clone(),
             small: FontId::proportional(11.0),
         };
@@ -43,6 +43,7 @@ impl LotPanel {
         let hovered_object = self.objects(ui, &map, ctx, &camera, sounding, commands);
 
         self.background_input(&background, &world.camera, &map.frame, commands);
+        self.wheel_zoom(ui, &background);
         if background.hovered() || hovered_object.is_some() {
             self.keys(ui, &world.camera, commands);
         }
@@ -55,21 +56,51 @@ impl LotPanel {
         }
     }
 
-    /// How the lot lies on `canvas`: the objects, the listener and the full-volume area
-    /// are fitted to the map when it has no layout yet, the canvas changed, or one of
-    /// them left it (not while dragging: the map stays still under the pointer). The
-    /// screen and the silent edge may reach beyond.
-    fn fit_frame(&mut self, canvas: Rect, world: &WorldView, view: &ViewQuads) -> MapFrame {
+    /// How the lot lies on `canvas`: the lot — its objects, rooms and the listener — is
+    /// fitted to the map when it has no layout yet, the canvas changed, or something on
+    /// the lot left it (not while dragging: the map stays still under the pointer; not
+    /// after the wheel zoomed the drawing, until Fit). The game camera's zoom changes
+    /// what is heard, not the size of the drawing: its screen and fade band may reach
+    /// beyond.
+    fn fit_frame(&mut self, canvas: Rect, world: &WorldView) -> MapFrame {
         let mut needed: Vec<[f32; 2]> = world.objects.iter().map(|(o, _)| o.position).collect();
-        needed.extend(view.full);
+        needed.extend(world.rooms.iter().flat_map(|r| [r.from, r.to]));
         needed.push(world.ambience.listener);
         let frame = match self.frame {
-            Some(f) if self.drag.is_some() => MapFrame { canvas, ..f },
+            Some(f) if self.drag.is_some() || self.zoomed => MapFrame { canvas, ..f },
             Some(f) if f.canvas == canvas && f.shows(&needed) => f,
             _ => MapFrame::fit(canvas, &needed),
         };
         self.frame = Some(frame);
         frame
+    }
+
+    /// The mouse wheel over the map zooms the drawing about the pointer (not the game
+    /// camera: Zoom in/out do that); Fit fits the lot again.
+    fn wheel_zoom(&mut self, ui: &egui::Ui, background: &Response) {
+        let Some(pointer) = background.hover_pos() else {
+            return;
+        };
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll == 0.0 {
+            return;
+        }
+        let Some(frame) = self.frame else { return };
+        let factor = (scroll / 200.0).exp();
+        let scale = (frame.scale * factor).clamp(2.0, 400.0);
+        // Keep the tile under the pointer where it is.
+        let at = frame.to_tile(pointer);
+        let c = frame.canvas.center();
+        let origin = [
+            at[0] - (pointer.x - c.x) / scale,
+            at[1] - (pointer.y - c.y) / scale,
+        ];
+        self.frame = Some(MapFrame {
+            origin,
+            scale,
+            canvas: frame.canvas,
+        });
+        self.zoomed = true;
     }
 
     /// Paints every object and makes it hoverable, clickable and draggable. Returns the
@@ -91,7 +122,20 @@ impl LotPanel {
         // Where each object is drawn follows the drag as it was when the frame began.
         let drag = self.drag;
         let mut hovered_object = None;
-        for (object, placement) in &world.objects {
+        // Labels never overlap: the selected object's first, then each where it finds
+        // room (the others are named on hover).
+        // (Nor cover another object's glyph.)
+        let mut labels: Vec<Rect> = world
+            .objects
+            .iter()
+            .map(|(o, _)| {
+                Rect::from_center_size(map.frame.to_px(drawn_position(drag, o)), vec2(18.0, 16.0))
+            })
+            .collect();
+        let mut hidden = 0;
+        let mut order: Vec<&(WorldObject, Placement)> = world.objects.iter().collect();
+        order.sort_by_key(|(o, _)| !(self.selected == Some(o.id) || highlighted == Some(o.id)));
+        for (object, placement) in order {
             let at = drawn_position(drag, object);
             let c = map.frame.to_px(at);
             let p = self.shown_placement(object, at, camera, &world.settings, placement);
@@ -104,11 +148,14 @@ impl LotPanel {
                 sounding: sounding.contains(object.id),
                 selected: self.selected == Some(object.id) || highlighted == Some(object.id),
             };
-            map.object(c, object, &p, look);
+            if !map.object(c, object, &p, look, &mut labels) {
+                hidden += 1;
+            }
             if self.object_widget(ui, c, object, &map.frame, commands) {
                 hovered_object = Some(object.id);
             }
         }
+        self.hidden_labels = hidden;
         hovered_object
     }
 

@@ -87,6 +87,10 @@ pub struct LotPanel {
     frame: Option<MapFrame>,
     /// The hour being dragged on the slider, not yet sent.
     hour: Option<f32>,
+    /// The wheel zoomed the drawing: it stays as it is until Fit.
+    zoomed: bool,
+    /// Objects whose labels found no room on the map last frame.
+    hidden_labels: usize,
 }
 
 impl Default for LotPanel {
@@ -101,6 +105,8 @@ impl Default for LotPanel {
             drag: None,
             frame: None,
             hour: None,
+            zoomed: false,
+            hidden_labels: 0,
         }
     }
 }
@@ -178,6 +184,11 @@ impl LotPanel {
     /// Selects an object (its details and curves are shown).
     pub fn select(&mut self, id: Option<ObjectId>) {
         self.selected = id;
+    }
+
+    /// The map's scale, pixels per tile, as last drawn.
+    pub fn map_scale(&self) -> Option<f32> {
+        self.frame.map(|f| f.scale)
     }
 
     /// Which objects the plots show.

@@ -210,8 +210,17 @@ impl MapPainter {
     }
 
     /// An object at `c` placed as `p`: a ring by area sized by volume when it sounds, a
-    /// selection ring, its glyph, its name, and its volume and pan when it sounds.
-    pub(super) fn object(&self, c: Pos2, object: &WorldObject, p: &Placement, look: Look) {
+    /// selection ring, its glyph, and — where they overlap none of `labels`, which they
+    /// join — its name, and its volume and pan when it sounds. True if the label was
+    /// drawn.
+    pub(super) fn object(
+        &self,
+        c: Pos2,
+        object: &WorldObject,
+        p: &Placement,
+        look: Look,
+        labels: &mut Vec<Rect>,
+    ) -> bool {
         let painter = &self.painter;
         let alpha = look.alpha;
         if look.sounding && p.volume > 0 {
@@ -231,26 +240,41 @@ impl MapPainter {
         let fill = theme::kind(object.kind).gamma_multiply(alpha);
         glyph(painter, c, object, fill, outline);
         let text = self.visuals.text_color().gamma_multiply(alpha);
-        painter.text(
-            c + vec2(0.0, 10.0),
-            Align2::CENTER_TOP,
-            &object.name,
-            self.small.clone(),
-            text,
-        );
+        let mut lines = vec![(object.name.clone(), text)];
         if look.sounding {
-            painter.text(
-                c + vec2(0.0, 23.0),
-                Align2::CENTER_TOP,
+            lines.push((
                 format!(
                     "vol {} · pan {}",
                     crate::hit_volume_text(p.volume),
                     signed(crate::hit_pan(p.pan))
                 ),
-                self.small.clone(),
                 theme::area(p.why.area).gamma_multiply(alpha),
-            );
+            ));
         }
+        let galleys: Vec<_> = lines
+            .into_iter()
+            .map(|(line, colour)| {
+                (
+                    painter.layout_no_wrap(line, self.small.clone(), colour),
+                    colour,
+                )
+            })
+            .collect();
+        let width = galleys.iter().map(|(g, _)| g.size().x).fold(0.0, f32::max);
+        let height: f32 = galleys.iter().map(|(g, _)| g.size().y).sum();
+        let rect = Rect::from_min_size(c + vec2(-width / 2.0, 10.0), vec2(width, height));
+        if labels.iter().any(|placed: &Rect| placed.intersects(rect)) {
+            // No room: the hover names it.
+            return false;
+        }
+        labels.push(rect);
+        let mut top = rect.top();
+        for (galley, colour) in galleys {
+            let size = galley.size();
+            painter.galley(pos2(c.x - size.x / 2.0, top), galley, colour);
+            top += size.y;
+        }
+        true
     }
 }
 

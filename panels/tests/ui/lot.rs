@@ -440,3 +440,58 @@ fn keys_over_the_map_and_the_music_mode_box() {
     assert_eq!(sent(&harness), [WorldCommand::Mode(MusicMode::Buy)]);
     assert_eq!(lines(&harness), ["mode buy"]);
 }
+
+/// U6: the drawing fits the lot whatever the game camera's zoom; the mouse wheel zooms
+/// the drawing and Fit fits it again; labels that would overlap are hidden (and say so).
+#[test]
+fn the_map_fits_the_lot_not_the_camera_and_the_wheel_zooms_it() {
+    let mut harness = harness();
+    harness.run();
+    let fitted = harness.state().panel.map_scale().unwrap();
+    // The game camera zooms out: what is heard changes, the drawing does not.
+    harness.state_mut().cx.live.world.camera.zoom = 2;
+    harness.run();
+    harness.run();
+    assert_eq!(harness.state().panel.map_scale(), Some(fitted));
+
+    // The wheel over the map zooms the drawing in, and it stays zoomed.
+    let map = harness.get_by_label("Lot map").rect().center();
+    harness.hover_at(map);
+    harness.run();
+    harness.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 120.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: egui::Modifiers::NONE,
+    });
+    for _ in 0..10 {
+        harness.run();
+    }
+    let zoomed = harness.state().panel.map_scale().unwrap();
+    assert!(zoomed > fitted * 1.2, "{zoomed} vs {fitted}");
+    // Fit fits the lot again.
+    harness.get_by_label("Fit").click();
+    harness.run();
+    harness.run();
+    assert_eq!(harness.state().panel.map_scale(), Some(fitted));
+}
+
+#[test]
+fn labels_that_would_overlap_are_hidden_and_named_on_hover() {
+    // A small map: the lot's labels cannot all fit.
+    let (project, live) = demo_snapshot();
+    let cx = ContextData {
+        project,
+        live,
+        ..ContextData::default()
+    };
+    let mut harness = common::harness(LotPanel::default(), cx, egui::vec2(520.0, 420.0));
+    harness.run();
+    harness.run();
+    harness.get_by_label_contains("label(s) hidden");
+    // Every object can still be grabbed, and names itself on hover.
+    for name in NAMES {
+        harness.get_by_role_and_label(Role::Button, name);
+    }
+}
