@@ -29,7 +29,8 @@ impl LotPanel {
             self.hour_slider(ui, world, commands);
             music_mode(ui, world, commands);
         });
-        ui.horizontal(|ui| {
+        // Wrapped: in a narrow pane the line goes on below rather than widening the panel.
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .small_button("Fit")
                 .on_hover_text(
