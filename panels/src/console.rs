@@ -1,15 +1,20 @@
 //! The Console panel: type the commands QA and designers use (`sev <event>`,
 //! `quietall`, `trace sample on`, `volume fx 0.5`, `help`) and read the replies.
-//! Up and Down walk through what was typed before; while typing, command words and event
-//! names are completed with fuzzy matching (`sev ui mnyb` finds `ui_moneyback`): Tab
-//! takes the first suggestion, a click takes any. Ctrl+Alt+C (the game's shortcut)
-//! focuses the input from anywhere in the window.
+//! Up and Down walk through what was typed before; while typing, command words, event
+//! names, objects after `@` (by ID or name), music modes, stations and trace kinds are
+//! completed with fuzzy matching (`sev ui mnyb` finds `ui_moneyback`): Tab takes the
+//! first suggestion and goes round them (Shift+Tab back) with the keyboard staying in
+//! the input, a click takes any; the strip sits above the input, never over it. Enter
+//! brings the newest reply into view. Ctrl+Alt+C (the game's shortcut) focuses the input
+//! from anywhere in the window.
 
 use crate::{AppCommand, Panel, PanelContext};
 use engine_core::host::command::WORDS;
 use engine_core::host::live::Reply;
 use engine_core::runtime::SampleTime;
 use engine_core::toolchain::project::Project;
+use engine_core::world::director::WorldView;
+use engine_core::world::music::MusicMode;
 
 /// What the empty input says: what to type.
 pub const HINT: &str =
@@ -43,6 +48,126 @@ pub fn fuzzy_score(needle: &str, hay: &str) -> Option<i32> {
         at = found + 1;
     }
     Some(score * 4 - i32::try_from(hay.len()).unwrap_or(i32::MAX).min(200))
+}
+
+/// One completion: the whole line as it would read, and what the suggestion strip shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completion {
+    /// The line with the word completed.
+    pub line: String,
+    /// The suggestion as shown (`@1 Bob Newbie`, `vox_greet`, `28 action`).
+    pub shown: String,
+}
+
+/// Completions of the line being typed, knowing the lot: an `@` word completes to an
+/// object (matched by ID or, fuzzily, by name; completed to its ID), `mode` to a music
+/// mode, `turnon <object>` to a station, `trace` to a trace kind and `on`/`off`; the rest
+/// as [`completions`] does.
+pub fn suggestions(input: &str, project: &Project, world: &WorldView) -> Vec<Completion> {
+    let trimmed = input.trim_start();
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    let ends_word = !trimmed.is_empty() && !trimmed.ends_with(char::is_whitespace);
+    let (done, last) = match (ends_word, words.split_last()) {
+        (true, Some((last, done))) => (done.to_vec(), *last),
+        _ => (words.clone(), ""),
+    };
+    let line_with = |word: &str| {
+        let mut parts: Vec<&str> = done.clone();
+        parts.push(word);
+        format!("{} ", parts.join(" "))
+    };
+    let head = done.first().map(|w| w.to_ascii_lowercase());
+    let pick = |candidates: Vec<(String, String)>| -> Vec<Completion> {
+        let mut scored: Vec<(i32, String, String)> = candidates
+            .into_iter()
+            .filter_map(|(word, shown)| {
+                let score = if last.is_empty() {
+                    Some(0)
+                } else {
+                    fuzzy_score(last, &shown).or_else(|| fuzzy_score(last, &word))
+                }?;
+                Some((score, word, shown))
+            })
+            .filter(|(_, word, _)| !word.eq_ignore_ascii_case(last))
+            .collect();
+        scored.sort_by_key(|c| std::cmp::Reverse(c.0));
+        scored
+            .into_iter()
+            .take(SUGGESTIONS)
+            .map(|(_, word, shown)| Completion {
+                line: line_with(&word),
+                shown,
+            })
+            .collect()
+    };
+    if let Some(typed) = last.strip_prefix('@') {
+        let objects = world
+            .objects
+            .iter()
+            .map(|(o, _)| (format!("@{}", o.id), format!("@{} {}", o.id, o.name)));
+        let mut found: Vec<(String, String)> = objects.collect();
+        if !typed.is_empty() {
+            // By ID first: `@1` keeps `@1`, `@12`… in order.
+            found.sort_by_key(|(word, _)| !word[1..].starts_with(typed));
+        }
+        let typed_last = typed.to_string();
+        let objects: Vec<Completion> = found
+            .into_iter()
+            .filter(|(word, shown)| {
+                typed_last.is_empty()
+                    || word[1..].starts_with(&typed_last)
+                    || fuzzy_score(&typed_last, &shown[word.len()..]).is_some()
+            })
+            .filter(|(word, _)| word != last)
+            .take(SUGGESTIONS)
+            .map(|(word, shown)| Completion {
+                line: line_with(&word),
+                shown,
+            })
+            .collect();
+        if !objects.is_empty() {
+            return objects;
+        }
+    }
+    match (head.as_deref(), done.len()) {
+        (Some("mode"), 1) => pick(
+            MusicMode::ALL
+                .iter()
+                .map(|m| (m.name().to_string(), m.name().to_string()))
+                .collect(),
+        ),
+        (Some("turnon"), 2) => pick(
+            world
+                .stations
+                .iter()
+                .map(|s| (s.code.to_string(), format!("{} {}", s.code, s.name)))
+                .collect(),
+        ),
+        (Some("trace"), 1) => pick(
+            ["events", "samples", "tracks", "all"]
+                .iter()
+                .map(|w| (w.to_string(), w.to_string()))
+                .collect(),
+        ),
+        (Some("trace"), 2) => pick(
+            ["on", "off"]
+                .iter()
+                .map(|w| (w.to_string(), w.to_string()))
+                .collect(),
+        ),
+        _ => completions(input, project)
+            .into_iter()
+            .map(|line| {
+                // A command word shows itself; an event suggestion its name.
+                let shown = if line.ends_with(' ') {
+                    line.trim_end().to_string()
+                } else {
+                    line.split_whitespace().nth(1).unwrap_or(&line).to_string()
+                };
+                Completion { line, shown }
+            })
+            .collect(),
+    }
 }
 
 /// Completions of the line being typed: the whole line as it would read with each
@@ -146,6 +271,10 @@ pub struct ConsolePanel {
     browsing: Option<usize>,
     /// Set by the app (Ctrl+Alt+C): focus the input at the next frame.
     pub focus_requested: bool,
+    /// Tab cycling: the completions Tab went through, and which is in the input.
+    cycle: Option<(Vec<String>, usize)>,
+    /// Scroll the history to its newest reply at the next frame (after Enter).
+    scroll_to_end: bool,
 }
 
 impl ConsolePanel {
@@ -188,80 +317,54 @@ impl Panel for ConsolePanel {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
-        let input_height = ui.spacing().interact_size.y + 8.0;
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .max_height((ui.available_height() - input_height).max(0.0))
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                if ctx.console.is_empty() {
-                    ui.weak("Type a command and press Enter — `help` lists them.");
-                }
-                for entry in ctx.console {
-                    ui.monospace(format!("> {}", entry.input));
-                    match &entry.reply {
-                        Ok(reply) if reply.is_empty() => {}
-                        Ok(reply) => {
-                            ui.monospace(reply);
-                        }
-                        Err(problem) => {
-                            ui.colored_label(ui.visuals().error_fg_color, problem);
-                        }
-                    }
-                }
-            });
-        let suggestions = completions(&self.input, ctx.project);
+        let suggestions = suggestions(&self.input, ctx.project, &ctx.live.world);
+        // The input and the suggestion strip have their room below the history: the
+        // strip never covers the input.
+        let row = ui.spacing().interact_size.y + 8.0;
+        let reserved = if suggestions.is_empty() {
+            row
+        } else {
+            2.0 * row
+        };
+        let scroll_to_end = std::mem::take(&mut self.scroll_to_end);
+        history(ui, ctx, reserved, scroll_to_end);
         let mut take = None;
         if !suggestions.is_empty() {
             ui.horizontal_wrapped(|ui| {
                 ui.weak("Tab:");
-                for (i, line) in suggestions.iter().enumerate() {
-                    // A command word shows itself; an event suggestion its name.
-                    let shown = if line.ends_with(' ') {
-                        line.trim_end()
-                    } else {
-                        line.split_whitespace().nth(1).unwrap_or(line)
-                    };
+                for suggestion in &suggestions {
                     if ui
-                        .small_button(shown)
-                        .on_hover_text(format!("complete to `{}`", line.trim_end()))
+                        .small_button(&suggestion.shown)
+                        .on_hover_text(format!("complete to `{}`", suggestion.line.trim_end()))
                         .clicked()
                     {
-                        take = Some(i);
+                        take = Some(suggestion.line.clone());
                     }
                 }
             });
         }
-        let tab = ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab));
         let id = ui.scope_id().with("console-input");
-        // The text field stops reading a frame's events at Enter: what was typed after
-        // it in the same frame (fast typing, a slow frame) is kept for the next line.
-        let typed_after_enter = if ui.memory(|m| m.has_focus(id)) {
+        let focused = ui.memory(|m| m.has_focus(id));
+        // Tab and Shift+Tab complete (and cycle) while the input has the keyboard; they
+        // never move the keyboard elsewhere.
+        let (tab, back) = if focused {
             ui.input_mut(|i| {
-                let enter = i.events.iter().position(|e| {
-                    matches!(
-                        e,
-                        egui::Event::Key {
-                            key: egui::Key::Enter,
-                            pressed: true,
-                            ..
-                        }
-                    )
-                })?;
-                let after: Vec<egui::Event> = i.events.drain(enter + 1..).collect();
-                Some(
-                    after
-                        .into_iter()
-                        .filter_map(|e| match e {
-                            egui::Event::Text(t) => Some(t),
-                            _ => None,
-                        })
-                        .collect::<String>(),
-                )
+                // Shift+Tab first: a plain Tab's check would take it too.
+                let back = i.consume_key(egui::Modifiers::SHIFT, egui::Key::Tab);
+                (i.consume_key(egui::Modifiers::NONE, egui::Key::Tab), back)
             })
         } else {
-            None
+            (false, false)
         };
+        if (tab || back)
+            && let Some(line) = self.cycle_step(&suggestions, back)
+        {
+            take = Some(line);
+        }
+        // The text field stops reading a frame's events at Enter: what was typed after
+        // it in the same frame (fast typing, a slow frame) is kept for the next line.
+        let typed_after_enter = if focused { typed_after_enter(ui) } else { None };
+        let before = self.input.clone();
         let response = ui.add(
             egui::TextEdit::singleline(&mut self.input)
                 .id(id)
@@ -269,11 +372,12 @@ impl Panel for ConsolePanel {
                 .hint_text(HINT)
                 .desired_width(f32::INFINITY),
         );
-        if tab && (response.has_focus() || response.lost_focus()) && !suggestions.is_empty() {
-            take = Some(0);
+        if self.input != before {
+            // Typing ends a Tab cycle.
+            self.cycle = None;
         }
-        if let Some(line) = take.and_then(|i| suggestions.get(i)) {
-            self.input = line.clone();
+        if let Some(line) = take {
+            self.input = line;
             self.browsing = None;
             response.request_focus();
             move_cursor_to_end(ui, response.id, &self.input);
@@ -291,12 +395,15 @@ impl Panel for ConsolePanel {
             });
             if up || down {
                 self.browse(up);
+                self.cycle = None;
             }
         }
         if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
             if let Some(line) = self.submit() {
                 commands.push(AppCommand::RunLine(line));
+                self.scroll_to_end = true;
             }
+            self.cycle = None;
             if let Some(rest) = typed_after_enter {
                 self.input = rest;
                 move_cursor_to_end(ui, response.id, &self.input);
@@ -304,6 +411,94 @@ impl Panel for ConsolePanel {
             response.request_focus();
         }
     }
+}
+
+impl ConsolePanel {
+    /// Tab (or Shift+Tab, `back`): the next (previous) completion. A cycle starts from
+    /// the suggestions shown and goes round them while the input holds the one it put
+    /// there.
+    fn cycle_step(&mut self, suggestions: &[Completion], back: bool) -> Option<String> {
+        let continuing = self
+            .cycle
+            .as_ref()
+            .is_some_and(|(lines, at)| lines.get(*at) == Some(&self.input));
+        if !continuing {
+            let lines: Vec<String> = suggestions.iter().map(|c| c.line.clone()).collect();
+            if lines.is_empty() {
+                return None;
+            }
+            let at = if back { lines.len() - 1 } else { 0 };
+            let line = lines.get(at).cloned();
+            self.cycle = Some((lines, at));
+            return line;
+        }
+        let (lines, at) = self.cycle.as_mut()?;
+        let n = lines.len();
+        *at = if back {
+            (*at + n - 1) % n
+        } else {
+            (*at + 1) % n
+        };
+        lines.get(*at).cloned()
+    }
+}
+
+/// The lines run so far and their replies, above the input (which keeps `reserved`
+/// points below); `scroll_to_end` brings the newest into view.
+fn history(ui: &mut egui::Ui, ctx: &PanelContext<'_>, reserved: f32, scroll_to_end: bool) {
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .max_height((ui.available_height() - reserved).max(0.0))
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            if ctx.console.is_empty() {
+                ui.weak("Type a command and press Enter — `help` lists them.");
+            }
+            for entry in ctx.console {
+                ui.monospace(format!("> {}", entry.input));
+                match &entry.reply {
+                    Ok(reply) if reply.is_empty() => {}
+                    Ok(reply) => {
+                        ui.monospace(reply);
+                    }
+                    Err(problem) => {
+                        ui.colored_label(ui.visuals().error_fg_color, problem);
+                    }
+                }
+            }
+            if scroll_to_end {
+                // After Enter the newest reply is in view, however far up the
+                // history was scrolled.
+                ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+            }
+        });
+}
+
+/// Takes the text events after the first Enter of this frame out of the input (the text
+/// field would drop them) and returns their text; `None` without an Enter.
+fn typed_after_enter(ui: &mut egui::Ui) -> Option<String> {
+    ui.input_mut(|i| {
+        let enter = i.events.iter().position(|e| {
+            matches!(
+                e,
+                egui::Event::Key {
+                    key: egui::Key::Enter,
+                    pressed: true,
+                    ..
+                }
+            )
+        })?;
+        let after: Vec<egui::Event> = i.events.drain(enter + 1..).collect();
+        Some(
+            after
+                .into_iter()
+                .filter_map(|e| match e {
+                    egui::Event::Text(t) => Some(t),
+                    _ => None,
+                })
+                .collect::<String>(),
+        )
+    })
 }
 
 /// Puts the text cursor after the last character of the input.

@@ -136,3 +136,68 @@ fn keys_typed_after_enter_in_the_same_frame_are_kept() {
     );
     assert_eq!(harness.state().panel.input, "help");
 }
+
+/// The demo's live snapshot, for completions that know the lot.
+fn demo_world() -> engine_core::world::director::WorldView {
+    use engine_core::host::session::{Session, SessionConfig};
+    use engine_core::sound::mixer::{MixerConfig, mixer};
+    let (handle, _mixer) = mixer(MixerConfig::default());
+    let session = Session::new(demo(), handle, SessionConfig::default());
+    session.world.view(&session.engine)
+}
+
+/// U3: Tab keeps the keyboard and goes round the suggestions (Shift+Tab back); objects
+/// complete after `@` by ID or name, music modes after `mode`, trace kinds after
+/// `trace`; Enter brings the newest reply into view.
+#[test]
+fn tab_cycles_and_objects_modes_and_traces_complete() {
+    let project = demo();
+    let world = demo_world();
+    let names: Vec<String> = panels::console::suggestions("sev vox greet @bet", &project, &world)
+        .into_iter()
+        .map(|c| c.line)
+        .collect();
+    assert_eq!(
+        names.first().map(String::as_str),
+        Some("sev vox greet @2 "),
+        "{names:?}"
+    );
+    let by_id = panels::console::suggestions("quiet @9", &project, &world);
+    assert!(by_id.is_empty(), "an exact ID needs nothing: {by_id:?}");
+    let modes = panels::console::suggestions("mode bu", &project, &world);
+    assert!(modes.iter().any(|c| c.line == "mode buy "), "{modes:?}");
+    let kinds = panels::console::suggestions("trace sam", &project, &world);
+    assert_eq!(
+        kinds.first().map(|c| c.line.as_str()),
+        Some("trace samples ")
+    );
+    let on = panels::console::suggestions("trace samples o", &project, &world);
+    assert!(on.iter().any(|c| c.line == "trace samples on "), "{on:?}");
+
+    // In the panel: Tab, Tab, Shift+Tab go round; the input keeps the keyboard.
+    let mut harness = harness_with(Vec::new(), project);
+    harness.run();
+    let input = harness.get_by_role(egui::accesskit::Role::TextInput);
+    input.click();
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("sev vox");
+    harness.run();
+    harness.key_press(egui::Key::Tab);
+    harness.run();
+    let first = harness.state().panel.input.clone();
+    harness.key_press(egui::Key::Tab);
+    harness.run();
+    let second = harness.state().panel.input.clone();
+    assert_ne!(first, second, "Tab goes on to the next suggestion");
+    harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::Tab);
+    harness.run();
+    assert_eq!(harness.state().panel.input, first, "Shift+Tab goes back");
+    assert!(
+        harness
+            .get_by_role(egui::accesskit::Role::TextInput)
+            .is_focused(),
+        "the input kept the keyboard"
+    );
+}
