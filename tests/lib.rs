@@ -35,6 +35,7 @@ pub fn hitbench(args: &[&str]) -> Run {
         &mut hitbench::cli::Io {
             out: &mut out,
             err: &mut err,
+            progress: false,
         },
     );
     Run {

@@ -14,6 +14,7 @@ mod disasm;
 mod paths;
 mod play;
 mod probe;
+mod progress;
 mod qa;
 mod render;
 mod replay;
@@ -30,6 +31,9 @@ pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     /// Diagnostics and progress.
     pub err: &'a mut dyn Write,
+    /// Whether long commands draw a progress bar on the process's standard error (it is
+    /// a terminal); never in tests.
+    pub progress: bool,
 }
 
 /// Exit status when the input (a source, a project, a sample) has errors.
@@ -204,11 +208,13 @@ pub fn main(args: &[String]) -> ExitCode {
     // Not locked for the whole run: a thread of the workbench or the engine that writes
     // to standard error (a panic's message) would wait for the lock forever.
     let mut err = std::io::stderr();
+    let progress = std::io::IsTerminal::is_terminal(&err);
     run(
         args,
         &mut Io {
             out: &mut out,
             err: &mut err,
+            progress,
         },
     )
 }
@@ -221,6 +227,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
     let io = &mut Io {
         out: &mut out,
         err: &mut err,
+        progress: io.progress,
     };
     let mut args = Args::new(args);
     let command = args.next_positional();

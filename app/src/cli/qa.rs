@@ -3,6 +3,7 @@
 //! systems.
 
 use super::args::usage;
+use super::progress::Bar;
 use super::render::{load_project, plugin_dirs};
 use super::{EXIT_INPUT_ERRORS, Io};
 use engine_core::host::qa::{ScriptRun, run_files, suite_files};
@@ -43,7 +44,13 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         }
     }
     let project = load_project(&dir, &plugins, io)?;
-    let runs = run_all(&project, &files, cache_budget);
+    let bar = Bar::new(
+        io,
+        &format!("testing {}", dir.display()),
+        files.len() as u64,
+    );
+    let runs = run_all(&project, &files, cache_budget, &bar);
+    drop(bar);
     let mut failed = 0;
     for (file, result) in files.iter().zip(&runs) {
         failed += usize::from(!result.passed());
@@ -63,13 +70,20 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
 }
 
 /// Every script, on as many threads as the machine has cores; results in `files`' order.
-fn run_all(project: &Project, files: &[PathBuf], cache_budget: Option<usize>) -> Vec<ScriptRun> {
+/// `bar` steps as each script ends.
+fn run_all(
+    project: &Project,
+    files: &[PathBuf],
+    cache_budget: Option<usize>,
+    bar: &Bar,
+) -> Vec<ScriptRun> {
     let results: Mutex<Vec<Option<ScriptRun>>> =
         Mutex::new(std::iter::repeat_with(|| None).take(files.len()).collect());
     let done = |index: usize, run: ScriptRun| {
         if let Ok(mut results) = results.lock() {
             results[index] = Some(run);
         }
+        bar.step();
     };
     let cancel = AtomicBool::new(false);
     run_files(project, files, false, cache_budget, &cancel, &done);

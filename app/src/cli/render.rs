@@ -8,13 +8,14 @@
 
 use super::Io;
 use super::args::{Args, usage};
+use super::progress::Bar;
 use anyhow::Context as _;
 use engine_core::host::capture::{CaptureError, CaptureWriter, Header};
 use engine_core::host::command::{
     MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals,
 };
 use engine_core::host::keyframe::Keyframe;
-use engine_core::host::offline::{self, RenderOptions};
+use engine_core::host::offline::{self, Flow, RenderOptions, RenderProgress, Taps};
 use engine_core::host::session::SaveLotPolicy;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
@@ -81,28 +82,34 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
             *error = Some(e);
         }
     };
+    let bar = Bar::new(io, &format!("rendering {}", out.display()), 1);
     let mut on_record = |record: TraceRecord| {
         // Standard output or error gone: nothing left to tell.
-        let _ = print_record(&record, show_trace, io);
+        let _ = bar.around(|| print_record(&record, show_trace, io));
         let mut record = Some(record);
         write(&mut |writer| record.take().map_or(Ok(()), |r| writer.record(r)));
     };
     let mut on_keyframe = |keyframe: Keyframe| {
         write(&mut |writer| writer.keyframe(&keyframe));
     };
-    let report = if capture_path.is_some() {
-        offline::render_with_keyframes(
-            project,
-            &script,
-            &out,
-            options,
-            &mut on_record,
-            &mut on_keyframe,
-        )
-    } else {
-        offline::render_with(project, &script, &out, options, &mut on_record)
-    }
-    .map_err(anyhow::Error::msg)?;
+    let mut on_progress = |at: RenderProgress| {
+        bar.set_total(at.total_frames);
+        bar.set(at.frames);
+        Flow::Continue
+    };
+    let taps = Taps {
+        record: &mut on_record,
+        keyframe: if capture_path.is_some() {
+            Some(&mut on_keyframe)
+        } else {
+            None
+        },
+        progress: Some(&mut on_progress),
+    };
+    let report =
+        offline::render_tapped(project, &script, &out, options, taps).map_err(anyhow::Error::msg);
+    drop(bar);
+    let report = report?;
     if let (Some((writer, error)), Some(path)) = (capture.into_inner(), &capture_path) {
         if let Some(e) = error {
             return Err(anyhow::Error::new(e).context("the capture is incomplete"));

@@ -10,6 +10,10 @@
 //! With [`RenderOptions::loudness`] every block written also goes through a
 //! [`LoudnessMeter`], whose figures come back in the report.
 //!
+//! A render can be watched and cancelled: [`Taps::progress`] is called as it goes with
+//! the frames done and the frames to do, and a render it answers [`Flow::Cancel`] stops
+//! there with [`RenderError::Cancelled`] (the unfinished file deleted).
+//!
 //! A script's `why` lines are answered here, not by the session (the engine keeps no
 //! history): the records about their subjects are kept as the render goes
 //! ([`WhyLog`]), and a `why` line's log entry is the explanation of its subject's latest
@@ -111,6 +115,14 @@ pub enum RenderError {
     /// Creating or writing the WAV file failed (the unfinished file is deleted).
     #[error(transparent)]
     Wav(#[from] WavError),
+    /// The progress callback cancelled the render; the unfinished file is deleted.
+    #[error("the render to {} was cancelled after {seconds:.1} s; nothing was written", path.display())]
+    Cancelled {
+        /// The output file.
+        path: PathBuf,
+        /// Seconds rendered when it stopped.
+        seconds: f64,
+    },
     /// The loudness meter cannot measure this output (a sample rate it does not take).
     #[error("cannot render to {}: {source}", path.display())]
     Loudness {
@@ -170,11 +182,7 @@ pub fn render_with(
     options: RenderOptions,
     on_record: &mut dyn FnMut(TraceRecord),
 ) -> Result<RenderReport, RenderError> {
-    let taps = Taps {
-        record: on_record,
-        keyframe: None,
-    };
-    render_tapped(project, script, out, options, taps)
+    render_tapped(project, script, out, options, Taps::records(on_record))
 }
 
 /// Renders as [`render_with`] does, and also hands a [`Keyframe`] of the session to
@@ -191,18 +199,68 @@ pub fn render_with_keyframes(
     let taps = Taps {
         record: on_record,
         keyframe: Some(on_keyframe),
+        progress: None,
     };
     render_tapped(project, script, out, options, taps)
 }
 
-/// Where a run's trace records go, and its keyframes when they are wanted.
-struct Taps<'a> {
-    record: &'a mut dyn FnMut(TraceRecord),
-    keyframe: Option<&'a mut dyn FnMut(Keyframe)>,
+/// How far a render has got: what a progress callback is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderProgress {
+    /// Frames rendered so far.
+    pub frames: u64,
+    /// Frames the render will have when it is done.
+    pub total_frames: u64,
 }
 
-/// [`render_with`] with its taps.
-fn render_tapped(
+impl RenderProgress {
+    /// The share done, 0–1 (1 for an empty render).
+    pub fn fraction(&self) -> f64 {
+        if self.total_frames == 0 {
+            1.0
+        } else {
+            (self.frames as f64 / self.total_frames as f64).min(1.0)
+        }
+    }
+}
+
+/// What a progress callback answers: go on, or stop the render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on rendering.
+    Continue,
+    /// Stop: the render ends with [`RenderError::Cancelled`].
+    Cancel,
+}
+
+/// Where a run's trace records go, its keyframes when they are wanted, and who watches
+/// its progress.
+pub struct Taps<'a> {
+    /// Every trace record, as it comes.
+    pub record: &'a mut dyn FnMut(TraceRecord),
+    /// A [`Keyframe`] of the session every
+    /// [`KEYFRAME_SECONDS`](crate::host::keyframe::KEYFRAME_SECONDS) and at the end.
+    pub keyframe: Option<&'a mut dyn FnMut(Keyframe)>,
+    /// Called after every engine tick's frames with how far the render has got (about
+    /// 60 times per rendered second; cheap callbacks rate-limit themselves); answering
+    /// [`Flow::Cancel`] stops the render.
+    pub progress: Option<&'a mut dyn FnMut(RenderProgress) -> Flow>,
+}
+
+impl<'a> Taps<'a> {
+    /// Records to `record`; no keyframes, no progress.
+    pub fn records(record: &'a mut dyn FnMut(TraceRecord)) -> Self {
+        Self {
+            record,
+            keyframe: None,
+            progress: None,
+        }
+    }
+}
+
+/// Renders as [`render_with`] does, with every tap: records, keyframes when asked for,
+/// and a progress callback that may cancel the render.
+pub fn render_tapped(
     project: Project,
     script: &[TimedCommand],
     out: &Path,
@@ -220,6 +278,7 @@ fn render_tapped(
         })?;
     let writer = WavWriter::create(out, options.sample_rate)?;
     let mut output = Output {
+        path: out.to_path_buf(),
         writer: Some(writer),
         meter,
         frames: 0,
@@ -230,7 +289,7 @@ fn render_tapped(
         total_frames,
         &mut output,
         Commands::new(script, taps.record),
-        taps.keyframe,
+        (taps.keyframe, taps.progress),
     )
     .and_then(|report| match output.writer.take() {
         Some(writer) => Ok(writer.finish().map(|_| report)?),
@@ -253,6 +312,7 @@ pub fn run_without_file(
 ) -> Result<RenderReport, RenderError> {
     let total_frames = length(script, Path::new("(no file)"), &options)?;
     let mut output = Output {
+        path: PathBuf::from("(no file)"),
         writer: None,
         meter: None,
         frames: 0,
@@ -263,7 +323,7 @@ pub fn run_without_file(
         total_frames,
         &mut output,
         Commands::new(script, on_record),
-        None,
+        (None, None),
     )
 }
 
@@ -306,6 +366,7 @@ pub fn run_probed(
             source,
         })?;
     let mut output = Output {
+        path: PathBuf::from("(no file)"),
         writer: None,
         meter: Some(meter),
         frames: 0,
@@ -319,7 +380,7 @@ pub fn run_probed(
         total_frames,
         &mut output,
         commands,
-        on_keyframe,
+        (on_keyframe, None),
     )
 }
 
@@ -333,6 +394,8 @@ fn discard(out: &Path) {
 
 /// Where the rendered frames go: the file, and the loudness meter when asked for.
 struct Output {
+    /// The file written, or what stands for it in messages.
+    path: PathBuf,
     writer: Option<WavWriter>,
     meter: Option<LoudnessMeter>,
     frames: u64,
@@ -345,7 +408,10 @@ fn run(
     total_frames: u64,
     output: &mut Output,
     mut commands: Commands<'_>,
-    keyframe: Option<&mut dyn FnMut(Keyframe)>,
+    (keyframe, mut progress): (
+        Option<&mut dyn FnMut(Keyframe)>,
+        Option<&mut dyn FnMut(RenderProgress) -> Flow>,
+    ),
 ) -> Result<RenderReport, RenderError> {
     let mixer_config = MixerConfig {
         sample_rate: options.sample_rate,
@@ -406,6 +472,18 @@ fn run(
             done += n;
         }
         commands.take_trace(&mut session);
+        if let Some(progress) = &mut progress {
+            let at = RenderProgress {
+                frames: output.frames,
+                total_frames,
+            };
+            if progress(at) == Flow::Cancel {
+                return Err(RenderError::Cancelled {
+                    path: output.path.clone(),
+                    seconds: output.frames as f64 / rate,
+                });
+            }
+        }
     }
     // Looks asked for at the end or later see the end.
     commands.looks_due(

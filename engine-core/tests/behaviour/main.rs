@@ -17,6 +17,7 @@ mod packs;
 mod plugins;
 mod qa;
 mod reload;
+mod render_progress;
 mod rooms;
 mod savelot;
 mod server;
