@@ -376,11 +376,20 @@ impl CachePanel {
         } else {
             String::new()
         };
+        let left = if preload.finished {
+            String::new()
+        } else {
+            let elapsed = std::time::Duration::from_millis(preload.elapsed_ms);
+            format!(
+                " · {}",
+                crate::progress::progress_text(f64::from(share), elapsed)
+            )
+        };
         ui.add(
             egui::ProgressBar::new(share)
                 .desired_width(ui.available_width().min(520.0))
                 .text(format!(
-                    "{state} — {}/{}{errors}",
+                    "{state} — {}/{}{errors}{left}",
                     preload.done, preload.total
                 )),
         );

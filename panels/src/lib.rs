@@ -16,6 +16,7 @@ pub mod hitlist_editor;
 pub mod lot;
 pub mod mixer;
 pub mod problems;
+pub mod progress;
 pub mod qa;
 pub mod source_view;
 pub mod sources;

@@ -18,15 +18,10 @@
 //! [`remove_plugin_dir`](Workbench::remove_plugin_dir),
 //! [`export_render`](Workbench::export_render), [`dropped`](Workbench::dropped).
 //!
-//! **Renders run on a background thread** (`hitbench-render`) with a copy of the open
-//! project; the status bar says how long it has been running and then what it wrote, or
-//! the script's problems with their `file:line`.
+//! Renders run on a background thread: see [`render_job`](super::render_job).
 
 use super::Workbench;
-use engine_core::host::command::{parse_script, savelot_refusals};
-use engine_core::host::offline::{self, RenderOptions};
-use engine_core::runtime::{TraceKind, TraceRecord};
-use engine_core::toolchain::project::{PROJECT_EXTENSIONS, Project};
+use engine_core::toolchain::project::PROJECT_EXTENSIONS;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
@@ -75,22 +70,12 @@ enum Picked {
     StartCapture(PathBuf),
 }
 
-/// A render running on its thread.
-#[derive(Debug)]
-struct RenderJob {
-    /// What the status bar says while it runs.
-    label: String,
-    started: Instant,
-    /// The sentence for the status bar when it ends.
-    done: Receiver<String>,
-}
-
 /// The dialog and the render under way, if any.
 #[derive(Debug, Default)]
 pub struct FileJobs {
     /// The open dialog's answer (`None` inside: nothing chosen), and when it opened.
     dialog: Option<(Receiver<Option<Picked>>, Instant)>,
-    render: Option<RenderJob>,
+    pub(super) render: Option<super::render_job::RenderJob>,
 }
 
 impl FileJobs {
@@ -167,37 +152,6 @@ impl Workbench {
         }
     }
 
-    /// Renders the timed script `script` (the `hitbench render` format) against the open
-    /// project into the WAV file `out`, on a background thread; the status bar follows it.
-    /// One render at a time.
-    pub fn export_render(&mut self, script: &Path, out: &Path) {
-        if self.files.render.is_some() {
-            self.status = "a render is already running; wait for it to finish".into();
-            return;
-        }
-        let label = format!("rendering {} to {}", script.display(), out.display());
-        let (send, done) = channel();
-        let project = self.project.clone();
-        let (script, out) = (script.to_path_buf(), out.to_path_buf());
-        let spawned = std::thread::Builder::new()
-            .name("hitbench-render".into())
-            .spawn(move || {
-                // The receiver may be gone (the window closed): nobody to tell then.
-                let _ = send.send(render(project, &script, &out));
-            });
-        match spawned {
-            Ok(_) => {
-                self.status = format!("{label}…");
-                self.files.render = Some(RenderJob {
-                    label,
-                    started: Instant::now(),
-                    done,
-                });
-            }
-            Err(e) => self.status = format!("cannot start the render thread: {e}"),
-        }
-    }
-
     /// Opens what was dropped on the window: a folder as the project; a file, the project
     /// folder it is in (the nearest folder above it holding project files). Anything else
     /// is said in the status bar.
@@ -271,25 +225,7 @@ impl Workbench {
                 Err(TryRecvError::Disconnected) => self.files.dialog = None,
             }
         }
-        if let Some(job) = &self.files.render {
-            match job.done.try_recv() {
-                Ok(message) => {
-                    self.status = message;
-                    self.files.render = None;
-                }
-                Err(TryRecvError::Empty) => {
-                    self.status = format!(
-                        "{}… {:.0} s",
-                        job.label,
-                        job.started.elapsed().as_secs_f64()
-                    );
-                }
-                Err(TryRecvError::Disconnected) => {
-                    self.status = format!("{}: the render thread stopped", job.label);
-                    self.files.render = None;
-                }
-            }
-        }
+        self.poll_render();
     }
 
     /// Does what a file menu entry asked for.
@@ -483,59 +419,6 @@ fn run_dialog(dialog: Dialog, root: &Path) -> Option<Picked> {
             .set_file_name("session.hbcap")
             .save_file()
             .map(Picked::StartCapture),
-    }
-}
-
-/// Reads, checks and renders a script; the sentence for the status bar.
-fn render(project: Project, script: &Path, out: &Path) -> String {
-    let text = match std::fs::read(script) {
-        Ok(text) => text,
-        Err(e) => return format!("cannot read {}: {e}", script.display()),
-    };
-    let (commands, mut problems) = parse_script(&String::from_utf8_lossy(&text), script);
-    // A script chosen to render was not asked to save the lot.
-    problems.extend(savelot_refusals(&commands, script));
-    let errors: Vec<String> = problems
-        .iter()
-        .filter(|d| d.is_error())
-        .map(ToString::to_string)
-        .collect();
-    if let Some(first) = errors.first() {
-        let more = match errors.len() {
-            1 => String::new(),
-            n => format!(" (and {} more)", n - 1),
-        };
-        return format!("nothing rendered: {first}{more}");
-    }
-    let options = RenderOptions::default();
-    // Only the errors are kept (a long render's trace would fill memory): their count
-    // and the first, for the status bar.
-    let mut errors = (0usize, None);
-    let mut on_record = |record: TraceRecord| {
-        if record.kind == TraceKind::Error {
-            errors.0 += 1;
-            errors.1.get_or_insert(record.message());
-        }
-    };
-    match offline::render_with(project, &commands, out, options, &mut on_record) {
-        Ok(report) => {
-            let faults = match errors {
-                (0, _) => String::new(),
-                (n, first) => format!(
-                    "; {n} runtime error(s), the first: {}",
-                    first.unwrap_or_default()
-                ),
-            };
-            format!(
-                "rendered {} to {}: {:.2} s, {} note(s) played, {} dropped{faults}",
-                script.display(),
-                out.display(),
-                report.seconds,
-                report.started,
-                report.dropped
-            )
-        }
-        Err(e) => format!("cannot render {}: {e}", script.display()),
     }
 }
 

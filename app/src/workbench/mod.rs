@@ -9,6 +9,7 @@ pub mod files;
 pub mod hitlist_sessions;
 mod live;
 mod qa;
+mod render_job;
 pub mod settings;
 
 use anyhow::Context as _;
@@ -307,6 +308,7 @@ impl Workbench {
                     );
                     ui.separator();
                 }
+                self.render_progress_ui(ui);
                 ui.label(&self.status);
                 ui.separator();
                 ui.label(live).on_hover_text(&self.audio.1);

@@ -7,6 +7,7 @@ mod cache;
 mod capture;
 mod common;
 mod debugger;
+mod progress;
 mod qa;
 mod walkthrough;
 mod workbench;

@@ -289,7 +289,10 @@ pub fn render_tapped(
         total_frames,
         &mut output,
         Commands::new(script, taps.record),
-        (taps.keyframe, taps.progress),
+        Watch {
+            keyframe: taps.keyframe,
+            progress: taps.progress,
+        },
     )
     .and_then(|report| match output.writer.take() {
         Some(writer) => Ok(writer.finish().map(|_| report)?),
@@ -323,7 +326,7 @@ pub fn run_without_file(
         total_frames,
         &mut output,
         Commands::new(script, on_record),
-        (None, None),
+        Watch::default(),
     )
 }
 
@@ -380,7 +383,10 @@ pub fn run_probed(
         total_frames,
         &mut output,
         commands,
-        (on_keyframe, None),
+        Watch {
+            keyframe: on_keyframe,
+            progress: None,
+        },
     )
 }
 
@@ -401,6 +407,13 @@ struct Output {
     frames: u64,
 }
 
+/// Who watches the render loop besides the trace's reader.
+#[derive(Default)]
+struct Watch<'a> {
+    keyframe: Option<&'a mut dyn FnMut(Keyframe)>,
+    progress: Option<&'a mut dyn FnMut(RenderProgress) -> Flow>,
+}
+
 /// The render loop: commands, ticks and mixer blocks into `output`.
 fn run(
     project: Project,
@@ -408,11 +421,12 @@ fn run(
     total_frames: u64,
     output: &mut Output,
     mut commands: Commands<'_>,
-    (keyframe, mut progress): (
-        Option<&mut dyn FnMut(Keyframe)>,
-        Option<&mut dyn FnMut(RenderProgress) -> Flow>,
-    ),
+    watch: Watch<'_>,
 ) -> Result<RenderReport, RenderError> {
+    let Watch {
+        keyframe,
+        mut progress,
+    } = watch;
     let mixer_config = MixerConfig {
         sample_rate: options.sample_rate,
         ..MixerConfig::default()

@@ -161,9 +161,13 @@ fn preload_emits_its_command_shows_progress_and_cancels() {
         errors: 1,
         finished: false,
         cancelled: false,
+        elapsed_ms: 1500,
     });
     harness.run();
-    harness.get_by_label_contains("preloading `vox/*.wav`: vox/greet_b.wav — 3/8, 1 failed");
+    // U13: the time left, from the pace so far (3 of 8 in 1.5 s: 2.5 s more).
+    harness.get_by_label_contains(
+        "preloading `vox/*.wav`: vox/greet_b.wav — 3/8, 1 failed · 37 % · 2.5 s left",
+    );
     harness.get_by_label("Cancel").click();
     harness.run();
     assert_eq!(
@@ -179,9 +183,11 @@ fn preload_emits_its_command_shows_progress_and_cancels() {
         errors: 1,
         finished: true,
         cancelled: true,
+        elapsed_ms: 2000,
     });
     harness.run();
     harness.get_by_label_contains("preload of `vox/*.wav` cancelled — 4/8");
+    assert!(harness.query_by_label_contains("left").is_none());
 }
 
 #[test]
@@ -202,6 +208,7 @@ fn snapshot() {
         errors: 0,
         finished: false,
         cancelled: false,
+        elapsed_ms: 900,
     });
     harness.state_mut().panel.pattern = "vox/*.wav".into();
     harness.run();

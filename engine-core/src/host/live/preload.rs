@@ -4,6 +4,7 @@
 use crate::sound::cache::{PreloadJob, PreloadProgress, ResourceCache};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// A preload's progress, for the cache panel.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,12 +23,17 @@ pub struct PreloadStatus {
     pub finished: bool,
     /// It was cancelled before the end.
     pub cancelled: bool,
+    /// Wall-clock time since it started, in milliseconds (for the time left).
+    pub elapsed_ms: u64,
 }
 
 /// The preload the engine thread is following.
 pub(super) struct Preloading {
     pub(super) job: PreloadJob,
     status: Arc<Mutex<PreloadStatus>>,
+    started: Instant,
+    /// When it ended, once it has.
+    ended: Option<Instant>,
 }
 
 impl Preloading {
@@ -47,7 +53,12 @@ impl Preloading {
             }
         });
         let job = cache.preload(&pattern, progress, Arc::new(AtomicBool::new(false)));
-        Self { job, status }
+        Self {
+            job,
+            status,
+            started: Instant::now(),
+            ended: None,
+        }
     }
 
     /// The progress so far; finished once the loader thread is done with it.
@@ -65,6 +76,11 @@ impl Preloading {
             Some(Err(_)) => status.finished = true,
             None => {}
         }
+        if status.finished {
+            self.ended.get_or_insert_with(Instant::now);
+        }
+        let now = self.ended.unwrap_or_else(Instant::now);
+        status.elapsed_ms = now.duration_since(self.started).as_millis() as u64;
         status
     }
 }
