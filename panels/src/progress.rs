@@ -1,6 +1,6 @@
 //! How long work has left, said one way everywhere a progress bar shows (a render being
 //! exported, a preload, a project loading): the share done and the time left, estimated
-//! from the time so far.
+//! from the time so far; [`bar_with_cancel`] draws it with its Cancel button.
 
 use std::time::Duration;
 
@@ -38,6 +38,28 @@ pub fn progress_text(fraction: f64, elapsed: Duration) -> String {
         Some(left) => format!("{percent:.0} % · {} left", duration_text(left)),
         None => format!("{percent:.0} % · estimating…"),
     }
+}
+
+/// A progress bar for work under way (`fraction` done in `elapsed`), saying the share and
+/// the time left, `hover` on hover, with a button `cancel` beside it (disabled once
+/// `cancelling`); true when the button was clicked.
+pub fn bar_with_cancel(
+    ui: &mut egui::Ui,
+    fraction: f64,
+    elapsed: Duration,
+    hover: &str,
+    cancel: &str,
+    cancelling: bool,
+) -> bool {
+    ui.add(
+        egui::ProgressBar::new(fraction.clamp(0.0, 1.0) as f32)
+            .desired_width(220.0)
+            .text(progress_text(fraction, elapsed)),
+    )
+    .on_hover_text(hover);
+    ui.add_enabled(!cancelling, egui::Button::new(cancel))
+        .on_hover_text(format!("Stop: {hover}"))
+        .clicked()
 }
 
 #[cfg(test)]

@@ -76,12 +76,13 @@ pub struct FileJobs {
     /// The open dialog's answer (`None` inside: nothing chosen), and when it opened.
     dialog: Option<(Receiver<Option<Picked>>, Instant)>,
     pub(super) render: Option<super::render_job::RenderJob>,
+    pub(super) open: Option<super::opening::OpenJob>,
 }
 
 impl FileJobs {
-    /// True while a file dialog is open or a render runs.
+    /// True while a file dialog is open, a render runs or a project loads.
     pub(super) fn busy(&self) -> bool {
-        self.dialog.is_some() || self.render.is_some()
+        self.dialog.is_some() || self.render.is_some() || self.open.is_some()
     }
 }
 
@@ -105,13 +106,14 @@ impl Workbench {
     }
 
     /// Opens the project in `dir` (with its plug-in directories) and restarts the live
-    /// engine on it.
+    /// engine on it, once it has loaded in the background (see
+    /// [`open_in_background`](Self::open_in_background)).
     pub fn open_project_dir(&mut self, dir: &Path) {
         if !dir.is_dir() {
             self.status = format!("cannot open {}: not a folder", dir.display());
             return;
         }
-        self.open_project(dir);
+        self.open_in_background(dir);
     }
 
     /// Adds `dir` as the open project's last plug-in directory (it overrides the project
@@ -171,9 +173,9 @@ impl Workbench {
             return;
         };
         if path.is_dir() {
-            self.open_project(path);
+            self.open_in_background(path);
         } else if let Some(folder) = project_folder_of(path) {
-            self.open_project(&folder);
+            self.open_in_background(&folder);
         } else {
             self.status = format!(
                 "{} is not inside a project folder (drop the folder itself)",
@@ -226,6 +228,7 @@ impl Workbench {
             }
         }
         self.poll_render();
+        self.poll_open();
     }
 
     /// Does what a file menu entry asked for.
@@ -540,6 +543,17 @@ mod tests {
         let _ = std::fs::remove_dir_all(&plugin);
     }
 
+    /// Polls until the project being opened in the background has loaded (the deadline
+    /// only stops a hung load).
+    fn opened(workbench: &mut Workbench) {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while workbench.opening() {
+            assert!(Instant::now() < deadline, "the project never loaded");
+            std::thread::sleep(Duration::from_millis(5));
+            workbench.poll_background();
+        }
+    }
+
     /// Polls until the render started last has finished (the deadline only stops a hung
     /// test; nothing is timed).
     fn wait_for_render(workbench: &mut Workbench) {
@@ -621,10 +635,15 @@ mod tests {
         assert_eq!(workbench.project().root(), seed);
 
         workbench.dropped(&[demo()]);
+
+        opened(&mut workbench);
         assert_eq!(workbench.project().root(), demo(), "a folder opens");
 
         workbench.open_project_dir(&seed);
+
+        opened(&mut workbench);
         workbench.dropped(&[demo().join("ui.src")]);
+        opened(&mut workbench);
         assert_eq!(
             workbench.project().root(),
             demo(),
@@ -632,9 +651,12 @@ mod tests {
         );
 
         workbench.open_project_dir(&seed);
+
+        opened(&mut workbench);
         let sample = demo().join("sounds/ui/click_knock.wav");
         assert!(sample.is_file());
         workbench.dropped(&[sample]);
+        opened(&mut workbench);
         assert_eq!(
             workbench.project().root(),
             demo(),
@@ -642,13 +664,17 @@ mod tests {
         );
 
         workbench.open_project_dir(&seed);
+
+        opened(&mut workbench);
         workbench.dropped(&[]);
+        opened(&mut workbench);
         assert!(
             workbench.status().contains("nothing to open"),
             "{}",
             workbench.status()
         );
         workbench.dropped(&[PathBuf::from("/no/such/thing.src")]);
+        opened(&mut workbench);
         assert!(
             workbench.status().contains("cannot open"),
             "{}",
@@ -660,6 +686,7 @@ mod tests {
             "nothing useful opens nothing"
         );
         workbench.open_project_dir(Path::new("/no/such/project"));
+        opened(&mut workbench);
         assert!(workbench.status().contains("not a folder"));
         assert_eq!(workbench.project().root(), seed);
         drop(workbench);

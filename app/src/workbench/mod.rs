@@ -8,6 +8,7 @@ pub mod dock;
 pub mod files;
 pub mod hitlist_sessions;
 mod live;
+mod opening;
 mod qa;
 mod render_job;
 pub mod settings;
@@ -165,9 +166,15 @@ impl Workbench {
     /// Loads the project in `dir` (with its plug-in directories) and (re)starts the live
     /// engine on it.
     fn open_project(&mut self, dir: &Path) {
-        self.remember_project_state();
         let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let project = Project::load_dirs(&self.settings.project_dirs(dir));
+        self.start_project(dir, project);
+    }
+
+    /// Shows `project`, loaded from `dir` (canonical), and (re)starts the live engine on
+    /// it.
+    fn start_project(&mut self, dir: &Path, project: Project) {
+        self.remember_project_state();
         self.live = None;
         self.waker_set = false;
         self.runtime_errors = 0;
@@ -308,6 +315,7 @@ impl Workbench {
                     );
                     ui.separator();
                 }
+                self.open_progress_ui(ui);
                 self.render_progress_ui(ui);
                 ui.label(&self.status);
                 ui.separator();
@@ -349,7 +357,7 @@ impl Workbench {
         self.apply(commands);
         for action in actions {
             match action {
-                MenuAction::Open(path) => self.open_project(&path),
+                MenuAction::Open(path) => self.open_in_background(&path),
                 MenuAction::Show(pane) => {
                     dock::show_pane_remembered(&mut self.tree, pane, &self.closed);
                 }

@@ -155,17 +155,18 @@ impl Workbench {
         let Some(status) = self.render_status() else {
             return false;
         };
-        let text = panels::progress::progress_text(status.fraction, status.elapsed);
-        ui.add(
-            egui::ProgressBar::new(status.fraction as f32)
-                .desired_width(220.0)
-                .text(text),
-        )
-        .on_hover_text(&status.label);
-        let cancel = ui
-            .add_enabled(!status.cancelling, egui::Button::new("Cancel render"))
-            .on_hover_text("Stop the render; the unfinished file is deleted");
-        if cancel.clicked() {
+        let cancel = panels::progress::bar_with_cancel(
+            ui,
+            status.fraction,
+            status.elapsed,
+            &format!(
+                "{} (the unfinished file is deleted if stopped)",
+                status.label
+            ),
+            "Cancel render",
+            status.cancelling,
+        );
+        if cancel {
             self.cancel_render();
         }
         ui.separator();

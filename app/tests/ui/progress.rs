@@ -54,3 +54,74 @@ fn an_exported_render_shows_its_progress_and_cancel_stops_it() {
             .is_none()
     );
 }
+
+/// A project of `files` sources of `tracks` tracks each: seconds to load in a debug build.
+fn large_project(tag: &str, files: usize, tracks: usize) -> std::path::PathBuf {
+    let dir = common::temp(tag);
+    for file in 0..files {
+        let mut text = String::with_capacity(tracks * 40);
+        for track in 0..tracks {
+            text.push_str(&format!(
+                "t{file}_{track}\t; track {track}\n\tloadb v1 {}\n\tend\n",
+                track % 100
+            ));
+        }
+        std::fs::write(dir.join(format!("s{file:03}.src")), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn opening_a_large_project_shows_its_progress_and_cancel_keeps_the_open_one() {
+    let (mut harness, _config) = open_demo("open-progress");
+    harness.run();
+    let demo = harness.state().project().root().to_path_buf();
+    let big = large_project("open-progress-big", 100, 2000);
+
+    harness.state_mut().open_project_dir(&big);
+    assert!(harness.state().opening());
+    until(&mut harness, "the first files are read", |wb| {
+        wb.open_status().is_none_or(|s| s.read > 0)
+    });
+    let status = harness.state().open_status().expect("still loading");
+    assert_eq!(status.found, 100, "every source found before reading");
+    assert!(status.read < status.found);
+    // The open project stays while the other loads.
+    assert_eq!(harness.state().project().root(), demo);
+    harness.run();
+    // A progress bar in the status bar; hovering it says how many files are read.
+    harness
+        .get_by(|n| {
+            n.role() == Role::ProgressIndicator && n.label().is_some_and(|l| l.contains("% ·"))
+        })
+        .hover();
+    harness.run();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains("of 100 file(s) read")
+            .is_some()
+    );
+
+    harness.get_by_label("Cancel opening").click();
+    harness.run();
+    assert!(!harness.state().opening());
+    let said = harness.state().status().to_string();
+    assert!(said.contains("cancelled"), "{said}");
+    assert_eq!(
+        harness.state().project().root(),
+        demo,
+        "the demo stays open"
+    );
+    assert!(harness.query_by_label("Cancel opening").is_none());
+
+    // Left alone, a load ends with the project open and the engine on it.
+    let seed = common::workspace()
+        .join("projects/seed-examples")
+        .canonicalize()
+        .unwrap();
+    harness.state_mut().open_project_dir(&seed);
+    until(&mut harness, "the project opens", |wb| !wb.opening());
+    assert_eq!(harness.state().project().root(), seed);
+    let _ = std::fs::remove_dir_all(&big);
+}

@@ -1,6 +1,7 @@
 //! A render reports its progress as it goes and can be cancelled: the callback sees the
 //! frames done rise to the total, and a render it cancels ends with an error naming the
-//! file, which is deleted.
+//! file, which is deleted. A project load counts the files it finds and reads, and a
+//! cancelled one gives nothing.
 
 use crate::support::looping_tracks;
 use engine_core::host::command::parse_script;
@@ -78,4 +79,24 @@ fn a_cancelled_render_stops_there_and_leaves_no_file() {
     // It stopped at the first answer to cancel, and the unfinished file is gone.
     assert!(calls < 40, "{calls} calls");
     assert!(!out.exists());
+}
+
+#[test]
+fn a_watched_load_counts_every_file_and_a_cancelled_one_gives_nothing() {
+    use engine_core::toolchain::project::LoadWatch;
+    let p = looping_tracks("load-watch", &[40, 41], 1024, "");
+    let dirs = [p.path().to_path_buf()];
+    let watch = LoadWatch::default();
+    let project = Project::load_dirs_watched(&dirs, &watch).expect("not cancelled");
+    assert_eq!(project.tracks.len(), Project::load_dirs(&dirs).tracks.len());
+    // The source and the sample: found, then read.
+    assert!(watch.found() >= 2, "{}", watch.found());
+    assert_eq!(watch.read(), watch.found());
+    assert_eq!(watch.fraction(), 1.0);
+
+    let cancelled = LoadWatch::default();
+    cancelled.cancel();
+    assert!(Project::load_dirs_watched(&dirs, &cancelled).is_none());
+    assert_eq!(cancelled.read(), 0, "nothing read after the cancel");
+    assert_eq!(cancelled.fraction(), 0.0);
 }

@@ -27,6 +27,7 @@ mod resolve;
 mod scan;
 pub mod tables;
 pub mod unit;
+mod watch;
 
 pub use defs::{
     CodeRef, ControlGroup, DEFAULT_PRIORITY, DebugTrace, EventDef, EventType, FULL_VOLUME,
@@ -39,6 +40,7 @@ pub(crate) use resolve::refused_sample;
 pub use resolve::resource_name;
 pub use scan::SAMPLE_EXTENSIONS;
 pub use unit::{CodeImport, CodeUnit, UnitOrigin};
+pub use watch::LoadWatch;
 
 use crate::toolchain::diag::{self, Diagnostic};
 use std::collections::{BTreeMap, HashMap};
@@ -132,7 +134,15 @@ impl Project {
 
     /// Loads data directories in order; later ones override earlier ones.
     pub fn load_dirs(dirs: &[PathBuf]) -> Self {
-        reload::load(dirs, None).0
+        reload::load(dirs, None, &LoadWatch::default()).0
+    }
+
+    /// Loads data directories as [`load_dirs`](Self::load_dirs) does, counting the files
+    /// found and read into `watch` as it goes (another thread shows the progress);
+    /// `None` when the load was cancelled through `watch`.
+    pub fn load_dirs_watched(dirs: &[PathBuf], watch: &LoadWatch) -> Option<Self> {
+        let (project, _) = reload::load(dirs, None, watch);
+        (!watch.cancelled()).then_some(project)
     }
 
     /// Loads the project's directories again. A source, built set, `.hot` or `.evt`
@@ -140,13 +150,13 @@ impl Project {
     /// without errors) and its new errors are reported; everything else is read anew.
     /// The report also says what changed since `self`.
     pub fn reload(&self) -> (Self, ReloadReport) {
-        reload::load(&self.dirs, Some(self))
+        reload::load(&self.dirs, Some(self), &LoadWatch::default())
     }
 
     /// Like [`reload`](Self::reload), with a different list of data directories (one
     /// added, say): files are matched with the earlier version by path.
     pub fn reload_dirs(&self, dirs: &[PathBuf]) -> (Self, ReloadReport) {
-        reload::load(dirs, Some(self))
+        reload::load(dirs, Some(self), &LoadWatch::default())
     }
 
     /// The first data directory.

@@ -9,7 +9,7 @@
 
 use super::inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 use super::resolve::Loader;
-use super::{Project, link, scan};
+use super::{LoadWatch, Project, link, scan};
 use crate::toolchain::asm::DiskFiles;
 use crate::toolchain::diag::Diagnostic;
 use std::collections::HashMap;
@@ -103,7 +103,11 @@ struct DirRead {
 /// constant, a source using a name nobody defines — found once every file is read). Both
 /// fall back: the first as each file is read, the second by loading again with the
 /// previous piece of each changed file that now has errors it did not have before.
-pub(super) fn load(dirs: &[PathBuf], previous: Option<&Project>) -> (Project, ReloadReport) {
+pub(super) fn load(
+    dirs: &[PathBuf],
+    previous: Option<&Project>,
+    watch: &LoadWatch,
+) -> (Project, ReloadReport) {
     let mut inputs = LoadInputs::default();
     let mut report = ReloadReport::default();
     let mut read = Vec::with_capacity(dirs.len());
@@ -111,11 +115,18 @@ pub(super) fn load(dirs: &[PathBuf], previous: Option<&Project>) -> (Project, Re
     let files = DiskFiles::within(dirs);
     for (index, dir) in dirs.iter().enumerate() {
         let mut diagnostics = Vec::new();
-        let found = scan::read_dir(index, dir, &files, &mut diagnostics);
+        if watch.cancelled() {
+            break;
+        }
+        let found = scan::read_dir(index, dir, &files, &mut diagnostics, watch);
         let samples = found.map(|found| {
-            inputs
-                .samples
-                .extend(found.samples.iter().map(|s| FileStamp::of(s)));
+            for sample in &found.samples {
+                if watch.cancelled() {
+                    break;
+                }
+                inputs.samples.push(FileStamp::of(sample));
+                watch.add_read(1);
+            }
             // A pack replaced or changed is a change of its samples.
             inputs
                 .samples

@@ -2,6 +2,7 @@
 //! sets, tables and event lists into pieces (units and raw tables, with the problems of
 //! each file and the stamps of the files it was made from).
 
+use super::LoadWatch;
 use super::inputs::{Piece, PieceKind};
 use super::tables::{self, TableSource};
 use super::unit;
@@ -101,6 +102,7 @@ pub fn read_dir(
     dir: &Path,
     files: &DiskFiles,
     diagnostics: &mut Vec<Diagnostic>,
+    watch: &LoadWatch,
 ) -> Option<DirFiles> {
     if !dir.is_dir() {
         diagnostics.push(Diagnostic::error(
@@ -123,11 +125,22 @@ pub fn read_dir(
     ] {
         list.sort();
     }
-    let mut pieces = read_sources(index, &found.sources, files);
+    watch.add_found(
+        found.sources.len()
+            + found.hits.len()
+            + found.hots.len()
+            + found.evts.len()
+            + found.samples.len(),
+    );
+    let mut pieces = read_sources(index, &found.sources, files, watch);
     let source_stems: HashSet<PathBuf> = found.sources.iter().map(|s| stem_key(s)).collect();
-    let set_stems = read_built_sets(index, &found.hits, &source_stems, files, &mut pieces);
+    let set_stems = read_built_sets(index, &found.hits, &source_stems, files, &mut pieces, watch);
     let rules = files.rules();
     for hot in &found.hots {
+        if watch.cancelled() {
+            break;
+        }
+        watch.add_read(1);
         let key = stem_key(hot);
         // Part of a built set (read with it), or a source's earlier `hitbench asm` output
         // (a .hot beside a .hit of the source's name). A lone `x.hot` beside `x.src` is a
@@ -142,6 +155,10 @@ pub fn read_dir(
         pieces.push(piece);
     }
     for evt in &found.evts {
+        if watch.cancelled() {
+            break;
+        }
+        watch.add_read(1);
         let mut piece = Piece::new(PieceKind::Events, evt, index);
         piece.events = tables::read_evt_file(index, evt, rules, &mut piece.diagnostics);
         piece.stamp(std::slice::from_ref(evt));
@@ -174,10 +191,20 @@ pub fn read_dir(
 
 /// Sources: each assembled, with the tables of its `LIST` lines; a file another source
 /// includes is part of that source, not a piece of its own.
-fn read_sources(index: usize, sources: &[PathBuf], files: &DiskFiles) -> Vec<Piece> {
+fn read_sources(
+    index: usize,
+    sources: &[PathBuf],
+    files: &DiskFiles,
+    watch: &LoadWatch,
+) -> Vec<Piece> {
     let assembled: Vec<(unit::CodeUnit, Assembly)> = sources
         .iter()
-        .map(|source| unit::assemble(index, source, files))
+        .take_while(|_| !watch.cancelled())
+        .map(|source| {
+            let read = unit::assemble(index, source, files);
+            watch.add_read(1);
+            read
+        })
         .collect();
     let included: HashSet<PathBuf> = assembled
         .iter()
@@ -222,10 +249,15 @@ fn read_built_sets(
     source_stems: &HashSet<PathBuf>,
     files: &DiskFiles,
     pieces: &mut Vec<Piece>,
+    watch: &LoadWatch,
 ) -> HashSet<PathBuf> {
     let rules = files.rules();
     let mut set_stems = HashSet::new();
     for hit in hits {
+        if watch.cancelled() {
+            break;
+        }
+        watch.add_read(1);
         let key = stem_key(hit);
         if source_stems.contains(&key) {
             continue;
