@@ -6,7 +6,6 @@
 
 use super::Io;
 use super::args::{Args, usage};
-use engine_core::toolchain::project::Project;
 use engine_core::tools::check;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -68,7 +67,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     }
 
     dirs.extend(plugins);
-    let project = Project::load_dirs(&dirs);
+    let project = super::progress::load_project(io, &dirs);
     let findings = check::findings(&project);
     for finding in &findings {
         writeln!(io.out, "{finding}")?;

@@ -1,10 +1,13 @@
-//! Progress bars for long commands (`render`, `test`): drawn on standard error when it is
+//! Progress bars for long commands (`render`, `test`, loading a project): drawn on standard error when it is
 //! a terminal ([`Io::progress`]), with the share done and the time left, and cleared when
 //! the work ends, so only the results stay on screen. When standard error is not a
 //! terminal (a pipe, a CI log, a test's buffer) there is no bar and nothing is written.
 
 use super::Io;
+use engine_core::toolchain::project::{LoadWatch, Project};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// A bar for one piece of work, or nothing when the output is not a terminal.
 pub struct Bar {
@@ -59,6 +62,37 @@ impl Bar {
             None => write(),
         }
     }
+}
+
+/// Loads a project's data folders, with a bar of the files read on a terminal (the load
+/// runs on a helper thread while this one draws); without one, as
+/// [`Project::load_dirs`] does.
+pub fn load_project(io: &Io<'_>, dirs: &[PathBuf]) -> Project {
+    if !io.progress {
+        return Project::load_dirs(dirs);
+    }
+    let what = format!(
+        "loading {}",
+        dirs.first()
+            .map_or_else(String::new, |d| d.display().to_string())
+    );
+    // One step until the walk has found files (a bar of none would read 100 %).
+    let bar = Bar::new(io, &what, 1);
+    let watch = LoadWatch::default();
+    std::thread::scope(|scope| {
+        let loading = scope.spawn(|| Project::load_dirs_watched(dirs, &watch));
+        while !loading.is_finished() {
+            if watch.found() > 0 {
+                bar.set_total(watch.found());
+            }
+            bar.set(watch.read());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        loading.join().ok().flatten()
+    })
+    // Nothing cancels this load, and a load never fails; a panic on the helper thread
+    // is the only way here: load again where it shows.
+    .unwrap_or_else(|| Project::load_dirs(dirs))
 }
 
 impl Drop for Bar {

@@ -244,7 +244,7 @@ pub(super) fn load_project(
     let dirs: Vec<PathBuf> = std::iter::once(dir.to_path_buf())
         .chain(plugins.iter().cloned())
         .collect();
-    let project = Project::load_dirs(&dirs);
+    let project = super::progress::load_project(io, &dirs);
     for problem in &project.diagnostics {
         writeln!(io.err, "{problem}")?;
     }
