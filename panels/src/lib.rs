@@ -301,3 +301,18 @@ pub fn display_path(project: &Project, path: &std::path::Path) -> String {
         .display()
         .to_string()
 }
+
+/// Adds what `add` draws (laid out left to right) in a child with an id of its own,
+/// `key`: the buttons inside keep their ids when rows before them gain or lose widgets.
+/// (An egui button seen for the first time costs a second frame to style it, so a table
+/// whose buttons all renew when one row changes paints every change twice.)
+pub(crate) fn keyed<R>(
+    ui: &mut egui::Ui,
+    key: impl std::hash::Hash + std::fmt::Debug,
+    add: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    let builder = egui::UiBuilder::new()
+        .scope_id(egui::Id::unique(key))
+        .layout(egui::Layout::left_to_right(egui::Align::Center));
+    ui.scope_builder(builder, add).inner
+}

@@ -8,6 +8,9 @@ use engine_core::host::command::Command;
 use engine_core::host::live::LiveEngine;
 use panels::{ConsoleEntry, SourceText};
 
+/// How soon the window paints after the engine has news: at once, as one frame.
+const WAKE_DELAY: std::time::Duration = std::time::Duration::from_millis(1);
+
 impl Workbench {
     /// Keeps the open project's mixer volumes and trace switches in the settings (when an
     /// engine has reported them).
@@ -38,7 +41,9 @@ impl Workbench {
             let refreshing = std::sync::Arc::clone(&self.refreshing);
             live.set_waker(std::sync::Arc::new(move || {
                 if !refreshing.load(std::sync::atomic::Ordering::Relaxed) {
-                    ctx.request_repaint();
+                    // Not `request_repaint()`: egui answers that with two frames (to let
+                    // layouts settle), and one painted frame is what news needs.
+                    ctx.request_repaint_after(WAKE_DELAY);
                 }
             }));
             self.waker_set = true;

@@ -90,6 +90,9 @@ pub struct Output {
     pub kind: OutputKind,
     /// Output frames per second.
     pub sample_rate: u32,
+    /// Frames the output takes from the mixer at once, when known (the null output's
+    /// block); the engine stays further ahead of the audio than that.
+    pub block_frames: Option<u32>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     #[cfg(feature = "cpal")]
@@ -157,11 +160,16 @@ pub enum DeviceError {
     NotBuilt,
 }
 
-/// Runs the mixer in real time on a timer thread, in 10 ms blocks paced by absolute
-/// deadlines (so it never drifts), discarding the sound.
+/// The null output's block: 40 ms.
+const NULL_BLOCKS_PER_SECOND: u32 = 25;
+
+/// Runs the mixer in real time on a timer thread, in 40 ms blocks paced by absolute
+/// deadlines (so it never drifts), discarding the sound. (Nothing is heard, so the
+/// block's latency does not matter; fewer wakes keep a machine without a sound card
+/// quiet.)
 pub fn start_null(mut mixer: Mixer, config: MixerConfig, reason: String) -> Output {
     let stop = Arc::new(AtomicBool::new(false));
-    let block = (config.sample_rate / 100).max(1) as usize;
+    let block = (config.sample_rate / NULL_BLOCKS_PER_SECOND).max(1) as usize;
     let period = Duration::from_secs_f64(block as f64 / f64::from(config.sample_rate.max(1)));
     let controls = Arc::clone(mixer_controls(&mixer));
     let thread_stop = Arc::clone(&stop);
@@ -187,6 +195,7 @@ pub fn start_null(mut mixer: Mixer, config: MixerConfig, reason: String) -> Outp
     Output {
         kind: OutputKind::Null { reason },
         sample_rate: config.sample_rate,
+        block_frames: Some(block as u32),
         stop,
         thread,
         #[cfg(feature = "cpal")]
@@ -307,6 +316,9 @@ fn open_device(config: MixerConfig) -> Result<(MixerHandle, Output), DeviceError
         Output {
             kind: OutputKind::Device { name },
             sample_rate,
+            // The device asks for what it needs in its callback; the sound system's
+            // buffer size is not known here.
+            block_frames: None,
             stop: Arc::new(AtomicBool::new(false)),
             thread: None,
             _stream: Some(stream),

@@ -59,6 +59,9 @@ pub struct TracesPanel {
     jump: bool,
     /// The list's largest scroll offset on the last frame.
     list_end: f32,
+    /// On the last frame: the rows shown, the list's visible height, and whether it was
+    /// scrolled to its end.
+    last_rows: (usize, f32, bool),
     index: Index,
 }
 
@@ -79,6 +82,7 @@ impl Default for TracesPanel {
             frozen: None,
             jump: false,
             list_end: 0.0,
+            last_rows: (0, 0.0, true),
             index: Index::default(),
         }
     }
@@ -252,6 +256,82 @@ impl TracesPanel {
     }
 }
 
+impl TracesPanel {
+    /// The rows: the first `shown` of the index, following the newest or frozen.
+    fn list(
+        &mut self,
+        ui: &mut egui::Ui,
+        ctx: &PanelContext<'_>,
+        commands: &mut Vec<AppCommand>,
+        shown: usize,
+        end: u64,
+    ) {
+        let (trace, dropped) = (ctx.trace, ctx.trace_dropped);
+        let rows = &self.index.rows;
+        let row_height = ui.spacing().interact_size.y;
+        // No rubber band past the ends: with it, an offset set to the end of a list that
+        // grew this frame is taken for an overscroll and springs back over many frames.
+        ui.spacing_mut().scroll.kinetic.rubber_band = false;
+        let mut area = egui::ScrollArea::vertical()
+            .id_salt("trace rows")
+            .auto_shrink([false, false])
+            .stick_to_bottom(self.follow);
+        if self.follow && self.jump {
+            // Step to the end the list had last frame (the scroll physics clamp to it),
+            // until the list is at its end and sticks there.
+            area = area.vertical_scroll_offset(self.list_end.max(0.0));
+            ui.ctx().request_repaint();
+        } else if self.follow && self.last_rows.2 && shown != self.last_rows.0 {
+            // New rows while at the end: scroll to them in this frame (the scroll area
+            // would stick to the end only on the next one, and a window at rest paints
+            // no next one until more news comes).
+            let spacing = ui.spacing().item_spacing.y;
+            let content = shown as f32 * (row_height + spacing) - spacing;
+            area = area.vertical_scroll_offset((content - self.last_rows.1).max(0.0));
+        }
+        let rate = f64::from(self.sample_rate.max(1));
+        let selected = &mut self.selected;
+        let root = ctx.project.root();
+        let mut clicked = false;
+        let output = area.show_rows(ui, row_height, shown, |ui, range| {
+            for n in rows.range(range) {
+                let Some(record) = n.checked_sub(dropped).and_then(|i| trace.get(i as usize))
+                else {
+                    continue;
+                };
+                clicked |= row(ui, *n, record, rate, root, selected, commands);
+            }
+        });
+        // A click on a row stops the list running away from it.
+        if clicked && self.follow {
+            self.follow = false;
+            self.frozen = Some(end);
+        }
+        self.list_end = output.content_size.y - output.inner_rect.height();
+        self.last_rows = (
+            shown,
+            output.inner_rect.height(),
+            output.state.clamped_offset().y >= self.list_end - 0.5,
+        );
+        if self.jump && output.state.clamped_offset().y >= self.list_end - 0.5 {
+            self.jump = false;
+        }
+        // Scrolling up while following pauses.
+        let scrolled_up = ui.input(|i| {
+            i.events
+                .iter()
+                .any(|e| matches!(e, egui::Event::MouseWheel { delta, .. } if delta.y > 0.0))
+                && i.pointer
+                    .hover_pos()
+                    .is_some_and(|p| output.inner_rect.contains(p))
+        });
+        if self.follow && scrolled_up {
+            self.follow = false;
+            self.frozen = Some(end);
+        }
+    }
+}
+
 impl Panel for TracesPanel {
     fn title(&self) -> &'static str {
         "Traces"
@@ -279,6 +359,15 @@ impl Panel for TracesPanel {
             }
             None => self.switches(ui, commands),
         }
+        // The counts above the list are of the records as they are now (this frame may
+        // be the only one painted for them); a filter changed below is indexed again.
+        self.index.update(
+            trace,
+            dropped,
+            ctx.trace_epoch,
+            &self.filter,
+            self.index_budget,
+        );
         self.kinds(ui);
         self.filters(ui, end);
         self.export(ui, ctx, commands);
@@ -330,52 +419,7 @@ impl Panel for TracesPanel {
             return;
         }
 
-        let row_height = ui.spacing().interact_size.y;
-        let mut area = egui::ScrollArea::vertical()
-            .id_salt("trace rows")
-            .auto_shrink([false, false])
-            .stick_to_bottom(self.follow);
-        if self.follow && self.jump {
-            // Step to the end the list had last frame (the scroll physics clamp to it),
-            // until the list is at its end and sticks there.
-            area = area.vertical_scroll_offset(self.list_end.max(0.0));
-            ui.ctx().request_repaint();
-        }
-        let rate = f64::from(self.sample_rate.max(1));
-        let selected = &mut self.selected;
-        let root = ctx.project.root();
-        let mut clicked = false;
-        let output = area.show_rows(ui, row_height, shown, |ui, range| {
-            for n in rows.range(range) {
-                let Some(record) = n.checked_sub(dropped).and_then(|i| trace.get(i as usize))
-                else {
-                    continue;
-                };
-                clicked |= row(ui, *n, record, rate, root, selected, commands);
-            }
-        });
-        // A click on a row stops the list running away from it.
-        if clicked && self.follow {
-            self.follow = false;
-            self.frozen = Some(end);
-        }
-        self.list_end = output.content_size.y - output.inner_rect.height();
-        if self.jump && output.state.clamped_offset().y >= self.list_end - 0.5 {
-            self.jump = false;
-        }
-        // Scrolling up while following pauses.
-        let scrolled_up = ui.input(|i| {
-            i.events
-                .iter()
-                .any(|e| matches!(e, egui::Event::MouseWheel { delta, .. } if delta.y > 0.0))
-                && i.pointer
-                    .hover_pos()
-                    .is_some_and(|p| output.inner_rect.contains(p))
-        });
-        if self.follow && scrolled_up {
-            self.follow = false;
-            self.frozen = Some(end);
-        }
+        self.list(ui, ctx, commands, shown, end);
     }
 }
 
@@ -408,12 +452,42 @@ fn row(
             .what
             .code_place()
             .and_then(|p| Some((p.file()?.clone(), p.line()?)));
-        let response = ui
-            .add(egui::Button::selectable(*selected == Some(number), text.as_str()).truncate())
-            .on_hover_text(match &place {
-                Some((file, line)) => format!("{text}\n\nClick to open {}:{line}", file.display()),
-                None => text.clone(),
-            });
+        // A label that senses clicks, with its own highlight, rather than a selectable
+        // button: a button seen for the first time costs egui a second frame to style
+        // it, and new rows come with every record (a window at rest would paint each
+        // arrival twice or three times).
+        let background = ui.painter().add(egui::Shape::Noop);
+        let response = ui.add(
+            egui::Label::new(text.as_str())
+                .truncate()
+                .sense(egui::Sense::click()),
+        );
+        let fill = if *selected == Some(number) {
+            Some(ui.visuals().selection.bg_fill)
+        } else if response.hovered() {
+            Some(ui.visuals().widgets.hovered.weak_bg_fill)
+        } else {
+            None
+        };
+        if let Some(fill) = fill {
+            ui.painter().set(
+                background,
+                egui::Shape::rect_filled(response.rect.expand(1.0), 2.0, fill),
+            );
+        }
+        // To assistive technology a row is what it does: a button, named by its text.
+        response.widget_info(|| {
+            egui::WidgetInfo::selected(
+                egui::accesskit::Role::Button,
+                true,
+                *selected == Some(number),
+                text.as_str(),
+            )
+        });
+        let response = response.on_hover_text(match &place {
+            Some((file, line)) => format!("{text}\n\nClick to open {}:{line}", file.display()),
+            None => text.clone(),
+        });
         let choices = selections(record);
         if response.clicked() {
             *selected = Some(number);

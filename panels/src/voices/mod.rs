@@ -112,11 +112,11 @@ impl VoicesPanel {
                 ui.end_row();
                 for view in &ctx.live.voice_slots {
                     let selected = ctx.selection == Some(&Selection::Voice(view.slot));
-                    if ui
-                        .selectable_label(selected, view.slot.to_string())
-                        .on_hover_text(format!("Select voice {}", view.slot))
-                        .clicked()
-                    {
+                    let slot = crate::keyed(ui, ("voice slot", view.slot), |ui| {
+                        ui.selectable_label(selected, view.slot.to_string())
+                            .on_hover_text(format!("Select voice {}", view.slot))
+                    });
+                    if slot.clicked() {
                         commands.push(AppCommand::Select(Selection::Voice(view.slot)));
                     }
                     match (&view.occupant, &view.world) {
@@ -164,7 +164,7 @@ impl VoicesPanel {
         ui.label(pan_text(o.pan.get()));
         ui.label(format!("{:.1} s", self.seconds(o.elapsed)));
         ui.label(o.live_notes.to_string());
-        ui.horizontal(|ui| {
+        crate::keyed(ui, ("voice actions", slot), |ui| {
             let quiet = ui
                 .add_enabled(!o.owners.is_empty(), egui::Button::new("Quiet").small())
                 .on_hover_text(if o.owners.is_empty() {
@@ -237,7 +237,7 @@ impl VoicesPanel {
         }
         ui.label(format!("{:.1} s", self.seconds(w.elapsed)));
         ui.weak("—");
-        ui.horizontal(|ui| {
+        crate::keyed(ui, ("voice actions", slot), |ui| {
             if !receivers.is_empty() {
                 let quiet = ui
                     .add(egui::Button::new("Quiet").small())

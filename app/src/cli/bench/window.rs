@@ -126,7 +126,8 @@ impl Bench {
                 if let Some(wait) = due.checked_duration_since(Instant::now()) {
                     std::thread::sleep(wait);
                 }
-                ctx.request_repaint();
+                // One frame, as input or the engine's news wakes the workbench.
+                ctx.request_repaint_after(Duration::from_millis(1));
             }
         });
     }

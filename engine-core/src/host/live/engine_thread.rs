@@ -52,6 +52,19 @@ const BACKGROUND_WAKE_INTERVAL: Duration = Duration::from_secs(5);
 /// Ticks the engine may run at once to catch up with the audio before it publishes.
 const MAX_CATCH_UP_TICKS: u32 = 64;
 
+/// How far ahead of the audio the session runs and how long the thread waits between two
+/// looks at the audio's position: two ticks ahead and a look every tick, or, when the
+/// output takes larger blocks (the null output's 40 ms), a tick more than a block ahead
+/// and a look every block. Each wake of a thread costs more than the tick it runs when
+/// little plays, and the lead covers the audio moving on between two looks.
+fn pacing(rate: u64, tick_rate: u64, block: Option<u64>) -> (u64, Duration) {
+    let tick = (rate / tick_rate.max(1)).max(1);
+    let lead = (2 * tick).max(block.unwrap_or(0) + tick);
+    let period_frames = lead - tick;
+    let period = Duration::from_secs_f64(period_frames as f64 / rate.max(1) as f64);
+    (lead, period.max(Duration::from_millis(1)))
+}
+
 /// What the engine thread owns.
 pub(super) struct EngineThread {
     session: Session,
@@ -59,7 +72,8 @@ pub(super) struct EngineThread {
     reloader: Option<Reloader>,
     status: ReloadStatus,
     reload_config: ReloadConfig,
-    /// How far ahead of the mixer's position the session runs (two ticks).
+    /// How far ahead of the mixer's position the session runs (two ticks, or a tick more
+    /// than the output's block).
     lead: u64,
     /// How long to wait for a message between two looks at the audio's position.
     period: Duration,
@@ -87,18 +101,19 @@ impl EngineThread {
         reloader: Option<Reloader>,
         status: ReloadStatus,
         waker: SharedWaker,
+        output_block: Option<u32>,
     ) -> Self {
         let reload_config = reloader.as_ref().map(|r| *r.config()).unwrap_or_default();
         let rate = u64::from(session.engine.clock().sample_rate());
         let tick_rate = u64::from(session.engine.clock().tick_rate().max(1));
+        let (lead, period) = pacing(rate, tick_rate, output_block.map(u64::from));
         Self {
             session,
             reloader,
             status,
             reload_config,
-            // Stay two ticks ahead of what the mixer has rendered.
-            lead: 2 * rate / tick_rate,
-            period: Duration::from_millis((1000 / tick_rate / 2).max(1)),
+            lead,
+            period,
             replies: Vec::new(),
             history: VoiceHistory::new(30 * rate, 4096),
             preloading: None,
@@ -420,5 +435,24 @@ impl EngineThread {
             return true;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_session_stays_a_tick_ahead_of_the_output_between_two_looks() {
+        // A sound card: two ticks ahead, a look every tick.
+        let (lead, period) = pacing(48_000, 60, None);
+        assert_eq!(lead, 1600);
+        assert_eq!(period, Duration::from_secs_f64(800.0 / 48_000.0));
+        // The null output's 40 ms blocks: a block and a tick ahead, a look every block.
+        let (lead, period) = pacing(48_000, 60, Some(1920));
+        assert_eq!(lead, 1920 + 800);
+        assert_eq!(period, Duration::from_millis(40));
+        // A block smaller than a tick changes nothing.
+        assert_eq!(pacing(48_000, 60, Some(256)), pacing(48_000, 60, None));
     }
 }

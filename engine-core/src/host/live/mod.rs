@@ -208,10 +208,12 @@ impl LiveEngine {
         let shared = Arc::clone(&snapshot);
         let waker = SharedWaker::default();
         let thread_waker = Arc::clone(&waker);
+        let block = output.block_frames;
         let thread = std::thread::Builder::new()
             .name("hitbench-engine".into())
             .spawn(move || {
-                EngineThread::new(session, reloader, status, thread_waker).run(&receive, &shared);
+                EngineThread::new(session, reloader, status, thread_waker, block)
+                    .run(&receive, &shared);
             })?;
         Ok(Self {
             commands,
