@@ -10,6 +10,9 @@ pub mod hitlist_sessions;
 mod live;
 mod opening;
 mod qa;
+mod renderer;
+
+pub use renderer::{native_options, software_renderer};
 mod render_job;
 pub mod settings;
 
@@ -29,7 +32,6 @@ use settings::Settings;
 use std::collections::VecDeque;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Window title prefix.
 pub const APP_NAME: &str = "HitBench";
@@ -83,6 +85,8 @@ pub struct Workbench {
     /// Set while the window refreshes on its own (something in view moves): the
     /// engine's news then waits for that refresh instead of painting a frame of its own.
     refreshing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The software renderer painting the window, if it is one (`renderer.rs`).
+    software_renderer: Option<String>,
 }
 
 /// Something the menu asks for.
@@ -92,11 +96,6 @@ enum MenuAction {
     ResetLayout,
     Files(files::FileAction),
 }
-
-/// How often the window refreshes while background work runs or something it shows
-/// moves on its own (meters, lanes, plots of the last seconds): four times a second,
-/// what a person follows, at a cost a machine without a GPU can carry.
-const LIVE_REFRESH: Duration = Duration::from_millis(250);
 
 impl Workbench {
     /// Opens the workbench: reads the settings in `config_dir` (the layout, recent
@@ -153,6 +152,7 @@ impl Workbench {
             qa: qa::QaRuns::default(),
             waker_set: false,
             refreshing: std::sync::Arc::default(),
+            software_renderer: None,
         };
         workbench.open_project(&dir);
         // The first thing to do is type a command: the console has the keyboard.
@@ -291,7 +291,7 @@ impl Workbench {
         self.refreshing
             .store(refreshing, std::sync::atomic::Ordering::Relaxed);
         if refreshing {
-            ui.ctx().request_repaint_after(LIVE_REFRESH);
+            ui.ctx().request_repaint_after(self.live_refresh());
         }
         // Ctrl+Alt+C: the game's shortcut to the cheat console.
         let console_key =
@@ -320,6 +320,7 @@ impl Workbench {
                 ui.label(&self.status);
                 ui.separator();
                 ui.label(live).on_hover_text(&self.audio.1);
+                self.renderer_ui(ui);
             });
         });
         if let Some(open) = &self.capture {
@@ -686,25 +687,6 @@ pub fn display_available() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
-/// The window's options: 1280×800, titled `title`, painted with OpenGL — on a machine
-/// without a GPU (a software renderer such as llvmpipe) a frame costs a quarter of what
-/// it costs through wgpu's Vulkan path. `HITBENCH_RENDERER=wgpu` chooses wgpu. No
-/// dithering: the workbench paints flat colours, and dithering costs every pixel.
-pub fn native_options(title: &str) -> eframe::NativeOptions {
-    let renderer = match std::env::var("HITBENCH_RENDERER") {
-        Ok(name) if name.eq_ignore_ascii_case("wgpu") => eframe::Renderer::Wgpu,
-        _ => eframe::Renderer::Glow,
-    };
-    eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title(title)
-            .with_inner_size([1280.0, 800.0]),
-        renderer,
-        dithering: false,
-        ..Default::default()
-    }
-}
-
 /// Opens the workbench window on the project in `dir` (else the last one), playing to
 /// `audio`, and runs until it is closed.
 pub fn run(
@@ -717,13 +699,15 @@ pub fn run(
     eframe::run_native(
         APP_NAME,
         options,
-        Box::new(move |_cc| {
-            Ok(Box::new(Workbench::with_cache_budget(
+        Box::new(move |cc| {
+            let mut workbench = Workbench::with_cache_budget(
                 dir.as_deref(),
                 audio,
                 settings::config_dir(),
                 cache_budget,
-            )))
+            );
+            workbench.set_software_renderer(software_renderer(cc));
+            Ok(Box::new(workbench))
         }),
     )
     .map_err(|e| anyhow::anyhow!("{e}"))

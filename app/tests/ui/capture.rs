@@ -195,9 +195,23 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
     harness.state_mut().open_capture(&cap);
     seek(&mut harness, 9);
 
-    // Voices: the piano's slot. (The first "Why" is the Why panel's tab.)
+    // Voices: the piano's slot. (The first "Why" is the Why panel's tab, then one per
+    // slot in order.)
     show(&mut harness, Pane::Voices);
-    harness.get_all_by_label("Why").last().unwrap().click();
+    let piano = harness
+        .state()
+        .shown()
+        .voice_slots
+        .iter()
+        .rev()
+        .find(|v| v.occupant.is_some())
+        .map(|v| v.slot)
+        .expect("a voice plays at 9 s");
+    harness
+        .get_all_by_label("Why")
+        .nth(1 + piano)
+        .unwrap()
+        .click();
     harness.run();
     harness.get_by_label_contains("Why: voice");
     assert!(harness.query_all_by_label("played").count() >= 1);

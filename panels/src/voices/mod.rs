@@ -122,9 +122,7 @@ impl VoicesPanel {
                     match (&view.occupant, &view.world) {
                         (Some(o), _) => self.occupant_cells(ui, view.slot, o, commands),
                         (None, Some(w)) => self.world_cells(ui, ctx, view.slot, w, commands),
-                        (None, None) => {
-                            ui.weak("free");
-                        }
+                        (None, None) => free_cells(ui, view.slot, commands),
                     }
                     ui.end_row();
                 }
@@ -238,17 +236,16 @@ impl VoicesPanel {
         ui.label(format!("{:.1} s", self.seconds(w.elapsed)));
         ui.weak("—");
         crate::keyed(ui, ("voice actions", slot), |ui| {
-            if !receivers.is_empty() {
-                let quiet = ui
-                    .add(egui::Button::new("Quiet").small())
-                    .on_hover_text(format!(
-                        "quiet {}: the receiver(s) turn off and the station goes silent",
-                        join(receivers)
-                    ));
-                if quiet.clicked() {
-                    for receiver in receivers {
-                        commands.push(AppCommand::Run(Command::Quiet(*receiver)));
-                    }
+            let quiet = ui
+                .add_enabled(!receivers.is_empty(), egui::Button::new("Quiet").small())
+                .on_hover_text(format!(
+                    "quiet {}: the receiver(s) turn off and the station goes silent",
+                    join(receivers)
+                ))
+                .on_disabled_hover_text("A world player with no receivers to quiet");
+            if quiet.clicked() {
+                for receiver in receivers {
+                    commands.push(AppCommand::Run(Command::Quiet(*receiver)));
                 }
             }
             why_button(ui, WhyTarget::Voice(slot), commands);
@@ -290,7 +287,9 @@ impl VoicesPanel {
                     match entry {
                         Entry::Steal(lane) => {
                             ui.colored_label(theme::STOLEN, "stolen");
-                            why_button(ui, WhyTarget::Voice(lane.slot), commands);
+                            crate::keyed(ui, ("stolen", time.samples(), lane.slot), |ui| {
+                                why_button(ui, WhyTarget::Voice(lane.slot), commands);
+                            });
                             ui.label(match &lane.end {
                                 Some(end) => {
                                     format!("voice {}: `{}` {end}", lane.slot, lane.track_name)
@@ -300,7 +299,9 @@ impl VoicesPanel {
                         }
                         Entry::Refusal(r) => {
                             ui.colored_label(ui.visuals().error_fg_color, "refused");
-                            why_button(ui, WhyTarget::Event(r.event.to_string()), commands);
+                            crate::keyed(ui, ("refused", time.samples(), &r.event), |ui| {
+                                why_button(ui, WhyTarget::Event(r.event.to_string()), commands);
+                            });
                             ui.label(format!(
                                 "`{}` (event `{}`): {}",
                                 r.track_name.as_deref().unwrap_or("?"),
@@ -369,11 +370,11 @@ fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Ap
             for entry in map {
                 let selected =
                     ctx.selection == Some(&Selection::Track(entry.track_name.to_string()));
-                if ui
-                    .selectable_label(selected, entry.track_name.as_ref())
-                    .on_hover_text(format!("Track ID {}; click to select it", entry.track))
-                    .clicked()
-                {
+                let track = crate::keyed(ui, ("instance", entry.track), |ui| {
+                    ui.selectable_label(selected, entry.track_name.as_ref())
+                        .on_hover_text(format!("Track ID {}; click to select it", entry.track))
+                });
+                if track.clicked() {
                     commands.push(AppCommand::Select(Selection::Track(
                         entry.track_name.to_string(),
                     )));
@@ -413,6 +414,21 @@ fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Ap
 }
 
 /// A small "Why" button that opens the Why panel on `target`.
+/// A free slot's row: "free", and its actions in the last column — Quiet (nothing to
+/// quiet) and Why (what played on the slot last). The buttons stay when the slot fills
+/// and empties, so a voice coming or going costs one frame, not two.
+fn free_cells(ui: &mut egui::Ui, slot: usize, commands: &mut Vec<AppCommand>) {
+    ui.weak("free");
+    for _ in 0..8 {
+        ui.label("");
+    }
+    crate::keyed(ui, ("voice actions", slot), |ui| {
+        ui.add_enabled(false, egui::Button::new("Quiet").small())
+            .on_disabled_hover_text("Nothing plays on this voice");
+        why_button(ui, WhyTarget::Voice(slot), commands);
+    });
+}
+
 fn why_button(ui: &mut egui::Ui, target: WhyTarget, commands: &mut Vec<AppCommand>) {
     if ui
         .add(egui::Button::new("Why").small())

@@ -374,13 +374,14 @@ fn button_with(harness: &Harness<'_, State>, text: &str) -> usize {
 fn why_on_a_slot_a_steal_or_a_refusal_opens_the_why_panel() {
     let mut harness = harness();
     harness.run();
-    // One per playing slot (0, 1, 2, 4, 5, 7), then the refusal and the steal listed
-    // below the lanes, newest first.
+    // One per slot (0–7: a free slot's Why tells what played on it last), then the
+    // refusal and the steal listed below the lanes, newest first.
     let buttons: Vec<_> = harness.get_all_by_label("Why").collect();
-    assert_eq!(buttons.len(), 8);
+    assert_eq!(buttons.len(), 10);
     buttons[1].click();
-    buttons[6].click();
-    buttons[7].click();
+    buttons[3].click();
+    buttons[8].click();
+    buttons[9].click();
     harness.run();
     // The refusal's mark on the lanes opens it too.
     harness
@@ -392,6 +393,7 @@ fn why_on_a_slot_a_steal_or_a_refusal_opens_the_why_panel() {
         harness.state().commands,
         [
             AppCommand::Why(WhyTarget::Voice(1)),
+            AppCommand::Why(WhyTarget::Voice(3)),
             event(),
             AppCommand::Why(WhyTarget::Voice(7)),
             event(),
@@ -432,9 +434,17 @@ fn a_steal_and_a_refusal_show_with_their_reasons() {
 fn quiet_quiets_the_slots_owners() {
     let mut harness = harness();
     harness.run();
-    // Slots 0, 1, 2, 4, 5 (UI, disabled), 7: the second button is vox_greet on voice 1.
+    // One per slot, 0–7 (5 a UI sound and 3, 6 free: disabled): the second button is
+    // vox_greet on voice 1.
     let buttons: Vec<_> = harness.get_all_by_label("Quiet").collect();
-    assert_eq!(buttons.len(), 6);
+    assert_eq!(buttons.len(), 8);
+    assert_eq!(
+        buttons
+            .iter()
+            .filter(|b| b.accesskit_node().is_disabled())
+            .count(),
+        3
+    );
     buttons[1].click();
     harness.run();
     assert_eq!(
@@ -447,7 +457,8 @@ fn quiet_quiets_the_slots_owners() {
     harness.state_mut().commands.clear();
     // A UI sound has no owner to quiet.
     let buttons: Vec<_> = harness.get_all_by_label("Quiet").collect();
-    buttons[4].click();
+    buttons[5].click();
+    buttons[3].click();
     harness.run();
     assert!(harness.state().commands.is_empty());
 }

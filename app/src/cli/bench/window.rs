@@ -191,15 +191,23 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     let result = Arc::new(Mutex::new(None));
     let config = std::env::temp_dir().join(format!("hitbench-bench-window-{}", std::process::id()));
     let bench_result = Arc::clone(&result);
+    let renderer = Arc::new(Mutex::new(None::<Option<String>>));
+    let renderer_name = Arc::clone(&renderer);
     let options = workbench::native_options("HitBench — bench ui --window");
     let audio = OutputChoice::Null;
     let config_dir = config.clone();
     eframe::run_native(
         "hitbench-bench",
         options,
-        Box::new(move |_cc| {
+        Box::new(move |cc| {
+            let mut workbench = Workbench::new(Some(demo), audio, Some(config_dir));
+            let software = workbench::software_renderer(cc);
+            if let Ok(mut name) = renderer_name.lock() {
+                *name = Some(software.clone());
+            }
+            workbench.set_software_renderer(software);
             Ok(Box::new(Bench {
-                workbench: Workbench::new(Some(demo), audio, Some(config_dir)),
+                workbench,
                 start: Instant::now(),
                 ends,
                 tour,
@@ -220,6 +228,12 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         io.out,
         "bench ui --window: the demo in a 1280×800 window, null audio output; CPU as a share of one core"
     )?;
+    let painted_by = match renderer.lock().ok().and_then(|r| r.clone()) {
+        Some(Some(name)) => format!("{name} (software: views that move refresh twice a second)"),
+        Some(None) => "a GPU (views that move refresh four times a second)".to_string(),
+        None => "unknown".to_string(),
+    };
+    writeln!(io.out, "  painted by {painted_by}")?;
     for (name, phase, target) in [
         ("idle (nothing played)", idle, IDLE_TARGET),
         ("playing (the demo tour)", playing, PLAYING_TARGET),

@@ -1,0 +1,118 @@
+//! How the window is painted, and how often it refreshes on its own.
+//!
+//! The window paints with OpenGL (`native_options`). It repaints on input, on the
+//! engine's news, and — while background work runs or a pane in view moves on its own
+//! (meters, voice lanes, the lot view's plots) — on a timer: four times a second, what a
+//! person follows. On a machine without a GPU the frames are painted by a software
+//! renderer (Mesa's llvmpipe, a CPU wgpu adapter), where one frame of the workbench costs
+//! about 40 ms of CPU; there the timer runs twice a second, so that watching a project
+//! play does not take the core its audio needs, and the status bar says so.
+
+use super::Workbench;
+use std::time::Duration;
+
+/// The refresh while something in view moves, on a GPU.
+const LIVE_REFRESH: Duration = Duration::from_millis(250);
+
+/// The refresh while something in view moves, on a software renderer.
+const SOFTWARE_REFRESH: Duration = Duration::from_millis(500);
+
+/// The window's options: 1280×800, titled `title`, painted with OpenGL — on a machine
+/// without a GPU (a software renderer such as llvmpipe) a frame costs a quarter of what
+/// it costs through wgpu's Vulkan path. `HITBENCH_RENDERER=wgpu` chooses wgpu. No
+/// dithering: the workbench paints flat colours, and dithering costs every pixel.
+pub fn native_options(title: &str) -> eframe::NativeOptions {
+    let renderer = match std::env::var("HITBENCH_RENDERER") {
+        Ok(name) if name.eq_ignore_ascii_case("wgpu") => eframe::Renderer::Wgpu,
+        _ => eframe::Renderer::Glow,
+    };
+    eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title(title)
+            .with_inner_size([1280.0, 800.0]),
+        renderer,
+        dithering: false,
+        ..Default::default()
+    }
+}
+
+/// The name of the renderer painting the window when it is a software one (llvmpipe,
+/// softpipe, swrast, a CPU wgpu adapter); `None` on a GPU.
+pub fn software_renderer(cc: &eframe::CreationContext<'_>) -> Option<String> {
+    if let Some(gl) = &cc.gl {
+        let name = gl_renderer(gl);
+        return is_software(&name).then_some(name);
+    }
+    let state = cc.wgpu_render_state.as_ref()?;
+    let info = state.adapter.get_info();
+    (info.device_type == eframe::wgpu::DeviceType::Cpu || is_software(&info.name))
+        .then_some(info.name)
+}
+
+/// The OpenGL context's `GL_RENDERER` string ("llvmpipe (LLVM 19.1.7, 256 bits)").
+#[allow(unsafe_code)]
+fn gl_renderer(gl: &eframe::glow::Context) -> String {
+    use eframe::glow::HasContext as _;
+    // SAFETY: `glGetString(GL_RENDERER)` on the context eframe made current for this
+    // window, before any frame: a read of a constant string that every OpenGL version
+    // has (egui_glow's painter reads it the same way when it starts).
+    unsafe { gl.get_parameter_string(eframe::glow::RENDERER) }
+}
+
+/// True for the name of a renderer that paints on the CPU.
+fn is_software(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    [
+        "llvmpipe",
+        "softpipe",
+        "swrast",
+        "software",
+        "swiftshader",
+        "lavapipe",
+    ]
+    .iter()
+    .any(|s| name.contains(s))
+}
+
+impl Workbench {
+    /// Tells the workbench which software renderer paints it (`None`: a GPU does).
+    pub fn set_software_renderer(&mut self, name: Option<String>) {
+        self.software_renderer = name;
+    }
+
+    /// How often the window refreshes while something in view moves.
+    pub(super) fn live_refresh(&self) -> Duration {
+        if self.software_renderer.is_some() {
+            SOFTWARE_REFRESH
+        } else {
+            LIVE_REFRESH
+        }
+    }
+
+    /// The status bar's note about a software renderer, if one paints the window.
+    pub(super) fn renderer_ui(&self, ui: &mut egui::Ui) {
+        if let Some(name) = &self.software_renderer {
+            ui.separator();
+            ui.weak("software rendering").on_hover_text(format!(
+                "No GPU: {name} paints the window on the CPU, about 40 ms a frame, so \
+                 meters, voice lanes and plots refresh twice a second instead of four times"
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn software_renderers_are_told_from_gpus() {
+        assert!(is_software("llvmpipe (LLVM 19.1.7, 256 bits)"));
+        assert!(is_software("Mesa softpipe"));
+        assert!(is_software("SwiftShader Device (Subzero)"));
+        assert!(!is_software(
+            "AMD Radeon RX 6600 (radeonsi, navi23, LLVM 19.1.7)"
+        ));
+        assert!(!is_software("NVIDIA GeForce RTX 3060/PCIe/SSE2"));
+    }
+}
