@@ -14,8 +14,9 @@ use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, file_name, pa
 use engine_core::host::command::Command;
 use engine_core::runtime::clock::SampleTime;
 use engine_core::runtime::voices::WorldVoice;
-use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant, WorldOccupant};
+use engine_core::tools::inspect::{Lane, LaneEnd, VoiceOccupant, VoiceView, WorldOccupant};
 use engine_core::world::ObjectId;
+use engine_core::world::director::StationView;
 
 /// The engine's sample rate when the snapshot does not say (it does not today).
 const DEFAULT_RATE: u32 = 48_000;
@@ -103,9 +104,11 @@ impl VoicesPanel {
             .num_columns(11)
             .spacing([12.0, 4.0])
             .show(ui, |ui| {
+                // The actions next to the slot number, where a narrow pane still shows
+                // them.
                 for header in [
-                    "Slot", "Track", "Event", "Owners", "Priority", "Group", "Gain", "Pan",
-                    "Elapsed", "Notes", "",
+                    "Slot", "", "Track", "Event", "Owners", "Priority", "Group", "Gain", "Pan",
+                    "Elapsed", "Notes",
                 ] {
                     ui.strong(header);
                 }
@@ -119,23 +122,20 @@ impl VoicesPanel {
                     if slot.clicked() {
                         commands.push(AppCommand::Select(Selection::Voice(view.slot)));
                     }
+                    slot_actions(ui, ctx, view, commands);
                     match (&view.occupant, &view.world) {
-                        (Some(o), _) => self.occupant_cells(ui, view.slot, o, commands),
-                        (None, Some(w)) => self.world_cells(ui, ctx, view.slot, w, commands),
-                        (None, None) => free_cells(ui, view.slot, commands),
+                        (Some(o), _) => self.occupant_cells(ui, o, commands),
+                        (None, Some(w)) => self.world_cells(ui, ctx, w, commands),
+                        (None, None) => {
+                            ui.weak("free");
+                        }
                     }
                     ui.end_row();
                 }
             });
     }
 
-    fn occupant_cells(
-        &self,
-        ui: &mut egui::Ui,
-        slot: usize,
-        o: &VoiceOccupant,
-        commands: &mut Vec<AppCommand>,
-    ) {
+    fn occupant_cells(&self, ui: &mut egui::Ui, o: &VoiceOccupant, commands: &mut Vec<AppCommand>) {
         let track = if o.finished {
             format!("{} (notes ending)", o.track_name)
         } else {
@@ -162,24 +162,6 @@ impl VoicesPanel {
         ui.label(pan_text(o.pan.get()));
         ui.label(format!("{:.1} s", self.seconds(o.elapsed)));
         ui.label(o.live_notes.to_string());
-        crate::keyed(ui, ("voice actions", slot), |ui| {
-            let quiet = ui
-                .add_enabled(!o.owners.is_empty(), egui::Button::new("Quiet").small())
-                .on_hover_text(if o.owners.is_empty() {
-                    "A UI sound has no object to quiet (use quietall)".to_string()
-                } else {
-                    format!(
-                        "quiet {}: the object(s) stop saying everything they play",
-                        join(&o.owners)
-                    )
-                });
-            if quiet.clicked() {
-                for owner in &o.owners {
-                    commands.push(AppCommand::Run(Command::Quiet(*owner)));
-                }
-            }
-            why_button(ui, WhyTarget::Voice(slot), commands);
-        });
     }
 
     /// A world player's row: a station (its name, its receivers as owners), the music,
@@ -189,14 +171,10 @@ impl VoicesPanel {
         &self,
         ui: &mut egui::Ui,
         ctx: &PanelContext<'_>,
-        slot: usize,
         w: &WorldOccupant,
         commands: &mut Vec<AppCommand>,
     ) {
-        let station = match w.who {
-            WorldVoice::Station(code) => ctx.live.world.stations.iter().find(|s| s.code == code),
-            _ => None,
-        };
+        let station = station_of(ctx, w);
         let (name, group) = match (w.who, station) {
             (WorldVoice::Station(code), Some(s)) => (format!("station {code} ({})", s.name), "—"),
             (WorldVoice::Station(code), None) => (format!("station {code}"), "—"),
@@ -235,21 +213,6 @@ impl VoicesPanel {
         }
         ui.label(format!("{:.1} s", self.seconds(w.elapsed)));
         ui.weak("—");
-        crate::keyed(ui, ("voice actions", slot), |ui| {
-            let quiet = ui
-                .add_enabled(!receivers.is_empty(), egui::Button::new("Quiet").small())
-                .on_hover_text(format!(
-                    "quiet {}: the receiver(s) turn off and the station goes silent",
-                    join(receivers)
-                ))
-                .on_disabled_hover_text("A world player with no receivers to quiet");
-            if quiet.clicked() {
-                for receiver in receivers {
-                    commands.push(AppCommand::Run(Command::Quiet(*receiver)));
-                }
-            }
-            why_button(ui, WhyTarget::Voice(slot), commands);
-        });
     }
 
     /// Steals, refusals and faults of the history, newest first, with their reasons.
@@ -414,19 +377,59 @@ fn instance_map(ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<Ap
 }
 
 /// A small "Why" button that opens the Why panel on `target`.
-/// A free slot's row: "free", and its actions in the last column — Quiet (nothing to
-/// quiet) and Why (what played on the slot last). The buttons stay when the slot fills
-/// and empties, so a voice coming or going costs one frame, not two.
-fn free_cells(ui: &mut egui::Ui, slot: usize, commands: &mut Vec<AppCommand>) {
-    ui.weak("free");
-    for _ in 0..8 {
-        ui.label("");
-    }
-    crate::keyed(ui, ("voice actions", slot), |ui| {
-        ui.add_enabled(false, egui::Button::new("Quiet").small())
-            .on_disabled_hover_text("Nothing plays on this voice");
-        why_button(ui, WhyTarget::Voice(slot), commands);
+/// A slot's Quiet and Why, on every row (a free slot's Why tells what played on it last;
+/// its Quiet has nothing to quiet). The buttons stay when the slot fills and empties, so
+/// a voice coming or going costs one frame, not two.
+fn slot_actions(
+    ui: &mut egui::Ui,
+    ctx: &PanelContext<'_>,
+    view: &VoiceView,
+    commands: &mut Vec<AppCommand>,
+) {
+    let (owners, hover): (&[ObjectId], String) = match (&view.occupant, &view.world) {
+        (Some(o), _) if o.owners.is_empty() => (
+            &[],
+            "A UI sound has no object to quiet (use quietall)".into(),
+        ),
+        (Some(o), _) => (
+            &o.owners,
+            format!(
+                "quiet {}: the object(s) stop saying everything they play",
+                join(&o.owners)
+            ),
+        ),
+        (None, Some(w)) => match station_of(ctx, w) {
+            Some(s) if !s.receivers.is_empty() => (
+                &s.receivers,
+                format!(
+                    "quiet {}: the receiver(s) turn off and the station goes silent",
+                    join(&s.receivers)
+                ),
+            ),
+            _ => (&[], "A world player with no receivers to quiet".into()),
+        },
+        (None, None) => (&[], "Nothing plays on this voice".into()),
+    };
+    crate::keyed(ui, ("voice actions", view.slot), |ui| {
+        let quiet = ui
+            .add_enabled(!owners.is_empty(), egui::Button::new("Quiet").small())
+            .on_hover_text(&hover)
+            .on_disabled_hover_text(&hover);
+        if quiet.clicked() {
+            for owner in owners {
+                commands.push(AppCommand::Run(Command::Quiet(*owner)));
+            }
+        }
+        why_button(ui, WhyTarget::Voice(view.slot), commands);
     });
+}
+
+/// The station a world player is, if it is one.
+fn station_of<'a>(ctx: &'a PanelContext<'_>, w: &WorldOccupant) -> Option<&'a StationView> {
+    match w.who {
+        WorldVoice::Station(code) => ctx.live.world.stations.iter().find(|s| s.code == code),
+        _ => None,
+    }
 }
 
 fn why_button(ui: &mut egui::Ui, target: WhyTarget, commands: &mut Vec<AppCommand>) {
