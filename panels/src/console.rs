@@ -155,6 +155,31 @@ pub fn suggestions(input: &str, project: &Project, world: &WorldView) -> Vec<Com
                 .map(|w| (w.to_string(), w.to_string()))
                 .collect(),
         ),
+        // Paths, relative to the project folder as the commands read them.
+        (Some("play"), 1) => pick(
+            project
+                .samples
+                .iter()
+                .map(|f| relative(project, f))
+                .map(|f| (f.clone(), f))
+                .collect(),
+        ),
+        (Some("savelot"), 1) => pick(lot_files(project)),
+        (Some("break"), 1) => {
+            // A source file, then `:` and the line number to type.
+            let mut files: Vec<Completion> = pick(
+                project
+                    .units
+                    .iter()
+                    .map(|u| relative(project, u.path()))
+                    .map(|f| (f.clone(), f))
+                    .collect(),
+            );
+            for completion in &mut files {
+                completion.line = format!("break {}:", completion.shown);
+            }
+            files
+        }
         _ => completions(input, project)
             .into_iter()
             .map(|line| {
@@ -168,6 +193,31 @@ pub fn suggestions(input: &str, project: &Project, world: &WorldView) -> Vec<Com
             })
             .collect(),
     }
+}
+
+/// `path` as a command takes it: relative to the project folder, with `/`.
+fn relative(project: &Project, path: &std::path::Path) -> String {
+    crate::display_path(project, path).replace('\\', "/")
+}
+
+/// The lot files (`*.lot`) at the top of the project's folders, as `savelot` takes them.
+fn lot_files(project: &Project) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = project
+        .dirs
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("lot"))
+        })
+        .map(|path| relative(project, &path))
+        .map(|f| (f.clone(), f))
+        .collect();
+    files.sort();
+    files
 }
 
 /// Completions of the line being typed: the whole line as it would read with each

@@ -173,6 +173,24 @@ fn tab_cycles_and_objects_modes_and_traces_complete() {
     );
     let on = panels::console::suggestions("trace samples o", &project, &world);
     assert!(on.iter().any(|c| c.line == "trace samples on "), "{on:?}");
+    // Paths where a command takes one, relative to the project folder.
+    let samples = panels::console::suggestions("play click_kn", &project, &world);
+    assert_eq!(
+        samples.first().map(|c| c.line.as_str()),
+        Some("play sounds/ui/click_knock.wav "),
+        "{samples:?}"
+    );
+    let sources = panels::console::suggestions("break bab", &project, &world);
+    assert_eq!(
+        sources.first().map(|c| c.line.as_str()),
+        Some("break baby.src:"),
+        "the line number follows the colon: {sources:?}"
+    );
+    let lots = panels::console::suggestions("savelot ", &project, &world);
+    assert!(
+        lots.iter().any(|c| c.line.ends_with(".lot ")),
+        "the project's lot file: {lots:?}"
+    );
 
     // In the panel: Tab, Tab, Shift+Tab go round; the input keeps the keyboard.
     let mut harness = harness_with(Vec::new(), project);
