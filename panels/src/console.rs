@@ -129,70 +129,76 @@ pub fn suggestions(input: &str, project: &Project, world: &WorldView) -> Vec<Com
             return objects;
         }
     }
-    match (head.as_deref(), done.len()) {
-        (Some("mode"), 1) => pick(
-            MusicMode::ALL
-                .iter()
-                .map(|m| (m.name().to_string(), m.name().to_string()))
-                .collect(),
-        ),
-        (Some("turnon"), 2) => pick(
-            world
-                .stations
-                .iter()
-                .map(|s| (s.code.to_string(), format!("{} {}", s.code, s.name)))
-                .collect(),
-        ),
-        (Some("trace"), 1) => pick(
-            ["events", "samples", "tracks", "all"]
-                .iter()
-                .map(|w| (w.to_string(), w.to_string()))
-                .collect(),
-        ),
-        (Some("trace"), 2) => pick(
-            ["on", "off"]
-                .iter()
-                .map(|w| (w.to_string(), w.to_string()))
-                .collect(),
-        ),
-        // Paths, relative to the project folder as the commands read them.
-        (Some("play"), 1) => pick(
+    if let Some(candidates) = argument_candidates(head.as_deref(), done.len(), project, world) {
+        let mut found = pick(candidates);
+        if head.as_deref() == Some("break") {
+            // A source file, then `:` and the line number to type.
+            for completion in &mut found {
+                completion.line = format!("break {}:", completion.shown);
+            }
+        }
+        return found;
+    }
+    completions(input, project)
+        .into_iter()
+        .map(|line| {
+            // A command word shows itself; an event suggestion its name.
+            let shown = if line.ends_with(' ') {
+                line.trim_end().to_string()
+            } else {
+                line.split_whitespace().nth(1).unwrap_or(&line).to_string()
+            };
+            Completion { line, shown }
+        })
+        .collect()
+}
+
+/// What the word at `position` of a command `head` can be, when it is one of a known
+/// set: music modes, stations, trace kinds and switches, and paths relative to the
+/// project folder (samples after `play`, sources after `break`, lot files after
+/// `savelot`) — each as (the word, what the strip shows).
+fn argument_candidates(
+    head: Option<&str>,
+    position: usize,
+    project: &Project,
+    world: &WorldView,
+) -> Option<Vec<(String, String)>> {
+    let words = |words: &[&str]| {
+        words
+            .iter()
+            .map(|w| (w.to_string(), w.to_string()))
+            .collect()
+    };
+    let paths = |paths: Vec<String>| paths.into_iter().map(|p| (p.clone(), p)).collect();
+    Some(match (head?, position) {
+        ("mode", 1) => MusicMode::ALL
+            .iter()
+            .map(|m| (m.name().to_string(), m.name().to_string()))
+            .collect(),
+        ("turnon", 2) => world
+            .stations
+            .iter()
+            .map(|s| (s.code.to_string(), format!("{} {}", s.code, s.name)))
+            .collect(),
+        ("trace", 1) => words(&["events", "samples", "tracks", "all"]),
+        ("trace", 2) => words(&["on", "off"]),
+        ("play", 1) => paths(
             project
                 .samples
                 .iter()
                 .map(|f| relative(project, f))
-                .map(|f| (f.clone(), f))
                 .collect(),
         ),
-        (Some("savelot"), 1) => pick(lot_files(project)),
-        (Some("break"), 1) => {
-            // A source file, then `:` and the line number to type.
-            let mut files: Vec<Completion> = pick(
-                project
-                    .units
-                    .iter()
-                    .map(|u| relative(project, u.path()))
-                    .map(|f| (f.clone(), f))
-                    .collect(),
-            );
-            for completion in &mut files {
-                completion.line = format!("break {}:", completion.shown);
-            }
-            files
-        }
-        _ => completions(input, project)
-            .into_iter()
-            .map(|line| {
-                // A command word shows itself; an event suggestion its name.
-                let shown = if line.ends_with(' ') {
-                    line.trim_end().to_string()
-                } else {
-                    line.split_whitespace().nth(1).unwrap_or(&line).to_string()
-                };
-                Completion { line, shown }
-            })
-            .collect(),
-    }
+        ("savelot", 1) => paths(lot_files(project)),
+        ("break", 1) => paths(
+            project
+                .units
+                .iter()
+                .map(|u| relative(project, u.path()))
+                .collect(),
+        ),
+        _ => return None,
+    })
 }
 
 /// `path` as a command takes it: relative to the project folder, with `/`.
@@ -201,8 +207,8 @@ fn relative(project: &Project, path: &std::path::Path) -> String {
 }
 
 /// The lot files (`*.lot`) at the top of the project's folders, as `savelot` takes them.
-fn lot_files(project: &Project) -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = project
+fn lot_files(project: &Project) -> Vec<String> {
+    let mut files: Vec<String> = project
         .dirs
         .iter()
         .filter_map(|dir| std::fs::read_dir(dir).ok())
@@ -214,7 +220,6 @@ fn lot_files(project: &Project) -> Vec<(String, String)> {
                 .is_some_and(|e| e.eq_ignore_ascii_case("lot"))
         })
         .map(|path| relative(project, &path))
-        .map(|f| (f.clone(), f))
         .collect();
     files.sort();
     files

@@ -311,6 +311,80 @@ fn largest_tabs(tree: &egui_tiles::Tree<Pane>) -> Option<egui_tiles::TileId> {
     best.map(|(_, id)| id)
 }
 
+/// Undoes a drop that made a group of tabs hold a split. egui_tiles offers "add as a
+/// tab" over every tile, the splits and the root included, so a tab dropped near the
+/// middle of one would wrap the whole split (or the whole layout) in a new group of tabs.
+/// The dropped panel goes instead as a tab into the group under `pointer` (the group
+/// whose tab bar or panel the hand was over), else the largest; the wrapper goes. True
+/// if the tree changed.
+pub fn unwrap_split_tabs(tree: &mut egui_tiles::Tree<Pane>, pointer: Option<egui::Pos2>) -> bool {
+    use egui_tiles::{Container, Tile};
+    let is_container = |tree: &egui_tiles::Tree<Pane>, id: &egui_tiles::TileId| {
+        matches!(tree.tiles.get(*id), Some(Tile::Container(_)))
+    };
+    let wrappers: Vec<egui_tiles::TileId> = tree
+        .tiles
+        .iter()
+        .filter_map(|(id, tile)| match tile {
+            Tile::Container(Container::Tabs(tabs))
+                if tabs.children.iter().any(|c| is_container(tree, c)) =>
+            {
+                Some(*id)
+            }
+            _ => None,
+        })
+        .collect();
+    for wrapper in &wrappers {
+        let Some(Tile::Container(Container::Tabs(tabs))) = tree.tiles.get(*wrapper) else {
+            continue;
+        };
+        let (splits, panes): (Vec<_>, Vec<_>) = tabs
+            .children
+            .iter()
+            .copied()
+            .partition(|c| is_container(tree, c));
+        // The split takes the wrapper's place.
+        let [split] = splits[..] else {
+            continue;
+        };
+        match tree.tiles.parent_of(*wrapper) {
+            Some(parent) => {
+                if let Some(Tile::Container(container)) = tree.tiles.get_mut(parent) {
+                    let _ = container.replace_child(*wrapper, split);
+                }
+            }
+            None => tree.root = Some(split),
+        }
+        tree.tiles.remove(*wrapper);
+        for pane in panes {
+            let target = group_at(tree, pointer).or_else(|| largest_tabs(tree));
+            if let Some(Tile::Container(container)) = target.and_then(|t| tree.tiles.get_mut(t)) {
+                container.add_child(pane);
+            }
+            tree.make_active(|id, _| id == pane);
+        }
+    }
+    !wrappers.is_empty()
+}
+
+/// The group of tabs (holding panels only) whose place on screen last frame holds `pos`.
+fn group_at(tree: &egui_tiles::Tree<Pane>, pos: Option<egui::Pos2>) -> Option<egui_tiles::TileId> {
+    let pos = pos?;
+    tree.tiles.iter().find_map(|(id, tile)| match tile {
+        egui_tiles::Tile::Container(egui_tiles::Container::Tabs(tabs))
+            if tree.tiles.is_visible(*id)
+                && tabs
+                    .children
+                    .iter()
+                    .all(|c| matches!(tree.tiles.get(*c), Some(egui_tiles::Tile::Pane(_))))
+                && tree.tiles.rect(*id).is_some_and(|r| r.contains(pos)) =>
+        {
+            Some(*id)
+        }
+        _ => None,
+    })
+}
+
 /// Draws the panes: each panel gets the context and pushes its commands.
 pub struct Behavior<'a> {
     /// The panels.

@@ -354,6 +354,8 @@ impl Workbench {
                 closed: &mut self.closed,
             };
             self.tree.ui(&mut behavior, ui);
+            let pointer = ui.input(|i| i.pointer.latest_pos());
+            dock::unwrap_split_tabs(&mut self.tree, pointer);
         });
         self.apply(commands);
         for action in actions {

@@ -272,3 +272,89 @@ fn mixer_volumes_and_trace_switches_come_back_with_the_project() {
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);
 }
+
+/// Every group of tabs holds panels only (no tab wrapping a split or another group).
+fn tabs_hold_panes_only(tree: &egui_tiles::Tree<Pane>) -> bool {
+    tree.tiles.iter().all(|(_, tile)| match tile {
+        egui_tiles::Tile::Container(egui_tiles::Container::Tabs(tabs)) => tabs
+            .children
+            .iter()
+            .all(|child| matches!(tree.tiles.get(*child), Some(egui_tiles::Tile::Pane(_)))),
+        _ => true,
+    })
+}
+
+/// Drags from `from` to `to` in small steps, as a hand does.
+fn drag(
+    harness: &mut egui_kittest::Harness<'static, hitbench::workbench::Workbench>,
+    from: egui::Pos2,
+    to: egui::Pos2,
+) {
+    harness.hover_at(from);
+    harness.run();
+    harness.drag_at(from);
+    harness.run();
+    for step in 1..=12 {
+        harness.hover_at(from + (to - from) * (step as f32 / 12.0));
+        harness.run();
+    }
+    harness.drop_at(to);
+    harness.run();
+    harness.run();
+}
+
+/// U5: a tab dropped on another group's tab bar joins that group; dropped at the edge of
+/// a panel it splits the panel there — and no group ever wraps a split or another group.
+#[test]
+fn tabs_dragged_between_groups_join_them_or_split_beside_them() {
+    let (mut harness, config) = open_demo("drag-tabs");
+    harness.run();
+    let tab = |harness: &egui_kittest::Harness<'static, hitbench::workbench::Workbench>,
+               name: &str| {
+        harness
+            .query_all_by_label(name)
+            .map(|n| n.rect())
+            .min_by(|a, b| a.top().total_cmp(&b.top()))
+            .expect("the tab")
+    };
+    // The Mixer's tab (with the Voices) onto the Console's tab bar.
+    let mixer = tab(&harness, "Mixer");
+    let console = tab(&harness, "Console");
+    drag(
+        &mut harness,
+        mixer.center(),
+        console.right_center() + egui::vec2(30.0, 0.0),
+    );
+    let tree = harness.state().layout();
+    let mixer_id = tree.tiles.find_pane(&Pane::Mixer).unwrap();
+    let console_id = tree.tiles.find_pane(&Pane::Console).unwrap();
+    assert_eq!(
+        tree.tiles.parent_of(mixer_id),
+        tree.tiles.parent_of(console_id),
+        "the Mixer joined the Console's group"
+    );
+    assert!(tabs_hold_panes_only(tree));
+
+    // The Cache's tab onto the right edge of the lot view (the edge the Voices group
+    // starts at): a group of its own beside it.
+    let cache = tab(&harness, "Resource cache");
+    let edge = egui::pos2(
+        tab(&harness, "Voices").left() - 8.0,
+        harness.get_by_label("Lot map").rect().center().y,
+    );
+    drag(&mut harness, cache.center(), edge);
+    let tree = harness.state().layout();
+    let cache_id = tree.tiles.find_pane(&Pane::Cache).unwrap();
+    let lot_id = tree.tiles.find_pane(&Pane::Lot).unwrap();
+    let cache_group = tree.tiles.parent_of(cache_id).unwrap();
+    let lot_group = tree.tiles.parent_of(lot_id).unwrap();
+    assert_ne!(cache_group, lot_group, "a split, not a tab");
+    assert_eq!(
+        tree.tiles.parent_of(cache_group),
+        tree.tiles.parent_of(lot_group),
+        "beside the lot view"
+    );
+    assert!(tabs_hold_panes_only(tree));
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
