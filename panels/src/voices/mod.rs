@@ -68,8 +68,11 @@ impl Panel for VoicesPanel {
             }
         });
         ui.separator();
+        // The scroll bar always shown: this panel's height changes with every track that
+        // starts or ends, and a bar that came and went would animate over several frames.
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
+            .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
             .show(ui, |ui| {
                 egui::CollapsingHeader::new("Slots")
                     .default_open(true)
