@@ -10,6 +10,29 @@ use std::sync::Arc;
 /// Identifies one playing note (one mixer voice) for its whole life.
 pub type NoteId = u64;
 
+/// The first note ID of the server's own requests (runtime notes count up from 1).
+pub const SERVER_NOTES: NoteId = 1 << 62;
+
+/// The first note ID of the world's own sounds (stations, music, ambience); below
+/// [`SERVER_NOTES`].
+pub const WORLD_NOTES: NoteId = 1 << 61;
+
+/// A note ID as a person reads it: `note 5` for a track's note, `world note 8` and
+/// `server note 3` for the world's and the server's own (whose IDs start at
+/// [`WORLD_NOTES`] and [`SERVER_NOTES`]: nobody should have to read 2305843009213693960).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoteName(pub NoteId);
+
+impl std::fmt::Display for NoteName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            n if n >= SERVER_NOTES => write!(f, "server note {}", n - SERVER_NOTES),
+            n if n >= WORLD_NOTES => write!(f, "world note {}", n - WORLD_NOTES),
+            n => write!(f, "note {n}"),
+        }
+    }
+}
+
 pub use crate::toolchain::project::ControlGroup;
 
 /// What to play: a sample file, named as the resource cache knows it.
@@ -172,5 +195,17 @@ impl SoundSink for SharedSink {
         if let Ok(mut commands) = self.0.lock() {
             commands.push(command);
         }
+    }
+}
+
+#[cfg(test)]
+mod note_name_tests {
+    use super::*;
+
+    #[test]
+    fn notes_read_by_their_own_numbers() {
+        assert_eq!(NoteName(5).to_string(), "note 5");
+        assert_eq!(NoteName(WORLD_NOTES + 42).to_string(), "world note 42");
+        assert_eq!(NoteName(SERVER_NOTES + 3).to_string(), "server note 3");
     }
 }

@@ -8,6 +8,7 @@
 use engine_core::host::command::parse_script;
 use engine_core::host::offline::{RenderOptions, render};
 use engine_core::host::session::{Session, SessionConfig, swap_project};
+use engine_core::runtime::sink::NoteName;
 use engine_core::runtime::trace::{
     AmbienceEvent, CodePlace, EndReason, ExternalVolume, FileChange, FileProblem, FileRole,
     GainParts, MissClass, MusicEvent, Occupant, PanParts, PanSource, ReloadEvent, RunningTrack,
@@ -67,7 +68,8 @@ fn the_demo_tour_records_typed_decisions_with_the_sentences_they_always_had() {
     }
     let sentences: Vec<String> = trace.iter().map(TraceRecord::message).collect();
     for want in [
-        "note 2305843009213693994: streaming `sounds/stations/radio/pop/seahorse_adventures_1a.ogg` from disk",
+        // The world's notes read by their own number (2^61 + 42 once).
+        "world note 42: streaming `sounds/stations/radio/pop/seahorse_adventures_1a.ogg` from disk",
         "world: 9 object(s), hour 14, mode live, camera at (10, 10) zoom 1",
         "ambience: bird_2 at (-7.2, -1.7) gain 0.25 pan -0.86",
         "ambience: bird_1 at (-3.2, -1.7) gain 0.29 pan -0.66 (freshness skipped bird_2)",
@@ -209,7 +211,10 @@ fn a_cache_miss_and_a_reload_say_their_facts_and_their_sentences() {
     assert_eq!(*class, Some(MissClass::Compulsory), "never loaded before");
     assert_eq!(
         miss.message(),
-        format!("note {note}: cache miss for `{sample}`; it starts when the data arrives")
+        format!(
+            "{}: cache miss for `{sample}`; it starts when the data arrives",
+            NoteName(*note)
+        )
     );
 
     // The same project swapped in while the piano plays: the track starts again.

@@ -4,6 +4,7 @@
 
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
+use crate::runtime::sink::NoteName;
 pub use crate::runtime::trace::end::EndReason;
 use crate::runtime::trace::levels::{GainParts, PanParts};
 use crate::runtime::trace::reload::ReloadEvent;
@@ -612,7 +613,8 @@ impl TraceEvent {
             } => {
                 write!(
                     f,
-                    "note {note}: patch {patch} `{patch_name}` ({sample}) gain {:.2} pan {:+.2}",
+                    "{}: patch {patch} `{patch_name}` ({sample}) gain {:.2} pan {:+.2}",
+                    NoteName(*note),
                     gain.total().get(),
                     pan.value.get()
                 )?;

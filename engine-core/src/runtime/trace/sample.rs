@@ -4,7 +4,7 @@
 //! converts its own types into these plain ones; `Display` gives the sentence the trace
 //! has always printed.
 
-use crate::runtime::sink::NoteId;
+use crate::runtime::sink::{NoteId, NoteName};
 use crate::runtime::trace::TraceKind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -262,19 +262,21 @@ impl fmt::Display for SampleEvent {
                 note,
                 sample,
                 miss: None,
-            } => write!(f, "note {note}: `{sample}` from the cache (hit)"),
+            } => write!(f, "{}: `{sample}` from the cache (hit)", NoteName(*note)),
             S::Fetched {
                 note,
                 sample,
                 miss: Some(class),
             } => write!(
                 f,
-                "note {note}: `{sample}` loaded for it ({} miss)",
+                "{}: `{sample}` loaded for it ({} miss)",
+                NoteName(*note),
                 class.name()
             ),
             S::CacheMiss { note, sample, .. } => write!(
                 f,
-                "note {note}: cache miss for `{sample}`; it starts when the data arrives"
+                "{}: cache miss for `{sample}`; it starts when the data arrives",
+                NoteName(*note)
             ),
             S::Arrived {
                 note,
@@ -285,7 +287,8 @@ impl fmt::Display for SampleEvent {
                 ..
             } => write!(
                 f,
-                "note {note}: `{sample}` arrived {:.0} ms late; dropped (a one-shot that late would be out of place)",
+                "{}: `{sample}` arrived {:.0} ms late; dropped (a one-shot that late would be out of place)",
+                NoteName(*note),
                 *late as f64 * 1000.0 / f64::from((*rate).max(1))
             ),
             S::Arrived {
@@ -297,26 +300,28 @@ impl fmt::Display for SampleEvent {
                 ..
             } => write!(
                 f,
-                "note {note}: `{sample}` arrived {:.0} ms late; started anyway (priority {priority} takes the miss)",
+                "{}: `{sample}` arrived {:.0} ms late; started anyway (priority {priority} takes the miss)",
+                NoteName(*note),
                 *late as f64 * 1000.0 / f64::from((*rate).max(1))
             ),
             S::Arrived {
                 note, sample, late, ..
             } => write!(
                 f,
-                "note {note}: `{sample}` arrived; starting {late} samples late"
+                "{}: `{sample}` arrived; starting {late} samples late",
+                NoteName(*note)
             ),
             S::StoppedWaiting { note } => {
-                write!(f, "note {note} stopped before its sample arrived")
+                write!(f, "{} stopped before its sample arrived", NoteName(*note))
             }
             S::Streaming { note, sample } => {
-                write!(f, "note {note}: streaming `{sample}` from disk")
+                write!(f, "{}: streaming `{sample}` from disk", NoteName(*note))
             }
             S::OriginBusy { sound, origin } => write!(
                 f,
                 "`{sound}` from origin {origin} dropped: that origin is already playing"
             ),
-            S::LoadFailed { note, reason, .. } => write!(f, "note {note}: {reason}"),
+            S::LoadFailed { note, reason, .. } => write!(f, "{}: {reason}", NoteName(*note)),
             S::NotAudio { sample, .. } => write!(f, "`{sample}` is not audio"),
             S::StreamThreadFailed { reason, .. } => {
                 write!(f, "cannot start the streaming thread: {reason}")
@@ -325,9 +330,11 @@ impl fmt::Display for SampleEvent {
                 note,
                 sample,
                 reason,
-            } => write!(f, "note {note}: cannot stream `{sample}`: {reason}"),
-            S::NoMixerVoice { note } => write!(f, "note {note}: no free mixer voice; dropped"),
-            S::StreamRanDry { note } => write!(f, "note {note}: its stream ran dry"),
+            } => write!(f, "{}: cannot stream `{sample}`: {reason}", NoteName(*note)),
+            S::NoMixerVoice { note } => {
+                write!(f, "{}: no free mixer voice; dropped", NoteName(*note))
+            }
+            S::StreamRanDry { note } => write!(f, "{}: its stream ran dry", NoteName(*note)),
             S::MixerRingFull => f.write_str("mixer command ring full: a command was dropped"),
             S::ServerSound {
                 note,
@@ -346,7 +353,11 @@ impl fmt::Display for SampleEvent {
                 if let Some(group) = group {
                     write!(f, " (selection: group `{group}`)")?;
                 }
-                write!(f, " plays `{sample}` as note {note} at volume {volume:.2}")?;
+                write!(
+                    f,
+                    " plays `{sample}` as {} at volume {volume:.2}",
+                    NoteName(*note)
+                )?;
                 match distance {
                     Some(d) => write!(f, " ({d:.1} of {range} tiles away)"),
                     None => Ok(()),

@@ -117,12 +117,7 @@ pub const STREAM_BYTES: u64 = 16 << 20;
 /// this many bytes (1 MB, about a minute of 128 kbit/s MP3).
 pub const MUSIC_STREAM_FILE_BYTES: u64 = 1_000_000;
 
-/// The first note ID of the server's own requests (runtime notes count up from 1).
-pub const SERVER_NOTES: NoteId = 1 << 62;
-
-/// The first note ID of the world's own sounds (stations, music, ambience); below
-/// [`SERVER_NOTES`].
-pub const WORLD_NOTES: NoteId = 1 << 61;
+pub use crate::runtime::sink::{SERVER_NOTES, WORLD_NOTES};
 
 /// The control side of sound.
 pub struct SoundServer {
