@@ -587,10 +587,14 @@ fn describe(record: &TraceRecord) -> String {
 /// (stations, music, ambience) and the server's own are numbered apart, from a high base
 /// that means nothing to a reader (`world 102`, not `2305843009213694054`).
 pub fn note_name(note: u64) -> String {
-    engine_core::runtime::sink::NoteName(note)
-        .to_string()
-        .trim_start_matches("note ")
-        .replace(" note ", " ")
+    use engine_core::runtime::sink::{SERVER_NOTES, WORLD_NOTES};
+    if note >= SERVER_NOTES {
+        format!("server {}", note - SERVER_NOTES)
+    } else if note >= WORLD_NOTES {
+        format!("world {}", note - WORLD_NOTES)
+    } else {
+        note.to_string()
+    }
 }
 
 /// A record as an exported line reads: the time in seconds as the panel shows it, the
