@@ -13,6 +13,8 @@
 //!   verdicts, picks, notes and gains.
 //! - [`hitlist_editor`] — the hit-list editor's model: lists resolved to what they play,
 //!   pick simulation, lossless edits of a `.hot` or `LIST` line.
+//! - [`properties`] — the properties editor's model: a track's, patch's or event
+//!   mapping's fields edited one at a time, saved losslessly into their line.
 
 pub mod check;
 pub mod compare;
@@ -20,4 +22,5 @@ pub mod diff;
 pub mod export;
 pub mod hitlist_editor;
 pub mod inspect;
+pub mod properties;
 pub mod why;

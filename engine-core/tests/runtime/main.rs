@@ -11,4 +11,5 @@ mod opcodes;
 mod seed_examples;
 mod shared;
 mod support;
+mod tuning;
 mod voices;

@@ -164,6 +164,63 @@ pub(super) fn reload(_: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::Reload)
 }
 
+/// `tune track|patch|event <id|name> <field> <value>`: a number or a built-in constant
+/// (`kGroupMusic`, `duckpri_high`) as the value.
+pub(super) fn tune(line: &Line<'_>) -> Result<Command, ParseError> {
+    use crate::toolchain::formats::number::parse_int;
+    use crate::tools::properties::{Property, PropertyTarget};
+    const USAGE: &str = "tune needs track, patch or event, its ID (an event's name), a field and a value: `tune track 0x2400 volume 800`";
+    let (Some((kind_column, kind)), Some((id_column, id))) = (line.arg(0), line.arg(1)) else {
+        return Err(line.missing(USAGE));
+    };
+    let number = |column: u32, text: &str| {
+        parse_int(text)
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or_else(|| error(column, format!("`{text}` is not an ID")))
+    };
+    let target = match kind.to_ascii_lowercase().as_str() {
+        "track" => PropertyTarget::Track(number(id_column, id)?),
+        "patch" => PropertyTarget::Patch(number(id_column, id)?),
+        "event" => PropertyTarget::Event(id.to_ascii_lowercase()),
+        _ => {
+            return Err(error(
+                kind_column,
+                format!("`{kind}`: tune track, patch or event"),
+            ));
+        }
+    };
+    let Some((field_column, field)) = line.arg(2) else {
+        return Err(line.missing(USAGE));
+    };
+    let property = Property::from_word(target.section(), field).ok_or_else(|| {
+        let words: Vec<&str> = target.properties().iter().map(|p| p.word()).collect();
+        error(
+            field_column,
+            format!(
+                "`{field}`: a {} has {}",
+                target.kind_name(),
+                words.join(", ")
+            ),
+        )
+    })?;
+    let Some((value_column, value_text)) = line.arg(3) else {
+        return Err(line.missing(format!("tune {kind} {id} {field} needs a value")));
+    };
+    let value = parse_int(value_text)
+        .or_else(|| crate::toolchain::symbols::constant(value_text))
+        .ok_or_else(|| {
+            error(
+                value_column,
+                format!("`{value_text}` is not a number or a known constant"),
+            )
+        })?;
+    Ok(Command::Tune {
+        target,
+        property,
+        value,
+    })
+}
+
 /// `play <patch id|patch name|sample file>`: the rest of the line, so a path may hold
 /// spaces.
 pub(super) fn play(line: &Line<'_>) -> Result<Command, ParseError> {

@@ -56,6 +56,11 @@ impl fmt::Display for Command {
             Command::Why(subject) => write!(f, "why {subject}"),
             Command::Reload => f.write_str("reload"),
             Command::Debug(debug) => write!(f, "{debug}"),
+            Command::Tune {
+                target,
+                property,
+                value,
+            } => write!(f, "tune {target} {} {value}", property.word()),
         }
     }
 }

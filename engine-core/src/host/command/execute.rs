@@ -58,6 +58,14 @@ pub enum CommandError {
     /// `volume` where no mixer runs.
     #[error("no mixer is running")]
     NoMixer,
+    /// `tune` refused: no such target, a field it has not, a value out of range.
+    #[error("tune {target}: {message}")]
+    Tune {
+        /// What was tuned.
+        target: String,
+        /// Why not.
+        message: String,
+    },
     /// A world command where no world runs.
     #[error("the world is not running here (no lot)")]
     NoWorld,
@@ -153,6 +161,26 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
         Command::Reload => Err(CommandError::NoProject),
         Command::Debug(debug) => {
             super::debug_arguments::execute(cx.engine, debug).map_err(CommandError::Debug)
+        }
+        Command::Tune {
+            target,
+            property,
+            value,
+        } => {
+            let followed = cx
+                .engine
+                .tune(target, *property, *value)
+                .map_err(|message| CommandError::Tune {
+                    target: target.to_string(),
+                    message,
+                })?;
+            Ok(match followed {
+                0 => format!("{target}: {} = {value}", property.label()),
+                n => format!(
+                    "{target}: {} = {value} ({n} playing follow)",
+                    property.label()
+                ),
+            })
         }
         Command::Help => Ok(help_lines()
             .iter()

@@ -337,6 +337,13 @@ pub const COMMANDS: &[CommandSpec] = &[
         AtMost(0),
         engine::reload,
     ),
+    spec(
+        "tune",
+        "track|patch|event <id|name> <field> <value>",
+        "give a track's (volume priority duck group args spl hitlist patch), patch's (looped piano) or event's (type track) field a new value, live; files are not changed",
+        AtMost(4),
+        engine::tune,
+    ),
 ];
 
 const fn word_count(specs: &[CommandSpec]) -> usize {

@@ -132,4 +132,15 @@ pub enum Command {
     Reload,
     /// A debugger command: breakpoints, stepping, registers (`docs/debugger.md`).
     Debug(DebugCommand),
+    /// Give a track's, patch's or event mapping's field a new value in the running
+    /// engine (the Properties panel's live edit; `docs/tuning.md`): the next start uses
+    /// it and the playing copies follow where that makes sense. Files are not touched.
+    Tune {
+        /// Whose field.
+        target: crate::tools::properties::PropertyTarget,
+        /// Which field.
+        property: crate::tools::properties::Property,
+        /// The new value (a flag 0 or 1, a choice its constant's value, an ID).
+        value: i64,
+    },
 }

@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::runtime::sink::ControlGroup;
+use crate::tools::properties::PropertyTarget;
 use crate::world::music::MusicMode;
 use proptest::prelude::*;
 use std::path::PathBuf;
@@ -94,6 +95,21 @@ fn engine_samples() -> Vec<Command> {
     samples.push(Command::Help);
     samples.push(Command::Reload);
     samples.extend(debug_samples().into_iter().map(Command::Debug));
+    for target in [
+        PropertyTarget::Track(0x2400),
+        PropertyTarget::Patch(0),
+        PropertyTarget::Event("door_open".into()),
+    ] {
+        for &property in target.properties() {
+            for value in [0, 1, 1024, -3, i64::from(u32::MAX)] {
+                samples.push(Command::Tune {
+                    target: target.clone(),
+                    property,
+                    value,
+                });
+            }
+        }
+    }
     for target in [
         "100",
         "0x64",

@@ -163,6 +163,7 @@ fn completion_words_come_from_the_table_in_order() {
         "regs",
         "set",
         "reload",
+        "tune",
     ];
     assert_eq!(WORDS, expected);
     for word in WORDS {

@@ -33,6 +33,7 @@ mod lifecycle;
 pub use lifecycle::Quieted;
 mod records;
 mod tick;
+mod tuning;
 mod world_voices;
 
 pub use crate::runtime::hooks::HookEvent;

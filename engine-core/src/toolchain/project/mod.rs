@@ -22,6 +22,7 @@ mod error;
 pub mod inputs;
 mod link;
 pub mod packs;
+pub mod properties;
 pub mod reload;
 mod resolve;
 mod scan;

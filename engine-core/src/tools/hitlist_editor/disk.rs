@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 /// Reads a table or source file the editor works on: a regular file of a sane size
 /// (never a pipe or device swapped in for it), under the data folders' rule.
-pub(super) fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
     crate::toolchain::fsrules::ReadRules::for_file(path)
         .read(path)
         .map_err(crate::toolchain::fsrules::Refusal::into_io)

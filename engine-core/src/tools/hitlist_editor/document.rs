@@ -1,33 +1,34 @@
-//! A file holding hit lists, kept byte for byte: a `.hot` file (its `[GlobalHitList]`
-//! entries) or a MakeTrax source (its `LIST [GlobalHitList]` lines, each edited as a
-//! one-line splice), with the one edit the editor makes — set a list's value — and a
-//! line-by-line view for diffs.
+//! A file holding table entries, kept byte for byte: a `.hot` file (its sections'
+//! entries) or a MakeTrax source (its `LIST [Section] key=value` lines, each edited as a
+//! one-line splice), with the one edit the editors make — set an entry's value — and a
+//! line-by-line view for diffs. The hit-list editor works on `[GlobalHitList]`, the
+//! properties editor (`tools::properties`) on `[Track]`, `[Patch]` and `[EventMapping]`.
 
 use super::disk::read_file;
 use super::errors::EditError;
-use super::list_line::global_list_span;
+use super::list_line::section_span;
 use super::views::DefinitionKind;
 use crate::toolchain::formats::hot::{
     HotDocument, HotEditError, LineEnding, SECTION_GLOBAL_HIT_LIST,
 };
 use std::path::Path;
 
-/// One hit-list line of a document.
+/// One entry line of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct ListLine {
-    /// The list's key as written.
-    pub(super) key: String,
+pub(crate) struct ListLine {
+    /// The entry's key as written.
+    pub(crate) key: String,
     /// Its value as written.
-    pub(super) value: String,
+    pub(crate) value: String,
     /// 1-based line.
-    pub(super) line: u32,
+    pub(crate) line: u32,
     /// 1-based column where the value starts.
-    pub(super) value_column: u32,
+    pub(crate) value_column: u32,
 }
 
-/// A file holding hit lists, kept byte for byte.
+/// A file holding table entries, kept byte for byte.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Doc {
+pub(crate) enum Doc {
     Hot(HotDocument),
     Source(SourceDoc),
 }
@@ -51,7 +52,7 @@ impl Doc {
         }
     }
 
-    pub(super) fn read(path: &Path) -> Result<Self, EditError> {
+    pub(crate) fn read(path: &Path) -> Result<Self, EditError> {
         read_file(path)
             .map(|bytes| Self::parse(path, &bytes))
             .map_err(|e| EditError::Read {
@@ -60,7 +61,7 @@ impl Doc {
             })
     }
 
-    pub(super) fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         match self {
             Doc::Hot(doc) => doc.to_bytes(),
             Doc::Source(doc) => doc.to_bytes(),
@@ -69,9 +70,14 @@ impl Doc {
 
     /// Every hit-list line, in file order (a key may appear more than once).
     pub(super) fn list_lines(&self) -> Vec<ListLine> {
+        self.entry_lines(SECTION_GLOBAL_HIT_LIST)
+    }
+
+    /// Every line of `section`, in file order (a key may appear more than once).
+    pub(crate) fn entry_lines(&self, section: &str) -> Vec<ListLine> {
         match self {
             Doc::Hot(doc) => doc
-                .entries(SECTION_GLOBAL_HIT_LIST)
+                .entries(section)
                 .into_iter()
                 .map(|e| ListLine {
                     key: e.key,
@@ -80,7 +86,7 @@ impl Doc {
                     value_column: e.value_column,
                 })
                 .collect(),
-            Doc::Source(doc) => doc.list_lines(),
+            Doc::Source(doc) => doc.entry_lines(section),
         }
     }
 
@@ -88,19 +94,34 @@ impl Doc {
         self.list_lines().into_iter().find(|l| l.line == line)
     }
 
-    /// The effective (last) line of `key`.
+    /// The effective (last) hit-list line of `key`.
     pub(super) fn effective(&self, key: &str) -> Option<ListLine> {
-        self.list_lines()
+        self.effective_entry(SECTION_GLOBAL_HIT_LIST, key)
+    }
+
+    /// The effective (last) line of `key` in `section`.
+    pub(crate) fn effective_entry(&self, section: &str, key: &str) -> Option<ListLine> {
+        self.entry_lines(section)
             .into_iter()
             .rev()
             .find(|l| l.key.eq_ignore_ascii_case(key))
     }
 
-    /// Sets the effective line of `key` (which must exist) to `value`.
+    /// Sets the effective hit-list line of `key` (which must exist) to `value`.
     pub(super) fn set_value(&mut self, key: &str, value: &str) -> Result<(), SetValueError> {
+        self.set_entry(SECTION_GLOBAL_HIT_LIST, key, value)
+    }
+
+    /// Sets the effective line of `key` in `section` (which must exist) to `value`.
+    pub(crate) fn set_entry(
+        &mut self,
+        section: &str,
+        key: &str,
+        value: &str,
+    ) -> Result<(), SetValueError> {
         match self {
-            Doc::Hot(doc) => Ok(doc.set(SECTION_GLOBAL_HIT_LIST, key, value)?),
-            Doc::Source(doc) => doc.set_value(key, value),
+            Doc::Hot(doc) => Ok(doc.set(section, key, value)?),
+            Doc::Source(doc) => doc.set_value(section, key, value),
         }
     }
 
@@ -117,30 +138,32 @@ impl Doc {
     }
 }
 
-/// Why a list's value could not be set in its line (the editor reports it as
+/// Why an entry's value could not be set in its line (the hit-list editor reports it as
 /// [`EditError::NotRepresentable`] of the list's file and line).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(super) enum SetValueError {
+pub(crate) enum SetValueError {
     /// The `.hot` document refused the value.
     #[error(transparent)]
     Hot(#[from] HotEditError),
     /// The source has no `LIST` line for the key.
-    #[error("no `LIST [GlobalHitList] {key}=…` line")]
+    #[error("no `LIST [{section}] {key}=…` line")]
     NoListLine {
-        /// The list's key.
+        /// The section.
+        section: String,
+        /// The entry's key.
         key: String,
     },
-    /// The new line would read back as another list.
-    #[error("the list `{value}` would not read back unchanged from a LIST line")]
+    /// The new line would read back as another entry.
+    #[error("the value `{value}` would not read back unchanged from a LIST line")]
     NotReadBack {
-        /// The list's new text.
+        /// The entry's new text.
         value: String,
     },
 }
 
 /// A source file as lines with their endings, for splicing one `LIST` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct SourceDoc {
+pub(crate) struct SourceDoc {
     bom: bool,
     lines: Vec<(Vec<u8>, LineEnding)>,
 }
@@ -192,12 +215,12 @@ impl SourceDoc {
         out
     }
 
-    pub(super) fn list_lines(&self) -> Vec<ListLine> {
+    fn entry_lines(&self, section: &str) -> Vec<ListLine> {
         self.lines
             .iter()
             .enumerate()
             .filter_map(|(index, (content, _))| {
-                let span = global_list_span(content)?;
+                let span = section_span(content, section)?;
                 let prefix = String::from_utf8_lossy(content.get(..span.value_start)?);
                 Some(ListLine {
                     key: span.key,
@@ -209,27 +232,27 @@ impl SourceDoc {
             .collect()
     }
 
-    pub(super) fn set_value(&mut self, key: &str, value: &str) -> Result<(), SetValueError> {
+    fn set_value(&mut self, section: &str, key: &str, value: &str) -> Result<(), SetValueError> {
+        let no_line = || SetValueError::NoListLine {
+            section: section.to_owned(),
+            key: key.to_owned(),
+        };
         let found = self.lines.iter().enumerate().rev().find_map(|(i, (c, _))| {
-            global_list_span(c)
+            section_span(c, section)
                 .filter(|s| s.key.eq_ignore_ascii_case(key))
                 .map(|s| (i, s))
         });
         let Some((index, span)) = found else {
-            return Err(SetValueError::NoListLine {
-                key: key.to_owned(),
-            });
+            return Err(no_line());
         };
         let Some((content, _)) = self.lines.get_mut(index) else {
-            return Err(SetValueError::NoListLine {
-                key: key.to_owned(),
-            });
+            return Err(no_line());
         };
         let mut new = content.get(..span.value_start).unwrap_or_default().to_vec();
         new.extend_from_slice(value.as_bytes());
         new.extend_from_slice(content.get(span.value_end..).unwrap_or_default());
         let reads_back =
-            global_list_span(&new).is_some_and(|s| s.key == span.key && s.value == value);
+            section_span(&new, section).is_some_and(|s| s.key == span.key && s.value == value);
         if !reads_back || value.contains(['\n', '\r']) {
             return Err(SetValueError::NotReadBack {
                 value: value.to_owned(),
@@ -240,7 +263,7 @@ impl SourceDoc {
     }
 
     /// Each line's bytes without its ending.
-    fn line_contents(&self) -> Vec<Vec<u8>> {
+    pub(super) fn line_contents(&self) -> Vec<Vec<u8>> {
         self.lines.iter().map(|(c, _)| c.clone()).collect()
     }
 }

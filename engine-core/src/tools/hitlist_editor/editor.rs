@@ -2,14 +2,15 @@
 //! edits that read back the same, undo and redo, and the pending line changes. Saving,
 //! and noticing changes on disk, is in `save`.
 
-use super::disk::{fnv1a, modified, read_file};
-use super::document::{Doc, ListLine, to_u32};
+use super::disk::read_file;
+use super::document::{Doc, ListLine};
 use super::entry_text::{list_text, parse_value, separator};
 use super::errors::EditError;
+use super::session::{FileSession, LineChange};
 use super::views::DefinitionKind;
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::formats::hitlist::{HitEntry, HitList};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::SystemTime;
 
 /// A hit list as the editor holds it.
@@ -37,17 +38,6 @@ impl EditableList {
     }
 }
 
-/// One line the editor changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineChange {
-    /// 1-based line number.
-    pub line: u32,
-    /// The line before (without its ending).
-    pub before: String,
-    /// The line after (without its ending).
-    pub after: String,
-}
-
 /// An editing session on one file's hit lists: a `.hot` file (its `[GlobalHitList]`
 /// entries, edited through [`HotDocument::set`](crate::toolchain::formats::hot::HotDocument::set)) or a MakeTrax source (its
 /// `LIST [GlobalHitList] key=value` lines, each edited as a one-line splice).
@@ -56,17 +46,7 @@ pub struct LineChange {
 /// included, stays as it was.
 #[derive(Debug, Clone)]
 pub struct HitListEditor {
-    pub(super) path: PathBuf,
-    /// The file's content as last seen on disk (open or save).
-    pub(super) base: Doc,
-    /// Its bytes, hash and modification time then.
-    pub(super) base_bytes: Vec<u8>,
-    pub(super) base_hash: u64,
-    pub(super) base_mtime: Option<SystemTime>,
-    /// The document with the edits.
-    pub(super) current: Doc,
-    undo: Vec<Doc>,
-    redo: Vec<Doc>,
+    pub(super) file: FileSession,
 }
 
 impl HitListEditor {
@@ -80,47 +60,39 @@ impl HitListEditor {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        let doc = Doc::parse(&path, &bytes);
         Ok(Self {
-            base_hash: fnv1a(&bytes),
-            base_mtime: modified(&path),
-            base: doc.clone(),
-            base_bytes: bytes,
-            current: doc,
-            path,
-            undo: Vec::new(),
-            redo: Vec::new(),
+            file: FileSession::new(path, bytes),
         })
     }
 
     /// The file being edited.
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.file.path
     }
 
     /// A `.hot` file or a source.
     pub fn kind(&self) -> DefinitionKind {
-        Doc::kind_for(&self.path)
+        Doc::kind_for(&self.file.path)
     }
 
     /// Hash of the content at open (or last save).
     pub fn opened_hash(&self) -> u64 {
-        self.base_hash
+        self.file.base_hash
     }
 
     /// Modification time at open (or last save), if the file system gives one.
     pub fn opened_mtime(&self) -> Option<SystemTime> {
-        self.base_mtime
+        self.file.base_mtime
     }
 
     /// The document as it would be saved now.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.current.to_bytes()
+        self.file.current.to_bytes()
     }
 
     /// Every hit list of the file (the effective line of each key), in file order.
     pub fn lists(&self) -> Vec<EditableList> {
-        let all = self.current.list_lines();
+        let all = self.file.current.list_lines();
         all.iter()
             .enumerate()
             .filter(|(i, l)| {
@@ -137,17 +109,18 @@ impl HitListEditor {
     /// # Errors
     /// [`EditError::UnknownList`] when the file has no such list.
     pub fn list(&self, key: &str) -> Result<EditableList, EditError> {
-        self.current
+        self.file
+            .current
             .effective(key)
             .map(|l| self.editable(&l))
             .ok_or_else(|| EditError::UnknownList {
-                path: self.path.clone(),
+                path: self.file.path.clone(),
                 key: key.to_owned(),
             })
     }
 
     fn editable(&self, l: &ListLine) -> EditableList {
-        let parsed = parse_value(&l.value, &self.path, l.line, l.value_column);
+        let parsed = parse_value(&l.value, &self.file.path, l.line, l.value_column);
         let (texts, entries) = parsed.tokens.into_iter().unzip();
         EditableList {
             key: l.key.clone(),
@@ -175,12 +148,12 @@ impl HitListEditor {
             .collect();
         let text = list_text(entries, &original, separator(&list.text));
         let not_representable = |message: String| EditError::NotRepresentable {
-            path: self.path.clone(),
+            path: self.file.path.clone(),
             line: list.line,
             key: list.key.clone(),
             message,
         };
-        let (reread, found) = HitList::parse_text(&text, &self.path, list.line, 0);
+        let (reread, found) = HitList::parse_text(&text, &self.file.path, list.line, 0);
         if !found.is_empty() || reread.entries != entries {
             let why = found.first().map_or_else(
                 || "it reads back differently".to_owned(),
@@ -191,11 +164,10 @@ impl HitListEditor {
         if text == list.text {
             return Ok(());
         }
-        let mut next = self.current.clone();
+        let mut next = self.file.current.clone();
         next.set_value(&list.key, &text)
             .map_err(|e| not_representable(e.to_string()))?;
-        self.undo.push(std::mem::replace(&mut self.current, next));
-        self.redo.clear();
+        self.file.push(next);
         Ok(())
     }
 
@@ -205,7 +177,7 @@ impl HitListEditor {
         let list = self.list(key)?;
         if let Some(d) = list.diagnostics.iter().find(|d| d.is_error()) {
             return Err(EditError::ListHasErrors {
-                path: self.path.clone(),
+                path: self.file.path.clone(),
                 line: list.line,
                 key: list.key.clone(),
                 message: d.message.clone(),
@@ -217,7 +189,7 @@ impl HitListEditor {
 
     fn no_such_entry(&self, list: &EditableList, index: usize) -> EditError {
         EditError::NoSuchEntry {
-            path: self.path.clone(),
+            path: self.file.path.clone(),
             line: list.line,
             key: list.key.clone(),
             index,
@@ -284,60 +256,31 @@ impl HitListEditor {
 
     /// True if there is an edit to undo.
     pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty()
+        self.file.can_undo()
     }
 
     /// True if there is an undone edit to redo.
     pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
+        self.file.can_redo()
     }
 
     /// Undoes the last edit; false if there was none.
     pub fn undo(&mut self) -> bool {
-        match self.undo.pop() {
-            Some(previous) => {
-                self.redo
-                    .push(std::mem::replace(&mut self.current, previous));
-                true
-            }
-            None => false,
-        }
+        self.file.undo()
     }
 
     /// Redoes the last undone edit; false if there was none.
     pub fn redo(&mut self) -> bool {
-        match self.redo.pop() {
-            Some(next) => {
-                self.undo.push(std::mem::replace(&mut self.current, next));
-                true
-            }
-            None => false,
-        }
+        self.file.redo()
     }
 
     /// True if the document differs from the file as opened (or last saved).
     pub fn is_modified(&self) -> bool {
-        self.current != self.base
+        self.file.is_modified()
     }
 
     /// The lines that differ from the file as opened (or last saved), for a diff view.
     pub fn pending_changes(&self) -> Vec<LineChange> {
-        let before = self.base.line_contents();
-        let after = self.current.line_contents();
-        let count = before.len().max(after.len());
-        (0..count)
-            .filter_map(|i| {
-                let (b, a) = (before.get(i), after.get(i));
-                (b != a).then(|| LineChange {
-                    line: to_u32(i).saturating_add(1),
-                    before: b
-                        .map(|b| String::from_utf8_lossy(b).into_owned())
-                        .unwrap_or_default(),
-                    after: a
-                        .map(|a| String::from_utf8_lossy(a).into_owned())
-                        .unwrap_or_default(),
-                })
-            })
-            .collect()
+        self.file.pending_changes()
     }
 }

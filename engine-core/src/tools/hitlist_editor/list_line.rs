@@ -1,8 +1,6 @@
 //! Reading one `LIST [Section] key=value` line of a MakeTrax source the way the assembler
 //! reads it, with the byte offsets of its value so that it can be spliced.
 
-use crate::toolchain::formats::hot::SECTION_GLOBAL_HIT_LIST;
-
 /// Where the parts of a `LIST [Section] key=value` line are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct ListSpan {
@@ -91,7 +89,7 @@ fn parse_list_line(content: &[u8]) -> Option<ListSpan> {
     })
 }
 
-/// The parts of a `LIST [GlobalHitList] key=value` line.
-pub(super) fn global_list_span(content: &[u8]) -> Option<ListSpan> {
-    parse_list_line(content).filter(|s| s.section.eq_ignore_ascii_case(SECTION_GLOBAL_HIT_LIST))
+/// The parts of a `LIST [<section>] key=value` line.
+pub(super) fn section_span(content: &[u8], section: &str) -> Option<ListSpan> {
+    parse_list_line(content).filter(|s| s.section.eq_ignore_ascii_case(section))
 }

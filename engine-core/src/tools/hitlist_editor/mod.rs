@@ -21,22 +21,24 @@
 //!   source's `LIST` line); `entry_text` reads and writes a list's entries keeping each
 //!   one's spelling; `disk` reads, fingerprints and atomically writes the file.
 
-mod disk;
-mod document;
+pub(crate) mod disk;
+pub(crate) mod document;
 mod editor;
 mod entry_text;
 mod errors;
 mod list_line;
 mod listing;
 mod save;
+pub(crate) mod session;
 mod simulate;
 mod views;
 
-pub use editor::{EditableList, HitListEditor, LineChange};
+pub use editor::{EditableList, HitListEditor};
 pub use entry_text::{EntryTextError, parse_entry_text};
 pub use errors::{EditError, SaveError};
 pub use listing::hit_lists;
 pub use save::{DiskStatus, SaveReport};
+pub use session::LineChange;
 pub use simulate::{EntryPickStats, PickStats, simulate};
 pub use views::{
     DefinitionKind, EntryTarget, HitListEntryView, HitListView, ListDefinition, ListOwner, Plays,

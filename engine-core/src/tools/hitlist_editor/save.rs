@@ -3,8 +3,9 @@
 
 use super::disk::{fnv1a, modified, read_file, write_atomically};
 use super::document::Doc;
-use super::editor::{HitListEditor, LineChange};
+use super::editor::HitListEditor;
 use super::errors::SaveError;
+use super::session::{FileSession, LineChange};
 use std::path::PathBuf;
 
 /// What [`HitListEditor::save`] did.
@@ -44,6 +45,33 @@ impl HitListEditor {
     /// Compares the file on disk with what was opened (or last saved), so a panel can
     /// warn before saving.
     pub fn disk_status(&self) -> DiskStatus {
+        self.file.disk_status()
+    }
+
+    /// Saves the edits: refuses with [`SaveError::ChangedOnDisk`] when the file's content
+    /// is no longer what was opened (or last saved), else writes it atomically (a
+    /// temporary file beside it, then a rename). Nothing is written when nothing changed.
+    ///
+    /// # Errors
+    /// [`SaveError`]; the file is untouched then.
+    pub fn save(&mut self) -> Result<SaveReport, SaveError> {
+        self.file.save()
+    }
+
+    /// Saves the edits whatever happened to the file on disk meanwhile (after the user
+    /// saw the [`SaveError::ChangedOnDisk`] warning): the other changes are lost.
+    ///
+    /// # Errors
+    /// [`SaveError::Io`] when writing fails; the file is untouched then.
+    pub fn save_anyway(&mut self) -> Result<SaveReport, SaveError> {
+        self.file.save_anyway()
+    }
+}
+
+impl FileSession {
+    /// Compares the file on disk with what was opened (or last saved), so a panel can
+    /// warn before saving.
+    pub(crate) fn disk_status(&self) -> DiskStatus {
         match read_file(&self.path) {
             Ok(bytes) if bytes == self.base_bytes => {
                 if modified(&self.path) == self.base_mtime {
@@ -88,7 +116,7 @@ impl HitListEditor {
     ///
     /// # Errors
     /// [`SaveError`]; the file is untouched then.
-    pub fn save(&mut self) -> Result<SaveReport, SaveError> {
+    pub(crate) fn save(&mut self) -> Result<SaveReport, SaveError> {
         match self.disk_status() {
             DiskStatus::Unchanged | DiskStatus::Touched => {}
             DiskStatus::Changed { detail } => {
@@ -122,7 +150,7 @@ impl HitListEditor {
     ///
     /// # Errors
     /// [`SaveError::Io`] when writing fails; the file is untouched then.
-    pub fn save_anyway(&mut self) -> Result<SaveReport, SaveError> {
+    pub(crate) fn save_anyway(&mut self) -> Result<SaveReport, SaveError> {
         let on_disk = read_file(&self.path).ok();
         if on_disk.as_deref() != Some(self.base_bytes.as_slice()) {
             // Write even an unedited document: the user chose this version.

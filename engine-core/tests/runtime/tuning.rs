@@ -1,0 +1,217 @@
+//! Tuning: the properties editor changes one field of a `[Track]` line (in a `.hot` with
+//! CRLF endings and comments, or a source's `LIST` line) and nothing else, the running
+//! engine takes the new value at once (a playing track's gain and Box-X priority move),
+//! undo and redo, and a file changed on disk is not overwritten.
+
+use super::support::{TempProject, args, engine, run_for};
+use engine_core::runtime::SoundCommand;
+use engine_core::tools::hitlist_editor::SaveError;
+use engine_core::tools::properties::{
+    Property, PropertyEditor, PropertyError, PropertyInput, PropertyTarget, file_of,
+};
+
+const SOURCE: &str =
+    "LAYOUT tso\nBINARY [\nhum\n\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n]\n";
+
+/// The `.hot`: CRLF, comments, spacing after commas, a trailing comment.
+const HOT: &str = "; the tuning lot\r\n[EventMapping]\r\nhum=kSndobPlay,100,0,0,0,0\r\nbuzz=kSndobPlay,101,0,0,0,0\r\n\r\n[Track]\r\n; the hum\r\n100=0,hum, 1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,40 ; loud\r\n101=0,hum,1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0\r\n[Patch]\r\n1=0,hum,\"s.wav\",0,0,0,0,0\r\n";
+
+fn project(tag: &str) -> TempProject {
+    let p = TempProject::new(tag);
+    p.file("t.src", SOURCE).file("t.hot", HOT).sample("s.wav");
+    p
+}
+
+fn last_gain(commands: &[SoundCommand]) -> Option<f32> {
+    commands.iter().rev().find_map(|c| match c {
+        SoundCommand::SetGain { gain, .. } => Some(gain.get()),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_tuned_track_plays_at_its_new_volume_and_priority_at_once_and_saves_only_those_fields() {
+    let p = project("tune");
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let (mut engine, sink) = engine(project.clone(), 1, 30.0);
+    engine.trigger("hum", None, args()).unwrap();
+    run_for(&mut engine, 0.1);
+    let hum = PropertyTarget::Track(100);
+
+    let file = file_of(&hum, &project).unwrap();
+    assert_eq!(file, p.path().join("t.hot"));
+    let mut editor = PropertyEditor::open(&file).unwrap();
+    let sheet = editor.sheet(&project, &hum).unwrap();
+    assert_eq!(sheet.line, 8);
+    assert_eq!(sheet.get(Property::Volume).unwrap().value, Some(1024));
+    assert_eq!(sheet.get(Property::Priority).unwrap().value, Some(40));
+    assert_eq!(
+        sheet.get(Property::DuckPriority).unwrap().text,
+        "duckpri_normal"
+    );
+
+    editor
+        .set(
+            &project,
+            &hum,
+            Property::Volume,
+            &PropertyInput::Number(512),
+        )
+        .unwrap();
+    editor
+        .set(
+            &project,
+            &hum,
+            Property::Priority,
+            &PropertyInput::Number(90),
+        )
+        .unwrap();
+    let pending = editor.pending(&project);
+    assert_eq!(pending.len(), 2, "{pending:#?}");
+
+    // The engine takes the pending values at once: the playing note's gain halves and
+    // the thread's priority is the new one.
+    sink.take();
+    for value in &pending {
+        let followed = engine
+            .tune(&value.target, value.property, value.value.unwrap())
+            .unwrap();
+        assert_eq!(
+            followed, 1,
+            "the playing hum follows its {:?}",
+            value.property
+        );
+    }
+    assert_eq!(last_gain(&sink.take()), Some(0.5));
+    let (_, thread) = engine.live_threads().next().unwrap();
+    assert_eq!(thread.priority(), 90);
+    assert_eq!(engine.project().tracks[&100].volume, 512);
+
+    // Undo and redo walk the edits; the sheet says what is edited.
+    assert!(editor.undo());
+    assert_eq!(editor.pending(&project).len(), 1);
+    assert!(editor.redo());
+    let sheet = editor.sheet(&project, &hum).unwrap();
+    assert!(sheet.get(Property::Volume).unwrap().is_edited());
+    assert!(!sheet.get(Property::Arguments).unwrap().is_edited());
+
+    // Saving changes exactly those two fields: the spacing, the comment, the CRLF stay.
+    let report = editor.save().unwrap();
+    assert_eq!(report.changed.len(), 1);
+    let expected = HOT.replace(
+        "100=0,hum, 1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,40 ; loud",
+        "100=0,hum, 512,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,90 ; loud",
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), expected);
+    let reloaded = p.load();
+    assert_eq!(reloaded.tracks[&100].volume, 512);
+    assert_eq!(reloaded.tracks[&100].priority, 90);
+}
+
+#[test]
+fn names_stay_names_a_missing_last_field_is_added_and_bad_values_are_refused() {
+    let p = project("tune-names");
+    let project = p.load();
+    let buzz = PropertyTarget::Track(101);
+    let mut editor = PropertyEditor::open(p.path().join("t.hot")).unwrap();
+    editor
+        .set(
+            &project,
+            &buzz,
+            Property::DuckPriority,
+            &PropertyInput::Number(30),
+        )
+        .unwrap();
+    editor
+        .set(&project, &buzz, Property::Group, &PropertyInput::Number(2))
+        .unwrap();
+    // Track 101 has no priority field: it is appended.
+    editor
+        .set(
+            &project,
+            &buzz,
+            Property::Priority,
+            &PropertyInput::Number(70),
+        )
+        .unwrap();
+    let text = String::from_utf8(editor.to_bytes()).unwrap();
+    assert!(
+        text.contains(
+            "101=0,hum,1024,kArgsIdVolPan,duckpri_high,kGroupMusic,spl_normal,@0,0,70\r\n"
+        ),
+        "{text}"
+    );
+    let refused = editor.set(
+        &project,
+        &buzz,
+        Property::Volume,
+        &PropertyInput::Number(9000),
+    );
+    assert!(
+        matches!(&refused, Err(PropertyError::BadValue { line: 9, .. })),
+        "{refused:?}"
+    );
+    assert!(refused.unwrap_err().to_string().contains("t.hot:9: volume"));
+    let wrong_kind = editor.set(
+        &project,
+        &buzz,
+        Property::Looped,
+        &PropertyInput::Flag(true),
+    );
+    assert!(wrong_kind.is_err());
+    // The running engine refuses what a target does not have.
+    let (mut engine, _) = engine(project, 1, 1.0);
+    assert!(engine.tune(&buzz, Property::Looped, 1).is_err());
+    assert!(
+        engine
+            .tune(&PropertyTarget::Track(7), Property::Volume, 1)
+            .is_err()
+    );
+}
+
+#[test]
+fn a_list_line_in_a_source_is_edited_in_place_and_a_file_changed_on_disk_is_not_overwritten() {
+    let p = TempProject::new("tune-list");
+    let source = format!(
+        "{SOURCE}LIST [EventMapping] hum=kSndobPlay,100,0,0,0,0\nLIST [Track] 100=0,hum,1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,40 ; the hum\nLIST [Patch] 1=0,hum,\"s.wav\",0,0,0,0,0\n"
+    );
+    p.file("t.src", &source).sample("s.wav");
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let hum = PropertyTarget::Track(100);
+    let file = file_of(&hum, &project).unwrap();
+    assert_eq!(file, p.path().join("t.src"));
+    let mut editor = PropertyEditor::open(&file).unwrap();
+    editor
+        .set(
+            &project,
+            &hum,
+            Property::Volume,
+            &PropertyInput::Number(700),
+        )
+        .unwrap();
+    editor
+        .set(
+            &project,
+            &PropertyTarget::Patch(1),
+            Property::Looped,
+            &PropertyInput::Flag(true),
+        )
+        .unwrap();
+    let expected = source
+        .replace("100=0,hum,1024,", "100=0,hum,700,")
+        .replace("\"s.wav\",0,0", "\"s.wav\",1,0");
+    assert_eq!(String::from_utf8(editor.to_bytes()).unwrap(), expected);
+
+    // Someone else changes the file: saving is refused and the file keeps their change.
+    let theirs = format!("; edited elsewhere\n{source}");
+    std::fs::write(&file, &theirs).unwrap();
+    assert!(matches!(
+        editor.save(),
+        Err(SaveError::ChangedOnDisk { .. })
+    ));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
+    editor.revert();
+    assert!(!editor.is_modified());
+}
