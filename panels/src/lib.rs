@@ -17,6 +17,7 @@ pub mod lot;
 pub mod mixer;
 pub mod problems;
 pub mod progress;
+pub mod properties;
 pub mod qa;
 pub mod source_view;
 pub mod sources;
@@ -42,6 +43,7 @@ pub use hitlist_editor::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 pub use lot::LotPanel;
 pub use mixer::MixerPanel;
 pub use problems::ProblemsPanel;
+pub use properties::{PropertiesData, PropertiesPanel};
 pub use qa::{QaData, QaPanel, QaScriptState, QaState};
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;
@@ -132,6 +134,33 @@ pub enum AppCommand {
         /// The script.
         text: String,
     },
+    /// Show a track's, patch's or event mapping's fields in the Properties panel.
+    ShowProperties(engine_core::tools::properties::PropertyTarget),
+    /// Give a field a new value: the running engine takes it at once, the file when the
+    /// edits are saved. `merge` continues the edit before it (a drag in progress): one
+    /// undo step, not one per frame.
+    EditProperty {
+        /// Whose field.
+        target: engine_core::tools::properties::PropertyTarget,
+        /// Which field.
+        property: engine_core::tools::properties::Property,
+        /// The new value.
+        input: engine_core::tools::properties::PropertyInput,
+        /// Continue the edit before it.
+        merge: bool,
+    },
+    /// Undo the last property edit (the engine follows).
+    UndoProperty,
+    /// Redo the last undone property edit.
+    RedoProperty,
+    /// Write the edited fields into their lines; `force` writes over a file changed on
+    /// disk since editing began. The outcome comes back in [`PropertiesData::outcome`].
+    SaveProperties {
+        /// Save over changes made elsewhere.
+        force: bool,
+    },
+    /// Drop every unsaved property edit; the engine goes back to the files' values.
+    RevertProperties,
 }
 
 /// Something selected in one panel and shown in the others.
@@ -187,6 +216,8 @@ pub struct PanelContext<'a> {
     pub capture: Option<&'a CaptureView>,
     /// The project's QA suite and its runs.
     pub qa: &'a QaData,
+    /// What the Properties panel shows (the app's property editors).
+    pub properties: &'a PropertiesData,
 }
 
 impl<'a> PanelContext<'a> {
@@ -234,6 +265,8 @@ pub struct ContextData {
     pub capture: Option<CaptureView>,
     /// The QA suite.
     pub qa: QaData,
+    /// See [`PanelContext::properties`].
+    pub properties: PropertiesData,
 }
 
 impl ContextData {
@@ -251,6 +284,7 @@ impl ContextData {
             hitlists: &self.hitlists,
             capture: self.capture.as_ref(),
             qa: &self.qa,
+            properties: &self.properties,
         }
     }
 }

@@ -254,6 +254,9 @@ pub fn timeline(visuals: &Visuals) -> (Color32, Color32) {
     (visuals.extreme_bg_color, visuals.strong_text_color())
 }
 
+/// A field the user has edited and not saved (Properties panel, A/B snapshots).
+pub const EDITED: Color32 = rgb([0x4a, 0xa8, 0xe8]);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,6 +40,9 @@ pub enum Pane {
     /// "Why can't I hear it?": the decisions about an event, object, voice or record —
     /// verdicts with the voices compared, picks, each note's gain factor by factor.
     Why,
+    /// The fields of a track, patch or event mapping, edited live and saved into their
+    /// line.
+    Properties,
     /// The open capture: what it was made with, its inputs, the diff against the
     /// project now.
     Capture,
@@ -50,7 +53,7 @@ pub enum Pane {
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 15] = [
+    pub const ALL: [Pane; 16] = [
         Pane::Sources,
         Pane::Source,
         Pane::Console,
@@ -64,6 +67,7 @@ impl Pane {
         Pane::Mixer,
         Pane::Browser,
         Pane::Why,
+        Pane::Properties,
         Pane::Capture,
         Pane::Qa,
     ];
@@ -98,6 +102,8 @@ pub struct Panels {
     pub browser: BrowserPanel,
     /// Why.
     pub why: WhyPanel,
+    /// Properties.
+    pub properties: panels::PropertiesPanel,
     /// The open capture.
     pub capture: CapturePanel,
     /// QA scripts.
@@ -121,6 +127,7 @@ impl Panels {
             Pane::Mixer => &mut self.mixer,
             Pane::Browser => &mut self.browser,
             Pane::Why => &mut self.why,
+            Pane::Properties => &mut self.properties,
             Pane::Capture => &mut self.capture,
             Pane::Qa => &mut self.qa,
         }
@@ -137,10 +144,11 @@ const LEFT_GROUP: [Pane; 5] = [
 ];
 
 /// The top right group of the first layout.
-const TOP_GROUP: [Pane; 6] = [
+const TOP_GROUP: [Pane; 7] = [
     Pane::Voices,
     Pane::Threads,
     Pane::Why,
+    Pane::Properties,
     Pane::Mixer,
     Pane::Cache,
     Pane::Capture,
@@ -151,7 +159,7 @@ const BOTTOM_GROUP: [Pane; 4] = [Pane::Console, Pane::Problems, Pane::Qa, Pane::
 
 /// The layout of a first run, showing the work: the lot view (with the browser, the
 /// sources and the hit lists as tabs beside it) on the left; on the right the voices
-/// (with the track threads, Why, the mixer, the cache and the capture) above the console
+/// (with the track threads, Why, the properties, the mixer, the cache and the capture) above the console
 /// (with problems and QA) and the traces side by side. The Source pane is not there: it
 /// appears, beside the lot view, when there is a file to show.
 pub fn default_layout() -> egui_tiles::Tree<Pane> {

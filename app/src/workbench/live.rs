@@ -177,6 +177,9 @@ impl Workbench {
             let project = (*project).clone();
             self.project = project;
             self.hitlists.project_loaded(&self.project);
+            for tune in self.properties.project_loaded(&self.project) {
+                self.run_command(tune);
+            }
         }
         if let Some(source) = &self.source {
             let (path, line) = (source.path.clone(), source.line);

@@ -9,6 +9,7 @@ pub mod files;
 pub mod hitlist_sessions;
 mod live;
 mod opening;
+mod properties;
 mod qa;
 mod renderer;
 
@@ -72,6 +73,7 @@ pub struct Workbench {
     status: String,
     /// The hit-list files being edited, and what the hit-list panel reads.
     hitlists: hitlist_sessions::HitListSessions,
+    properties: properties::PropertySessions,
     /// The open file dialog and the render under way.
     files: files::FileJobs,
     /// The capture open in the capture view, if any.
@@ -146,6 +148,7 @@ impl Workbench {
             config_dir,
             status: String::new(),
             hitlists: hitlist_sessions::HitListSessions::default(),
+            properties: properties::PropertySessions::default(),
             files: files::FileJobs::default(),
             capture: None,
             trace_epoch: 0,
@@ -343,6 +346,7 @@ impl Workbench {
             trace_epoch: self.trace_epoch,
             selection: self.selection.as_ref(),
             hitlists: &self.hitlists.data,
+            properties: &self.properties.data,
             capture: self.capture.as_ref().map(|open| &open.view),
             qa: &self.qa.data,
         };
@@ -425,6 +429,9 @@ impl Workbench {
     fn show_project(&mut self, project: Project) {
         self.project = project;
         self.hitlists.project_loaded(&self.project);
+        for tune in self.properties.project_loaded(&self.project) {
+            self.run_command(tune);
+        }
         self.qa.list(self.project.root());
         let problems = self.project.all_diagnostics().count();
         self.status = format!(
@@ -596,7 +603,11 @@ impl Workbench {
                 AppCommand::ReloadProject => self.reload(),
                 AppCommand::RunLine(line) => self.run_line(line),
                 AppCommand::Run(command) => self.run_command(command),
-                AppCommand::Select(selection) => self.selection = Some(selection),
+                AppCommand::Select(selection) => {
+                    let voices = self.shown().voice_slots.clone();
+                    self.properties.follow(&self.project, &selection, &voices);
+                    self.selection = Some(selection);
+                }
                 AppCommand::ExportTrace { path, filter } => self.export_trace(&path, &filter),
                 AppCommand::EditHitLists(file) => self.hitlists.begin(file),
                 AppCommand::SaveHitLists { edits, force } => {
@@ -629,6 +640,12 @@ impl Workbench {
                 AppCommand::StopQa => self.stop_qa(),
                 AppCommand::ShowQaFailure { file, result } => self.show_qa_failure(&file, result),
                 AppCommand::SaveQaScript { path, text } => self.save_qa_script(&path, &text),
+                command @ (AppCommand::ShowProperties(_)
+                | AppCommand::EditProperty { .. }
+                | AppCommand::UndoProperty
+                | AppCommand::RedoProperty
+                | AppCommand::SaveProperties { .. }
+                | AppCommand::RevertProperties) => self.property_command(command),
             }
         }
     }

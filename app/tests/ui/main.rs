@@ -8,6 +8,7 @@ mod capture;
 mod common;
 mod debugger;
 mod progress;
+mod properties;
 mod qa;
 mod walkthrough;
 mod workbench;

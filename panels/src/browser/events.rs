@@ -7,6 +7,7 @@ use super::widgets::{Action, Columns, action_button, cell, name_label, source_li
 use crate::{AppCommand, PanelContext, Selection};
 use engine_core::host::command::Command;
 use engine_core::toolchain::project::{EventDef, EventType};
+use engine_core::tools::properties::PropertyTarget;
 use engine_core::world::music::MusicMode;
 
 fn event_type_name(t: EventType) -> String {
@@ -137,11 +138,26 @@ pub(super) fn event_row(
     cell(ui, cols.name, cols.height, |ui| {
         let selected =
             track.is_some_and(|t| ctx.selection == Some(&Selection::Track(t.name.clone())));
-        let label = name_label(ui, name, selected, track.is_some());
-        if let Some(t) = track
-            && label.on_hover_text("Select its track").clicked()
-        {
-            commands.push(AppCommand::Select(Selection::Track(t.name.clone())));
+        let label = name_label(ui, name, selected, true);
+        let label = label.on_hover_text(match track {
+            Some(_) => "Select its track (right-click: the event mapping's properties)",
+            None => "Show the event mapping's properties",
+        });
+        label.context_menu(|ui| {
+            if ui.button("Event mapping properties").clicked() {
+                commands.push(AppCommand::ShowProperties(PropertyTarget::Event(
+                    name.to_ascii_lowercase(),
+                )));
+                ui.close();
+            }
+        });
+        if label.clicked() {
+            commands.push(match track {
+                Some(t) => AppCommand::Select(Selection::Track(t.name.clone())),
+                None => {
+                    AppCommand::ShowProperties(PropertyTarget::Event(name.to_ascii_lowercase()))
+                }
+            });
         }
     });
     cell(ui, cols.place, cols.height, |ui| {

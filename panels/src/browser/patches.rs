@@ -2,10 +2,11 @@
 //! file (red when it was not found at load), each distinct sample file with the patches
 //! that name it; both auditioned with `play`.
 
-use super::widgets::{Action, Columns, action_button, cell, source_link};
+use super::widgets::{Action, Columns, action_button, cell, name_label, source_link};
 use crate::{AppCommand, PanelContext};
 use engine_core::host::command::Command;
 use engine_core::toolchain::project::PatchDef;
+use engine_core::tools::properties::PropertyTarget;
 use std::collections::BTreeMap;
 
 /// One sample file and the patches naming it.
@@ -87,7 +88,11 @@ pub(super) fn patch_row(
     );
     action_button(ui, action, commands);
     cell(ui, cols.name, cols.height, |ui| {
-        ui.add(egui::Label::new(format!("{} {}", patch.id, patch.name)).truncate());
+        let selected = ctx.properties.target == Some(PropertyTarget::Patch(patch.id));
+        let label = name_label(ui, &format!("{} {}", patch.id, patch.name), selected, true);
+        if label.on_hover_text("Show the patch's properties").clicked() {
+            commands.push(AppCommand::ShowProperties(PropertyTarget::Patch(patch.id)));
+        }
     });
     cell(ui, cols.place, cols.height, |ui| {
         source_link(

@@ -121,6 +121,33 @@ impl PropertyEditor {
         property: Property,
         input: &PropertyInput,
     ) -> Result<(), PropertyError> {
+        self.change(project, target, property, input, false)
+    }
+
+    /// As [`Self::set`], but continuing the last edit (a value being dragged): the
+    /// document changes without a new undo step, so one undo goes back to before the
+    /// drag. With nothing to undo it is a plain [`Self::set`].
+    ///
+    /// # Errors
+    /// As [`Self::set`].
+    pub fn amend(
+        &mut self,
+        project: &Project,
+        target: &PropertyTarget,
+        property: Property,
+        input: &PropertyInput,
+    ) -> Result<(), PropertyError> {
+        self.change(project, target, property, input, true)
+    }
+
+    fn change(
+        &mut self,
+        project: &Project,
+        target: &PropertyTarget,
+        property: Property,
+        input: &PropertyInput,
+        amend: bool,
+    ) -> Result<(), PropertyError> {
         let entry = self.entry(project, target)?;
         let bad = |message: String| PropertyError::BadValue {
             path: self.file.path.clone(),
@@ -152,7 +179,11 @@ impl PropertyEditor {
         let mut next = self.file.current.clone();
         next.set_entry(target.section(), &entry.key, &value)
             .map_err(|e| bad(e.to_string()))?;
-        self.file.push(next);
+        if amend && self.file.can_undo() {
+            self.file.current = next;
+        } else {
+            self.file.push(next);
+        }
         Ok(())
     }
 

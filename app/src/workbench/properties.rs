@@ -1,0 +1,335 @@
+//! The workbench's side of the Properties panel: one [`PropertyEditor`] per file with
+//! unsaved edits, one undo history across them, the live values sent to the engine (a
+//! typed `tune` command for each field whose value differs from what the engine was last
+//! told — and the file's value again when an edit is undone or reverted), saving, and what
+//! the panel reads ([`PropertiesData`]).
+
+use super::Workbench;
+use engine_core::host::command::Command;
+use engine_core::toolchain::project::Project;
+use engine_core::tools::hitlist_editor::{DiskStatus, SaveError};
+use engine_core::tools::properties::{
+    Property, PropertyEditor, PropertyInput, PropertyTarget, file_of,
+};
+use panels::{AppCommand, PropertiesData, SaveOutcome, Selection};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A field the engine was told about: its value sent, and the file's value.
+type Sent = BTreeMap<(PropertyTarget, Property), (i64, Option<i64>)>;
+
+/// The files being tuned and what the Properties panel reads.
+#[derive(Default)]
+pub struct PropertySessions {
+    editors: BTreeMap<PathBuf, PropertyEditor>,
+    /// The file of each edit, newest last (undo takes the last), and of each undone one.
+    undo_files: Vec<PathBuf>,
+    redo_files: Vec<PathBuf>,
+    /// The field the last edit changed, so a drag continues it.
+    last_edit: Option<(PropertyTarget, Property)>,
+    /// What the engine was told and not yet saved.
+    sent: Sent,
+    /// What the panel reads.
+    pub data: PropertiesData,
+}
+
+impl PropertySessions {
+    /// Shows `target`.
+    pub fn show(&mut self, project: &Project, target: PropertyTarget) {
+        self.data.target = Some(target);
+        self.data.error = None;
+        self.refresh(project);
+    }
+
+    /// The target a selection stands for: a track by name, a voice's track.
+    pub fn follow(
+        &mut self,
+        project: &Project,
+        selection: &Selection,
+        voices: &[engine_core::tools::inspect::VoiceView],
+    ) {
+        let track = match selection {
+            Selection::Track(name) => project
+                .tracks
+                .values()
+                .find(|t| &t.name == name)
+                .map(|t| t.id),
+            Selection::Voice(slot) => voices
+                .get(*slot)
+                .and_then(|v| v.occupant.as_ref())
+                .map(|o| o.track),
+            Selection::Object(object) => voices
+                .iter()
+                .filter_map(|v| v.occupant.as_ref())
+                .find(|o| o.source == Some(*object) || o.owners.contains(object))
+                .map(|o| o.track),
+        };
+        if let Some(id) = track {
+            self.show(project, PropertyTarget::Track(id));
+        }
+    }
+
+    fn editor(
+        &mut self,
+        project: &Project,
+        target: &PropertyTarget,
+    ) -> Result<&mut PropertyEditor, String> {
+        let file = file_of(target, project).map_err(|e| e.to_string())?;
+        if !self.editors.contains_key(&file) {
+            let editor = PropertyEditor::open(&file).map_err(|e| e.to_string())?;
+            self.editors.insert(file.clone(), editor);
+        }
+        self.editors
+            .get_mut(&file)
+            .ok_or_else(|| format!("cannot open {}", file.display()))
+    }
+
+    /// Applies one edit; returns the commands that tell the engine.
+    pub fn edit(
+        &mut self,
+        project: &Project,
+        target: &PropertyTarget,
+        property: Property,
+        input: &PropertyInput,
+        merge: bool,
+    ) -> Vec<Command> {
+        let continues = merge && self.last_edit.as_ref() == Some(&(target.clone(), property));
+        let done = self.editor(project, target).and_then(|editor| {
+            let before = editor.can_undo();
+            let changed = if continues {
+                editor.amend(project, target, property, input)
+            } else {
+                editor.set(project, target, property, input)
+            };
+            changed
+                .map(|()| {
+                    (
+                        editor.path().to_path_buf(),
+                        editor.can_undo() && (!continues || !before),
+                    )
+                })
+                .map_err(|e| e.to_string())
+        });
+        match done {
+            Ok((file, new_step)) => {
+                if new_step || !continues {
+                    self.undo_files.push(file);
+                    self.redo_files.clear();
+                }
+                self.last_edit = Some((target.clone(), property));
+                self.data.error = None;
+                self.data.outcome = None;
+            }
+            Err(why) => self.data.error = Some(why),
+        }
+        self.sync(project)
+    }
+
+    /// Undoes the newest edit (`redo`: redoes the newest undone one).
+    pub fn step(&mut self, project: &Project, redo: bool) -> Vec<Command> {
+        let (from, to) = if redo {
+            (&mut self.redo_files, &mut self.undo_files)
+        } else {
+            (&mut self.undo_files, &mut self.redo_files)
+        };
+        if let Some(file) = from.pop() {
+            if let Some(editor) = self.editors.get_mut(&file) {
+                if redo {
+                    editor.redo()
+                } else {
+                    editor.undo()
+                };
+            }
+            to.push(file);
+        }
+        self.last_edit = None;
+        self.sync(project)
+    }
+
+    /// Drops every unsaved edit.
+    pub fn revert(&mut self, project: &Project) -> Vec<Command> {
+        self.editors.clear();
+        self.undo_files.clear();
+        self.redo_files.clear();
+        self.last_edit = None;
+        self.data.error = None;
+        self.sync(project)
+    }
+
+    /// Tells the engine what changed since it was last told: a value per edited field,
+    /// the file's value for a field no longer edited.
+    fn sync(&mut self, project: &Project) -> Vec<Command> {
+        let mut wanted: Sent = BTreeMap::new();
+        for editor in self.editors.values() {
+            for pending in editor.pending(project) {
+                if let (true, Some(value)) = (pending.property.is_live(), pending.value) {
+                    wanted.insert(
+                        (pending.target, pending.property),
+                        (value, pending.saved_value),
+                    );
+                }
+            }
+        }
+        let mut commands = Vec::new();
+        for ((target, property), (value, _)) in &wanted {
+            if self.sent.get(&(target.clone(), *property)).map(|s| s.0) != Some(*value) {
+                commands.push(tune(target, *property, *value));
+            }
+        }
+        for ((target, property), (_, saved)) in &self.sent {
+            if let (false, Some(saved)) = (wanted.contains_key(&(target.clone(), *property)), saved)
+            {
+                commands.push(tune(target, *property, *saved));
+            }
+        }
+        self.sent = wanted;
+        self.refresh(project);
+        commands
+    }
+
+    /// The project was read again (a reload, a save): the engine has the files' values,
+    /// so every edit still unsaved is sent again.
+    /// Edits of files that are not the project's (another project was opened) are
+    /// dropped.
+    pub fn project_loaded(&mut self, project: &Project) -> Vec<Command> {
+        let ours = |file: &PathBuf| project.dirs.iter().any(|d| file.starts_with(d));
+        self.editors.retain(|file, _| ours(file));
+        self.undo_files.retain(ours);
+        self.redo_files.retain(ours);
+        if self
+            .data
+            .target
+            .as_ref()
+            .is_some_and(|t| t.origin(project).is_none())
+        {
+            self.data.target = None;
+        }
+        self.sent.clear();
+        self.sync(project)
+    }
+
+    /// Writes every edited file. Refuses (writing nothing) while one changed on disk,
+    /// unless `force`. True when files were written (the project is read again).
+    pub fn save(&mut self, force: bool) -> bool {
+        let outcome = self.try_save(force);
+        let written = matches!(outcome, SaveOutcome::Saved { .. });
+        self.data.saves += 1;
+        self.data.outcome = Some(outcome);
+        written
+    }
+
+    fn try_save(&mut self, force: bool) -> SaveOutcome {
+        if !force {
+            for (file, editor) in &self.editors {
+                let detail = match editor.disk_status() {
+                    DiskStatus::Changed { detail } => detail,
+                    DiskStatus::Missing => "it was deleted".to_owned(),
+                    _ => continue,
+                };
+                if editor.is_modified() {
+                    return SaveOutcome::ChangedOnDisk {
+                        file: file.clone(),
+                        detail,
+                    };
+                }
+            }
+        }
+        let (mut files, mut lines) = (Vec::new(), 0);
+        for (file, editor) in &mut self.editors {
+            if !editor.is_modified() {
+                continue;
+            }
+            let saved = if force {
+                editor.save_anyway()
+            } else {
+                editor.save()
+            };
+            match saved {
+                Ok(report) => {
+                    lines += report.changed.len();
+                    files.push(file.clone());
+                }
+                Err(SaveError::ChangedOnDisk { path, detail, .. }) => {
+                    return SaveOutcome::ChangedOnDisk { file: path, detail };
+                }
+                Err(e) => return SaveOutcome::Failed(e.to_string()),
+            }
+        }
+        // Saved files start afresh; the engine gets their values from the reload.
+        for file in &files {
+            self.editors.remove(file);
+        }
+        self.undo_files.retain(|f| !files.contains(f));
+        self.redo_files.retain(|f| !files.contains(f));
+        self.last_edit = None;
+        SaveOutcome::Saved { files, lines }
+    }
+
+    /// Reads the shown target's sheet, the undo state and the pending lines again.
+    pub fn refresh(&mut self, project: &Project) {
+        self.data.can_undo = !self.undo_files.is_empty();
+        self.data.can_redo = !self.redo_files.is_empty();
+        self.data.changes = self
+            .editors
+            .iter()
+            .filter(|(_, e)| e.is_modified())
+            .map(|(file, e)| (file.clone(), e.pending_changes()))
+            .collect();
+        self.data.sheet = self.data.target.clone().map(|target| {
+            let file = file_of(&target, project).map_err(|e| e.to_string())?;
+            match self.editors.get(&file) {
+                Some(editor) => editor.sheet(project, &target),
+                None => PropertyEditor::open(&file).and_then(|e| e.sheet(project, &target)),
+            }
+            .map_err(|e| e.to_string())
+        });
+    }
+}
+
+fn tune(target: &PropertyTarget, property: Property, value: i64) -> Command {
+    Command::Tune {
+        target: target.clone(),
+        property,
+        value,
+    }
+}
+
+impl Workbench {
+    /// Shows `target` in the Properties panel (what a Browser row's "Properties" does).
+    pub fn show_properties(&mut self, target: PropertyTarget) {
+        self.property_command(AppCommand::ShowProperties(target));
+    }
+
+    /// Carries out a Properties panel command.
+    pub(super) fn property_command(&mut self, command: AppCommand) {
+        let project = &self.project;
+        let tunes = match command {
+            AppCommand::ShowProperties(target) => {
+                self.properties.show(project, target);
+                super::dock::show_pane(&mut self.tree, super::dock::Pane::Properties);
+                Vec::new()
+            }
+            AppCommand::EditProperty {
+                target,
+                property,
+                input,
+                merge,
+            } => self
+                .properties
+                .edit(project, &target, property, &input, merge),
+            AppCommand::UndoProperty => self.properties.step(project, false),
+            AppCommand::RedoProperty => self.properties.step(project, true),
+            AppCommand::RevertProperties => self.properties.revert(project),
+            AppCommand::SaveProperties { force } => {
+                if self.properties.save(force) {
+                    self.reload();
+                }
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+        for command in tunes {
+            self.run_command(command);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! The Properties panel on a copy of the demo: the playing piano's volume and priority
+//! changed in the panel are what the engine uses at once, undo gives the engine the old
+//! value back, and saving changes exactly those two fields of the piano's `LIST [Track]`
+//! line.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::common::{copy_dir, open, screenshot, show, temp, type_line, until, workspace};
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use engine_core::tools::inspect::VoiceOccupant;
+use engine_core::tools::properties::PropertyTarget;
+use hitbench::workbench::Workbench;
+use hitbench::workbench::dock::Pane;
+
+const PIANO: u32 = 0x2200;
+const LINE: &str = "LIST [Track] 0x2200=0,piano_play,1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,40";
+
+fn piano(wb: &Workbench) -> Option<VoiceOccupant> {
+    wb.live()
+        .voice_slots
+        .iter()
+        .find_map(|v| v.occupant.clone().filter(|o| o.track == PIANO))
+}
+
+#[test]
+fn a_playing_tracks_volume_and_priority_edited_in_properties_are_heard_at_once_and_saved_in_its_line()
+ {
+    let dir = temp("properties");
+    let demo = dir.join("demo");
+    copy_dir(&workspace().join("projects/demo"), &demo);
+    let source = demo.join("piano.src");
+    let before = std::fs::read_to_string(&source).unwrap();
+    assert!(before.contains(LINE));
+    let mut harness = open(&demo, &dir.join("config"));
+    type_line(&mut harness, "sev piano play @1");
+    until(&mut harness, "the piano plays", |wb| piano(wb).is_some());
+    let gain_before = piano(harness.state()).unwrap().gain.get();
+
+    harness
+        .state_mut()
+        .show_properties(PropertyTarget::Track(PIANO));
+    show(&mut harness, Pane::Properties);
+    harness.get_by_label_contains("track 0x2200 piano_play");
+    harness
+        .get_by_role_and_label(Role::SpinButton, "volume")
+        .set_value_accesskit(512.0);
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::SpinButton, "priority")
+        .set_value_accesskit(90.0);
+    harness.run();
+    until(
+        &mut harness,
+        "the playing piano takes the new values",
+        |wb| {
+            piano(wb).is_some_and(|o| {
+                o.priority == 90 && (o.gain.get() - gain_before / 2.0).abs() < 1e-4
+            })
+        },
+    );
+    let lines: Vec<&str> = harness
+        .state()
+        .console()
+        .iter()
+        .map(|e| e.input.as_str())
+        .collect();
+    assert!(lines.contains(&"tune track 0x2200 volume 512"), "{lines:?}");
+    assert!(
+        lines.contains(&"tune track 0x2200 priority 90"),
+        "{lines:?}"
+    );
+    harness.get_by_label_contains("edited · saved 1024");
+    harness.get_by_label("Unsaved lines");
+    screenshot(&mut harness, "properties.png");
+
+    // Undo the priority: the engine is told the file's value again; redo it.
+    harness.get_by_label("Undo").click();
+    harness.run();
+    until(
+        &mut harness,
+        "undo gives the engine the saved priority",
+        |wb| piano(wb).is_some_and(|o| o.priority == 40),
+    );
+    harness.get_by_label("Redo").click();
+    harness.run();
+    until(&mut harness, "redo gives it 90 again", |wb| {
+        piano(wb).is_some_and(|o| o.priority == 90)
+    });
+
+    // Nothing is on disk until Save; then exactly those two fields of the line change.
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), before);
+    harness.get_by_label("Save").click();
+    harness.run();
+    let after = std::fs::read_to_string(&source).unwrap();
+    let expected = before.replace(
+        LINE,
+        "LIST [Track] 0x2200=0,piano_play,512,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,90",
+    );
+    assert_eq!(after, expected);
+    until(
+        &mut harness,
+        "the project is read again with the saved values",
+        |wb| {
+            wb.project().tracks[&PIANO].volume == 512 && wb.project().tracks[&PIANO].priority == 90
+        },
+    );
+    harness.get_by_label_contains("saved 1 line(s) in 1 file(s)");
+    assert!(piano(harness.state()).is_some_and(|o| o.priority == 90));
+}
