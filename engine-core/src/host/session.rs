@@ -17,6 +17,7 @@ use crate::runtime::trace::{ReloadEvent, SampleEvent, TraceEvent};
 use crate::runtime::{Engine, EngineConfig, SharedSink, SoundSink, TraceRecord, TraceSwitches};
 use crate::sound::mixer::MixerHandle;
 use crate::sound::server::{CacheSamples, ServerConfig, SoundServer, project_cache};
+use crate::sound::server::{MonitorState, SlotOwner};
 use crate::toolchain::project::Project;
 use crate::tools::why::Subject;
 use crate::world::ObjectId;
@@ -217,6 +218,9 @@ impl Session {
     /// render's log print — from the command language ([`command::CommandError`]) and
     /// from the world director alike, so both kinds of failure are the text they say.
     pub fn execute(&mut self, command: &Command) -> Result<String, String> {
+        if let Command::Monitor(monitor) = command {
+            return Ok(self.monitor(*monitor));
+        }
         if matches!(command, Command::Reload) {
             let reply = apply_reload::reload_from_disk(self);
             self.pump();
@@ -320,6 +324,11 @@ impl Session {
         cache.begin_tick();
         let from = self.engine.now();
         self.engine.tick();
+        if self.server.monitor().is_active() {
+            // Notes this tick started are judged by who holds their slots now.
+            let slots = self.slot_owners();
+            self.server.update_monitor(slots, from);
+        }
         self.pump();
         if self.engine.paused().is_some() {
             // The debugger holds the engine mid-tick: the world and the server wait for
@@ -341,6 +350,40 @@ impl Session {
             .set(self.world.reverb_level());
         self.server.update(until);
         cache.end_tick();
+    }
+
+    /// `mute`, `solo`, `monitor`: changes what is heard from now on (the engine's
+    /// decisions stay as they are) and says what is muted and soloed.
+    fn monitor(&mut self, command: command::MonitorCommand) -> String {
+        let mut state = self.server.monitor().clone();
+        match command {
+            command::MonitorCommand::Set { solo, target, on } => state.set(solo, target, on),
+            command::MonitorCommand::Clear => state = MonitorState::default(),
+            command::MonitorCommand::Show => return state.describe(),
+        }
+        let slots = self.slot_owners();
+        let now = self.engine.now();
+        self.server.set_monitor(state, slots, now);
+        self.server.monitor().describe()
+    }
+
+    /// Who holds each Box-X slot: the track and the objects saying it.
+    fn slot_owners(&self) -> Vec<Option<SlotOwner>> {
+        let mut slots: Vec<Option<SlotOwner>> = Vec::new();
+        for (_, th) in self.engine.live_threads() {
+            if th.voice >= slots.len() {
+                slots.resize(th.voice + 1, None);
+            }
+            let mut objects: Vec<ObjectId> = th.owners.iter().copied().collect();
+            objects.extend(th.source.filter(|s| !th.owners.contains(s)));
+            if let Some(slot) = slots.get_mut(th.voice) {
+                *slot = Some(SlotOwner {
+                    track: th.track,
+                    objects,
+                });
+            }
+        }
+        slots
     }
 
     /// The engine's time (the start of the next tick).

@@ -2,7 +2,7 @@
 //! `field`, `trace`, `volume`, `help`, `play`, `why`), which the grammar table points to.
 
 use super::line::{Line, ParseError, error};
-use super::{Command, Subject, TraceTarget, VolumeTarget};
+use super::{Command, MonitorCommand, Subject, TraceTarget, VolumeTarget};
 use crate::runtime::sink::ControlGroup;
 use crate::world::{ObjectId, field as fields};
 
@@ -162,6 +162,83 @@ pub(super) fn help(_: &Line<'_>) -> Result<Command, ParseError> {
 /// `reload`.
 pub(super) fn reload(_: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::Reload)
+}
+
+/// `mute <target> [on|off]`.
+pub(super) fn mute(line: &Line<'_>) -> Result<Command, ParseError> {
+    monitor_set(line, false)
+}
+
+/// `solo <target> [on|off]`.
+pub(super) fn solo(line: &Line<'_>) -> Result<Command, ParseError> {
+    monitor_set(line, true)
+}
+
+/// `monitor [clear]`.
+pub(super) fn monitor(line: &Line<'_>) -> Result<Command, ParseError> {
+    match line.arg(0) {
+        None => Ok(Command::Monitor(MonitorCommand::Show)),
+        Some((_, word)) if word.eq_ignore_ascii_case("clear") => {
+            Ok(Command::Monitor(MonitorCommand::Clear))
+        }
+        Some((column, word)) => Err(error(
+            column,
+            format!(
+                "`{word}`: `monitor` alone says what is muted and soloed, `monitor clear` clears it"
+            ),
+        )),
+    }
+}
+
+fn monitor_set(line: &Line<'_>, solo: bool) -> Result<Command, ParseError> {
+    use crate::sound::server::MonitorTarget;
+    let verb = if solo { "solo" } else { "mute" };
+    let usage = format!("{verb} needs fx, music, vox, track <id>, object <id> or voice <slot>");
+    let Some((column, word)) = line.arg(0) else {
+        return Err(line.missing(usage));
+    };
+    let number = |index: usize, what: &str| -> Result<i64, ParseError> {
+        let Some((column, text)) = line.arg(index) else {
+            return Err(line.missing(format!("{verb} {word} needs {what}")));
+        };
+        crate::toolchain::formats::number::parse_int(text)
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| error(column, format!("`{text}` is not {what}")))
+    };
+    let (target, next) = match word.to_ascii_lowercase().as_str() {
+        "fx" => (MonitorTarget::Group(ControlGroup::Fx), 1),
+        "music" => (MonitorTarget::Group(ControlGroup::Music), 1),
+        "vox" => (MonitorTarget::Group(ControlGroup::Vox), 1),
+        "track" => {
+            let id =
+                u32::try_from(number(1, "a track ID")?).map_err(|_| line.missing("a track ID"))?;
+            (MonitorTarget::Track(id), 2)
+        }
+        "object" => {
+            let id = i32::try_from(number(1, "an object ID")?)
+                .map_err(|_| line.missing("an object ID"))?;
+            (MonitorTarget::Object(id), 2)
+        }
+        "voice" => {
+            let slot = usize::try_from(number(1, "a voice slot")?)
+                .map_err(|_| line.missing("a voice slot"))?;
+            (MonitorTarget::Voice(slot), 2)
+        }
+        other => match other
+            .strip_prefix('@')
+            .and_then(|id| id.parse::<i32>().ok())
+        {
+            Some(id) => (MonitorTarget::Object(id), 1),
+            None => return Err(error(column, format!("`{word}`: {usage}"))),
+        },
+    };
+    let on = match line.arg(next) {
+        None => true,
+        Some((_, w)) if w.eq_ignore_ascii_case("on") => true,
+        Some((_, w)) if w.eq_ignore_ascii_case("off") => false,
+        Some((column, w)) => return Err(error(column, format!("`{w}`: on or off"))),
+    };
+    Ok(Command::Monitor(MonitorCommand::Set { solo, target, on }))
 }
 
 /// `tune track|patch|event <id|name> <field> <value>`: a number or a built-in constant

@@ -14,7 +14,7 @@
 //! volume outside 0–4; a number that is not finite (and the world's limits, see
 //! [`WorldCommand`](super::WorldCommand)).
 
-use super::{Command, TraceTarget, VolumeTarget};
+use super::{Command, MonitorCommand, TraceTarget, VolumeTarget};
 use crate::runtime::sink::ControlGroup;
 use crate::world::field as fields;
 use std::fmt;
@@ -56,6 +56,12 @@ impl fmt::Display for Command {
             Command::Why(subject) => write!(f, "why {subject}"),
             Command::Reload => f.write_str("reload"),
             Command::Debug(debug) => write!(f, "{debug}"),
+            Command::Monitor(MonitorCommand::Set { solo, target, on }) => {
+                write!(f, "{} {target}", if *solo { "solo" } else { "mute" })?;
+                if *on { Ok(()) } else { f.write_str(" off") }
+            }
+            Command::Monitor(MonitorCommand::Clear) => f.write_str("monitor clear"),
+            Command::Monitor(MonitorCommand::Show) => f.write_str("monitor"),
             Command::Tune {
                 target,
                 property,

@@ -162,6 +162,8 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
         Command::Debug(debug) => {
             super::debug_arguments::execute(cx.engine, debug).map_err(CommandError::Debug)
         }
+        // Monitoring is the sound server's: the session answers it.
+        Command::Monitor(_) => Err(CommandError::NoMixer),
         Command::Tune {
             target,
             property,

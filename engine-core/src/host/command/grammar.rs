@@ -338,6 +338,27 @@ pub const COMMANDS: &[CommandSpec] = &[
         engine::reload,
     ),
     spec(
+        "mute",
+        "fx|music|vox | track <id> | object <id> | voice <slot> [off]",
+        "silence what you listen to (a group, a track, an object's sounds, a voice slot); nothing the engine decides changes",
+        AtMost(3),
+        engine::mute,
+    ),
+    spec(
+        "solo",
+        "fx|music|vox | track <id> | object <id> | voice <slot> [off]",
+        "hear only what is soloed (and not muted)",
+        AtMost(3),
+        engine::solo,
+    ),
+    spec(
+        "monitor",
+        "[clear]",
+        "say what is muted and soloed; `monitor clear` unmutes and unsolos everything",
+        AtMost(1),
+        engine::monitor,
+    ),
+    spec(
         "tune",
         "track|patch|event <id|name> <field> <value>",
         "give a track's (volume priority duck group args spl hitlist patch), patch's (looped piano) or event's (type track) field a new value, live; files are not changed",

@@ -69,6 +69,24 @@ pub enum VolumeTarget {
     Master,
 }
 
+/// What a `mute`, `solo` or `monitor` command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MonitorCommand {
+    /// Mute (`solo` false) or solo a target, or take that back (`on` false).
+    Set {
+        /// Solo rather than mute.
+        solo: bool,
+        /// What.
+        target: crate::sound::server::MonitorTarget,
+        /// On or off.
+        on: bool,
+    },
+    /// Nothing muted or soloed any more.
+    Clear,
+    /// Say what is muted and soloed.
+    Show,
+}
+
 /// One parsed command. It prints as its console line (`Display`):
 /// `parse(&command.to_string())` gives it back.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +150,9 @@ pub enum Command {
     Reload,
     /// A debugger command: breakpoints, stepping, registers (`docs/debugger.md`).
     Debug(DebugCommand),
+    /// Mute or solo what the designer listens to (`docs/tuning.md`): never saved, never
+    /// changing what the engine decides.
+    Monitor(MonitorCommand),
     /// Give a track's, patch's or event mapping's field a new value in the running
     /// engine (the Properties panel's live edit; `docs/tuning.md`): the next start uses
     /// it and the playing copies follow where that makes sense. Files are not touched.

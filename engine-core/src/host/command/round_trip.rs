@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::runtime::sink::ControlGroup;
+use crate::sound::server::MonitorTarget;
 use crate::tools::properties::PropertyTarget;
 use crate::world::music::MusicMode;
 use proptest::prelude::*;
@@ -95,6 +96,20 @@ fn engine_samples() -> Vec<Command> {
     samples.push(Command::Help);
     samples.push(Command::Reload);
     samples.extend(debug_samples().into_iter().map(Command::Debug));
+    for target in [
+        MonitorTarget::Group(ControlGroup::Fx),
+        MonitorTarget::Group(ControlGroup::Music),
+        MonitorTarget::Group(ControlGroup::Vox),
+        MonitorTarget::Track(0x2200),
+        MonitorTarget::Object(3),
+        MonitorTarget::Voice(15),
+    ] {
+        for (solo, on) in [(false, true), (false, false), (true, true), (true, false)] {
+            samples.push(Command::Monitor(MonitorCommand::Set { solo, target, on }));
+        }
+    }
+    samples.push(Command::Monitor(MonitorCommand::Clear));
+    samples.push(Command::Monitor(MonitorCommand::Show));
     for target in [
         PropertyTarget::Track(0x2400),
         PropertyTarget::Patch(0),

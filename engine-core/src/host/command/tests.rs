@@ -163,6 +163,9 @@ fn completion_words_come_from_the_table_in_order() {
         "regs",
         "set",
         "reload",
+        "mute",
+        "solo",
+        "monitor",
         "tune",
     ];
     assert_eq!(WORDS, expected);

@@ -337,7 +337,8 @@ impl EngineThread {
             || snapshot.debug != debug
             || snapshot.tracks != tracks
             || snapshot.voices != voices
-            || snapshot.trace_switches != engine.trace_switches();
+            || snapshot.trace_switches != engine.trace_switches()
+            || snapshot.monitor != *self.session.server.monitor();
         let mut background = !trace.is_empty()
             || snapshot.world != world
             || snapshot.history.version() != self.history.version();
@@ -346,6 +347,7 @@ impl EngineThread {
         snapshot.instances = instances;
         snapshot.world = world;
         snapshot.trace_switches = engine.trace_switches();
+        snapshot.monitor.clone_from(self.session.server.monitor());
         if snapshot.history.version() != self.history.version() {
             snapshot.history = Arc::new(self.history.clone());
         }

@@ -91,6 +91,8 @@ pub struct LiveSnapshot {
     pub voices: (usize, usize),
     /// Mixer meters and load.
     pub mixer: MixerSnapshot,
+    /// What is muted and soloed (`mute`, `solo`).
+    pub monitor: crate::sound::server::MonitorState,
     /// Resource-cache statistics.
     pub cache: Option<CacheStats>,
     /// Notes the sound server started, found not yet loaded (cache misses), and dropped.

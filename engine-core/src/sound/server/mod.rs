@@ -26,12 +26,14 @@
 pub mod bank;
 mod lengths;
 mod loader;
+mod monitor;
 mod requests;
 mod sink;
 mod streaming;
 
 pub use lengths::{CacheSamples, LengthError};
 pub use loader::{SampleLoader, project_cache};
+pub use monitor::{MonitorState, MonitorTarget, SlotOwner};
 pub use requests::{Power, Refusal, Request};
 
 use crate::runtime::clock::SampleTime;
@@ -137,6 +139,8 @@ pub struct SoundServer {
     started: u64,
     missed: u64,
     dropped: u64,
+    /// Mute and solo: the gains held at silence.
+    monitor: monitor::NoteMonitor,
 }
 
 impl SoundServer {
@@ -164,6 +168,44 @@ impl SoundServer {
             started: 0,
             missed: 0,
             dropped: 0,
+            monitor: monitor::NoteMonitor::default(),
+        }
+    }
+
+    /// What is muted and soloed.
+    pub fn monitor(&self) -> &MonitorState {
+        &self.monitor.state
+    }
+
+    /// Mutes and solos `state` from `at` on, with who holds each Box-X slot now (the
+    /// engine's threads): notes no longer heard fade to silence, notes heard again to
+    /// the gain they have by now, over a few milliseconds.
+    pub fn set_monitor(
+        &mut self,
+        state: MonitorState,
+        slots: Vec<Option<SlotOwner>>,
+        at: SampleTime,
+    ) {
+        self.monitor.state = state;
+        self.update_monitor(slots, at);
+    }
+
+    /// While anything is muted or soloed: who holds each slot now (owners change,
+    /// slots change hands), and the notes whose hearing changed.
+    pub fn update_monitor(&mut self, slots: Vec<Option<SlotOwner>>, at: SampleTime) {
+        self.monitor.set_slots(slots);
+        let ramp = self.mixer.sample_rate() / 200;
+        for (note, gain) in self.monitor.changes() {
+            if let Some(p) = self.pending.iter_mut().find(|p| p.note == note) {
+                p.gain = gain;
+                continue;
+            }
+            self.send_mixer(MixCommand::SetGain {
+                note,
+                at: at.samples(),
+                gain,
+                ramp,
+            });
         }
     }
 
@@ -218,6 +260,7 @@ impl SoundServer {
     /// A note that will never sound (or sound again): counted, traced, and reported to
     /// [`SoundServer::take_ended`] like a note that played out.
     fn drop_note(&mut self, note: NoteId, what: SampleEvent) {
+        self.monitor.forget(note);
         self.dropped += 1;
         self.record(what);
         self.mark_ended(note);
@@ -281,6 +324,7 @@ impl SoundServer {
         for event in self.mixer.events() {
             match event {
                 MixEvent::Ended { note, .. } => {
+                    self.monitor.forget(note);
                     self.mark_ended(note);
                     if let Some(origin) = self.note_origins.remove(&note)
                         && self.origins.get(&origin) == Some(&note)

@@ -126,7 +126,9 @@ impl SoundServer {
                 path: Arc::clone(&name),
                 linked: false,
             },
-            gain: Gain::new(volume),
+            gain: self
+                .monitor
+                .started(note, usize::MAX, group, Gain::new(volume)),
             pan: request.pan,
             pitch: 1.0,
             looping: false,

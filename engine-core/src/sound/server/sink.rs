@@ -11,6 +11,7 @@ impl SoundSink for SoundServer {
         match command {
             SoundCommand::Start {
                 note,
+                voice,
                 at,
                 sample,
                 gain,
@@ -20,19 +21,21 @@ impl SoundSink for SoundServer {
                 group,
                 reverb,
                 priority,
-                ..
-            } => self.start(Pending {
-                note,
-                at,
-                sample,
-                gain,
-                pan,
-                pitch,
-                looping,
-                group,
-                reverb,
-                priority,
-            }),
+            } => {
+                let gain = self.monitor.started(note, voice, group, gain);
+                self.start(Pending {
+                    note,
+                    at,
+                    sample,
+                    gain,
+                    pan,
+                    pitch,
+                    looping,
+                    group,
+                    reverb,
+                    priority,
+                });
+            }
             SoundCommand::Stop { note, at } => {
                 if let Some(index) = self.pending.iter().position(|p| p.note == note) {
                     self.pending.remove(index);
@@ -51,6 +54,7 @@ impl SoundSink for SoundServer {
                 gain,
                 ramp,
             } => {
+                let gain = self.monitor.gain(note, gain);
                 if let Some(p) = self.pending.iter_mut().find(|p| p.note == note) {
                     p.gain = gain;
                 } else {
