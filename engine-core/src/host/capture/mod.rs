@@ -36,13 +36,15 @@ pub const FORMAT: &str = "hitbench-capture";
 /// The version this build writes (3: a note's gain and pan carry their named
 /// contributions; 4: a station item or song names the link or shortcut it came through;
 /// 5: world players hold voice slots — new voice records, and a voice slot's keyframe
-/// names the world player in it).
-pub const VERSION: u32 = 5;
-/// The oldest version this build reads: version 4's voice slots lack the world player
+/// names the world player in it; 6: a keyframe's mixer part holds the meters' loudness,
+/// RMS and overs).
+pub const VERSION: u32 = 6;
+/// The oldest version this build reads: version 5's keyframes lack the meters (a compact
+/// capture's keyframes would not decode), version 4's voice slots lack the world player
 /// (a compact capture's keyframes would not decode), version 3's station items and songs
 /// the link they came through, and earlier captures' note records had three gain
 /// factors and a bare pan.
-pub const OLDEST_VERSION: u32 = 5;
+pub const OLDEST_VERSION: u32 = 6;
 /// The longest line or frame a capture may hold after its header, in bytes.
 pub const MAX_FRAME_BYTES: usize = 1 << 20;
 /// The longest header (it lists every file of the project), in bytes.

@@ -64,6 +64,33 @@ pub struct MixerControls {
     pub clipped: AtomicU64,
     /// Hold: output silence and stand still (the debugger paused the engine).
     pub hold: AtomicBool,
+    /// Loudness, RMS and overs per group bus (after its volume), then the output
+    /// (`mixer::meters`).
+    pub levels: [BusLevels; 4],
+}
+
+/// The meters of one bus, written every 100 ms by the audio thread.
+#[derive(Debug)]
+pub struct BusLevels {
+    /// EBU R 128 momentary loudness (400 ms), LUFS.
+    pub momentary: AtomicF32,
+    /// EBU R 128 short-term loudness (3 s), LUFS.
+    pub short_term: AtomicF32,
+    /// RMS level over 300 ms (linear, 1 = full scale).
+    pub rms: AtomicF32,
+    /// Samples at or over full scale so far.
+    pub overs: AtomicU64,
+}
+
+impl Default for BusLevels {
+    fn default() -> Self {
+        Self {
+            momentary: AtomicF32::new(super::meters::SILENT_LUFS),
+            short_term: AtomicF32::new(super::meters::SILENT_LUFS),
+            rms: AtomicF32::new(0.0),
+            overs: AtomicU64::new(0),
+        }
+    }
 }
 
 impl Default for MixerControls {
@@ -85,6 +112,7 @@ impl Default for MixerControls {
             dropped: AtomicU64::new(0),
             clipped: AtomicU64::new(0),
             hold: AtomicBool::new(false),
+            levels: Default::default(),
         }
     }
 }
@@ -144,12 +172,19 @@ impl MixerControls {
             underruns: self.underruns.load(Ordering::Relaxed),
             dropped: self.dropped.load(Ordering::Relaxed),
             clipped: self.clipped.load(Ordering::Relaxed),
+            momentary: self.levels.each_ref().map(|l| l.momentary.get()),
+            short_term: self.levels.each_ref().map(|l| l.short_term.get()),
+            rms: self.levels.each_ref().map(|l| l.rms.get()),
+            overs: self
+                .levels
+                .each_ref()
+                .map(|l| l.overs.load(Ordering::Relaxed)),
         }
     }
 }
 
 /// A copy of the shared values.
-#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MixerSnapshot {
     /// Master volume.
     pub master: f32,
@@ -173,4 +208,36 @@ pub struct MixerSnapshot {
     pub dropped: u64,
     /// Soft-clipped samples.
     pub clipped: u64,
+    /// EBU R 128 momentary loudness (LUFS): FX, Music, VOX, output.
+    pub momentary: [f32; 4],
+    /// EBU R 128 short-term loudness (LUFS): FX, Music, VOX, output.
+    pub short_term: [f32; 4],
+    /// RMS over 300 ms (linear): FX, Music, VOX, output.
+    pub rms: [f32; 4],
+    /// Samples at or over full scale so far: FX, Music, VOX bus, output (before the
+    /// soft clip).
+    pub overs: [u64; 4],
+}
+
+impl Default for MixerSnapshot {
+    /// Full volumes, silent meters.
+    fn default() -> Self {
+        Self {
+            master: 1.0,
+            groups: [1.0; 3],
+            reverb: 0.0,
+            peaks: [0.0; 4],
+            position: 0,
+            render_ns: 0,
+            load: 0.0,
+            voices: 0,
+            underruns: 0,
+            dropped: 0,
+            clipped: 0,
+            momentary: [super::meters::SILENT_LUFS; 4],
+            short_term: [super::meters::SILENT_LUFS; 4],
+            rms: [0.0; 4],
+            overs: [0; 4],
+        }
+    }
 }

@@ -14,6 +14,7 @@
 
 pub mod command;
 pub mod controls;
+pub mod meters;
 pub mod playhead;
 pub mod render;
 pub mod reverb;

@@ -37,6 +37,8 @@ pub struct Mixer {
     /// until there is room. Sized when the mixer is made.
     parked: Vec<Option<Retired>>,
     parked_count: usize,
+    /// Loudness, RMS and overs per bus and of the output.
+    meters: super::meters::Meters,
 }
 
 impl Mixer {
@@ -74,6 +76,7 @@ impl Mixer {
             .max(1),
             parked: (0..config.max_voices.max(1) * 2).map(|_| None).collect(),
             parked_count: 0,
+            meters: super::meters::Meters::new(config.sample_rate),
         }
     }
 
@@ -404,11 +407,52 @@ impl Mixer {
         for (meter, peak) in self.controls.peaks.iter().zip(peaks) {
             meter.set(peak);
         }
+        self.meter(out, frames, groups, master);
         if clipped > 0 {
             self.controls.clipped.fetch_add(clipped, Ordering::Relaxed);
         }
         self.last_groups = groups;
         self.last_master = master;
+    }
+}
+
+impl Mixer {
+    /// Feeds the block to the meters: each group bus at its (ramped) volume beside the
+    /// output, frame by frame.
+    fn meter(&mut self, out: &[f32], frames: usize, groups: [f32; 3], master: f32) {
+        let inv = 1.0 / frames.max(1) as f32;
+        let from = [0, 1, 2].map(|g| self.last_groups[g] * self.last_master);
+        let step = [0, 1, 2].map(|g| (groups[g] * master - from[g]) * inv);
+        let [fx, music, vox, _] = &self.buses;
+        let (Some(fx), Some(music), Some(vox), Some(out)) = (
+            fx.get(..frames * 2),
+            music.get(..frames * 2),
+            vox.get(..frames * 2),
+            out.get(..frames * 2),
+        ) else {
+            return;
+        };
+        for (i, (((fx, music), vox), out)) in fx
+            .chunks_exact(2)
+            .zip(music.chunks_exact(2))
+            .zip(vox.chunks_exact(2))
+            .zip(out.chunks_exact(2))
+            .enumerate()
+        {
+            let t = i as f32;
+            let gain = [0, 1, 2].map(|g| from[g] + step[g] * t);
+            let lanes = [
+                fx[0] * gain[0],
+                fx[1] * gain[0],
+                music[0] * gain[1],
+                music[1] * gain[1],
+                vox[0] * gain[2],
+                vox[1] * gain[2],
+                out[0],
+                out[1],
+            ];
+            self.meters.frame(&lanes, &self.controls);
+        }
     }
 }
 
