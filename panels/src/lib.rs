@@ -15,10 +15,12 @@ pub mod console;
 pub mod hitlist_editor;
 pub mod lot;
 pub mod mixer;
+pub mod monitor;
 pub mod problems;
 pub mod progress;
 pub mod properties;
 pub mod qa;
+pub mod snapshots;
 pub mod source_view;
 pub mod sources;
 pub mod theme;
@@ -43,7 +45,7 @@ pub use hitlist_editor::{HitListData, HitListEdit, HitListsPanel, SaveOutcome};
 pub use lot::LotPanel;
 pub use mixer::MixerPanel;
 pub use problems::ProblemsPanel;
-pub use properties::{PropertiesData, PropertiesPanel};
+pub use properties::{PropertiesData, PropertiesPanel, SnapshotData, SnapshotDiff};
 pub use qa::{QaData, QaPanel, QaScriptState, QaState};
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;
@@ -161,6 +163,19 @@ pub enum AppCommand {
     },
     /// Drop every unsaved property edit; the engine goes back to the files' values.
     RevertProperties,
+    /// A/B snapshots of the unsaved property edits (`docs/tuning.md`).
+    Snapshot(SnapshotCommand),
+}
+
+/// What an A/B snapshot button asks for; `slot` is 0 for A, 1 for B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotCommand {
+    /// Keep the unsaved edits as they are now in the slot.
+    Store(usize),
+    /// Make the slot's edits the unsaved edits (the engine follows at once).
+    Recall(usize),
+    /// Recall the slot and forget both snapshots: its edits stay, to save or revert.
+    Keep(usize),
 }
 
 /// Something selected in one panel and shown in the others.

@@ -1,6 +1,8 @@
 //! The Mixer panel: the FX / Music / VOX option volumes and the master volume as
-//! sliders, a peak meter per bus on a dB scale, the output device, and the audio
-//! thread's load, underruns, dropped commands and clipping.
+//! sliders, a meter per bus on a dB scale (peak and 300 ms RMS, each with a held mark),
+//! the EBU R 128 momentary and short-term loudness, a clip light that stays lit until
+//! clicked, mute and solo per option group (`panels::monitor`), the output device, and
+//! the audio thread's load, underruns, dropped commands and clipping.
 //!
 //! A slider sends `volume fx|music|vox|master <v>` once, when the drag ends (or on a
 //! keyboard step), never every frame; until the engine's snapshot shows the new value
@@ -11,6 +13,7 @@ use egui::{Rect, Sense, Stroke, StrokeKind, Vec2, pos2, vec2};
 use engine_core::host::command::{Command, VolumeTarget};
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::MixerSnapshot;
+use engine_core::sound::server::MonitorTarget;
 
 /// The sample rate assumed until the app says which one the output runs at.
 pub const DEFAULT_RATE: u32 = 48_000;
@@ -55,6 +58,10 @@ pub struct MixerPanel {
     pending: [Option<Pending>; 4],
     /// Per strip: the held peak (linear) and the engine time it was reached.
     held: [(f32, u64); 4],
+    /// Per strip: the held RMS level and when it was reached.
+    held_rms: [(f32, u64); 4],
+    /// Per strip: the overs count when its clip light was last cleared.
+    clip_seen: [u64; 4],
 }
 
 impl Default for MixerPanel {
@@ -64,6 +71,8 @@ impl Default for MixerPanel {
             sample_rate: DEFAULT_RATE,
             pending: [None; 4],
             held: [(0.0, 0); 4],
+            held_rms: [(0.0, 0); 4],
+            clip_seen: [0; 4],
         }
     }
 }
@@ -109,11 +118,54 @@ impl MixerPanel {
     /// Updates the held peaks from the snapshot's peaks at engine time `now`.
     fn hold_peaks(&mut self, snapshot: &MixerSnapshot, now: u64) {
         let hold = (PEAK_HOLD_SECONDS * f64::from(self.sample_rate.max(1))) as u64;
-        for (held, peak) in self.held.iter_mut().zip(snapshot.peaks) {
+        let levels = self
+            .held
+            .iter_mut()
+            .zip(snapshot.peaks)
+            .chain(self.held_rms.iter_mut().zip(snapshot.rms));
+        for (held, level) in levels {
             let expired = now < held.1 || now.saturating_sub(held.1) > hold;
-            if peak >= held.0 || expired {
-                *held = (peak.max(0.0), now);
+            if level >= held.0 || expired {
+                *held = (level.max(0.0), now);
             }
+        }
+    }
+
+    /// The samples strip `index` sent over full scale so far: a group's bus, or for the
+    /// master the samples the soft clip had to bend.
+    fn overs(snapshot: &MixerSnapshot, index: usize) -> u64 {
+        match index {
+            3 => snapshot.clipped,
+            i => snapshot.overs.get(i).copied().unwrap_or(0),
+        }
+    }
+
+    /// The clip light: lit (and saying how many samples) once the strip went over full
+    /// scale since it was last cleared; a click clears it.
+    fn clip_light(&mut self, ui: &mut egui::Ui, index: usize, snapshot: &MixerSnapshot) {
+        let overs = Self::overs(snapshot, index);
+        if overs < self.clip_seen[index] {
+            self.clip_seen[index] = 0;
+        }
+        let new = overs - self.clip_seen[index];
+        let label = STRIPS[index].0;
+        let text = egui::RichText::new("CLIP").small().strong();
+        let button = if new > 0 {
+            egui::Button::new(text.color(theme::LIT_TEXT)).fill(theme::CLIP_LIGHT)
+        } else {
+            egui::Button::new(text.weak())
+        };
+        let response = ui.add(button.small());
+        response.widget_info(|| {
+            egui::WidgetInfo::selected(egui::Role::Button, true, new > 0, format!("{label} clip"))
+        });
+        let tip = if new > 0 {
+            format!("{new} sample(s) over full scale since cleared: click to clear")
+        } else {
+            "nothing over full scale since cleared".to_owned()
+        };
+        if response.on_hover_text(tip).clicked() {
+            self.clip_seen[index] = overs;
         }
     }
 
@@ -122,9 +174,10 @@ impl MixerPanel {
         &mut self,
         ui: &mut egui::Ui,
         index: usize,
-        snapshot: &MixerSnapshot,
+        ctx: &PanelContext<'_>,
         commands: &mut Vec<AppCommand>,
     ) {
+        let snapshot = &ctx.live.mixer;
         let (label, target) = STRIPS[index];
         let actual = volume_of(snapshot, index);
         // Forget a pending value once the snapshot shows it, or shows a change made
@@ -141,8 +194,18 @@ impl MixerPanel {
         let peak = snapshot.peaks.get(index).copied().unwrap_or(0.0);
         let held = self.held[index].0;
         ui.vertical(|ui| {
-            ui.set_width(92.0);
-            ui.strong(label);
+            ui.set_width(104.0);
+            ui.horizontal(|ui| {
+                ui.strong(label);
+                if let VolumeTarget::Group(group) = target {
+                    crate::monitor::toggles(
+                        ui,
+                        &ctx.live.monitor,
+                        MonitorTarget::Group(group),
+                        commands,
+                    );
+                }
+            });
             ui.horizontal(|ui| {
                 let response = ui.add(
                     egui::Slider::new(&mut value, 0.0..=SLIDER_MAX)
@@ -172,11 +235,39 @@ impl MixerPanel {
                     }));
                 }
                 meter(ui, peak, held, response.rect.height().max(120.0));
+                let rms = snapshot.rms.get(index).copied().unwrap_or(0.0);
+                meter(
+                    ui,
+                    rms,
+                    self.held_rms[index].0,
+                    response.rect.height().max(120.0),
+                );
             });
             ui.label(format!("{value:.2} ({})", db_text(value)));
             ui.label(format!("peak {}", db_text(peak)))
                 .on_hover_text(format!("held peak {}", db_text(held)));
+            let rms = snapshot.rms.get(index).copied().unwrap_or(0.0);
+            ui.label(format!("RMS {}", db_text(rms)))
+                .on_hover_text(format!(
+                    "300 ms RMS; held {}",
+                    db_text(self.held_rms[index].0)
+                ));
+            let loudness = |values: &[f32; 4]| lufs_text(values.get(index).copied());
+            ui.label(format!("M {}", loudness(&snapshot.momentary)))
+                .on_hover_text("EBU R 128 momentary loudness (400 ms)");
+            ui.label(format!("S {}", loudness(&snapshot.short_term)))
+                .on_hover_text("EBU R 128 short-term loudness (3 s)");
+            self.clip_light(ui, index, snapshot);
         });
+    }
+}
+
+/// A loudness as text: `-23.0 LUFS`, or `-inf LUFS` below −70 (silence, and BS.1770's
+/// absolute gate).
+pub fn lufs_text(lufs: Option<f32>) -> String {
+    match lufs {
+        Some(l) if l > -70.0 => format!("{l:.1} LUFS"),
+        _ => "-inf LUFS".to_owned(),
     }
 }
 
@@ -241,6 +332,9 @@ impl Panel for MixerPanel {
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let snapshot = ctx.live.mixer;
         self.hold_peaks(&snapshot, ctx.live.now.samples());
+        if ctx.live.monitor.is_active() {
+            ui.horizontal_wrapped(|ui| crate::monitor::banner(ui, &ctx.live.monitor, commands));
+        }
         ui.horizontal_wrapped(|ui| {
             ui.label("Output:");
             if self.output.is_empty() {
@@ -254,7 +348,7 @@ impl Panel for MixerPanel {
         ui.separator();
         ui.horizontal(|ui| {
             for index in 0..STRIPS.len() {
-                self.strip(ui, index, &snapshot, commands);
+                self.strip(ui, index, ctx, commands);
                 if index + 2 == STRIPS.len() {
                     ui.separator();
                 }

@@ -37,6 +37,30 @@ pub struct PropertiesData {
     pub outcome: Option<SaveOutcome>,
     /// The last refused edit, if the edit after it has not succeeded.
     pub error: Option<String>,
+    /// The A/B snapshots of the unsaved edits.
+    pub snapshots: SnapshotData,
+}
+
+/// The A/B snapshots as the panel shows them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SnapshotData {
+    /// How many fields snapshot A and snapshot B hold (`None`: empty).
+    pub stored: [Option<usize>; 2],
+    /// The snapshot the unsaved edits are now (none after an edit since).
+    pub active: Option<usize>,
+    /// Every field that differs between A and B.
+    pub diff: Vec<SnapshotDiff>,
+}
+
+/// A field whose value differs between the snapshots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotDiff {
+    /// Whose field ("track 0x2200 piano_play").
+    pub target: String,
+    /// Which field.
+    pub property: Property,
+    /// Its text in A and in B (the file's when the snapshot did not edit it).
+    pub values: [String; 2],
 }
 
 impl PropertiesData {
@@ -85,6 +109,14 @@ impl PropertiesPanel {
             Some(Ok(sheet)) => {
                 ui.horizontal(|ui| {
                     ui.strong(title(ctx, &sheet.target));
+                    if let PropertyTarget::Track(id) = sheet.target {
+                        crate::monitor::toggles(
+                            ui,
+                            &ctx.live.monitor,
+                            engine_core::sound::server::MonitorTarget::Track(id),
+                            commands,
+                        );
+                    }
                     let place =
                         format!("{}:{}", display_path(ctx.project, &sheet.file), sheet.line);
                     if ui.link(&place).on_hover_text("open the line").clicked() {
@@ -100,6 +132,9 @@ impl PropertiesPanel {
         if let Some(error) = &data.error {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
+        ui.separator();
+        crate::snapshots::ab_bar(ui, data, commands);
+        crate::snapshots::diff_view(ui, &data.snapshots);
         pending_lines(ui, ctx, data);
     }
 }

@@ -257,6 +257,18 @@ pub fn timeline(visuals: &Visuals) -> (Color32, Color32) {
 /// A field the user has edited and not saved (Properties panel, A/B snapshots).
 pub const EDITED: Color32 = rgb([0x4a, 0xa8, 0xe8]);
 
+/// A muted target's button, and the monitoring banner while something is muted.
+pub const MUTED: Color32 = rgb([0xd0, 0x5a, 0x3c]);
+
+/// A soloed target's button.
+pub const SOLOED: Color32 = rgb([0xe8, 0xc4, 0x30]);
+
+/// Text on a lit toggle (a muted or soloed target, a lit clip light).
+pub const LIT_TEXT: Color32 = Color32::BLACK;
+
+/// The clip light of a meter that went over full scale.
+pub const CLIP_LIGHT: Color32 = rgb([0xe8, 0x30, 0x30]);
+
 #[cfg(test)]
 mod tests {
     use super::*;

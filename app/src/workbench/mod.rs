@@ -307,6 +307,10 @@ impl Workbench {
         self.menu_bar(ui, &mut commands, &mut actions);
         egui::Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
+                if self.live_state.monitor.is_active() {
+                    panels::monitor::banner(ui, &self.live_state.monitor, &mut commands);
+                    ui.separator();
+                }
                 if let Some(capturing) = self.capture_label() {
                     ui.colored_label(ui.visuals().error_fg_color, capturing);
                     ui.separator();
@@ -645,7 +649,8 @@ impl Workbench {
                 | AppCommand::UndoProperty
                 | AppCommand::RedoProperty
                 | AppCommand::SaveProperties { .. }
-                | AppCommand::RevertProperties) => self.property_command(command),
+                | AppCommand::RevertProperties
+                | AppCommand::Snapshot(_)) => self.property_command(command),
             }
         }
     }

@@ -11,12 +11,17 @@ use engine_core::tools::hitlist_editor::{DiskStatus, SaveError};
 use engine_core::tools::properties::{
     Property, PropertyEditor, PropertyInput, PropertyTarget, file_of,
 };
-use panels::{AppCommand, PropertiesData, SaveOutcome, Selection};
+use panels::{
+    AppCommand, PropertiesData, SaveOutcome, Selection, SnapshotCommand, SnapshotData, SnapshotDiff,
+};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// A field the engine was told about: its value sent, and the file's value.
 type Sent = BTreeMap<(PropertyTarget, Property), (i64, Option<i64>)>;
+
+/// An A/B snapshot: each edited field's text, and its text in the file.
+type Snapshot = BTreeMap<(PropertyTarget, Property), (String, String)>;
 
 /// The files being tuned and what the Properties panel reads.
 #[derive(Default)]
@@ -29,6 +34,9 @@ pub struct PropertySessions {
     last_edit: Option<(PropertyTarget, Property)>,
     /// What the engine was told and not yet saved.
     sent: Sent,
+    /// Snapshots A and B, and the one the edits are now.
+    snapshots: [Option<Snapshot>; 2],
+    active: Option<usize>,
     /// What the panel reads.
     pub data: PropertiesData,
 }
@@ -112,6 +120,7 @@ impl PropertySessions {
         });
         match done {
             Ok((file, new_step)) => {
+                self.active = None;
                 if new_step || !continues {
                     self.undo_files.push(file);
                     self.redo_files.clear();
@@ -143,11 +152,13 @@ impl PropertySessions {
             to.push(file);
         }
         self.last_edit = None;
+        self.active = None;
         self.sync(project)
     }
 
     /// Drops every unsaved edit.
     pub fn revert(&mut self, project: &Project) -> Vec<Command> {
+        self.active = None;
         self.editors.clear();
         self.undo_files.clear();
         self.redo_files.clear();
@@ -265,8 +276,88 @@ impl PropertySessions {
         SaveOutcome::Saved { files, lines }
     }
 
+    /// An A/B snapshot command; returns the commands that tell the engine.
+    pub fn snapshot(&mut self, project: &Project, command: SnapshotCommand) -> Vec<Command> {
+        match command {
+            SnapshotCommand::Store(slot) => {
+                let snapshot: Snapshot = self
+                    .editors
+                    .values()
+                    .flat_map(|e| e.pending(project))
+                    .map(|p| ((p.target, p.property), (p.text, p.saved_text)))
+                    .collect();
+                if let Some(stored) = self.snapshots.get_mut(slot) {
+                    *stored = Some(snapshot);
+                    self.active = Some(slot);
+                }
+                self.refresh(project);
+                Vec::new()
+            }
+            SnapshotCommand::Recall(slot) => self.recall(project, slot),
+            SnapshotCommand::Keep(slot) => {
+                let commands = self.recall(project, slot);
+                self.snapshots = [None, None];
+                self.active = None;
+                self.refresh(project);
+                commands
+            }
+        }
+    }
+
+    /// Makes snapshot `slot`'s edits the unsaved edits (a fresh undo history).
+    fn recall(&mut self, project: &Project, slot: usize) -> Vec<Command> {
+        let Some(Some(snapshot)) = self.snapshots.get(slot).cloned() else {
+            return Vec::new();
+        };
+        self.editors.clear();
+        self.undo_files.clear();
+        self.redo_files.clear();
+        self.last_edit = None;
+        self.data.error = None;
+        for ((target, property), (text, _)) in &snapshot {
+            let input = PropertyInput::Text(text.clone());
+            let applied = self.editor(project, target).and_then(|e| {
+                e.set(project, target, *property, &input)
+                    .map_err(|e| e.to_string())
+            });
+            if let Err(why) = applied {
+                self.data.error = Some(why);
+            }
+        }
+        self.active = Some(slot);
+        self.sync(project)
+    }
+
+    /// The snapshots as the panel shows them: sizes, the active one, the diff.
+    fn snapshot_data(&self, project: &Project) -> SnapshotData {
+        let empty = Snapshot::new();
+        let [a, b] = [0, 1].map(|i| self.snapshots[i].as_ref().unwrap_or(&empty));
+        let keys: std::collections::BTreeSet<_> = a.keys().chain(b.keys()).collect();
+        let diff = keys
+            .into_iter()
+            .filter_map(|key| {
+                let saved = a.get(key).or_else(|| b.get(key)).map(|(_, s)| s.clone())?;
+                let value =
+                    |s: &Snapshot| s.get(key).map_or_else(|| saved.clone(), |(t, _)| t.clone());
+                let values = [value(a), value(b)];
+                let name = key.0.name(project).unwrap_or_default();
+                (values[0] != values[1]).then(|| SnapshotDiff {
+                    target: format!("{} {name}", key.0),
+                    property: key.1,
+                    values,
+                })
+            })
+            .collect();
+        SnapshotData {
+            stored: [0, 1].map(|i| self.snapshots[i].as_ref().map(BTreeMap::len)),
+            active: self.active,
+            diff,
+        }
+    }
+
     /// Reads the shown target's sheet, the undo state and the pending lines again.
     pub fn refresh(&mut self, project: &Project) {
+        self.data.snapshots = self.snapshot_data(project);
         self.data.can_undo = !self.undo_files.is_empty();
         self.data.can_redo = !self.redo_files.is_empty();
         self.data.changes = self
@@ -320,6 +411,7 @@ impl Workbench {
             AppCommand::UndoProperty => self.properties.step(project, false),
             AppCommand::RedoProperty => self.properties.step(project, true),
             AppCommand::RevertProperties => self.properties.revert(project),
+            AppCommand::Snapshot(command) => self.properties.snapshot(project, command),
             AppCommand::SaveProperties { force } => {
                 if self.properties.save(force) {
                     self.reload();

@@ -7,6 +7,7 @@ mod cache;
 mod capture;
 mod common;
 mod debugger;
+mod mixing;
 mod progress;
 mod properties;
 mod qa;

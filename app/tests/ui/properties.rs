@@ -108,3 +108,68 @@ fn a_playing_tracks_volume_and_priority_edited_in_properties_are_heard_at_once_a
     harness.get_by_label_contains("saved 1 line(s) in 1 file(s)");
     assert!(piano(harness.state()).is_some_and(|o| o.priority == 90));
 }
+
+#[test]
+fn ab_snapshots_switch_what_the_playing_piano_uses_list_their_differences_and_one_is_kept() {
+    let dir = temp("properties-ab");
+    let demo = dir.join("demo");
+    copy_dir(&workspace().join("projects/demo"), &demo);
+    let source = demo.join("piano.src");
+    let mut harness = open(&demo, &dir.join("config"));
+    type_line(&mut harness, "sev piano play @1");
+    until(&mut harness, "the piano plays", |wb| piano(wb).is_some());
+    harness
+        .state_mut()
+        .show_properties(PropertyTarget::Track(PIANO));
+    show(&mut harness, Pane::Properties);
+    let set = |harness: &mut egui_kittest::Harness<'static, Workbench>, field: &str, value: f64| {
+        harness
+            .get_by_role_and_label(Role::SpinButton, field)
+            .set_value_accesskit(value);
+        harness.run();
+    };
+
+    // A: volume 512. B: volume 800 and priority 90.
+    set(&mut harness, "volume", 512.0);
+    harness.get_by_label("Store A").click();
+    harness.run();
+    set(&mut harness, "volume", 800.0);
+    set(&mut harness, "priority", 90.0);
+    harness.get_by_label("Store B").click();
+    harness.run();
+    harness.get_by_label("A and B differ in 2 field(s)");
+    harness.get_by_label("512");
+    harness.get_by_label("800");
+    harness.get_by_label("hearing B");
+    screenshot(&mut harness, "properties-ab.png");
+
+    // Switching to A gives the playing piano A's values at once, and back.
+    harness.get_by_role_and_label(Role::Button, "A").click();
+    harness.run();
+    until(
+        &mut harness,
+        "A is heard: priority back to the file's 40",
+        |wb| piano(wb).is_some_and(|o| o.priority == 40),
+    );
+    harness.get_by_label("hearing A");
+    harness.get_by_role_and_label(Role::Button, "B").click();
+    harness.run();
+    until(&mut harness, "B is heard: priority 90", |wb| {
+        piano(wb).is_some_and(|o| o.priority == 90)
+    });
+
+    // Keep A: its edits stay (and are saved), the snapshots are gone.
+    harness.get_by_label("Keep A").click();
+    harness.run();
+    until(&mut harness, "A kept", |wb| {
+        piano(wb).is_some_and(|o| o.priority == 40)
+    });
+    assert!(harness.query_by_label_contains("A and B differ").is_none());
+    harness.get_by_label("Save").click();
+    harness.run();
+    let saved = std::fs::read_to_string(&source).unwrap();
+    assert!(
+        saved.contains(&LINE.replace(",1024,", ",512,")),
+        "A's volume is saved and nothing else: {saved}"
+    );
+}

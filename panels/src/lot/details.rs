@@ -172,7 +172,7 @@ impl LotPanel {
         {
             Some((object, placement)) => {
                 details(ui, object, placement, sounding, ctx, true);
-                object_buttons(ui, object, commands);
+                object_buttons(ui, ctx, object, commands);
             }
             None => {
                 ui.weak("Click an object to see where its volume and pan come from; drag it to move it, drag the ground to move the camera.");
@@ -210,8 +210,14 @@ impl LotPanel {
     }
 }
 
-/// The selected object's buttons: control it, quiet it, centre the view on it, ask why.
-fn object_buttons(ui: &mut egui::Ui, object: &WorldObject, commands: &mut Vec<AppCommand>) {
+/// The selected object's buttons: control it, quiet it, centre the view on it, ask why,
+/// mute or solo what it says.
+fn object_buttons(
+    ui: &mut egui::Ui,
+    ctx: &PanelContext<'_>,
+    object: &WorldObject,
+    commands: &mut Vec<AppCommand>,
+) {
     ui.horizontal_wrapped(|ui| {
         if ui
             .button("Control")
@@ -242,6 +248,12 @@ fn object_buttons(ui: &mut egui::Ui, object: &WorldObject, commands: &mut Vec<Ap
         {
             commands.push(AppCommand::Why(WhyTarget::Object(object.id)));
         }
+        crate::monitor::toggles(
+            ui,
+            &ctx.live.monitor,
+            engine_core::sound::server::MonitorTarget::Object(object.id),
+            commands,
+        );
     });
 }
 

@@ -104,14 +104,14 @@ impl VoicesPanel {
     ) {
         egui::Grid::new("voice-slots")
             .striped(true)
-            .num_columns(11)
+            .num_columns(12)
             .spacing([12.0, 4.0])
             .show(ui, |ui| {
                 // The actions next to the slot number, where a narrow pane still shows
                 // them.
                 for header in [
                     "Slot", "", "Track", "Event", "Owners", "Priority", "Group", "Gain", "Pan",
-                    "Elapsed", "Notes",
+                    "Elapsed", "Notes", "Level",
                 ] {
                     ui.strong(header);
                 }
@@ -127,7 +127,11 @@ impl VoicesPanel {
                     }
                     slot_actions(ui, ctx, view, commands);
                     match (&view.occupant, &view.world) {
-                        (Some(o), _) => self.occupant_cells(ui, o, commands),
+                        (Some(o), _) => {
+                            self.occupant_cells(ui, o, commands);
+                            let level = ctx.live.voice_levels.get(view.slot).copied();
+                            level_bar(ui, level.unwrap_or(0.0));
+                        }
                         (None, Some(w)) => self.world_cells(ui, ctx, w, commands),
                         (None, None) => {
                             ui.weak("free");
@@ -215,6 +219,7 @@ impl VoicesPanel {
             }
         }
         ui.label(format!("{:.1} s", self.seconds(w.elapsed)));
+        ui.weak("—");
         ui.weak("—");
     }
 
@@ -424,7 +429,44 @@ fn slot_actions(
             }
         }
         why_button(ui, WhyTarget::Voice(view.slot), commands);
+        crate::monitor::toggles(
+            ui,
+            &ctx.live.monitor,
+            engine_core::sound::server::MonitorTarget::Voice(view.slot),
+            commands,
+        );
     });
+}
+
+/// A slot's level as a small horizontal meter (green, yellow from −12 dB, red from
+/// −3 dB), its dB on hover.
+fn level_bar(ui: &mut egui::Ui, level: f32) {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(64.0, 10.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    let fraction = crate::mixer::meter_fraction(level);
+    if fraction > 0.0 {
+        let db = crate::mixer::to_db(level);
+        let colour = if db >= -3.0 {
+            theme::METER_HOT
+        } else if db >= -12.0 {
+            theme::METER_LOUD
+        } else {
+            theme::METER_SAFE
+        };
+        let mut bar = rect;
+        bar.set_width(rect.width() * fraction);
+        painter.rect_filled(bar, 2.0, colour);
+    }
+    response
+        .on_hover_text(format!("level {}", crate::mixer::db_text(level)))
+        .widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Meter,
+                true,
+                format!("level {}", crate::mixer::db_text(level)),
+            )
+        });
 }
 
 /// The station a world player is, if it is one.

@@ -6,11 +6,12 @@
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use engine_core::host::command::{Command, VolumeTarget};
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::MixerSnapshot;
+use engine_core::sound::server::MonitorTarget;
 use panels::{ContextData, MixerPanel};
 
 use crate::common;
@@ -29,7 +30,88 @@ fn mixer() -> MixerSnapshot {
         underruns: 2,
         dropped: 0,
         clipped: 17,
+        momentary: [-18.0, -30.0, -80.0, -16.5],
+        short_term: [-20.0, -31.5, -120.0, -18.25],
+        rms: [0.1, 0.05, 0.0, 0.2],
+        overs: [0, 3, 0, 0],
     }
+}
+
+fn lit(harness: &Harness<'_, State>, name: &str) -> bool {
+    harness
+        .get_by_role_and_label(Role::Button, name)
+        .accesskit_node()
+        .toggled()
+        == Some(egui::accesskit::Toggled::True)
+}
+
+#[test]
+fn loudness_rms_and_clip_lights_show_and_a_clip_light_stays_until_clicked() {
+    let mut harness = harness();
+    harness.run();
+    harness.get_by_label("M -18.0 LUFS");
+    harness.get_by_label("S -20.0 LUFS");
+    harness.get_by_label("S -18.2 LUFS");
+    // Below −70 LUFS (VOX) reads as silence.
+    harness.get_by_label("M -inf LUFS");
+    harness.get_by_label("S -inf LUFS");
+    harness.get_by_label("RMS -20.0 dB");
+    harness.get_by_label("RMS -inf dB");
+    // Music went over full scale, the output was soft-clipped: their lights are lit.
+    assert!(lit(&harness, "Music clip") && lit(&harness, "Master clip"));
+    assert!(!lit(&harness, "FX clip") && !lit(&harness, "VOX clip"));
+    harness
+        .get_by_role_and_label(Role::Button, "Music clip")
+        .click();
+    harness.run();
+    harness.run();
+    assert!(!lit(&harness, "Music clip"), "a click clears the light");
+    assert!(lit(&harness, "Master clip"));
+    // It stays clear until the bus goes over again.
+    harness.run();
+    assert!(!lit(&harness, "Music clip"));
+    harness.state_mut().cx.live.mixer.overs[1] = 5;
+    harness.run();
+    assert!(lit(&harness, "Music clip"));
+    assert!(harness.state().commands.is_empty(), "meters send nothing");
+}
+
+#[test]
+fn mute_and_solo_per_group_send_their_commands_and_show_while_active() {
+    let mut harness = harness();
+    harness.run();
+    assert!(harness.query_by_label("Clear all").is_none());
+    harness
+        .get_by_role_and_label(Role::Button, "Mute music")
+        .click();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::Button, "Solo vox")
+        .click();
+    harness.run();
+    let lines: Vec<String> = harness.state().commands.iter().map(common::line).collect();
+    assert_eq!(lines, ["mute music", "solo vox"]);
+    // The engine says Music is muted and VOX soloed: the toggles and the banner show it.
+    let monitor = &mut harness.state_mut().cx.live.monitor;
+    monitor.set(false, MonitorTarget::Group(ControlGroup::Music), true);
+    monitor.set(true, MonitorTarget::Group(ControlGroup::Vox), true);
+    harness.state_mut().commands.clear();
+    harness.run();
+    assert!(lit(&harness, "Mute music") && lit(&harness, "Solo vox"));
+    assert!(!lit(&harness, "Mute fx") && !lit(&harness, "Solo music"));
+    harness.get_by_label("muted: music; soloed: vox");
+    harness.remove_cursor();
+    harness.run();
+    harness.snapshot("mixer_monitoring");
+    // Clicking a lit toggle takes it back; Clear all clears everything.
+    harness
+        .get_by_role_and_label(Role::Button, "Mute music")
+        .click();
+    harness.run();
+    harness.get_by_label("Clear all").click();
+    harness.run();
+    let lines: Vec<String> = harness.state().commands.iter().map(common::line).collect();
+    assert_eq!(lines, ["mute music off", "monitor clear"]);
 }
 
 fn harness() -> Harness<'static, State> {

@@ -315,6 +315,8 @@ pub fn snapshot() -> LiveSnapshot {
         voice_slots,
         instances,
         history: Arc::new(history),
+        // Slot levels as the mixer measured them: quiet music, a loud voice, a hot TV.
+        voice_levels: vec![0.05, 0.5, 0.2, 0.0, 0.8, 0.1, 0.0, 0.3],
         ..LiveSnapshot::default()
     }
 }

@@ -355,7 +355,9 @@ impl EngineThread {
         snapshot.debug = debug;
         snapshot.tracks = tracks;
         snapshot.voices = voices;
-        snapshot.mixer = self.session.server.mixer().controls.snapshot();
+        let controls = &self.session.server.mixer().controls;
+        snapshot.mixer = controls.snapshot();
+        snapshot.voice_levels = inspect::slot_levels(&self.session.engine, &controls.note_levels());
         let (cache, progress) = self.publish_cache(&mut snapshot);
         background |= cache;
         let prompt = self.publish_news(&mut snapshot, trace) || progress || prompt;

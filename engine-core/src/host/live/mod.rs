@@ -93,6 +93,8 @@ pub struct LiveSnapshot {
     pub mixer: MixerSnapshot,
     /// What is muted and soloed (`mute`, `solo`).
     pub monitor: crate::sound::server::MonitorState,
+    /// How loud each Box-X slot plays now (linear; `tools::inspect::slot_levels`).
+    pub voice_levels: Vec<f32>,
     /// Resource-cache statistics.
     pub cache: Option<CacheStats>,
     /// Notes the sound server started, found not yet loaded (cache misses), and dropped.

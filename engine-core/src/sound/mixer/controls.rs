@@ -67,6 +67,35 @@ pub struct MixerControls {
     /// Loudness, RMS and overs per group bus (after its volume), then the output
     /// (`mixer::meters`).
     pub levels: [BusLevels; 4],
+    /// Per mixer voice: the note it plays ([`FREE_VOICE`] when free) and its level in
+    /// the last block, written by the audio thread at the end of every block.
+    pub voice_levels: Vec<VoiceLevel>,
+}
+
+/// The loudness shown for silence (and before anything was measured), in LUFS: far
+/// below anything audible, and a plain number wherever the value is written.
+pub const SILENT_LUFS: f32 = -120.0;
+
+/// A mixer voice slot's note in [`VoiceLevel::note`] when it plays nothing.
+pub const FREE_VOICE: u64 = u64::MAX;
+
+/// What one mixer voice played in the last block, and how loud.
+#[derive(Debug)]
+pub struct VoiceLevel {
+    /// The note, or [`FREE_VOICE`].
+    pub note: AtomicU64,
+    /// Its output level (linear RMS estimate: the source's level where it played, times
+    /// its gain and pan).
+    pub level: AtomicF32,
+}
+
+impl Default for VoiceLevel {
+    fn default() -> Self {
+        Self {
+            note: AtomicU64::new(FREE_VOICE),
+            level: AtomicF32::new(0.0),
+        }
+    }
 }
 
 /// The meters of one bus, written every 100 ms by the audio thread.
@@ -85,8 +114,8 @@ pub struct BusLevels {
 impl Default for BusLevels {
     fn default() -> Self {
         Self {
-            momentary: AtomicF32::new(super::meters::SILENT_LUFS),
-            short_term: AtomicF32::new(super::meters::SILENT_LUFS),
+            momentary: AtomicF32::new(SILENT_LUFS),
+            short_term: AtomicF32::new(SILENT_LUFS),
             rms: AtomicF32::new(0.0),
             overs: AtomicU64::new(0),
         }
@@ -113,6 +142,7 @@ impl Default for MixerControls {
             clipped: AtomicU64::new(0),
             hold: AtomicBool::new(false),
             levels: Default::default(),
+            voice_levels: Vec::new(),
         }
     }
 }
@@ -147,6 +177,15 @@ impl MixerControls {
             ],
             master: Gain::new(self.master.get()),
         }
+    }
+
+    /// The level of each note the mixer played in its last block.
+    pub fn note_levels(&self) -> std::collections::HashMap<u64, f32> {
+        self.voice_levels
+            .iter()
+            .map(|v| (v.note.load(Ordering::Relaxed), v.level.get()))
+            .filter(|&(note, _)| note != FREE_VOICE)
+            .collect()
     }
 
     /// A snapshot for people and panels.
@@ -234,8 +273,8 @@ impl Default for MixerSnapshot {
             underruns: 0,
             dropped: 0,
             clipped: 0,
-            momentary: [super::meters::SILENT_LUFS; 4],
-            short_term: [super::meters::SILENT_LUFS; 4],
+            momentary: [SILENT_LUFS; 4],
+            short_term: [SILENT_LUFS; 4],
             rms: [0.0; 4],
             overs: [0; 4],
         }

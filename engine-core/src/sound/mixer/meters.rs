@@ -8,6 +8,7 @@
 //! vectorises. Results go to [`MixerControls::levels`] at the end of every 100 ms block.
 
 use super::controls::MixerControls;
+pub use super::controls::SILENT_LUFS;
 
 /// Channels metered together: FX, Music, VOX and the output, left and right.
 const LANES: usize = 8;
@@ -17,10 +18,6 @@ const BLOCKS: usize = 30;
 const MOMENTARY_BLOCKS: usize = 4;
 /// Blocks in the RMS window (300 ms).
 const RMS_BLOCKS: usize = 3;
-
-/// The loudness shown for silence (and before anything was measured), in LUFS: far
-/// below anything audible, and a plain number wherever the value is written.
-pub const SILENT_LUFS: f32 = -120.0;
 
 /// One biquad's coefficients (a0 = 1).
 #[derive(Debug, Clone, Copy)]

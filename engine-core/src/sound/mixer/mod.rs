@@ -71,7 +71,12 @@ pub fn mixer(config: MixerConfig) -> (MixerHandle, Mixer) {
     let (command_in, command_out) = rtrb::RingBuffer::new(capacity);
     let (event_in, event_out) = rtrb::RingBuffer::new(capacity * 2);
     let (retire_in, retire_out) = rtrb::RingBuffer::new(config.max_voices.max(1) * 4 + capacity);
-    let controls = Arc::new(MixerControls::default());
+    let controls = Arc::new(MixerControls {
+        voice_levels: (0..config.max_voices.max(1))
+            .map(|_| controls::VoiceLevel::default())
+            .collect(),
+        ..MixerControls::default()
+    });
     let mixer = Mixer::new(
         &config,
         command_out,

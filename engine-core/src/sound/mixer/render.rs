@@ -151,6 +151,15 @@ impl Mixer {
         }
         self.mix_room(frames);
         self.mix_down(out, frames);
+        for (voice, shared) in self.voices.iter().zip(&self.controls.voice_levels) {
+            let (note, level) = if voice.active() {
+                (voice.note, voice.level)
+            } else {
+                (super::controls::FREE_VOICE, 0.0)
+            };
+            shared.note.store(note, Ordering::Relaxed);
+            shared.level.set(level);
+        }
         self.position = block_end;
         self.controls.position.store(block_end, Ordering::Release);
         self.controls.voices.store(playing, Ordering::Relaxed);

@@ -55,6 +55,8 @@ pub struct Voice {
     pub stop_at: Option<u64>,
     /// Fading out: the voice ends when the gain ramp reaches 0.
     pub stopping: bool,
+    /// Its output level in the segment rendered last (see [`Voice::render`]).
+    pub level: f32,
 }
 
 impl Voice {
@@ -71,6 +73,7 @@ impl Voice {
             pending_pan: None,
             stop_at: None,
             stopping: false,
+            level: 0.0,
         }
     }
 
@@ -175,15 +178,50 @@ impl Voice {
                     return Some(0);
                 };
                 let channels = usize::from(sample.channels.max(1));
+                self.level = level_estimate(playhead, &sample.data, channels, frames);
                 match playhead.render_sample(&sample.data, channels, out, frames) {
                     Run::Done => None,
                     Run::Ended(n) => Some(n),
                 }
             }
-            Some(VoiceSource::Stream(stream)) => playhead.render_stream(stream, out, frames),
+            Some(VoiceSource::Stream(stream)) => {
+                // A stream's samples are in its ring: its gain and pan stand for its level.
+                self.level = playhead.gain.value * playhead.left.value.max(playhead.right.value);
+                playhead.render_stream(stream, out, frames)
+            }
             None => Some(0),
         }
     }
+}
+
+/// Reads kept for a segment's level estimate.
+const LEVEL_READS: u64 = 8;
+
+/// How loud a voice plays the next `frames` frames, without rendering them: the RMS of a
+/// few source frames spread over the stretch it will read, times its gain and its louder
+/// side's pan gain. A handful of reads per segment, so the meters cost nothing per frame.
+fn level_estimate(playhead: &Playhead, data: &[f32], channels: usize, frames: usize) -> f32 {
+    let len = (data.len() / channels.max(1)) as u64;
+    if len == 0 || frames == 0 {
+        return 0.0;
+    }
+    let first = playhead.pos >> 32;
+    let span = ((frames as u64).saturating_mul(playhead.step) >> 32).max(1);
+    let stride = (span / LEVEL_READS).max(1);
+    let mut sum = 0.0f32;
+    let mut count = 0u32;
+    let mut at = first;
+    while at < first + span && count < LEVEL_READS as u32 {
+        let frame = (at % len) as usize * channels;
+        for c in 0..channels {
+            let s = data.get(frame + c).copied().unwrap_or(0.0);
+            sum += s * s;
+        }
+        count += 1;
+        at += stride;
+    }
+    let rms = (sum / (count.max(1) as f32 * channels as f32)).sqrt();
+    rms * playhead.gain.value * playhead.left.value.max(playhead.right.value)
 }
 
 #[cfg(test)]

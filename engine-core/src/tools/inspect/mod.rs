@@ -21,5 +21,6 @@ pub use history::VoiceHistory;
 pub use lanes::{FaultView, Lane, LaneEnd, Refusal};
 pub use threads::{ThreadStatus, ThreadView, threads};
 pub use voices::{
-    InstanceCopy, InstanceView, VoiceOccupant, VoiceView, WorldOccupant, instances, voices,
+    InstanceCopy, InstanceView, VoiceOccupant, VoiceView, WorldOccupant, instances, slot_levels,
+    voices,
 };

@@ -77,6 +77,23 @@ impl VoiceView {
     }
 }
 
+/// How loud each Box-X slot plays: the loudest of its track's sounding notes, from the
+/// mixer's levels of the notes it played in its last block (`MixerControls::note_levels`);
+/// one value per slot, 0 for a silent or free one.
+pub fn slot_levels(engine: &Engine, note_levels: &HashMap<u64, f32>) -> Vec<f32> {
+    let mut levels = vec![0.0f32; engine.config().max_voices];
+    for (_, th) in engine.live_threads() {
+        let loudest = th
+            .live_notes()
+            .filter_map(|n| note_levels.get(&n.id))
+            .fold(0.0f32, |a, &b| a.max(b));
+        if let Some(slot) = levels.get_mut(th.voice) {
+            *slot = slot.max(loudest);
+        }
+    }
+    levels
+}
+
 /// Every Box-X voice slot, in order: always exactly the engine's voice count.
 pub fn voices(engine: &Engine) -> Vec<VoiceView> {
     let now = engine.now();
