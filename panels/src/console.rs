@@ -190,6 +190,10 @@ fn argument_candidates(
                 .collect(),
         ),
         ("savelot", 1) => paths(lot_files(project)),
+        ("mute" | "solo", 1) => words(&["fx", "music", "vox", "track", "object", "voice"]),
+        ("mute" | "solo", 3) => words(&["off"]),
+        ("monitor", 1) => words(&["clear"]),
+        ("tune", 1) => words(&["track", "patch", "event"]),
         ("break", 1) => paths(
             project
                 .units

@@ -85,7 +85,7 @@ fn mute_and_solo_per_group_voice_and_object_show_in_the_status_bar_and_clear_all
         harness.get_all_by_label("muted: fx; soloed: vox").count(),
         3
     );
-    screenshot(&mut harness, "mixer.png");
+    screenshot(&mut harness, "mixer-monitoring.png");
 
     // Voices: mute the piano's slot.
     show(&mut harness, Pane::Voices);

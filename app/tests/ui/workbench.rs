@@ -190,11 +190,11 @@ fn every_panel_draws_the_demo_and_screenshots_are_made_on_request() {
     }
     let write = std::env::var_os("HITBENCH_SCREENSHOTS").is_some();
     let out = workspace().join("screenshots");
-    // Why, Capture and QA have their pictures where they have something to show (below,
-    // and in the capture view's and the QA panel's tests).
+    // Why, Properties, Capture and QA have their pictures where they have something to
+    // show (below, and in the properties', capture view's and QA panel's tests).
     for pane in Pane::ALL
         .into_iter()
-        .filter(|p| !matches!(p, Pane::Why | Pane::Capture | Pane::Qa))
+        .filter(|p| !matches!(p, Pane::Why | Pane::Properties | Pane::Capture | Pane::Qa))
     {
         harness.state_mut().show(pane);
         harness.run();
