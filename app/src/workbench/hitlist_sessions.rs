@@ -6,7 +6,7 @@
 
 use engine_core::toolchain::project::Project;
 use engine_core::tools::hitlist_editor::{
-    DiskStatus, HitListEditor, SaveError, hit_lists, parse_entry_text,
+    DiskStatus, HitListEditor, SaveError, SaveReport, hit_lists, parse_entry_text,
 };
 use panels::{HitListData, HitListEdit, SaveOutcome};
 use std::collections::BTreeMap;
@@ -108,34 +108,50 @@ impl HitListSessions {
                 };
             }
         }
-        let mut lines = 0;
-        let mut files = Vec::new();
-        for file in by_file.keys() {
-            let Some(editor) = self.editors.get_mut(file) else {
-                continue;
-            };
-            let saved = if force {
+        let editors = &mut self.editors;
+        let written = save_each(by_file.keys(), force, |file, force| {
+            let editor = editors.get_mut(file)?;
+            Some(if force {
                 editor.save_anyway()
             } else {
                 editor.save()
-            };
-            match saved {
-                Ok(report) => {
-                    lines += report.changed.len();
-                    files.push(file.clone());
-                }
-                Err(SaveError::ChangedOnDisk { path, detail, .. }) => {
-                    return SaveOutcome::ChangedOnDisk { file: path, detail };
-                }
-                Err(e) => return SaveOutcome::Failed(e.to_string()),
-            }
-        }
+            })
+        });
+        let (files, lines) = match written {
+            Ok(written) => written,
+            Err(outcome) => return outcome,
+        };
         // Saved files start afresh from what is on disk now.
         for file in &files {
             self.editors.remove(file);
         }
         SaveOutcome::Saved { files, lines }
     }
+}
+
+/// Saves each of `files` with `save` (`None`: nothing to save there): the files written
+/// and the lines changed, or the outcome that stopped it (a file changed on disk, an
+/// error) — what the hit-list editor's and the Properties panel's saves share.
+pub(super) fn save_each<'a>(
+    files: impl IntoIterator<Item = &'a PathBuf>,
+    force: bool,
+    mut save: impl FnMut(&PathBuf, bool) -> Option<Result<SaveReport, SaveError>>,
+) -> Result<(Vec<PathBuf>, usize), SaveOutcome> {
+    let (mut written, mut lines) = (Vec::new(), 0);
+    for file in files {
+        match save(file, force) {
+            None => {}
+            Some(Ok(report)) => {
+                lines += report.changed.len();
+                written.push(file.clone());
+            }
+            Some(Err(SaveError::ChangedOnDisk { path, detail, .. })) => {
+                return Err(SaveOutcome::ChangedOnDisk { file: path, detail });
+            }
+            Some(Err(e)) => return Err(SaveOutcome::Failed(e.to_string())),
+        }
+    }
+    Ok((written, lines))
 }
 
 #[cfg(test)]

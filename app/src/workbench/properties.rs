@@ -7,7 +7,7 @@
 use super::Workbench;
 use engine_core::host::command::Command;
 use engine_core::toolchain::project::Project;
-use engine_core::tools::hitlist_editor::{DiskStatus, SaveError};
+use engine_core::tools::hitlist_editor::DiskStatus;
 use engine_core::tools::properties::{
     Property, PropertyEditor, PropertyInput, PropertyTarget, file_of,
 };
@@ -245,27 +245,25 @@ impl PropertySessions {
                 }
             }
         }
-        let (mut files, mut lines) = (Vec::new(), 0);
-        for (file, editor) in &mut self.editors {
-            if !editor.is_modified() {
-                continue;
-            }
-            let saved = if force {
+        let modified: Vec<PathBuf> = self
+            .editors
+            .iter()
+            .filter(|(_, e)| e.is_modified())
+            .map(|(file, _)| file.clone())
+            .collect();
+        let editors = &mut self.editors;
+        let written = super::hitlist_sessions::save_each(&modified, force, |file, force| {
+            let editor = editors.get_mut(file)?;
+            Some(if force {
                 editor.save_anyway()
             } else {
                 editor.save()
-            };
-            match saved {
-                Ok(report) => {
-                    lines += report.changed.len();
-                    files.push(file.clone());
-                }
-                Err(SaveError::ChangedOnDisk { path, detail, .. }) => {
-                    return SaveOutcome::ChangedOnDisk { file: path, detail };
-                }
-                Err(e) => return SaveOutcome::Failed(e.to_string()),
-            }
-        }
+            })
+        });
+        let (files, lines) = match written {
+            Ok(written) => written,
+            Err(outcome) => return outcome,
+        };
         // Saved files start afresh; the engine gets their values from the reload.
         for file in &files {
             self.editors.remove(file);

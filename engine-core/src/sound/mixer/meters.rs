@@ -103,24 +103,31 @@ impl Meters {
 
     /// One frame: the three group buses after their volumes and the output, left and
     /// right (`[fx_l, fx_r, music_l, music_r, vox_l, vox_r, out_l, out_r]`).
+    // Plain indexed loops over the fixed lanes: what the compiler turns into vector
+    // instructions.
+    #[allow(clippy::needless_range_loop)]
     #[inline]
     pub(super) fn frame(&mut self, lanes: &[f32; LANES], controls: &MixerControls) {
         let mut x = *lanes;
-        for ((plain, over), &v) in self.plain.iter_mut().zip(&mut self.over).zip(&x) {
-            *plain += v * v;
-            *over += u32::from(v.abs() >= 1.0);
+        for lane in 0..LANES {
+            self.plain[lane] += x[lane] * x[lane];
+            self.over[lane] += u32::from(x[lane].abs() >= 1.0);
         }
-        for (stage, (z1, z2)) in self.stages.iter().zip(self.z1.iter_mut().zip(&mut self.z2)) {
-            for ((v, z1), z2) in x.iter_mut().zip(z1.iter_mut()).zip(z2.iter_mut()) {
-                let input = *v;
-                let y = stage.b[0] * input + *z1;
-                *z1 = stage.b[1] * input - stage.a[0] * y + *z2;
-                *z2 = stage.b[2] * input - stage.a[1] * y;
-                *v = y;
+        for s in 0..2 {
+            let Biquad { b, a } = self.stages[s];
+            let (z1, z2) = (&mut self.z1[s], &mut self.z2[s]);
+            let mut y = [0.0f32; LANES];
+            for lane in 0..LANES {
+                y[lane] = b[0] * x[lane] + z1[lane];
             }
+            for lane in 0..LANES {
+                z1[lane] = b[1] * x[lane] - a[0] * y[lane] + z2[lane];
+                z2[lane] = b[2] * x[lane] - a[1] * y[lane];
+            }
+            x = y;
         }
-        for (weighted, &v) in self.weighted.iter_mut().zip(&x) {
-            *weighted += v * v;
+        for lane in 0..LANES {
+            self.weighted[lane] += x[lane] * x[lane];
         }
         self.frames += 1;
         if self.frames >= self.block {
