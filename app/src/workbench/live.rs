@@ -99,11 +99,9 @@ impl Workbench {
             return self.audio.0.clone();
         };
         let mut snapshot = live.take_snapshot();
-        self.console_log.extend(
-            std::mem::take(&mut snapshot.replies)
-                .into_iter()
-                .map(ConsoleEntry::from),
-        );
+        for reply in std::mem::take(&mut snapshot.replies) {
+            file_reply(&mut self.console_log, ConsoleEntry::from(reply));
+        }
         let new = std::mem::take(&mut snapshot.trace);
         self.runtime_errors += new
             .iter()
@@ -237,5 +235,58 @@ pub(super) fn restore_project_state(live: &LiveEngine, state: &settings::Project
     }
     for command in commands {
         live.run(command);
+    }
+}
+
+/// Files a reply in the console history. A `tune` of the same field as the entry just
+/// before it (a value being dragged in the Properties panel sends one a frame) takes that
+/// entry's place, so a drag is one line: its last value.
+fn file_reply(log: &mut Vec<ConsoleEntry>, entry: ConsoleEntry) {
+    let field = |input: &str| {
+        input
+            .strip_prefix("tune ")
+            .and_then(|rest| rest.rsplit_once(' '))
+            .map(|(field, _)| field.to_owned())
+    };
+    if let Some(last) = log.last_mut()
+        && let Some(tuned) = field(&entry.input)
+        && field(&last.input) == Some(tuned)
+        && last.reply.is_ok()
+    {
+        *last = entry;
+        return;
+    }
+    log.push(entry);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_reply;
+    use panels::ConsoleEntry;
+
+    #[test]
+    fn a_dragged_value_is_one_console_line() {
+        let mut log = Vec::new();
+        for line in [
+            "tune track 0x2200 volume 900",
+            "tune track 0x2200 volume 700",
+            "tune track 0x2200 priority 90",
+            "tune track 0x2200 volume 512",
+            "sev piano play @1",
+            "sev piano play @1",
+        ] {
+            file_reply(&mut log, ConsoleEntry::answered(line, Ok(String::new())));
+        }
+        let lines: Vec<&str> = log.iter().map(|e| e.input.as_str()).collect();
+        assert_eq!(
+            lines,
+            [
+                "tune track 0x2200 volume 700",
+                "tune track 0x2200 priority 90",
+                "tune track 0x2200 volume 512",
+                "sev piano play @1",
+                "sev piano play @1"
+            ]
+        );
     }
 }
