@@ -1,7 +1,8 @@
 //! `hitbench bench reload`: how long a saved file takes to be live. A temporary project
 //! is watched while a session runs it; a source, a sample and a `.hot` are rewritten in
 //! turn, and each time the clock runs from just before the write to the moment the
-//! session has swapped the new version in (target < 150 ms, the debounce included).
+//! session has swapped the new version in (targets: median ≤ 15 ms, p90 ≤ 25 ms, the
+//! settle after the write included).
 
 use super::super::Io;
 use super::Size;
@@ -18,8 +19,10 @@ use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-/// Target: from a file write to the new version live.
-pub const TARGET: Duration = Duration::from_millis(150);
+/// Target: from a file write to the new version live, at the median…
+pub const TARGET: Duration = Duration::from_millis(15);
+/// …and at the 90th percentile.
+pub const P90_TARGET: Duration = Duration::from_millis(25);
 
 /// Edits of each kind in a full run.
 const EDITS: usize = 20;
@@ -299,10 +302,12 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     writeln!(
         io.out,
         "reload: {edits} edits of each kind in a watched temporary project; write -> new version \
-         live in the session (debounce {} ms included)",
+         live in the session ({} ms settle after a finished write included; {} ms quiet after \
+         one in progress)",
+        config.settle.as_millis(),
         config.debounce.as_millis()
     )?;
-    let mut worst = Duration::ZERO;
+    let (mut worst_median, mut worst) = (Duration::ZERO, Duration::ZERO);
     for kind in [Kind::Source, Kind::Sample, Kind::Tables] {
         let path = scratch.file(kind.file());
         let mut times = Vec::with_capacity(edits);
@@ -320,26 +325,34 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         }
         let (median, p90, max) = spread(&mut times);
         worst = worst.max(p90);
+        worst_median = worst_median.max(median);
         writeln!(
             io.out,
-            "reload: {:<13} median {:>6.1} ms, p90 {:>6.1} ms, max {:>6.1} ms; target < {} ms \
-             (median {:.2}x, p90 {:.2}x the target)",
+            "reload: {:<13} median {:>6.1} ms ({:.2}x the {} ms target), p90 {:>6.1} ms ({:.2}x \
+             the {} ms target), max {:>6.1} ms",
             kind.name(),
             ms(median),
-            ms(p90),
-            ms(max),
-            TARGET.as_millis(),
             median.as_secs_f64() / TARGET.as_secs_f64(),
-            p90.as_secs_f64() / TARGET.as_secs_f64(),
+            TARGET.as_millis(),
+            ms(p90),
+            p90.as_secs_f64() / P90_TARGET.as_secs_f64(),
+            P90_TARGET.as_millis(),
+            ms(max),
         )?;
     }
+    let met = |value: Duration, target: Duration| if value <= target { "met" } else { "missed" };
     writeln!(
         io.out,
-        "reload: worst p90 {:.1} ms = {:.2}x the {} ms target ({})",
-        ms(worst),
-        worst.as_secs_f64() / TARGET.as_secs_f64(),
+        "reload: worst median {:.1} ms = {:.2}x the {} ms target ({}); worst p90 {:.1} ms = \
+         {:.2}x the {} ms target ({})",
+        ms(worst_median),
+        worst_median.as_secs_f64() / TARGET.as_secs_f64(),
         TARGET.as_millis(),
-        if worst < TARGET { "met" } else { "missed" }
+        met(worst_median, TARGET),
+        ms(worst),
+        worst.as_secs_f64() / P90_TARGET.as_secs_f64(),
+        P90_TARGET.as_millis(),
+        met(worst, P90_TARGET),
     )?;
     Ok(())
 }

@@ -41,8 +41,11 @@ use worker::{Message, Worker};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReloadConfig {
     /// A changed file is loaded once no event came for it for this long (an editor's
-    /// save is several events).
+    /// save is several events)…
     pub debounce: Duration,
+    /// …or this long after an event that ended its change (closed after writing,
+    /// renamed into place, removed): the rest of the same save.
+    pub settle: Duration,
     /// A file that keeps changing is loaded at the latest this long after its first
     /// event.
     pub max_wait: Duration,
@@ -58,6 +61,7 @@ impl Default for ReloadConfig {
     fn default() -> Self {
         Self {
             debounce: Duration::from_millis(40),
+            settle: Duration::from_millis(3),
             max_wait: Duration::from_millis(1000),
             max_paths: 4096,
             restart_tracks: true,

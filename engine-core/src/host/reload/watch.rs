@@ -1,12 +1,17 @@
 //! Watching data directories with `notify` (inotify on Linux), and coalescing the bursts
 //! of events an editor's save makes (write a temporary file, rename it over the old one:
-//! several events for one change) into one batch per quiet spell.
+//! several events for one change) into one batch. An event that ends a change — a file
+//! closed after writing, renamed into place, removed — makes its path ready after a
+//! short settle (a few milliseconds: the rest of the same save), any other event after a
+//! quiet spell, since more is coming.
 //!
 //! The watcher's callback runs on notify's own thread; it only forwards each event
 //! through a channel. The [`Debouncer`] is plain data driven with explicit times, so it
 //! is tested without a clock.
 
-use notify::event::{AccessKind, AccessMode, CreateKind, EventKind, RemoveKind};
+use notify::event::{
+    AccessKind, AccessMode, CreateKind, EventKind, ModifyKind, RemoveKind, RenameMode,
+};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -25,8 +30,11 @@ pub struct WatchStatus {
 /// What one file-system event means for reloading.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Signal {
-    /// These paths changed (created, written, renamed, removed).
+    /// These paths are changing (created, written to): more events will follow.
     Paths(Vec<PathBuf>),
+    /// These paths' change is complete: closed after writing, renamed into place,
+    /// removed.
+    Settled(Vec<PathBuf>),
     /// Events were lost or a folder appeared or went: read everything again.
     Rescan,
     /// Nothing to do (opened, read, closed without writing).
@@ -39,9 +47,9 @@ pub fn signal(event: &notify::Event) -> Signal {
         return Signal::Rescan;
     }
     match event.kind {
-        // Only "closed after writing" says something changed.
+        // Only "closed after writing" says something changed (and is done changing).
         EventKind::Access(AccessKind::Close(AccessMode::Write)) => {
-            Signal::Paths(event.paths.clone())
+            Signal::Settled(event.paths.clone())
         }
         EventKind::Access(_) => Signal::Nothing,
         // inotify may miss files written straight into a new folder, and a removed
@@ -50,6 +58,9 @@ pub fn signal(event: &notify::Event) -> Signal {
             Signal::Rescan
         }
         _ if event.paths.is_empty() => Signal::Nothing,
+        // A rename is atomic and a removal final: the file is as it will be.
+        EventKind::Modify(ModifyKind::Name(RenameMode::To | RenameMode::Both))
+        | EventKind::Remove(RemoveKind::File) => Signal::Settled(event.paths.clone()),
         _ => Signal::Paths(event.paths.clone()),
     }
 }
@@ -186,11 +197,13 @@ impl DirWatcher {
     }
 }
 
-/// The first and the last event seen for something not yet reloaded.
+/// The first and the last event seen for something not yet reloaded, and whether the
+/// last one ended the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Pending {
     first: Instant,
     last: Instant,
+    settled: bool,
 }
 
 impl Pending {
@@ -198,20 +211,26 @@ impl Pending {
         Self {
             first: now,
             last: now,
+            settled: false,
         }
     }
 
-    fn touch(&mut self, now: Instant) {
+    fn touch(&mut self, now: Instant, settled: bool) {
+        if now >= self.last {
+            self.settled = settled;
+        }
         self.last = self.last.max(now);
     }
 
     fn merge(&mut self, other: Pending) {
         self.first = self.first.min(other.first);
         self.last = self.last.max(other.last);
+        self.settled = false;
     }
 
-    fn due(&self, quiet: Duration, max_wait: Duration) -> Instant {
-        (self.last + quiet).min(self.first + max_wait)
+    fn due(&self, quiet: Duration, settle: Duration, max_wait: Duration) -> Instant {
+        let wait = if self.settled { settle } else { quiet };
+        (self.last + wait).min(self.first + max_wait)
     }
 }
 
@@ -227,12 +246,14 @@ pub struct Batch {
     pub first: Instant,
 }
 
-/// Coalesces events per path: a path is ready once no event came for it for `quiet`
-/// (or, if it never stops changing, `max_wait` after its first event). More than
-/// `max_paths` paths waiting at once turn into one "read everything again".
+/// Coalesces events per path: a path is ready `settle` after an event that ended its
+/// change, or once no event came for it for `quiet` (or, if it never stops changing,
+/// `max_wait` after its first event). More than `max_paths` paths waiting at once turn
+/// into one "read everything again".
 #[derive(Debug, Clone)]
 pub struct Debouncer {
     quiet: Duration,
+    settle: Duration,
     max_wait: Duration,
     max_paths: usize,
     paths: HashMap<PathBuf, Pending>,
@@ -244,6 +265,7 @@ impl Debouncer {
     pub fn new(quiet: Duration, max_wait: Duration, max_paths: usize) -> Self {
         Self {
             quiet,
+            settle: quiet,
             max_wait: max_wait.max(quiet),
             max_paths: max_paths.max(1),
             paths: HashMap::new(),
@@ -251,17 +273,36 @@ impl Debouncer {
         }
     }
 
-    /// An event for `path` at `now`.
+    /// The same, ready `settle` after an event that ended a change (no longer than
+    /// `quiet`).
+    pub fn with_settle(mut self, settle: Duration) -> Self {
+        self.settle = settle.min(self.quiet);
+        self
+    }
+
+    /// An event for `path` at `now`: more will follow.
     pub fn path(&mut self, path: &Path, now: Instant) {
+        self.event(path, now, false);
+    }
+
+    /// An event that ended `path`'s change at `now` (closed after writing, renamed into
+    /// place, removed).
+    pub fn settled(&mut self, path: &Path, now: Instant) {
+        self.event(path, now, true);
+    }
+
+    fn event(&mut self, path: &Path, now: Instant, settled: bool) {
         if let Some(rescan) = &mut self.rescan {
             // Everything is read again anyway; only the time matters.
-            rescan.touch(now);
+            rescan.touch(now, false);
             return;
         }
         match self.paths.get_mut(path) {
-            Some(pending) => pending.touch(now),
+            Some(pending) => pending.touch(now, settled),
             None => {
-                self.paths.insert(path.to_path_buf(), Pending::new(now));
+                let mut pending = Pending::new(now);
+                pending.settled = settled;
+                self.paths.insert(path.to_path_buf(), pending);
                 if self.paths.len() > self.max_paths {
                     self.rescan(now);
                 }
@@ -272,7 +313,7 @@ impl Debouncer {
     /// Everything must be read again (from `now`'s point of view).
     pub fn rescan(&mut self, now: Instant) {
         let mut pending = self.rescan.unwrap_or_else(|| Pending::new(now));
-        pending.touch(now);
+        pending.touch(now, false);
         for (_, p) in self.paths.drain() {
             pending.merge(p);
         }
@@ -286,18 +327,22 @@ impl Debouncer {
 
     /// When the next batch is due, if anything waits.
     pub fn deadline(&self) -> Option<Instant> {
-        let (quiet, max_wait) = (self.quiet, self.max_wait);
+        let (quiet, settle, max_wait) = (self.quiet, self.settle, self.max_wait);
         match &self.rescan {
-            Some(r) => Some(r.due(quiet, max_wait)),
-            None => self.paths.values().map(|p| p.due(quiet, max_wait)).min(),
+            Some(r) => Some(r.due(quiet, settle, max_wait)),
+            None => self
+                .paths
+                .values()
+                .map(|p| p.due(quiet, settle, max_wait))
+                .min(),
         }
     }
 
     /// Takes what has settled by `now`: the rescan if one is due, else every path due.
     pub fn take(&mut self, now: Instant) -> Option<Batch> {
-        let (quiet, max_wait) = (self.quiet, self.max_wait);
+        let (quiet, settle, max_wait) = (self.quiet, self.settle, self.max_wait);
         if let Some(rescan) = self.rescan {
-            if rescan.due(quiet, max_wait) > now {
+            if rescan.due(quiet, settle, max_wait) > now {
                 return None;
             }
             self.rescan = None;
@@ -310,7 +355,7 @@ impl Debouncer {
         let due: Vec<PathBuf> = self
             .paths
             .iter()
-            .filter(|(_, p)| p.due(quiet, max_wait) <= now)
+            .filter(|(_, p)| p.due(quiet, settle, max_wait) <= now)
             .map(|(path, _)| path.clone())
             .collect();
         if due.is_empty() {
@@ -408,6 +453,25 @@ mod tests {
     }
 
     #[test]
+    fn a_finished_write_is_ready_after_the_settle_and_a_write_in_progress_after_the_quiet() {
+        let mut d = debouncer().with_settle(3 * MS);
+        let t0 = Instant::now();
+        d.path(Path::new("d/a.src"), t0);
+        d.settled(Path::new("d/a.src"), t0 + MS);
+        assert_eq!(d.deadline(), Some(t0 + 4 * MS));
+        assert!(d.take(t0 + 3 * MS).is_none());
+        let batch = d.take(t0 + 4 * MS).unwrap();
+        assert_eq!(batch.paths, [PathBuf::from("d/a.src")]);
+        assert_eq!(batch.first, t0);
+        // Written to again after being closed: more is coming, the quiet window applies.
+        d.settled(Path::new("d/b.src"), t0);
+        d.path(Path::new("d/b.src"), t0 + MS);
+        assert_eq!(d.deadline(), Some(t0 + 41 * MS));
+        // The settle never exceeds the quiet window.
+        assert_eq!(debouncer().with_settle(900 * MS).settle, 40 * MS);
+    }
+
+    #[test]
     fn events_are_read_by_kind() {
         use notify::event::{DataChange, ModifyKind, RenameMode};
         let event = |kind| notify::Event::new(kind).add_path(PathBuf::from("d/a.src"));
@@ -419,7 +483,7 @@ mod tests {
             signal(&event(EventKind::Access(AccessKind::Close(
                 AccessMode::Write
             )))),
-            Signal::Paths(vec![PathBuf::from("d/a.src")])
+            Signal::Settled(vec![PathBuf::from("d/a.src")])
         );
         assert_eq!(
             signal(&event(EventKind::Modify(ModifyKind::Data(DataChange::Any)))),
@@ -427,7 +491,7 @@ mod tests {
         );
         assert_eq!(
             signal(&event(EventKind::Modify(ModifyKind::Name(RenameMode::To)))),
-            Signal::Paths(vec![PathBuf::from("d/a.src")])
+            Signal::Settled(vec![PathBuf::from("d/a.src")])
         );
         assert_eq!(
             signal(&event(EventKind::Create(CreateKind::Folder))),

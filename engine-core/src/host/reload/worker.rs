@@ -87,7 +87,8 @@ impl Worker {
             cache,
             status_sent: watcher.status(),
             watcher,
-            debouncer: Debouncer::new(config.debounce, config.max_wait, config.max_paths),
+            debouncer: Debouncer::new(config.debounce, config.max_wait, config.max_paths)
+                .with_settle(config.settle),
             kept: HashMap::new(),
             sample_errors: BTreeMap::new(),
             deliver,
@@ -188,15 +189,24 @@ impl Worker {
                     self.debouncer.rescan(now);
                 }
             }
-            Signal::Paths(paths) => {
-                for path in paths {
-                    if self.relevant(&path) {
-                        self.debouncer.path(&path, now);
-                    } else if self.in_data_dir(&path, true) && path.is_dir() {
-                        // A folder renamed into the tree: its files came without events.
-                        self.debouncer.rescan(now);
-                    }
+            Signal::Paths(paths) => self.changed(paths, now, false),
+            Signal::Settled(paths) => self.changed(paths, now, true),
+        }
+    }
+
+    /// Paths an event named: each relevant one waits in the debouncer (`settled`: its
+    /// change is complete); a folder renamed into the tree means reading everything.
+    fn changed(&mut self, paths: Vec<PathBuf>, now: Instant, settled: bool) {
+        for path in paths {
+            if !self.relevant(&path) {
+                if self.in_data_dir(&path, true) && path.is_dir() {
+                    // A folder renamed into the tree: its files came without events.
+                    self.debouncer.rescan(now);
                 }
+            } else if settled {
+                self.debouncer.settled(&path, now);
+            } else {
+                self.debouncer.path(&path, now);
             }
         }
     }
