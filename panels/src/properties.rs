@@ -309,27 +309,27 @@ impl PropertiesPanel {
                     .map(|v| (PropertyInput::Number(v), false))
             }
             FieldKind::Name | FieldKind::Path => {
+                // The text being typed lives here while the field has the keyboard; Enter
+                // or leaving the field applies it, Escape drops it.
                 let shown = field.text.trim_matches('"').to_owned();
-                let text = match &mut self.typing {
-                    Some((p, text)) if *p == property => text,
-                    _ => {
-                        self.typing = Some((property, shown.clone()));
-                        &mut self.typing.get_or_insert((property, String::new())).1
-                    }
+                let mut buffer = match &self.typing {
+                    Some((p, text)) if *p == property => text.clone(),
+                    _ => shown.clone(),
                 };
                 let response = ui
-                    .add(egui::TextEdit::singleline(text).desired_width(220.0))
+                    .add(egui::TextEdit::singleline(&mut buffer).desired_width(220.0))
                     .labelled_by(label);
-                let typed = text.clone();
-                if response.lost_focus() {
-                    self.typing = None;
-                    if typed != shown {
-                        return Some((PropertyInput::Text(typed), false));
-                    }
-                } else if !response.has_focus() && typed != shown {
+                if response.has_focus() {
+                    self.typing = Some((property, buffer.clone()));
+                }
+                if !response.lost_focus() {
+                    return None;
+                }
+                if self.typing.as_ref().is_some_and(|(p, _)| *p == property) {
                     self.typing = None;
                 }
-                None
+                let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
+                (!escaped && buffer != shown).then_some((PropertyInput::Text(buffer), false))
             }
         }
     }

@@ -10,6 +10,7 @@ mod hitlists;
 mod lot;
 mod mixer;
 mod problems;
+mod properties;
 mod threads;
 mod traces;
 mod voices;
