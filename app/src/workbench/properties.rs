@@ -103,25 +103,19 @@ impl PropertySessions {
     ) -> Vec<Command> {
         let continues = merge && self.last_edit.as_ref() == Some(&(target.clone(), property));
         let done = self.editor(project, target).and_then(|editor| {
-            let before = editor.can_undo();
             let changed = if continues {
                 editor.amend(project, target, property, input)
             } else {
                 editor.set(project, target, property, input)
             };
             changed
-                .map(|()| {
-                    (
-                        editor.path().to_path_buf(),
-                        editor.can_undo() && (!continues || !before),
-                    )
-                })
+                .map(|new_step| (editor.path().to_path_buf(), new_step))
                 .map_err(|e| e.to_string())
         });
         match done {
             Ok((file, new_step)) => {
                 self.active = None;
-                if new_step || !continues {
+                if new_step {
                     self.undo_files.push(file);
                     self.redo_files.clear();
                 }

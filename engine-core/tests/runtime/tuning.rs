@@ -142,6 +142,32 @@ fn names_stay_names_a_missing_last_field_is_added_and_bad_values_are_refused() {
         ),
         "{text}"
     );
+    // The same value again changes nothing and adds no undo step; a drag continues the
+    // edit before it.
+    let volume = PropertyInput::Number;
+    assert!(
+        !editor
+            .set(&project, &buzz, Property::Volume, &volume(1024))
+            .unwrap()
+    );
+    assert!(
+        editor
+            .set(&project, &buzz, Property::Volume, &volume(1000))
+            .unwrap()
+    );
+    assert!(
+        !editor
+            .amend(&project, &buzz, Property::Volume, &volume(990))
+            .unwrap()
+    );
+    assert!(editor.undo());
+    let sheet = editor.sheet(&project, &buzz).unwrap();
+    assert_eq!(
+        sheet.get(Property::Volume).unwrap().text,
+        "1024",
+        "one undo goes back to before the drag"
+    );
+    assert!(editor.redo());
     let refused = editor.set(
         &project,
         &buzz,

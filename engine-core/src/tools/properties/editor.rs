@@ -108,8 +108,9 @@ impl PropertyEditor {
         })
     }
 
-    /// Sets `property` of `target` to `input`: only that field of its line changes. An
-    /// input equal to what is there changes nothing (and adds no undo step).
+    /// Sets `property` of `target` to `input`: only that field of its line changes. True
+    /// if that added an undo step; an input equal to what is there changes nothing (and
+    /// adds none).
     ///
     /// # Errors
     /// [`PropertyError`] when the target is not in this file, the value is not valid for
@@ -120,13 +121,14 @@ impl PropertyEditor {
         target: &PropertyTarget,
         property: Property,
         input: &PropertyInput,
-    ) -> Result<(), PropertyError> {
+    ) -> Result<bool, PropertyError> {
         self.change(project, target, property, input, false)
     }
 
     /// As [`Self::set`], but continuing the last edit (a value being dragged): the
     /// document changes without a new undo step, so one undo goes back to before the
-    /// drag. With nothing to undo it is a plain [`Self::set`].
+    /// drag. With nothing to undo it is a plain [`Self::set`]. True if it added an undo
+    /// step.
     ///
     /// # Errors
     /// As [`Self::set`].
@@ -136,7 +138,7 @@ impl PropertyEditor {
         target: &PropertyTarget,
         property: Property,
         input: &PropertyInput,
-    ) -> Result<(), PropertyError> {
+    ) -> Result<bool, PropertyError> {
         self.change(project, target, property, input, true)
     }
 
@@ -147,7 +149,7 @@ impl PropertyEditor {
         property: Property,
         input: &PropertyInput,
         amend: bool,
-    ) -> Result<(), PropertyError> {
+    ) -> Result<bool, PropertyError> {
         let entry = self.entry(project, target)?;
         let bad = |message: String| PropertyError::BadValue {
             path: self.file.path.clone(),
@@ -174,17 +176,18 @@ impl PropertyEditor {
             },
         )?;
         if value == entry.value {
-            return Ok(());
+            return Ok(false);
         }
         let mut next = self.file.current.clone();
         next.set_entry(target.section(), &entry.key, &value)
             .map_err(|e| bad(e.to_string()))?;
         if amend && self.file.can_undo() {
             self.file.current = next;
+            Ok(false)
         } else {
             self.file.push(next);
+            Ok(true)
         }
-        Ok(())
     }
 
     /// Every field of this file whose text differs from the file on disk, with the value
