@@ -260,7 +260,6 @@ impl SoundServer {
     /// A note that will never sound (or sound again): counted, traced, and reported to
     /// [`SoundServer::take_ended`] like a note that played out.
     fn drop_note(&mut self, note: NoteId, what: SampleEvent) {
-        self.monitor.forget(note);
         self.dropped += 1;
         self.record(what);
         self.mark_ended(note);
@@ -277,7 +276,10 @@ impl SoundServer {
         self.drop_note(note, what);
     }
 
+    /// A note is over (played out, faded, stopped while waiting, dropped): the monitor
+    /// forgets it, and a world note is handed to [`SoundServer::take_ended`].
     fn mark_ended(&mut self, note: NoteId) {
+        self.monitor.forget(note);
         if (WORLD_NOTES..SERVER_NOTES).contains(&note) {
             self.ended.push(note);
         }
@@ -324,7 +326,6 @@ impl SoundServer {
         for event in self.mixer.events() {
             match event {
                 MixEvent::Ended { note, .. } => {
-                    self.monitor.forget(note);
                     self.mark_ended(note);
                     if let Some(origin) = self.note_origins.remove(&note)
                         && self.origins.get(&origin) == Some(&note)
