@@ -262,7 +262,7 @@ pub fn completions(input: &str, project: &Project) -> Vec<String> {
         return Vec::new();
     }
     let typed = words.join("_");
-    let names = project.events.values().map(|e| e.name.as_str());
+    let names = project.events.values().map(|e| &*e.name);
     rank(&typed, names)
         .into_iter()
         .filter(|name| !name.eq_ignore_ascii_case(&typed))

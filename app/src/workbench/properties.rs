@@ -60,7 +60,7 @@ impl PropertySessions {
             Selection::Track(name) => project
                 .tracks
                 .values()
-                .find(|t| &t.name == name)
+                .find(|t| *t.name == **name)
                 .map(|t| t.id),
             Selection::Voice(slot) => voices
                 .get(*slot)

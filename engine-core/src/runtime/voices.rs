@@ -187,30 +187,38 @@ impl Voices {
     /// lowest-priority voice (the oldest on a tie; tracks and world players alike) if the
     /// newcomer ranks strictly higher, else refused.
     pub fn allocate(&self, priority: i32, threads: &[Option<Box<Thread>>]) -> Allocation {
-        if let Some(free) = (0..self.slots.len()).find(|v| self.is_free(*v)) {
-            return Allocation::Free(free);
+        // One pass: the first free slot wins at once; else the lowest (priority, start
+        // sequence), tracks before world players and lower slots first on a full tie.
+        let mut lowest: Option<((i32, u64, bool, usize), Holder)> = None;
+        for (voice, (slot, seat)) in self.slots.iter().zip(&self.world).enumerate() {
+            let (key, holder) = match (slot, seat) {
+                (None, None) => return Allocation::Free(voice),
+                (_, Some(seat)) if slot.is_none() => (
+                    (seat.priority, seat.seq, true, voice),
+                    Holder::World(seat.who),
+                ),
+                (Some(thread), _) => match threads.get(*thread).and_then(Option::as_ref) {
+                    Some(th) => (
+                        (th.priority(), th.started_seq, false, voice),
+                        Holder::Thread(*thread),
+                    ),
+                    None => continue,
+                },
+                (None, Some(_)) => continue,
+            };
+            if lowest.as_ref().is_none_or(|(best, _)| key < *best) {
+                lowest = Some((key, holder));
+            }
         }
-        let tracks = self.slots.iter().enumerate().filter_map(|(voice, slot)| {
-            let thread = (*slot)?;
-            let th = threads.get(thread)?.as_ref()?;
-            Some((th.priority(), th.started_seq, voice, Holder::Thread(thread)))
-        });
-        let world = self.world.iter().enumerate().filter_map(|(voice, seat)| {
-            let seat = (*seat)?;
-            Some((seat.priority, seat.seq, voice, Holder::World(seat.who)))
-        });
-        let lowest = tracks
-            .chain(world)
-            .min_by_key(|(priority, seq, ..)| (*priority, *seq));
         match lowest {
-            Some((lowest_priority, _, voice, holder)) if priority > lowest_priority => {
+            Some(((lowest_priority, _, _, voice), holder)) if priority > lowest_priority => {
                 Allocation::Steal {
                     voice,
                     holder,
                     priority: lowest_priority,
                 }
             }
-            Some((lowest_priority, _, voice, holder)) => Allocation::Refuse {
+            Some(((lowest_priority, _, _, voice), holder)) => Allocation::Refuse {
                 voice,
                 holder,
                 priority: lowest_priority,

@@ -158,7 +158,7 @@ fn a_damaged_pack_or_entry_is_reported_and_the_rest_loads() {
         project.diagnostics
     );
     assert!(
-        project.tracks.values().any(|t| t.name == "t0"),
+        project.tracks.values().any(|t| &*t.name == "t0"),
         "the rest loads"
     );
 

@@ -173,7 +173,7 @@ fn built_sets_and_evt_lists_load() {
     let project = data.load();
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let track = project.track(0x4242).expect("track from the ENTP table");
-    assert_eq!(track.name, "beep");
+    assert_eq!(&*track.name, "beep");
     let (mut engine, sink) = engine(project, 1, 0.1);
     engine.trigger("DING", None, args()).unwrap();
     run_for(&mut engine, 0.2);

@@ -76,7 +76,7 @@ pub(super) fn event_row(
     event: &EventDef,
     commands: &mut Vec<AppCommand>,
 ) {
-    let name = &event.name;
+    let name = &event.name.to_string();
     let ui_sound = Command::UiSound { name: name.clone() };
     let from_character = Command::SoundEvent {
         name: name.clone(),
@@ -137,7 +137,7 @@ pub(super) fn event_row(
     };
     cell(ui, cols.name, cols.height, |ui| {
         let selected =
-            track.is_some_and(|t| ctx.selection == Some(&Selection::Track(t.name.clone())));
+            track.is_some_and(|t| ctx.selection == Some(&Selection::Track(t.name.to_string())));
         let label = name_label(ui, name, selected, true);
         let label = label.on_hover_text(match track {
             Some(_) => "Select its track (right-click: the event mapping's properties)",
@@ -153,7 +153,7 @@ pub(super) fn event_row(
         });
         if label.clicked() {
             commands.push(match track {
-                Some(t) => AppCommand::Select(Selection::Track(t.name.clone())),
+                Some(t) => AppCommand::Select(Selection::Track(t.name.to_string())),
                 None => {
                     AppCommand::ShowProperties(PropertyTarget::Event(name.to_ascii_lowercase()))
                 }

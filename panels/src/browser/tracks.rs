@@ -34,7 +34,7 @@ pub(super) fn track_row(
     let action = match (starter, track.patch) {
         (Some(event), _) => {
             let ui_sound = Command::UiSound {
-                name: event.name.clone(),
+                name: event.name.to_string(),
             };
             Action::new(
                 format!("Play track 0x{:x}", track.id),
@@ -58,13 +58,13 @@ pub(super) fn track_row(
     };
     action_button(ui, action, commands);
     cell(ui, cols.name, cols.height, |ui| {
-        let selected = ctx.selection == Some(&Selection::Track(track.name.clone()));
+        let selected = ctx.selection == Some(&Selection::Track(track.name.to_string()));
         let text = format!("0x{:x} {}", track.id, track.name);
         if name_label(ui, &text, selected, true)
             .on_hover_text("Select this track (the voices and threads panels show it)")
             .clicked()
         {
-            commands.push(AppCommand::Select(Selection::Track(track.name.clone())));
+            commands.push(AppCommand::Select(Selection::Track(track.name.to_string())));
         }
     });
     cell(ui, cols.place, cols.height, |ui| {

@@ -19,7 +19,7 @@ impl Engine {
                 priority,
             } => {
                 let what = TraceEvent::Stole {
-                    track: Arc::from(track.name.as_str()),
+                    track: track.name.clone(),
                     priority: track.priority,
                     victim: self.occupant(voice, holder, priority),
                     occupants: self.occupants(),
@@ -43,7 +43,7 @@ impl Engine {
                 priority,
             } => {
                 let what = TraceEvent::Refused {
-                    track: Arc::from(track.name.as_str()),
+                    track: track.name.clone(),
                     priority: track.priority,
                     lowest: self.occupant(voice, holder, priority),
                     occupants: self.occupants(),

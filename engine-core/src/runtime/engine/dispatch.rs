@@ -27,7 +27,7 @@ impl Engine {
         };
         if self.tracing(TraceKind::Event) {
             let what = TraceEvent::Dispatched {
-                event: Arc::from(event.name.as_str()),
+                event: event.name.clone(),
                 type_number: event.type_number,
                 track_id: event.track_id,
                 source,
@@ -51,17 +51,17 @@ impl Engine {
             EventType::TurnOnTv | EventType::TurnOffTv | EventType::SetMusicMode => {
                 let hook = match event.event_type {
                     EventType::TurnOnTv => HookEvent::TurnOn {
-                        event: event.name.clone(),
+                        event: event.name.to_string(),
                         station: event.track_id,
                         object: source,
                     },
                     EventType::TurnOffTv => HookEvent::TurnOff {
-                        event: event.name.clone(),
+                        event: event.name.to_string(),
                         station: event.track_id,
                         object: source,
                     },
                     _ => HookEvent::MusicMode {
-                        event: event.name.clone(),
+                        event: event.name.to_string(),
                         mode: event.track_id,
                     },
                 };
@@ -96,7 +96,7 @@ impl Engine {
         args: EventArgs,
     ) -> Result<Outcome, TriggerError> {
         let event = EventDef {
-            name: format!("play_trk {track_id}"),
+            name: format!("play_trk {track_id}").into(),
             type_number: 1,
             event_type: EventType::Play,
             track_id,
@@ -116,7 +116,7 @@ impl Engine {
         args: EventArgs,
     ) -> Result<Outcome, TriggerError> {
         let event = EventDef {
-            name: format!("play_trk {track_id}"),
+            name: format!("play_trk {track_id}").into(),
             type_number: 1,
             event_type: EventType::Play,
             track_id,
@@ -137,12 +137,12 @@ impl Engine {
         let project = Arc::clone(&self.project);
         let Some(track) = project.track(event.track_id) else {
             let what = TraceEvent::NoTrack {
-                event: Arc::from(event.name.as_str()),
+                event: event.name.clone(),
                 track_id: event.track_id,
             };
             self.record_event(TraceKind::Error, event, None, source, None, what);
             return Err(TriggerError::NoTrack {
-                event: event.name.clone(),
+                event: event.name.to_string(),
                 track: event.track_id,
             });
         };
@@ -172,7 +172,7 @@ impl Engine {
         let index = self.spawn(&start, voice);
         let in_use = self.voices.in_use();
         let what = TraceEvent::Started {
-            track: Arc::from(track.name.as_str()),
+            track: track.name.clone(),
             voice,
             priority: track.priority,
             in_use,
@@ -202,7 +202,7 @@ impl Engine {
         let caller = caller.filter(|c| c.track == track.id && !c.allows_multiple())?;
         let voice = caller.voice;
         let what = TraceEvent::PlaysItself {
-            track: Arc::from(track.name.as_str()),
+            track: track.name.clone(),
             voice,
         };
         self.record_event(
@@ -232,7 +232,7 @@ impl Engine {
             return Copy::Handoff(existing);
         }
         let voice = th.voice;
-        let name: Arc<str> = Arc::from(track.name.as_str());
+        let name: Arc<str> = track.name.clone();
         let (what, outcome) = match source {
             Some(object) if th.owners.insert(object) => (
                 TraceEvent::Joined {
@@ -284,11 +284,11 @@ impl Engine {
             return Ok(Some(op));
         }
         let what = TraceEvent::NoCode {
-            track: Arc::from(track.name.as_str()),
+            track: track.name.clone(),
             address: at.address,
         };
         self.record_event(TraceKind::Error, event, Some(track), source, None, what);
-        Err(TriggerError::NoCode(track.name.clone()))
+        Err(TriggerError::NoCode(track.name.to_string()))
     }
 
     /// Interrupt handoff (hit-reference §3.4): the old thread is flagged interrupted, its
@@ -306,7 +306,7 @@ impl Engine {
         };
         let nightclub = old_event.to_ascii_lowercase().starts_with("nc_");
         let what = TraceEvent::Interrupted {
-            track: Arc::from(track.name.as_str()),
+            track: track.name.clone(),
             voice,
             finish_loops: nightclub,
         };
@@ -411,8 +411,8 @@ impl Engine {
         let thread = Thread {
             generation: 0,
             track: track.id,
-            track_name: Arc::from(track.name.as_str()),
-            event: Arc::from(event.name.as_str()),
+            track_name: track.name.clone(),
+            event: event.name.clone(),
             source,
             owners: source.into_iter().collect::<BTreeSet<_>>(),
             by_object: source.is_some(),

@@ -76,8 +76,8 @@ impl Engine {
         let record = TraceRecord {
             time: self.clock.now(),
             kind,
-            event: Some(Arc::from(event.name.as_str())),
-            track: track.map(|t| Arc::from(t.name.as_str())),
+            event: Some(event.name.clone()),
+            track: track.map(|t| t.name.clone()),
             object,
             voice,
             note: None,

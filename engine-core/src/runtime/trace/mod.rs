@@ -233,7 +233,10 @@ impl TraceLog {
 
     /// Takes every record kept so far.
     pub fn take(&mut self) -> Vec<TraceRecord> {
-        std::mem::take(&mut self.records)
+        // The next batch is likely as long as this one: room for it at once, instead of
+        // growing from nothing again.
+        let room = self.records.len().min(self.capacity);
+        std::mem::replace(&mut self.records, Vec::with_capacity(room))
     }
 
     /// The records kept so far.

@@ -131,8 +131,9 @@ impl EventType {
 /// A named event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventDef {
-    /// The name as written (matched case-insensitively).
-    pub name: String,
+    /// The name as written (matched case-insensitively); shared, so every record that
+    /// names the event holds the same text.
+    pub name: std::sync::Arc<str>,
     /// The event-type number as written (resolved).
     pub type_number: i64,
     /// How it is handled.
@@ -155,8 +156,9 @@ pub const FULL_VOLUME: i32 = 1024;
 pub struct TrackDef {
     /// Track ID.
     pub id: u32,
-    /// Name for people: the subroutine label, else `track_<id>`.
-    pub name: String,
+    /// Name for people: the subroutine label, else `track_<id>`; shared, so every
+    /// record and thread that names the track holds the same text.
+    pub name: std::sync::Arc<str>,
     /// Where its code starts; `None` plays the track's sound once ("simple mode").
     pub entry: Option<CodeRef>,
     /// Volume 0–1024.
@@ -299,7 +301,7 @@ pub fn built_in_events() -> &'static std::collections::BTreeMap<String, EventDef
             .into_iter()
             .map(|(name, number)| {
                 let event = EventDef {
-                    name: name.to_string(),
+                    name: name.into(),
                     type_number: number,
                     event_type: EventType::from_number(number),
                     track_id: 0,

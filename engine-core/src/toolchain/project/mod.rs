@@ -181,10 +181,17 @@ impl Project {
     /// `debugsampleson`, `debugsamplesoff`, `debugtrackson`, `debugtracksoff`: event
     /// types 44–49) are built in: every project has them unless it defines them itself.
     pub fn event(&self, name: &str) -> Option<&EventDef> {
-        let name = name.to_ascii_lowercase();
+        // Names are kept in lower case: one already written so needs no copy.
+        let lower;
+        let name = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            lower = name.to_ascii_lowercase();
+            lower.as_str()
+        } else {
+            name
+        };
         self.events
-            .get(&name)
-            .or_else(|| defs::built_in_events().get(&name))
+            .get(name)
+            .or_else(|| defs::built_in_events().get(name))
     }
 
     /// The track with this ID.

@@ -314,12 +314,12 @@ impl PropertyTarget {
     /// The name people know it by (a track's or patch's name, the event's name).
     pub fn name(&self, project: &Project) -> Option<String> {
         match self {
-            PropertyTarget::Track(id) => project.tracks.get(id).map(|t| t.name.clone()),
+            PropertyTarget::Track(id) => project.tracks.get(id).map(|t| t.name.to_string()),
             PropertyTarget::Patch(id) => project.patches.get(id).map(|p| p.name.clone()),
             PropertyTarget::Event(name) => project
                 .events
                 .get(&name.to_ascii_lowercase())
-                .map(|e| e.name.clone()),
+                .map(|e| e.name.to_string()),
         }
     }
 

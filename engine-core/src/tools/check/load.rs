@@ -173,12 +173,12 @@ fn suggestion(project: &Project, d: &Diagnostic) -> Option<Hint> {
                 .track_by_name(&event.name)
                 .filter(|t| t.id != event.track_id)
                 .or_else(|| {
-                    let names = project.tracks.values().map(|t| t.name.as_str());
+                    let names = project.tracks.values().map(|t| &*t.name);
                     let best = crate::toolchain::suggest::closest(&event.name, names)?;
                     project.track_by_name(best)
                 })?;
             Some(Hint {
-                name: track.name.clone(),
+                name: track.name.to_string(),
                 text: format!(
                     " (did you mean track 0x{:x} `{}`, defined at {}?)",
                     track.id, track.name, track.origin

@@ -20,7 +20,7 @@ impl TrackRef {
     pub(super) fn of(track: &TrackDef) -> Self {
         Self {
             id: track.id,
-            name: track.name.clone(),
+            name: track.name.to_string(),
             origin: track.origin.clone(),
         }
     }

@@ -94,7 +94,7 @@ impl Subject {
                 if project.event(name).is_some() {
                     return Ok(());
                 }
-                let names = project.events.values().map(|e| e.name.as_str());
+                let names = project.events.values().map(|e| &*e.name);
                 Err(SubjectError::UnknownEvent {
                     name: name.clone(),
                     suggestion: crate::toolchain::suggest::closest(name, names).map(str::to_string),

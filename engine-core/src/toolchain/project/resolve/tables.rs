@@ -277,7 +277,7 @@ impl TableResolver<'_> {
             (Ok(type_number), Ok(track_id)) => {
                 let key = mapping.name.to_ascii_lowercase();
                 let def = EventDef {
-                    name: mapping.name.clone(),
+                    name: mapping.name.as_str().into(),
                     type_number,
                     event_type: EventType::from_number(type_number),
                     track_id,
@@ -324,7 +324,7 @@ pub(super) fn resolve_evt(
         match (event_type, track) {
             (Ok(type_number), Ok(track_id)) => {
                 let def = EventDef {
-                    name: event.name.clone(),
+                    name: event.name.as_str().into(),
                     type_number,
                     event_type: EventType::from_number(type_number),
                     track_id,

@@ -61,7 +61,7 @@ pub(super) fn resolve_track(
         .map_err(|e| (1, e))?;
     Ok(TrackDef {
         id,
-        name,
+        name: name.into(),
         entry,
         volume: number(2, &track.volume, "volume", i64::from(FULL_VOLUME))? as i32,
         args_type: number(3, &track.arguments, "arguments", 0)? as i32,
@@ -187,7 +187,7 @@ fn find_subroutine(
 fn default_track(id: u32, name: String, entry: Option<CodeRef>, origin: Origin) -> TrackDef {
     TrackDef {
         id,
-        name,
+        name: name.into(),
         entry,
         volume: FULL_VOLUME,
         args_type: 2,
@@ -242,7 +242,7 @@ fn tracks_for_unmapped_events(project: &mut Project, diagnostics: &mut Vec<Diagn
                     .units
                     .get(at.unit)
                     .and_then(|u| u.label_at(at.address))
-                    .map_or_else(|| name.clone(), str::to_string);
+                    .map_or_else(|| name.to_string(), str::to_string);
                 project
                     .tracks
                     .insert(track_id, default_track(track_id, label, Some(at), origin));
@@ -258,7 +258,7 @@ fn tracks_for_unmapped_events(project: &mut Project, diagnostics: &mut Vec<Diagn
                          table or label defines"
                     ),
                 )
-                .with_subject(name.clone()),
+                .with_subject(name.to_string()),
             ),
         }
     }
@@ -307,7 +307,7 @@ fn events_for_unmapped_labels(project: &mut Project) {
         project.events.insert(
             key,
             EventDef {
-                name: label,
+                name: label.into(),
                 type_number: 1,
                 event_type: EventType::Play,
                 track_id,
