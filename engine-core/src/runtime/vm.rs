@@ -6,7 +6,7 @@
 //! `docs/vm.md` gives the meaning of every opcode; this file is its implementation.
 
 use super::clock::SampleTime;
-use super::program::{NONE, Op, Program};
+use super::program::{LINK, NONE, Op, Program};
 use super::thread::Thread;
 use crate::toolchain::isa::Opcode;
 use crate::toolchain::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
@@ -315,6 +315,13 @@ pub fn run_debug<H: Host>(
     let mut pc = th.pc;
     let mut used = 0u32;
     loop {
+        // Links are no instructions: nothing stops at them.
+        if let Some(op) = ops.get(pc as usize)
+            && op.is_link()
+        {
+            pc = op.target;
+            continue;
+        }
         if stop(th, pc) {
             th.pc = pc;
             return (Exit::Break, used);
@@ -335,7 +342,7 @@ pub fn run_debug<H: Host>(
         (th.zero, th.sign) = (zero, sign);
         match flow {
             Flow::Next => pc = op.next,
-            Flow::Goto(target) => pc = target,
+            Flow::Goto(target) | Flow::Link(target) => pc = target,
             Flow::Fault(kind) => {
                 th.pc = pc;
                 return (Exit::Fault { kind, op: pc }, used);
@@ -359,6 +366,8 @@ enum Flow {
     Next,
     /// Go on at this op (a branch taken).
     Goto(u32),
+    /// Go on at this op through a fall-through link (no instruction: not counted).
+    Link(u32),
     /// Stop the thread.
     Fault(FaultKind),
     /// Not a register-only instruction: leave it to [`step`].
@@ -383,22 +392,28 @@ fn run_registers(
     let mut zero = th.zero;
     let mut sign = th.sign;
     let exit = loop {
-        if used >= fuel {
-            break Exit::Fault {
-                kind: FaultKind::OutOfFuel(used),
-                op: pc,
-            };
-        }
         let Some(op) = ops.get(pc as usize) else {
             break Exit::Fault {
                 kind: FaultKind::RanOffEnd,
                 op: pc,
             };
         };
+        if used >= fuel && !op.is_link() {
+            break Exit::Fault {
+                kind: FaultKind::OutOfFuel(used),
+                op: pc,
+            };
+        }
         used += 1;
         match register_op(op, regs, &mut zero, &mut sign) {
-            Flow::Next => pc = op.next,
+            // The op that follows in the code is the next in the array (a link where a
+            // run of decoded ops ends), so no load of `next` holds the loop up.
+            Flow::Next => pc += 1,
             Flow::Goto(target) => pc = target,
+            Flow::Link(target) => {
+                used -= 1;
+                pc = target;
+            }
             Flow::Fault(kind) => break Exit::Fault { kind, op: pc },
             Flow::Slow => {
                 th.zero = zero;
@@ -445,6 +460,7 @@ fn register_op(op: &Op, regs: &mut [i32; 256], zero: &mut bool, sign: &mut bool)
         Opcode::Loadl => set!(op.imm),
         Opcode::Set | Opcode::Setll | Opcode::Setlt | Opcode::Settl => set!(regs[b]),
         Opcode::Jump if op.through_var == 0 => branch(true),
+        Opcode::Jump if op.through_var == LINK => Flow::Link(op.target),
         Opcode::Test => set!(regs[a]),
         Opcode::Add => set!(regs[a].wrapping_add(regs[b])),
         Opcode::Sub => set!(regs[a].wrapping_sub(regs[b])),

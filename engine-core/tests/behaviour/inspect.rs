@@ -149,8 +149,9 @@ fn threads_show_event_track_pc_source_line_and_registers() {
         "{sleeper:#?}"
     );
     assert_eq!(sleeper.line, Some(19));
-    // The label after the wait was decoded first, so the wait is not the op before its
-    // successor in the program: the view found it anyway.
+    // Code is decoded in address order, so the wait is the op before its successor in
+    // the program (a wait that ends a run of ops, before a link, is found through the
+    // successor map: `tools::inspect::threads` tests it).
     let program = engine.program();
     let next = program
         .op_at(engine_core::toolchain::project::CodeRef {
@@ -158,7 +159,7 @@ fn threads_show_event_track_pc_source_line_and_registers() {
             address: sleeper.next_pc.unwrap(),
         })
         .unwrap();
-    assert_ne!(program.ops[next as usize - 1].next, next);
+    assert_eq!(program.ops[next as usize - 1].next, next);
     run_for(&mut engine, 0.6);
     let threads = inspect::threads(&engine);
     let sleeper = threads

@@ -275,3 +275,53 @@ fn layout_of(program: &Program, th: &Thread) -> Layout {
         None => Layout::Tso,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::program::{LINK, Op};
+
+    fn op(code: Opcode, next: u32) -> Op {
+        Op {
+            code,
+            a: 1,
+            b: 0,
+            c: 0,
+            unit: 0,
+            through_var: 0,
+            addr: 16,
+            imm: 0,
+            imm2: 0,
+            target: NONE,
+            next,
+        }
+    }
+
+    #[test]
+    fn a_wait_is_found_before_its_successor_also_across_a_link() {
+        let link = Op {
+            through_var: LINK,
+            target: 3,
+            ..op(Opcode::Jump, NONE)
+        };
+        // 0 wait → 1; 2 wait ends its run (a link follows) and goes on at 3.
+        let program = Program {
+            ops: vec![
+                op(Opcode::Wait, 1),
+                op(Opcode::Nop, 2),
+                op(Opcode::WaitSamp, 4),
+                link,
+                op(Opcode::End, NONE),
+            ],
+            ..Program::default()
+        };
+        let mut map = None;
+        assert_eq!(wait_before(&program, 1, &mut map), Some((0, Opcode::Wait)));
+        assert!(map.is_none(), "the op before was the wait");
+        assert_eq!(
+            wait_before(&program, 4, &mut map),
+            Some((2, Opcode::WaitSamp))
+        );
+        assert_eq!(wait_before(&program, 2, &mut map), None);
+    }
+}
