@@ -79,8 +79,10 @@ fn compute(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
          again\n\tadd v1 v2\n\txor v4 v1\n\tcmp v1 v3\n\tiflt @again\n\tend\n]\n"
     );
     let scratch = Scratch::new(&[("compute.src", &source)])?;
+    // No fuel limit: the whole loop runs in one tick.
     let config = EngineConfig {
         fuel_per_tick: u32::MAX,
+        tick_fuel: u64::MAX,
         ..EngineConfig::default()
     };
     let mut best = Duration::MAX;
