@@ -25,6 +25,9 @@ pub struct TimedQueue<T: Ord + Copy> {
     next_due: usize,
     /// Work pushed for the current tick while it is being processed.
     late: BinaryHeap<Reverse<Entry<T>>>,
+    /// Emptied buckets kept with their room, for the next bucket that gets work: the
+    /// calendar reuses a few vectors instead of growing a new one every tick.
+    spare: Vec<Vec<Entry<T>>>,
     seq: u64,
     len: usize,
 }
@@ -38,6 +41,7 @@ impl<T: Ord + Copy> Default for TimedQueue<T> {
             due: Vec::new(),
             next_due: 0,
             late: BinaryHeap::new(),
+            spare: Vec::new(),
             seq: 0,
             len: 0,
         }
@@ -66,6 +70,11 @@ impl<T: Ord + Copy> TimedQueue<T> {
             self.late.push(Reverse(entry));
         } else if tick - self.base < HORIZON {
             if let Some(bucket) = self.buckets.get_mut((tick - self.base) as usize) {
+                if bucket.capacity() == 0
+                    && let Some(room) = self.spare.pop()
+                {
+                    *bucket = room;
+                }
                 bucket.push(entry);
             }
         } else {
@@ -111,14 +120,21 @@ impl<T: Ord + Copy> TimedQueue<T> {
     pub fn end_tick(&mut self, clock: &Clock) {
         let rest: Vec<Entry<T>> = self.due.drain(self.next_due..).collect();
         self.next_due = 0;
-        // The taken entries are done; the emptied vector is reused as a bucket.
+        // The taken entries are done; the emptied vector is kept for a bucket to come.
         let mut spare = std::mem::take(&mut self.due);
         spare.clear();
-        self.buckets[0] = spare;
+        self.keep(spare);
         for entry in rest {
             self.late.push(Reverse(entry));
         }
         self.advance(clock);
+    }
+
+    /// Keeps an empty vector's room for a later bucket (a few are enough).
+    fn keep(&mut self, room: Vec<Entry<T>>) {
+        if room.capacity() > 0 && self.spare.len() < 4 {
+            self.spare.push(room);
+        }
     }
 
     /// Moves the calendar one tick on.
@@ -129,7 +145,8 @@ impl<T: Ord + Copy> TimedQueue<T> {
             for entry in leaving.drain(..) {
                 self.late.push(Reverse(entry));
             }
-            self.buckets.push_back(leaving);
+            self.keep(leaving);
+            self.buckets.push_back(Vec::new());
         }
         self.base += 1;
         let horizon_end = self.base + HORIZON;

@@ -145,8 +145,10 @@ impl Engine {
             self.debug.held_fault = Some(kind.clone());
             th.pc = *op;
         }
-        self.globals
-            .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
+        if self.program.uses_globals {
+            self.globals
+                .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
+        }
         let levels_changed = levels::levels_of(&th) != levels_before;
         let pc = th.pc;
         self.put_back(index, th);
