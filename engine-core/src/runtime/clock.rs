@@ -151,21 +151,15 @@ impl Clock {
 
     /// The tick that contains `time` (starts at or before it, ends after it).
     pub fn tick_of(&self, time: SampleTime) -> u64 {
-        let time = time.0;
-        let mut k = match time.checked_mul(u64::from(self.tick_rate)) {
-            Some(product) => product / u64::from(self.sample_rate),
-            None => {
-                ((u128::from(time) * u128::from(self.tick_rate)) / u128::from(self.sample_rate))
-                    as u64
-            }
-        };
-        while self.tick_start(k + 1).0 <= time {
-            k += 1;
+        // The last k with ⌊k·sample_rate / tick_rate⌋ ≤ time, that is with
+        // k·sample_rate < (time + 1)·tick_rate: ⌊((time + 1)·tick_rate − 1) / sample_rate⌋.
+        // One division (the engine asks this for every wake it queues).
+        let (rate, samples) = (u64::from(self.tick_rate), u64::from(self.sample_rate));
+        match time.0.checked_add(1).and_then(|t| t.checked_mul(rate)) {
+            Some(product) => (product - 1) / samples,
+            None => ((u128::from(time.0) + 1) * u128::from(rate) - 1)
+                .div_euclid(u128::from(samples)) as u64,
         }
-        while k > 0 && self.tick_start(k).0 > time {
-            k -= 1;
-        }
-        k
     }
 
     /// The first tick that starts at or after `time`.
@@ -187,6 +181,26 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// When tick `k` starts, without overflow.
+    fn tick_start_exact(clock: &Clock, k: u64) -> u128 {
+        u128::from(k) * u128::from(clock.sample_rate) / u128::from(clock.tick_rate)
+    }
+
+    #[test]
+    fn every_time_is_in_the_tick_tick_of_names() {
+        for (rate, ticks) in [(48_000, 60), (22_050, 60), (44_100, 47), (8_000, 1000)] {
+            let clock = Clock::new(rate, ticks);
+            for t in (0..200_000u64).chain([u64::MAX / 3, u64::MAX - 1]) {
+                let k = clock.tick_of(SampleTime::from_samples(t));
+                assert!(
+                    tick_start_exact(&clock, k) <= u128::from(t)
+                        && u128::from(t) < tick_start_exact(&clock, k + 1),
+                    "{rate} Hz, {ticks} ticks/s, t = {t}: tick {k}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn ticks_never_drift() {
@@ -221,11 +235,22 @@ mod tests {
         assert_eq!(clock.tick_of(SampleTime::from_samples(799)), 0);
         assert_eq!(clock.tick_of(SampleTime::from_samples(800)), 1);
         let odd = Clock::new(22_050, 60);
-        for t in [0u64, 366, 367, 368, 734, 735, 736, 99_999] {
+        for t in [
+            0u64,
+            366,
+            367,
+            368,
+            734,
+            735,
+            736,
+            99_999,
+            u64::MAX - 1,
+            u64::MAX / 7,
+        ] {
             let k = odd.tick_of(SampleTime::from_samples(t));
             assert!(
                 odd.tick_start(k) <= SampleTime::from_samples(t)
-                    && t < (odd.tick_start(k + 1)).samples(),
+                    && u128::from(t) < tick_start_exact(&odd, k + 1),
                 "{t}"
             );
         }
