@@ -135,7 +135,7 @@ pub struct Thread {
     /// `push`/`pop` values.
     pub stack: Vec<i32>,
     /// Every variable; globals are copied in before and out after each run.
-    pub regs: Box<[i32; 256]>,
+    pub regs: [i32; 256],
     /// Zero flag.
     pub zero: bool,
     /// Sign flag.

@@ -202,7 +202,10 @@ impl Engine {
     /// Runs what a resume asked for: the paused thread on, or its fault.
     pub(super) fn resume_thread(&mut self, resume: Resume) {
         match resume {
-            Resume::Run(p) => self.run_thread(p.thread, p.generation, p.at, p.tick_end),
+            Resume::Run(p) => {
+                let program = Arc::clone(&self.program);
+                self.run_thread(&program, p.thread, p.generation, p.at, p.tick_end);
+            }
             Resume::Fault(p, kind) => {
                 if self.current(p.thread, p.generation) {
                     let exit = Exit::Fault { kind, op: p.op };

@@ -338,7 +338,7 @@ impl Engine {
         start: &Start<'_>,
         layout: crate::toolchain::registers::Layout,
         attrs: AttrRegs,
-    ) -> Box<[i32; 256]> {
+    ) -> [i32; 256] {
         let Start {
             track,
             entry,
@@ -347,7 +347,7 @@ impl Engine {
             piano,
             ..
         } = *start;
-        let mut regs = Box::new([0i32; 256]);
+        let mut regs = [0i32; 256];
         let object = source.unwrap_or(0);
         match track.args_type {
             1 => {

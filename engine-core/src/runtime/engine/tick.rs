@@ -31,6 +31,8 @@ impl Engine {
         if let Some(resume) = self.debug.resume.take() {
             self.resume_thread(resume);
         }
+        // One hold on the code for the whole tick, not one per thread run.
+        let program = Arc::clone(&self.program);
         while self.debug.paused.is_none()
             && let Some((at, wake)) = self.queue.pop_before(end)
         {
@@ -40,7 +42,9 @@ impl Engine {
                     self.deferred += 1;
                     self.schedule(end, Wake::Run { thread, generation });
                 }
-                Wake::Run { thread, generation } => self.run_thread(thread, generation, at, end),
+                Wake::Run { thread, generation } => {
+                    self.run_thread(&program, thread, generation, at, end);
+                }
                 Wake::NoteEnd {
                     thread,
                     generation,
@@ -80,6 +84,7 @@ impl Engine {
 
     pub(super) fn run_thread(
         &mut self,
+        program: &Program,
         index: usize,
         generation: u32,
         at: SampleTime,
@@ -111,7 +116,6 @@ impl Engine {
                 host::AfterRun::default(),
             )
         } else {
-            let program = Arc::clone(&self.program);
             self.running = Some(Running {
                 chain: budget.chain,
             });
@@ -125,13 +129,13 @@ impl Engine {
                     stopped.is_some()
                 };
                 let (exit, used) =
-                    vm::run_debug(&mut th, &program, &mut host, budget.instructions, &mut stop);
+                    vm::run_debug(&mut th, program, &mut host, budget.instructions, &mut stop);
                 let after = host.finish();
                 self.debug = debug;
                 (exit, used, after)
             } else {
                 let mut host = host::HostCtx::new(self, index);
-                let (exit, used) = vm::run(&mut th, &program, &mut host, budget.instructions);
+                let (exit, used) = vm::run(&mut th, program, &mut host, budget.instructions);
                 (exit, used, host.finish())
             }
         };
