@@ -337,9 +337,9 @@ pub fn run_debug<H: Host>(
             return (Exit::Fault { kind, op: pc }, used);
         };
         used += 1;
-        let (mut zero, mut sign) = (th.zero, th.sign);
-        let flow = register_op(&op, &mut th.regs, &mut zero, &mut sign);
-        (th.zero, th.sign) = (zero, sign);
+        let mut flag = Flag::of(th.zero, th.sign);
+        let flow = register_op(&op, &mut th.regs, &mut flag);
+        (th.zero, th.sign) = flag.zero_sign();
         match flow {
             Flow::Next => pc = op.next,
             Flow::Goto(target) | Flow::Link(target) => pc = target,
@@ -357,6 +357,31 @@ pub fn run_debug<H: Host>(
                 }
             }
         }
+    }
+}
+
+/// The zero and sign flags as one number: the last result (or a compare's difference)
+/// itself, so an instruction sets both with one move and a branch tests it directly.
+#[derive(Clone, Copy)]
+struct Flag(i64);
+
+impl Flag {
+    /// The number that gives these flags.
+    #[inline(always)]
+    fn of(zero: bool, sign: bool) -> Self {
+        Self(if zero {
+            0
+        } else if sign {
+            -1
+        } else {
+            1
+        })
+    }
+
+    /// The zero and sign flags.
+    #[inline(always)]
+    fn zero_sign(self) -> (bool, bool) {
+        (self.0 == 0, self.0 < 0)
     }
 }
 
@@ -389,8 +414,7 @@ fn run_registers(
     let mut pc = *pc_out;
     let mut used = *used_out;
     let regs: &mut [i32; 256] = &mut th.regs;
-    let mut zero = th.zero;
-    let mut sign = th.sign;
+    let mut flag = Flag::of(th.zero, th.sign);
     let exit = loop {
         let Some(op) = ops.get(pc as usize) else {
             break Exit::Fault {
@@ -405,7 +429,7 @@ fn run_registers(
             };
         }
         used += 1;
-        match register_op(op, regs, &mut zero, &mut sign) {
+        match register_op(op, regs, &mut flag) {
             // The op that follows in the code is the next in the array (a link where a
             // run of decoded ops ends), so no load of `next` holds the loop up.
             Flow::Next => pc += 1,
@@ -416,16 +440,14 @@ fn run_registers(
             }
             Flow::Fault(kind) => break Exit::Fault { kind, op: pc },
             Flow::Slow => {
-                th.zero = zero;
-                th.sign = sign;
+                (th.zero, th.sign) = flag.zero_sign();
                 *pc_out = pc;
                 *used_out = used;
                 return None;
             }
         }
     };
-    th.zero = zero;
-    th.sign = sign;
+    (th.zero, th.sign) = flag.zero_sign();
     th.pc = pc;
     *pc_out = pc;
     *used_out = used;
@@ -434,15 +456,14 @@ fn run_registers(
 
 /// One register-only instruction: arithmetic, moves, compares, branches and no-ops.
 #[inline(always)]
-fn register_op(op: &Op, regs: &mut [i32; 256], zero: &mut bool, sign: &mut bool) -> Flow {
+fn register_op(op: &Op, regs: &mut [i32; 256], flag: &mut Flag) -> Flow {
     let a = usize::from(op.a);
     let b = usize::from(op.b);
     macro_rules! set {
         ($value:expr) => {{
             let v: i32 = $value;
             regs[a] = v;
-            *zero = v == 0;
-            *sign = v < 0;
+            *flag = Flag(i64::from(v));
             Flow::Next
         }};
     }
@@ -468,9 +489,7 @@ fn register_op(op: &Op, regs: &mut [i32; 256], zero: &mut bool, sign: &mut bool)
         Opcode::Div => set!(regs[a].wrapping_div(regs[b])),
         Opcode::Mul => set!(regs[a].wrapping_mul(regs[b])),
         Opcode::Cmp => {
-            let difference = i64::from(regs[a]) - i64::from(regs[b]);
-            *zero = difference == 0;
-            *sign = difference < 0;
+            *flag = Flag(i64::from(regs[a]) - i64::from(regs[b]));
             Flow::Next
         }
         Opcode::Less => set!(i32::from(regs[a] < regs[b])),
@@ -487,12 +506,12 @@ fn register_op(op: &Op, regs: &mut [i32; 256], zero: &mut bool, sign: &mut bool)
         Opcode::Min => set!(regs[a].min(op.imm)),
         Opcode::Inc => set!(regs[a].wrapping_add(1)),
         Opcode::Dec => set!(regs[a].wrapping_sub(1)),
-        Opcode::Ifeq => branch(*zero),
-        Opcode::Ifne => branch(!*zero),
-        Opcode::Ifgt => branch(!*sign && !*zero),
-        Opcode::Iflt => branch(*sign),
-        Opcode::Ifge => branch(!*sign),
-        Opcode::Ifle => branch(*sign || *zero),
+        Opcode::Ifeq => branch(flag.0 == 0),
+        Opcode::Ifne => branch(flag.0 != 0),
+        Opcode::Ifgt => branch(flag.0 > 0),
+        Opcode::Iflt => branch(flag.0 < 0),
+        Opcode::Ifge => branch(flag.0 >= 0),
+        Opcode::Ifle => branch(flag.0 <= 0),
         // No-ops: note, callentrypoint, nop, groups, get_var, callback, smart_setcrit,
         // push_mask…call_push, test1–test4, testx, setchanreg…kill_note.
         Opcode::Note
