@@ -222,9 +222,11 @@ impl Frames {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(&[0; 4]);
         let bytes = std::mem::take(&mut self.bytes);
-        self.bytes = postcard::to_extend(frame, bytes).map_err(|e| CaptureError::Io {
-            path: self.path.clone(),
-            source: std::io::Error::other(e),
+        self.bytes = postcard::serialize_with_flavor(frame, Append(bytes)).map_err(|e| {
+            CaptureError::Io {
+                path: self.path.clone(),
+                source: std::io::Error::other(e),
+            }
         })?;
         let len = self.bytes.len() - start - 4;
         if len > limit {
@@ -238,5 +240,29 @@ impl Frames {
         }
         self.bytes[start..start + 4].copy_from_slice(&(len as u32).to_le_bytes());
         Ok(())
+    }
+}
+
+/// Postcard's output into the end of a buffer, whole slices at a time (its `Extend`
+/// flavour copies byte by byte, which cost more than the encoding itself).
+struct Append(Vec<u8>);
+
+impl postcard::ser_flavors::Flavor for Append {
+    type Output = Vec<u8>;
+
+    #[inline]
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.0.extend_from_slice(data);
+        Ok(())
+    }
+
+    #[inline]
+    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
+        self.0.push(data);
+        Ok(())
+    }
+
+    fn finalize(self) -> postcard::Result<Vec<u8>> {
+        Ok(self.0)
     }
 }
