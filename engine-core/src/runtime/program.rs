@@ -50,6 +50,11 @@ pub struct Op {
     pub target: u32,
     /// The op index of the instruction that follows, or [`NONE`] past the end.
     pub next: u32,
+    /// 0, or the condition of the conditional branch that directly follows this op, as
+    /// the results it is taken on (bit 0 negative, bit 1 zero, bit 2 positive: `ifle` is
+    /// 0b011), its target then in `target`: the interpreter's fast path runs both in one
+    /// step (a compare and its branch, most often), counting two instructions.
+    pub fuse: u8,
 }
 
 impl Op {
@@ -180,6 +185,32 @@ impl Program {
                 op.target = target;
             }
         }
+        self.fuse_branches();
+    }
+
+    /// Marks every op that a conditional branch directly follows (the op after it in the
+    /// code is the next in the array, and the branch goes to code) with that branch.
+    fn fuse_branches(&mut self) {
+        for index in 0..self.ops.len().saturating_sub(1) {
+            let (op, branch) = (self.ops[index], self.ops[index + 1]);
+            let kind = match branch.code {
+                Opcode::Ifeq => 0b010,
+                Opcode::Ifne => 0b101,
+                Opcode::Ifgt => 0b100,
+                Opcode::Iflt => 0b001,
+                Opcode::Ifge => 0b110,
+                Opcode::Ifle => 0b011,
+                _ => continue,
+            };
+            let follows = usize::try_from(op.next).is_ok_and(|next| next == index + 1);
+            if op.code.is_branch() || op.is_link() || !follows || branch.target == NONE {
+                continue;
+            }
+            if let Some(op) = self.ops.get_mut(index) {
+                op.fuse = kind;
+                op.target = branch.target;
+            }
+        }
     }
 
     fn index_of(&self, unit: usize, address: usize) -> u32 {
@@ -270,6 +301,7 @@ fn link_op(unit: u16, target: u32) -> Op {
         imm2: 0,
         target,
         next: NONE,
+        fuse: 0,
     }
 }
 
@@ -286,6 +318,7 @@ fn decode_op(bytes: &[u8], pc: usize, unit: u16) -> (Op, usize) {
         imm2: 0,
         target: NONE,
         next: NONE,
+        fuse: 0,
     };
     let Ok(instr) = isa::decode(bytes, pc) else {
         op.a = bytes.get(pc).copied().unwrap_or(0);

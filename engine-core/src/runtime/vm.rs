@@ -383,6 +383,13 @@ impl Flag {
     fn zero_sign(self) -> (bool, bool) {
         (self.0 == 0, self.0 < 0)
     }
+
+    /// Whether a fused branch of condition `mask` ([`Op::fuse`]) is taken: no branch
+    /// of its own, the result's sign picks the mask's bit.
+    #[inline(always)]
+    fn takes(self, mask: u8) -> bool {
+        mask & (1 << (self.0.signum() + 1)) != 0
+    }
 }
 
 /// What a register-only instruction did.
@@ -431,7 +438,17 @@ fn run_registers(
         used += 1;
         match register_op(op, regs, &mut flag) {
             // The op that follows in the code is the next in the array (a link where a
-            // run of decoded ops ends), so no load of `next` holds the loop up.
+            // run of decoded ops ends), so no load of `next` holds the loop up. A
+            // conditional branch right after runs in the same step when its instruction
+            // fits in the fuel (else it runs, or stops the thread, on its own).
+            Flow::Next if op.fuse != 0 && used < fuel => {
+                used += 1;
+                pc = if flag.takes(op.fuse) {
+                    op.target
+                } else {
+                    pc + 2
+                };
+            }
             Flow::Next => pc += 1,
             Flow::Goto(target) => pc = target,
             Flow::Link(target) => {

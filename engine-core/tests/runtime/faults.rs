@@ -338,3 +338,76 @@ fn work_on_long_hit_lists_is_paid_for_in_fuel() {
         );
     }
 }
+
+/// A loop whose compare and branch the interpreter's fast path runs as one step.
+const COUNTER: &str = "\
+LAYOUT tso
+BINARY [
+counter
+\tloadb v1 0
+\tloadl v2 #1000
+again
+\tinc v1
+\tcmp v1 v2
+\tiflt @again
+\tdec v1
+\tifne @done
+\tinc v1
+done
+\tend
+
+idle
+\tend
+]
+";
+
+#[test]
+fn fused_compare_and_branch_run_out_of_fuel_exactly_where_single_steps_do() {
+    use engine_core::runtime::debug::BreakAt;
+    use engine_core::runtime::trace::TraceEvent;
+    use engine_core::runtime::{Engine, EngineConfig, NullSink};
+    let p = TempProject::new("fused-fuel");
+    p.file("c.src", COUNTER);
+    // Every fuel from 1 up to past the loop's end: the plain run (fused pairs) and the
+    // debugger's run (one instruction at a time, a breakpoint armed that never hits)
+    // stop at the same instruction with the same count, or both finish.
+    for fuel in (1..=40).chain([3000, 3004, 3005, 3006, 3007, 5000]) {
+        let run = |armed: bool| {
+            let config = EngineConfig {
+                fuel_per_tick: fuel,
+                ..EngineConfig::default()
+            };
+            let mut engine = Engine::new(
+                p.load(),
+                config,
+                Box::new(NullSink),
+                super::support::samples_of(1.0),
+            );
+            engine.set_trace_switches(TraceSwitches::ALL);
+            if armed {
+                engine
+                    .add_breakpoint(BreakAt::Track("idle".into()), None)
+                    .unwrap();
+            }
+            engine.trigger("counter", None, args()).unwrap();
+            engine.tick();
+            let faults: Vec<String> = engine
+                .take_trace()
+                .iter()
+                .filter_map(|r| match &r.what {
+                    TraceEvent::Fault { place, kind, .. } => Some(format!(
+                        "{kind:?} at {:?}",
+                        place.as_ref().map(|p| p.address)
+                    )),
+                    _ => None,
+                })
+                .collect();
+            (faults, engine.instructions(), engine.active_tracks().len())
+        };
+        let (plain, debugged) = (run(false), run(true));
+        assert_eq!(plain, debugged, "fuel {fuel}");
+        if fuel < 3000 {
+            assert_eq!(plain.0.len(), 1, "fuel {fuel}: {plain:?}");
+        }
+    }
+}

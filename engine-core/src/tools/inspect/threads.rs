@@ -294,6 +294,7 @@ mod tests {
             imm2: 0,
             target: NONE,
             next,
+            fuse: 0,
         }
     }
 
