@@ -125,7 +125,7 @@ impl Engine {
                 let mut debug = std::mem::take(&mut self.debug);
                 let mut host = host::HostCtx::new(self, index);
                 let mut stop = |t: &Thread, pc: u32| {
-                    stopped = debug.stops(index, t, pc, &project, &program);
+                    stopped = debug.stops(index, t, pc, &project, program);
                     stopped.is_some()
                 };
                 let (exit, used) =
