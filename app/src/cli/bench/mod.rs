@@ -8,6 +8,7 @@
 mod asm;
 mod mix;
 mod reload;
+mod scratch;
 mod ui;
 mod vm;
 mod window;
