@@ -236,6 +236,36 @@ fn bench_reload_prints_write_to_live_times() {
 }
 
 #[test]
+fn bench_load_prints_its_targets_with_ratios() {
+    let run = hitbench(&["bench", "load", "--quick"]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
+    let out = &run.out;
+    assert!(
+        out.contains("load: a generated project of 1000 samples"),
+        "{out}"
+    );
+    // The generated project checks clean.
+    assert!(out.contains("0 errors, 0 warnings in"), "{out}");
+    let line = |what: &str| {
+        out.lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no line for {what}: {out}"))
+    };
+    let check = line("load: check of 1000 samples and 200 tracks = ");
+    assert!(check.contains("target < 1 s ("), "{check}");
+    assert!(check.contains("x under the target") || check.contains("x over the target"));
+    let memory = line("load: memory of that check");
+    assert!(memory.contains("target < 200 MB"), "{memory}");
+    // In-process (this is not the hitbench binary) the cold start is not measured, and
+    // says why with its target.
+    let cold = line("cold start: ");
+    assert!(
+        cold.contains("not measured") && cold.contains("target < 400 ms"),
+        "{cold}"
+    );
+}
+
+#[test]
 fn bench_ui_prints_frame_times() {
     let run = hitbench(&["bench", "ui", "--quick"]);
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);

@@ -155,7 +155,7 @@ world.ini [Cache] BudgetMB; default 256):
         rate and channels (more than two are downmixed to stereo, as they play;
         16-bit input comes out sample for sample). A damaged file is an error and
         writes nothing. Exit status 1 if the file cannot be decoded or written.
-  bench asm|vm|mix|reload|ui [--quick]
+  bench asm|vm|mix|reload|ui|load [--quick]
         --quick does a hundredth of the work (same code paths, rough figures).
   bench asm
         Measure assembler throughput (source lines per second) on a generated
@@ -179,6 +179,12 @@ world.ini [Cache] BudgetMB; default 256):
         with 1,000,000 trace records and 64 busy voices while records arrive;
         print the frame time (median, p95) following the newest record and with
         a filter on, against the 8 ms target.
+  bench load
+        Generate a project of 100,000 samples and 20,000 tracks in a temporary
+        folder and time `hitbench check` on it (best of 3) and its peak memory,
+        against the 1 s and 200 MB targets; then time `hitbench open
+        projects/demo --null-audio` from its start to the first painted frame
+        (median of 5; needs a display, e.g. xvfb-run) against the 400 ms target.
   help  Show this text.
 ";
 

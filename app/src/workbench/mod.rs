@@ -6,6 +6,7 @@
 mod capture;
 pub mod dock;
 pub mod files;
+mod first_frame;
 pub mod hitlist_sessions;
 mod live;
 mod opening;
@@ -13,6 +14,7 @@ mod properties;
 mod qa;
 mod renderer;
 
+pub use first_frame::{FIRST_FRAME_ENV, FIRST_FRAME_LINE};
 pub use renderer::{native_options, software_renderer};
 mod render_job;
 pub mod settings;
@@ -89,6 +91,8 @@ pub struct Workbench {
     refreshing: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// The software renderer painting the window, if it is one (`renderer.rs`).
     software_renderer: Option<String>,
+    /// Closes after the first painted frame when asked to (`first_frame.rs`).
+    first_frame: first_frame::FirstFrameExit,
 }
 
 /// Something the menu asks for.
@@ -156,6 +160,7 @@ impl Workbench {
             waker_set: false,
             refreshing: std::sync::Arc::default(),
             software_renderer: None,
+            first_frame: first_frame::FirstFrameExit::from_env(),
         };
         workbench.open_project(&dir);
         // The first thing to do is type a command: the console has the keyboard.
@@ -694,6 +699,7 @@ impl Workbench {
 
 impl eframe::App for Workbench {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.first_frame.frame_begins(ui.ctx());
         self.frame(ui);
     }
 

@@ -465,6 +465,7 @@ pub struct ReadRules {
     roots: Vec<Root>,
     links: LinkPolicy,
     max_bytes: u64,
+    folders: folders::FolderMemo,
 }
 
 /// A file that passed the checks.
@@ -494,6 +495,7 @@ impl ReadRules {
             roots,
             links: LinkPolicy::StayInside,
             max_bytes: MAX_TEXT_FILE_BYTES,
+            folders: folders::FolderMemo::default(),
         }
     }
 
@@ -520,6 +522,21 @@ impl ReadRules {
         self
     }
 
+    /// The same rules for one pass over many files (a load, a check): each folder's
+    /// canonical path is found once and remembered by these rules and their clones, so
+    /// a file that is not a link costs one `lstat` instead of a `readlink` per part of
+    /// its path. A folder relinked during the pass is seen as it was when first met.
+    pub fn remembering_folders(mut self) -> Self {
+        self.folders = folders::FolderMemo::remembering();
+        self
+    }
+
+    /// `path` canonical (every link followed), through the folders remembered when the
+    /// rules [remember them](Self::remembering_folders).
+    pub fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
+        self.folders.canonicalize(path)
+    }
+
     /// The size limit in bytes.
     pub fn max_bytes(&self) -> u64 {
         self.max_bytes
@@ -528,9 +545,15 @@ impl ReadRules {
     /// Checks that `path` exists and lies inside an allowed root (after following its
     /// links as the policy says); returns its canonical path. Folders pass too.
     pub fn contains(&self, path: &Path) -> Result<PathBuf, Refusal> {
+        self.locate(path).map(|(canonical, _)| canonical)
+    }
+
+    /// [`contains`](Self::contains), with the metadata of the file when it was read
+    /// on the way (rules remembering folders read it to tell a link).
+    fn locate(&self, path: &Path) -> Result<(PathBuf, Option<Metadata>), Refusal> {
         let given = lexical_absolute(path);
-        let canonical = match fs::canonicalize(path) {
-            Ok(canonical) => canonical,
+        let (canonical, meta) = match self.folders.canonicalize_with_meta(path) {
+            Ok(found) => found,
             Err(_) if is_link(path) => {
                 return Err(Refusal::Dangling {
                     path: path.to_owned(),
@@ -550,7 +573,7 @@ impl ReadRules {
             (true, _) => self.roots.iter().any(within),
         };
         if allowed {
-            return Ok(canonical);
+            return Ok((canonical, meta));
         }
         Err(match holders.first() {
             Some(root) => Refusal::LinkOutside {
@@ -579,8 +602,11 @@ impl ReadRules {
     /// Checks that `path` may be read: inside a root, a regular file, not over the size
     /// limit (by what the file system says; [`ReadRules::read`] counts again).
     pub fn check(&self, path: &Path) -> Result<Checked, Refusal> {
-        let canonical = self.contains(path)?;
-        let meta = fs::metadata(&canonical).map_err(|e| Refusal::io(path, &e))?;
+        let (canonical, meta) = self.locate(path)?;
+        let meta = match meta {
+            Some(meta) => meta,
+            None => fs::metadata(&canonical).map_err(|e| Refusal::io(path, &e))?,
+        };
         self.check_meta(path, &meta)?;
         Ok(Checked {
             canonical,
@@ -714,5 +740,6 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+mod folders;
 #[cfg(test)]
 mod tests;

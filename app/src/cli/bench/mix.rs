@@ -10,6 +10,7 @@
 
 use super::super::Io;
 use super::Size;
+use super::scratch::Scratch;
 use anyhow::{Context as _, anyhow};
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::runtime::{Gain, Pan};
@@ -689,38 +690,16 @@ fn decoding(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A temporary folder removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> anyhow::Result<Self> {
-        static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("hitbench-bench-{}-cache-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        Ok(Self(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn cache(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
-    let scratch = Scratch::new()?;
+    let scratch = Scratch::new("cache")?;
     let name = "hit.wav";
-    std::fs::write(scratch.0.join(name), wav_bytes(22_050, 1, 2_205)?)
+    std::fs::write(scratch.file(name), wav_bytes(22_050, 1, 2_205)?)
         .with_context(|| format!("cannot write {name}"))?;
     let cache = ResourceCache::with_budget(8 << 20);
     for loader in SampleLoader::all(DecodeLimits::default()) {
         cache.register_loader(loader);
     }
-    cache.add_directory(&scratch.0)?;
+    cache.add_directory(scratch.path())?;
     if cache.get(name)?.samples().is_none() {
         anyhow::bail!("the cache did not decode {name}");
     }

@@ -2,12 +2,17 @@
 //! and ratios against their targets (never asserted in tests): `asm` (assembler
 //! throughput), `vm` (the runtime), `mix` (the mixer against kira and rodio, decode
 //! throughput, cache hit latency), `reload` (from a file write to the new version
-//! live) and `ui` (the workbench's frame time with a million trace records; with
-//! `--window`, the CPU the workbench uses in a real window, idle and playing).
+//! live), `ui` (the workbench's frame time with a million trace records; with
+//! `--window`, the CPU the workbench uses in a real window, idle and playing) and `load`
+//! (`check` on a project of 100,000 samples and 20,000 tracks, and the workbench's cold
+//! start to its first painted frame).
 
 mod asm;
+mod cold_start;
+mod load;
 mod mix;
 mod reload;
+mod scratch;
 mod ui;
 mod vm;
 mod window;
@@ -35,7 +40,7 @@ impl Size {
     }
 }
 
-/// Runs `hitbench bench <asm|vm|mix|reload|ui> [--quick]`.
+/// Runs `hitbench bench <asm|vm|mix|reload|ui|load> [--quick]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let size = if args.flag(&["--quick"]) {
         Size::Quick
@@ -43,9 +48,9 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         Size::Full
     };
     let window = args.flag(&["--window"]);
-    let what = args
-        .next_positional()
-        .ok_or_else(|| usage("bench needs what to measure: hitbench bench asm|vm|mix|reload|ui"))?;
+    let what = args.next_positional().ok_or_else(|| {
+        usage("bench needs what to measure: hitbench bench asm|vm|mix|reload|ui|load")
+    })?;
     args.finish()?;
     if size == Size::Quick {
         writeln!(
@@ -67,9 +72,10 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         "reload" => reload::run(io, size)?,
         "ui" if window => window::run(io, size)?,
         "ui" => ui::run(io, size)?,
+        "load" => load::run(io, size)?,
         other => {
             return Err(usage(format!(
-                "unknown benchmark `{other}` (available: asm, vm, mix, reload, ui)"
+                "unknown benchmark `{other}` (available: asm, vm, mix, reload, ui, load)"
             )));
         }
     }

@@ -6,6 +6,7 @@
 
 use super::super::Io;
 use super::Size;
+use super::scratch::Scratch;
 use anyhow::Context as _;
 use engine_core::host::reload::{Reload, ReloadConfig, Reloader};
 use engine_core::host::session::{Session, SessionConfig};
@@ -14,7 +15,7 @@ use engine_core::runtime::{EventArgs, TraceKind, TraceRecord, TraceSwitches};
 use engine_core::sound::mixer::{Mixer, MixerConfig, mixer};
 use engine_core::sound::server::ServerConfig;
 use engine_core::toolchain::project::Project;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
@@ -29,30 +30,6 @@ const EDITS: usize = 20;
 
 /// How long one edit may take before the benchmark gives up.
 const GIVE_UP: Duration = Duration::from_secs(10);
-
-/// A temporary data directory removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> anyhow::Result<Self> {
-        let dir =
-            std::env::temp_dir().join(format!("hitbench-bench-reload-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        Ok(Self(dir))
-    }
-
-    fn file(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// What one round of edits rewrites.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,13 +237,13 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         Size::Full => EDITS,
         Size::Quick => 3,
     };
-    let scratch = Scratch::new()?;
+    let scratch = Scratch::new("reload")?;
     for kind in [Kind::Source, Kind::Sample, Kind::Tables] {
         let path = scratch.file(kind.file());
         std::fs::write(&path, kind.content(1)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let project = Project::load(&scratch.0);
+    let project = Project::load(scratch.path());
     if let Some(problem) = project.diagnostics.iter().find(|d| d.is_error()) {
         anyhow::bail!("benchmark project does not load: {problem}");
     }

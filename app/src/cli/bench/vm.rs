@@ -1,16 +1,15 @@
-//! `hitbench bench vm`: the runtime's three figures — HIT instructions per second in a
-//! compute-heavy track, the share of one core 10,000 live tracks take at 60 Hz, and
-//! events dispatched per second.
+//! `hitbench bench vm`: the runtime's figures — HIT instructions per second in a
+//! compute-heavy track, the share of one core 10,000 live tracks take at 60 Hz, events
+//! dispatched per second, and what capturing adds to dispatch.
 
 use super::super::Io;
 use super::Size;
-use anyhow::Context as _;
+use super::scratch::Scratch;
 use engine_core::host::capture::{self, CaptureError, CaptureWriter, Header};
 use engine_core::runtime::{
     Engine, EngineConfig, EventArgs, NullSink, SampleInfo, TraceRecord, UniformSamples,
 };
 use engine_core::toolchain::project::Project;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Target: HIT instructions per second in a compute-heavy track.
@@ -23,34 +22,6 @@ pub const EVENTS_TARGET: f64 = 5e6;
 pub const CAPTURE_COST_TARGET: f64 = 0.05;
 /// Live tracks in the second figure.
 pub const LIVE_TRACKS: usize = 10_000;
-
-/// A temporary data directory removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(files: &[(&str, &str)]) -> anyhow::Result<Self> {
-        static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("hitbench-bench-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        for (name, text) in files {
-            std::fs::write(dir.join(name), text).with_context(|| format!("cannot write {name}"))?;
-        }
-        Ok(Self(dir))
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn engine(project: Project, config: EngineConfig, seconds: f64) -> Engine {
     let samples = UniformSamples(SampleInfo {
@@ -68,7 +39,7 @@ fn load(scratch: &Scratch) -> anyhow::Result<Project> {
     Ok(project)
 }
 
-/// Runs the three measurements.
+/// Runs the measurements.
 pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     compute(io, size)?;
     live_tracks(io, size)?;
@@ -82,7 +53,7 @@ fn compute(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         "LAYOUT tso\nBINARY [\ncompute\n\tloadl v1 #0\n\tloadl v2 #1\n\tloadl v3 #{iterations}\n\
          again\n\tadd v1 v2\n\txor v4 v1\n\tcmp v1 v3\n\tiflt @again\n\tend\n]\n"
     );
-    let scratch = Scratch::new(&[("compute.src", &source)])?;
+    let scratch = Scratch::with_files("vm", &[("compute.src", source.as_bytes())])?;
     // No fuel limit: the whole loop runs in one tick.
     let config = EngineConfig {
         fuel_per_tick: u32::MAX,
@@ -122,7 +93,14 @@ fn live_tracks(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         talker\n\tloadb MultipleInstances 1\n\tloadb patch 1\n\tloadl v2 #250\ntalk\n\tnote_on v1\n\
         \twait_samp\n\twait v2\n\tjump @talk\n]\n";
     let tables = "[Patch]\n1=0,hum,\"hum.wav\",0,0,0,0,0\n";
-    let scratch = Scratch::new(&[("live.src", source), ("live.hot", tables), ("hum.wav", "")])?;
+    let scratch = Scratch::with_files(
+        "vm",
+        &[
+            ("live.src", source.as_bytes()),
+            ("live.hot", tables.as_bytes()),
+            ("hum.wav", b""),
+        ],
+    )?;
     let config = EngineConfig {
         max_voices: live_tracks,
         ..EngineConfig::default()
@@ -243,7 +221,14 @@ fn events(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     }
     source.push_str("]\n");
     let tables = "[Patch]\n1=0,click,\"click.wav\",0,0,0,0,0\n";
-    let scratch = Scratch::new(&[("ui.src", &source), ("ui.hot", tables), ("click.wav", "")])?;
+    let scratch = Scratch::with_files(
+        "vm",
+        &[
+            ("ui.src", source.as_bytes()),
+            ("ui.hot", tables.as_bytes()),
+            ("click.wav", b""),
+        ],
+    )?;
     let names: Vec<String> = (0..count).map(|i| format!("ui{i}")).collect();
     let events = size.scale(200_000);
     let header = Header {

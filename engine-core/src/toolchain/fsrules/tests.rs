@@ -474,3 +474,52 @@ fn the_walk_and_the_reader_refuse_a_link_in_the_same_words() {
         )
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn rules_remembering_folders_agree_with_the_file_system() {
+    use std::os::unix::fs::symlink;
+    let temp = Temp::new("memo");
+    let data = temp.dir("data");
+    let plain = temp.file("data/sounds/a.wav", b"a");
+    temp.file("data/sounds/b.wav", b"b");
+    // A folder reached through a link inside the data, a file that is a link, a link
+    // leading out, one to nothing, and `..` in a path.
+    symlink(data.join("sounds"), data.join("linked")).unwrap();
+    symlink(&plain, data.join("alias.wav")).unwrap();
+    let outside = temp.file("outside.wav", b"o");
+    symlink(&outside, data.join("out.wav")).unwrap();
+    symlink(data.join("none.wav"), data.join("dangling.wav")).unwrap();
+    let plain_rules = ReadRules::within(std::slice::from_ref(&data));
+    let memo_rules = plain_rules.clone().remembering_folders();
+    assert_eq!(plain_rules, memo_rules);
+    for name in [
+        "sounds/a.wav",
+        "sounds/b.wav",
+        "linked/a.wav",
+        "linked/b.wav",
+        "alias.wav",
+        "out.wav",
+        "dangling.wav",
+        "missing.wav",
+        "sounds/../sounds/a.wav",
+        "sounds",
+        "linked",
+    ] {
+        // Twice: the second time from what the memo remembered.
+        for _ in 0..2 {
+            let path = data.join(name);
+            assert_eq!(memo_rules.check(&path), plain_rules.check(&path), "{name}");
+            assert_eq!(
+                memo_rules.contains(&path),
+                plain_rules.contains(&path),
+                "{name}"
+            );
+            assert_eq!(
+                memo_rules.canonicalize(&path).ok(),
+                fs::canonicalize(&path).ok(),
+                "{name}"
+            );
+        }
+    }
+}

@@ -123,7 +123,7 @@ fn world_findings(project: &Project) -> Vec<Finding> {
 /// How many files the project was read from (sources and the files they include,
 /// built sets, tables, event lists and samples).
 pub fn files_checked(project: &Project) -> usize {
-    let mut files: BTreeSet<&Path> = BTreeSet::new();
+    let mut files: HashSet<&Path> = HashSet::new();
     for piece in &project.inputs.pieces {
         files.insert(&piece.path);
         files.extend(piece.stamps.iter().map(|s| s.path.as_path()));

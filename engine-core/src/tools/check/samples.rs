@@ -7,7 +7,7 @@ use crate::toolchain::diag::DiagCode;
 use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
 use crate::toolchain::project::packs;
 use crate::toolchain::project::{PatchDef, Project, refused_sample};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Why a sample file does not decode. The finding that reports it names the patch and
@@ -40,73 +40,110 @@ fn decode_whole(file: &Path) -> Result<(), Undecodable> {
     }
 }
 
-/// The `bad-sample` rule (and `missing-sample` for files the cache would refuse).
+/// The `bad-sample` rule (and `missing-sample` for files the cache would refuse). The
+/// files are judged on every core (`hitbench-check` threads, each a run of them in
+/// order), and the findings come out in the same order as one thread would give them.
 pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
     // The cache's rule: a sample is only opened if the cache would serve it.
-    let rules = ReadRules::within(&project.dirs).with_max_bytes(MAX_RESOURCE_BYTES);
-    let mut by_file: BTreeMap<&Path, Vec<&PatchDef>> = BTreeMap::new();
+    let rules = ReadRules::within(&project.dirs)
+        .with_max_bytes(MAX_RESOURCE_BYTES)
+        .remembering_folders();
+    let mut by_file: HashMap<&Path, Vec<&PatchDef>> = HashMap::with_capacity(project.patches.len());
     for patch in project.patches.values() {
         if let Some(file) = &patch.file {
             by_file.entry(file.as_path()).or_default().push(patch);
         }
     }
-    let limits = DecodeLimits::default();
-    for (file, mut patches) in by_file {
+    // In a fixed order, by the bytes of the path (cheaper than `Path`'s order by parts;
+    // the findings are sorted by place afterwards).
+    let mut by_file: Vec<(&Path, Vec<&PatchDef>)> = by_file.into_iter().collect();
+    by_file.sort_unstable_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
+    for (_, patches) in &mut by_file {
         patches
             .sort_by(|a, b| (&a.origin.file, a.origin.line).cmp(&(&b.origin.file, b.origin.line)));
-        let Some(first) = patches.first() else {
-            continue;
-        };
-        // A sample in a zip pack: the pack is what the rules judge; the entry is read
-        // from it and decoded whole.
-        let decoded = match (&first.pack, first.resource.as_deref()) {
-            (Some(pack), Some(entry)) => Some(match rules.check(pack) {
-                Err(refusal) => Err(Undecodable::Damaged(refusal.reason())),
-                Ok(_) => match packs::read_entry(pack, entry) {
-                    Err(why) => Err(Undecodable::Damaged(why)),
-                    Ok(bytes) => match decode(entry, &bytes, &limits) {
-                        Ok(d) if d.partial.is_some() => {
-                            Err(Undecodable::Damaged(d.partial.unwrap_or_default()))
-                        }
-                        Ok(d) if d.buffer.frames() == 0 => Err(Undecodable::Empty),
-                        Ok(_) | Err(DecodeError::TooLong { .. }) => Ok(()),
-                        Err(e) => Err(e.into()),
-                    },
-                },
-            }),
-            _ => None,
-        };
-        if decoded.is_none()
-            && let Err(refusal) = rules.check(file)
-        {
-            found.push(Finding::error(
-                DiagCode::SampleRefused,
-                &first.origin,
-                refused_sample(first.id, &first.name, &first.path_text, &refusal),
-            ));
-            continue;
+    }
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let run = by_file.len().div_ceil(threads).max(1);
+    let judge_run = |files: &[(&Path, Vec<&PatchDef>)]| -> Vec<Finding> {
+        files
+            .iter()
+            .filter_map(|(file, patches)| judge(file, patches, &rules))
+            .collect()
+    };
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = by_file
+            .chunks(run)
+            .map(|files| {
+                let spawned = std::thread::Builder::new()
+                    .name("hitbench-check".into())
+                    .spawn_scoped(scope, move || judge_run(files));
+                (files, spawned)
+            })
+            .collect();
+        for (files, spawned) in runs {
+            match spawned.map(std::thread::ScopedJoinHandle::join) {
+                Ok(Ok(findings)) => found.extend(findings),
+                Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                // No thread to be had: this one does the work.
+                Err(_) => found.extend(judge_run(files)),
+            }
         }
-        let Err(why) = decoded.unwrap_or_else(|| decode_whole(file)) else {
-            continue;
-        };
-        let others = match patches.len() - 1 {
-            0 => String::new(),
-            1 => " (1 other patch uses it too)".to_string(),
-            n => format!(" ({n} other patches use it too)"),
-        };
-        found.push(Finding::error(
-            DiagCode::BadSample,
+    });
+}
+
+/// The finding for one sample file and the patches using it (sorted by place), if it
+/// is refused or does not decode.
+fn judge(file: &Path, patches: &[&PatchDef], rules: &ReadRules) -> Option<Finding> {
+    let limits = DecodeLimits::default();
+    let first = patches.first()?;
+    // A sample in a zip pack: the pack is what the rules judge; the entry is read
+    // from it and decoded whole.
+    let decoded = match (&first.pack, first.resource.as_deref()) {
+        (Some(pack), Some(entry)) => Some(match rules.check(pack) {
+            Err(refusal) => Err(Undecodable::Damaged(refusal.reason())),
+            Ok(_) => match packs::read_entry(pack, entry) {
+                Err(why) => Err(Undecodable::Damaged(why)),
+                Ok(bytes) => match decode(entry, &bytes, &limits) {
+                    Ok(d) if d.partial.is_some() => {
+                        Err(Undecodable::Damaged(d.partial.unwrap_or_default()))
+                    }
+                    Ok(d) if d.buffer.frames() == 0 => Err(Undecodable::Empty),
+                    Ok(_) | Err(DecodeError::TooLong { .. }) => Ok(()),
+                    Err(e) => Err(e.into()),
+                },
+            },
+        }),
+        _ => None,
+    };
+    if decoded.is_none()
+        && let Err(refusal) = rules.check(file)
+    {
+        return Some(Finding::error(
+            DiagCode::SampleRefused,
             &first.origin,
-            format!(
-                "patch {} ({}): sample `{}` does not decode: {why}{others}; \
-                 re-export it, or point the patch at a good file",
-                first.id,
-                first.name,
-                first
-                    .resource
-                    .as_deref()
-                    .map_or_else(|| file.display().to_string(), str::to_string),
-            ),
+            refused_sample(first.id, &first.name, &first.path_text, &refusal),
         ));
     }
+    let Err(why) = decoded.unwrap_or_else(|| decode_whole(file)) else {
+        return None;
+    };
+    let others = match patches.len() - 1 {
+        0 => String::new(),
+        1 => " (1 other patch uses it too)".to_string(),
+        n => format!(" ({n} other patches use it too)"),
+    };
+    Some(Finding::error(
+        DiagCode::BadSample,
+        &first.origin,
+        format!(
+            "patch {} ({}): sample `{}` does not decode: {why}{others}; \
+             re-export it, or point the patch at a good file",
+            first.id,
+            first.name,
+            first
+                .resource
+                .as_deref()
+                .map_or_else(|| file.display().to_string(), str::to_string),
+        ),
+    ))
 }

@@ -24,21 +24,32 @@ use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Everything read from the directories, before resolution.
+/// Everything read from the directories, before resolution: the pieces' tables and
+/// event lists borrowed (a project's tables can take tens of megabytes), their units
+/// copied (the project keeps them).
 #[derive(Debug, Default)]
-pub struct Loader {
+pub struct Loader<'a> {
     /// Every unit of code, in load order.
     pub units: Vec<CodeUnit>,
     /// The tables of every document (`.hot` files, `LIST` lines).
-    pub tables: Vec<RawTables>,
+    pub tables: Vec<LoadedTables<'a>>,
     /// The `.evt` event lists.
-    pub evts: Vec<RawEvents>,
+    pub evts: Vec<&'a RawEvents>,
     /// Every table and event-list file read.
     pub table_files: Vec<PathBuf>,
     /// The sample files of every directory.
     pub sample_index: SampleIndex,
     /// Every problem found so far.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A document's tables, and the unit they belong to as numbered in the project.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadedTables<'a> {
+    /// The tables.
+    pub raw: &'a RawTables,
+    /// Their unit's index in [`Loader::units`].
+    pub unit: Option<usize>,
 }
 
 /// The definition of a key, remembering who set it so an override can be recorded.
@@ -61,12 +72,12 @@ fn put<K: Ord + Clone, V>(
     }
 }
 
-impl Loader {
+impl<'a> Loader<'a> {
     /// Adds what one piece holds: its unit (given the next unit index, which its tables
     /// then refer to), its tables and events, and its problems. For a kept earlier
     /// version, the problems are those of the file on disk, and a warning says which
     /// version is in use.
-    pub fn add_piece(&mut self, piece: &Piece) {
+    pub fn add_piece(&mut self, piece: &'a Piece) {
         if piece.is_kept() {
             self.diagnostics.extend(piece.kept_because.iter().cloned());
             self.diagnostics.push(Diagnostic::warning(
@@ -86,16 +97,17 @@ impl Loader {
             self.units.push(unit.clone());
             self.units.len() - 1
         });
-        if let Some(tables) = &piece.tables {
-            let mut tables = tables.clone();
-            tables.unit = tables.unit.and(unit_index);
-            self.tables.push(tables);
+        if let Some(raw) = &piece.tables {
+            self.tables.push(LoadedTables {
+                raw,
+                unit: raw.unit.and(unit_index),
+            });
             if piece.kind == PieceKind::Tables {
                 self.table_files.push(piece.path.clone());
             }
         }
         if let Some(events) = &piece.events {
-            self.evts.push(events.clone());
+            self.evts.push(events);
             self.table_files.push(piece.path.clone());
         }
     }
@@ -111,14 +123,20 @@ impl Loader {
         project.values = values;
         let dir_count = project.dirs.len();
         // What the resource cache will serve: samples inside their data folder.
-        let rules = ReadRules::within(&project.dirs).with_max_bytes(MAX_RESOURCE_BYTES);
+        let rules = ReadRules::within(&project.dirs)
+            .with_max_bytes(MAX_RESOURCE_BYTES)
+            .remembering_folders();
+        let canonical_dirs: Vec<Option<PathBuf>> =
+            project.dirs.iter().map(|d| d.canonicalize().ok()).collect();
         for dir in 0..dir_count {
-            for raw in self.tables.iter().filter(|t| t.dir == dir) {
+            for loaded in self.tables.iter().filter(|t| t.raw.dir == dir) {
                 tables::TableResolver {
-                    raw,
+                    raw: loaded.raw,
+                    unit: loaded.unit,
                     units: &self.units,
                     samples: &self.sample_index,
                     rules: &rules,
+                    canonical_dirs: &canonical_dirs,
                     project: &mut project,
                     diagnostics: &mut self.diagnostics,
                 }

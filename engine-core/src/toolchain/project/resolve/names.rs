@@ -93,7 +93,7 @@ impl Names<'_> {
     }
 }
 
-impl Loader {
+impl Loader<'_> {
     /// Labels and named values from every unit and table, in load order: later
     /// definitions win.
     pub(super) fn collect_names(
@@ -109,14 +109,14 @@ impl Loader {
             .units
             .iter()
             .map(|u| u.dir)
-            .chain(self.tables.iter().map(|t| t.dir))
+            .chain(self.tables.iter().map(|t| t.raw.dir))
             .max();
         for dir in 0..=dirs.unwrap_or(0) {
             for (index, unit) in self.units.iter().enumerate().filter(|(_, u)| u.dir == dir) {
                 names.add_unit(index, unit);
             }
-            for raw in self.tables.iter().filter(|t| t.dir == dir) {
-                names.add_tables(raw);
+            for loaded in self.tables.iter().filter(|t| t.raw.dir == dir) {
+                names.add_tables(loaded.raw);
             }
         }
         (names.labels, names.values)

@@ -67,9 +67,18 @@ impl SampleIndex {
         }
         for candidate in direct {
             // Something that is not a folder is there (a file, or a link even to
-            // nothing).
-            let there = std::fs::symlink_metadata(&candidate).is_ok();
-            if there && !candidate.is_dir() {
+            // nothing); only a link needs a second look to tell.
+            let there = std::fs::symlink_metadata(&candidate)
+                .ok()
+                .is_some_and(|meta| {
+                    let kind = meta.file_type();
+                    if kind.is_symlink() {
+                        !candidate.is_dir()
+                    } else {
+                        !kind.is_dir()
+                    }
+                });
+            if there {
                 return rules.check(&candidate).map(|_| Some(candidate));
             }
         }
@@ -109,18 +118,32 @@ impl SampleIndex {
 /// it really is, and only inside a directory that really holds it — the cache's rule: a
 /// link leading out of its data directory names nothing.
 pub fn resource_name(file: &Path, dirs: &[PathBuf]) -> Option<String> {
-    let canonical = file.canonicalize().ok();
-    dirs.iter().rev().find_map(|dir| {
-        let relative = match &canonical {
-            Some(canonical) => {
-                let dir = dir.canonicalize().ok()?;
-                canonical.strip_prefix(dir).ok()?.to_path_buf()
-            }
-            None => file.strip_prefix(dir).ok()?.to_path_buf(),
-        };
-        let text = relative.to_string_lossy().replace('\\', "/");
-        (!text.is_empty() && !text.split('/').any(|c| c == "..")).then_some(text)
-    })
+    let canonical_dirs: Vec<Option<PathBuf>> = dirs.iter().map(|d| d.canonicalize().ok()).collect();
+    resource_name_with(file, file.canonicalize().ok(), dirs, &canonical_dirs)
+}
+
+/// [`resource_name`], given the file's canonical path and the directories' (`None`
+/// where there is none), found once for a whole load.
+pub(super) fn resource_name_with(
+    file: &Path,
+    canonical_file: Option<PathBuf>,
+    dirs: &[PathBuf],
+    canonical_dirs: &[Option<PathBuf>],
+) -> Option<String> {
+    dirs.iter()
+        .zip(canonical_dirs)
+        .rev()
+        .find_map(|(dir, canonical_dir)| {
+            let relative = match &canonical_file {
+                Some(canonical_file) => {
+                    let dir = canonical_dir.as_ref()?;
+                    canonical_file.strip_prefix(dir).ok()?.to_path_buf()
+                }
+                None => file.strip_prefix(dir).ok()?.to_path_buf(),
+            };
+            let text = relative.to_string_lossy().replace('\\', "/");
+            (!text.is_empty() && !text.split('/').any(|c| c == "..")).then_some(text)
+        })
 }
 
 /// What is said of a patch whose sample file the file rules refuse (the loader and

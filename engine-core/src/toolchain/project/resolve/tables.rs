@@ -4,7 +4,7 @@
 
 use super::names::{number_of, to_u32};
 use super::put;
-use super::samples::{SampleIndex, refused_sample, resource_name};
+use super::samples::{SampleIndex, refused_sample, resource_name_with};
 use super::tracks::resolve_track;
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::formats::hitlist::HitList;
@@ -15,6 +15,7 @@ use crate::toolchain::project::error::ResolveError;
 use crate::toolchain::project::tables::{self, RawEvents, RawTables, resolve_id};
 use crate::toolchain::project::unit::CodeUnit;
 use crate::toolchain::project::{DefinitionKind, MAX_HIT_LIST_IDS, Project};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The column of value field `i` (1 when the entry has no such field).
@@ -26,12 +27,17 @@ fn column(columns: &[u32], i: usize) -> u32 {
 pub(super) struct TableResolver<'a> {
     /// The document's tables.
     pub raw: &'a RawTables,
+    /// The unit they belong to, as numbered in the project (not `raw.unit`, which
+    /// stands for its piece's own unit).
+    pub unit: Option<usize>,
     /// Every unit loaded (a table may belong to one).
     pub units: &'a [CodeUnit],
     /// The sample files of every directory.
     pub samples: &'a SampleIndex,
     /// What the resource cache may read.
     pub rules: &'a ReadRules,
+    /// The project's directories, canonical (`None` where one is not there).
+    pub canonical_dirs: &'a [Option<PathBuf>],
     /// The project the definitions go into.
     pub project: &'a mut Project,
     /// Where problems go.
@@ -103,9 +109,10 @@ impl TableResolver<'_> {
             .map(|(pack, entry)| (pack.to_path_buf(), entry.to_string()));
         let resource = match &packed {
             Some((_, entry)) => Some(entry.clone()),
-            None => file
-                .as_ref()
-                .and_then(|f| resource_name(f, &self.project.dirs)),
+            None => file.as_ref().and_then(|f| {
+                let canonical = self.rules.canonicalize(f).ok();
+                resource_name_with(f, canonical, &self.project.dirs, self.canonical_dirs)
+            }),
         };
         let problem = if let Some(refusal) = refused {
             Some((
@@ -246,7 +253,7 @@ impl TableResolver<'_> {
     }
 
     fn track(&mut self, track: &hot::TrackDef) {
-        match resolve_track(track, self.raw, self.units, self.project) {
+        match resolve_track(track, self.raw, self.unit, self.units, self.project) {
             Ok(def) => {
                 let id = def.id;
                 let project = &mut *self.project;

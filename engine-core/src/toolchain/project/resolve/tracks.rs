@@ -19,10 +19,11 @@ use std::collections::HashMap;
 /// its column) and the problem.
 pub(super) type TrackError = (usize, ResolveError);
 
-/// One `[Track]` entry.
+/// One `[Track]` entry of `raw`, whose code is unit `owner` of `units` (if any).
 pub(super) fn resolve_track(
     track: &hot::TrackDef,
     raw: &RawTables,
+    owner: Option<usize>,
     units: &[CodeUnit],
     project: &Project,
 ) -> Result<TrackDef, TrackError> {
@@ -49,7 +50,7 @@ pub(super) fn resolve_track(
         };
     let hit_list = optional_id(7, &track.hitlist, "hit list")?;
     let patch = optional_id(8, &track.patch, "patch")?;
-    let owner = raw.unit.and_then(|u| units.get(u).map(|unit| (u, unit)));
+    let owner = owner.and_then(|u| units.get(u).map(|unit| (u, unit)));
     let code = TrackCode {
         id,
         owner,
