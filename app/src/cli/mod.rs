@@ -173,7 +173,7 @@ world.ini [Cache] BudgetMB; default 256):
   bench reload
         Rewrite a source, a sample and a .hot 20 times each in a watched
         temporary project; print write -> live times (median, p90, max) against
-        the 150 ms target.
+        the targets (median 15 ms, p90 25 ms).
   bench ui
         Draw the workbench's panels headless (layout and logic, no rendering)
         with 1,000,000 trace records and 64 busy voices while records arrive;
