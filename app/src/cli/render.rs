@@ -90,7 +90,8 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         write(&mut |writer| record.take().map_or(Ok(()), |r| writer.record(r)));
     };
     let mut on_keyframe = |keyframe: Keyframe| {
-        write(&mut |writer| writer.keyframe(&keyframe));
+        let mut keyframe = Some(keyframe);
+        write(&mut |writer| keyframe.take().map_or(Ok(()), |k| writer.keyframe(k)));
     };
     let mut on_progress = |at: RenderProgress| {
         bar.set_total(at.total_frames);

@@ -8,14 +8,20 @@
 //! writes a [`TableDelta`] frame with the seats that changed. The decoder keeps the same
 //! table and gives it back to each verdict (shared), so a capture reads back exactly as
 //! it was recorded.
+//!
+//! Names (events, tracks, patches, samples) are written once: a names frame gives the
+//! next entries of the capture's name table before the first frame that uses them, and
+//! frames refer to a name by its index ([`names`](crate::runtime::trace::names)).
 
 use super::{Assembler, Capture, CaptureError, Header, Line, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
+use crate::runtime::trace::names::Reading;
 use crate::runtime::trace::{Seat, TraceEvent, TraceRecord, VoiceTable};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The first bytes of a compact capture. (A capture in JSON lines starts with `{`.)
 pub const MAGIC: &[u8; 8] = b"hbcap\0\r\n";
@@ -30,6 +36,7 @@ pub(super) enum FrameRef<'a> {
     Table(&'a TableDelta),
     End { at: SampleTime },
     Keyframe(&'a Keyframe),
+    Names(&'a [Arc<str>]),
 }
 
 /// One frame, as read.
@@ -41,6 +48,7 @@ pub(super) enum Frame {
     Table(TableDelta),
     End { at: SampleTime },
     Keyframe(Box<Keyframe>),
+    Names(Vec<String>),
 }
 
 /// How the voice table changed since the last verdict: its new length and the seats
@@ -49,6 +57,14 @@ pub(super) enum Frame {
 pub(super) struct TableDelta {
     len: usize,
     changed: Vec<(usize, Seat)>,
+}
+
+impl TableDelta {
+    /// The seats it writes.
+    #[cfg(test)]
+    pub fn seats(&self) -> impl Iterator<Item = &Seat> {
+        self.changed.iter().map(|(_, seat)| seat)
+    }
 }
 
 /// The voice table as last written or read.
@@ -139,6 +155,8 @@ pub(super) fn restore(record: &mut TraceRecord, table: VoiceTable) {
 pub(super) fn read(path: &Path, mut reader: impl Read) -> Result<Capture, CaptureError> {
     let mut assembler = Assembler::default();
     let mut table = Tables::default();
+    // From version 7 on, names after the header are indices into the name table.
+    let mut names: Option<Reading> = None;
     let mut offset = MAGIC.len() as u64;
     let mut buffer = Vec::new();
     let mut frame = 0;
@@ -184,7 +202,14 @@ pub(super) fn read(path: &Path, mut reader: impl Read) -> Result<Capture, Captur
                 format!("{} bytes after the frame's contents", rest.len()),
             ));
         }
-        if let Some(line) = line_of(decoded, &mut table).map_err(|e| bad(frame, offset, e))? {
+        if let Frame::Header(header) = &decoded
+            && header.version >= 7
+        {
+            names = Some(Reading::start());
+        }
+        if let Some(line) =
+            line_of(decoded, &mut table, names.as_ref()).map_err(|e| bad(frame, offset, e))?
+        {
             assembler.push(line).map_err(|e| bad(frame, offset, e))?;
         }
         offset += 4 + len as u64;
@@ -212,8 +237,13 @@ fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize
     Ok(filled)
 }
 
-/// Turns a frame read back into a capture line (a table delta is not a line: `None`).
-fn line_of(frame: Frame, table: &mut Tables) -> Result<Option<Line>, String> {
+/// Turns a frame read back into a capture line (a table delta or names are not a line:
+/// `None`).
+fn line_of(
+    frame: Frame,
+    table: &mut Tables,
+    names: Option<&Reading>,
+) -> Result<Option<Line>, String> {
     Ok(Some(match frame {
         Frame::Header(header) => Line::Header(header),
         Frame::Input { seconds, command } => Line::Input { seconds, command },
@@ -227,5 +257,10 @@ fn line_of(frame: Frame, table: &mut Tables) -> Result<Option<Line>, String> {
         }
         Frame::End { at } => Line::End { at },
         Frame::Keyframe(keyframe) => Line::Keyframe(keyframe),
+        Frame::Names(new) => {
+            let names = names.ok_or("a name table in a capture of version 6, which has none")?;
+            names.define(new);
+            return Ok(None);
+        }
     }))
 }

@@ -37,9 +37,11 @@ pub const FORMAT: &str = "hitbench-capture";
 /// contributions; 4: a station item or song names the link or shortcut it came through;
 /// 5: world players hold voice slots — new voice records, and a voice slot's keyframe
 /// names the world player in it; 6: a keyframe's mixer part holds the meters' loudness,
-/// RMS and overs).
-pub const VERSION: u32 = 6;
-/// The oldest version this build reads: version 5's keyframes lack the meters (a compact
+/// RMS and overs; 7: a compact capture writes each name once, in a name table, and
+/// refers to it by index).
+pub const VERSION: u32 = 7;
+/// The oldest version this build reads (version 6's compact captures write names in
+/// full, which a reader still takes): version 5's keyframes lack the meters (a compact
 /// capture's keyframes would not decode), version 4's voice slots lack the world player
 /// (a compact capture's keyframes would not decode), version 3's station items and songs
 /// the link they came through, and earlier captures' note records had three gain

@@ -1,40 +1,63 @@
-//! Writing a capture as a session runs. Records are encoded on the session's thread
-//! while they are still in its cache (a record handed to another thread to encode costs
-//! more in cache traffic than the encoding itself), into a buffer of frames; full
-//! buffers go to a thread of the capture's own ("hitbench-capture") that writes them to
-//! the file, so the session never waits for the disk. At most [`QUEUE`] buffers wait:
-//! a disk that cannot keep up slows the session down rather than filling memory.
+//! Writing a capture as a session runs. The session hands what it has to a thread of
+//! the capture's own ("hitbench-capture") — commands, records (gathered into hand-overs
+//! of [`GATHER`]), keyframes — and goes on; that thread encodes them (names by
+//! their index in the capture's name table, [`names`](crate::runtime::trace::names))
+//! and writes the file, so the session neither encodes nor waits for the disk. Each
+//! batch of records goes back to the session to be dropped there: the names it shares
+//! with the engine are counted on the engine's own thread, not on two at once. At most
+//! [`QUEUE`] hand-overs wait: a capture that cannot keep up slows the session down
+//! rather than filling memory.
 
 use super::binary::{FrameRef, MAGIC, Tables, restore};
 use super::{CaptureError, Header, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::TraceRecord;
+use crate::runtime::trace::names::Writing;
 use serde::Serialize;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, TryRecvError, channel, sync_channel};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-/// Bytes of frames handed to the writer thread at once.
+/// Bytes of encoded frames written to the file at once.
 const CHUNK: usize = 1 << 18;
-/// Chunks waiting at most before the session waits for the disk.
-const QUEUE: usize = 16;
+/// Hand-overs waiting at most before the session waits for the capture.
+const QUEUE: usize = 64;
+/// Records the session gathers before it hands them over (waking the capture's thread
+/// costs more than a record does); a command, a keyframe or the end hands over what is
+/// gathered first.
+const GATHER: usize = 128;
+/// How long the capture's thread keeps looking for work after its last job.
+const SPIN: Duration = Duration::from_micros(200);
+/// How often it looks after that.
+const POLL: Duration = Duration::from_millis(2);
+
+/// What the session hands to the capture's thread, in the order it happened.
+enum Job {
+    Input { seconds: f64, command: String },
+    Records(Vec<Vec<TraceRecord>>),
+    Keyframe(Box<Keyframe>),
+    End(SampleTime),
+}
 
 /// Writes a capture as the session runs (`docs/capture.md`). Dropping it without
 /// [`finish`](Self::finish) leaves a capture without its end, which still reads.
 pub struct CaptureWriter {
     path: PathBuf,
-    frames: Frames,
-    chunks: Option<SyncSender<Vec<u8>>>,
-    /// Chunks the writer thread is done with, to fill again.
-    empty: Receiver<Vec<u8>>,
+    jobs: Option<SyncSender<Job>>,
+    /// Batches of records gathered, not yet handed over, and how many records they hold.
+    gathered: Vec<Vec<TraceRecord>>,
+    gathered_records: usize,
+    /// Batches of records the capture's thread is done with, to drop here.
+    done: Receiver<Vec<Vec<TraceRecord>>>,
     thread: Option<JoinHandle<Result<(), CaptureError>>>,
 }
 
 impl CaptureWriter {
-    /// Creates `path`, writes the header and starts the writer thread.
+    /// Creates `path`, writes the header and starts the capture's thread.
     pub fn create(path: &Path, header: &Header) -> Result<Self, CaptureError> {
         let io = |source| CaptureError::Io {
             path: path.to_path_buf(),
@@ -46,91 +69,86 @@ impl CaptureWriter {
         frames.frame(&FrameRef::Header(header), MAX_HEADER_BYTES)?;
         file.write_all(&frames.bytes).map_err(io)?;
         frames.bytes.clear();
-        let (chunks, full) = sync_channel(QUEUE);
-        let (give_back, empty) = channel();
+        let (jobs, queued) = sync_channel(QUEUE);
+        let (give_back, done) = channel();
         let thread = std::thread::Builder::new()
             .name("hitbench-capture".into())
-            .spawn({
-                let path = path.to_path_buf();
-                move || write_chunks(file, &path, &full, &give_back)
-            })
+            .spawn(move || encode_and_write(file, frames, &queued, &give_back))
             .map_err(io)?;
         Ok(Self {
             path: path.to_path_buf(),
-            frames,
-            chunks: Some(chunks),
-            empty,
+            jobs: Some(jobs),
+            gathered: Vec::new(),
+            gathered_records: 0,
+            done,
             thread: Some(thread),
         })
     }
 
     /// Writes a command given at `seconds` (after every record handed over before it).
     pub fn input(&mut self, seconds: f64, command: String) -> Result<(), CaptureError> {
-        self.frames.frame(
-            &FrameRef::Input {
-                seconds,
-                command: &command,
-            },
-            MAX_FRAME_BYTES,
-        )?;
-        self.hand_over_when_full()
+        self.hand_over(Job::Input { seconds, command })
     }
 
     /// Writes a record.
-    pub fn record(&mut self, mut record: TraceRecord) -> Result<(), CaptureError> {
-        self.frames.record(&mut record)?;
-        self.hand_over_when_full()
+    pub fn record(&mut self, record: TraceRecord) -> Result<(), CaptureError> {
+        self.records(vec![record])
     }
 
     /// Writes records, in order.
-    pub fn records(&mut self, mut records: Vec<TraceRecord>) -> Result<(), CaptureError> {
-        for record in &mut records {
-            self.frames.record(record)?;
+    pub fn records(&mut self, records: Vec<TraceRecord>) -> Result<(), CaptureError> {
+        if records.is_empty() {
+            return Ok(());
         }
-        self.hand_over_when_full()
+        self.gathered_records += records.len();
+        self.gathered.push(records);
+        if self.gathered_records < GATHER {
+            return Ok(());
+        }
+        self.hand_over_gathered()
     }
 
     /// Writes a keyframe of the inspectors' views.
-    pub fn keyframe(&mut self, keyframe: &Keyframe) -> Result<(), CaptureError> {
-        self.frames
-            .frame(&FrameRef::Keyframe(keyframe), MAX_FRAME_BYTES)?;
-        self.hand_over_when_full()
+    pub fn keyframe(&mut self, keyframe: Keyframe) -> Result<(), CaptureError> {
+        self.hand_over(Job::Keyframe(Box::new(keyframe)))
     }
 
     /// Writes the end, waits until everything is on disk and says whether it all was.
     pub fn finish(mut self, at: SampleTime) -> Result<(), CaptureError> {
-        self.frames.frame(&FrameRef::End { at }, MAX_FRAME_BYTES)?;
-        self.hand_over()?;
-        self.chunks = None;
+        self.hand_over(Job::End(at))?;
+        self.jobs = None;
         self.join()
     }
 
-    fn hand_over_when_full(&mut self) -> Result<(), CaptureError> {
-        if self.frames.bytes.len() >= CHUNK {
-            self.hand_over()?;
-        }
-        Ok(())
+    /// Hands the records gathered to the capture's thread.
+    fn hand_over_gathered(&mut self) -> Result<(), CaptureError> {
+        self.gathered_records = 0;
+        let batches = std::mem::take(&mut self.gathered);
+        self.send(Job::Records(batches))
     }
 
-    /// Sends the frames so far to the writer thread and takes an empty buffer back.
-    fn hand_over(&mut self) -> Result<(), CaptureError> {
-        if self.frames.bytes.is_empty() {
-            return Ok(());
+    /// Hands a job to the capture's thread after the records gathered before it.
+    fn hand_over(&mut self, job: Job) -> Result<(), CaptureError> {
+        if !self.gathered.is_empty() {
+            self.hand_over_gathered()?;
         }
-        let next = self
-            .empty
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(CHUNK + CHUNK / 4));
-        let chunk = std::mem::replace(&mut self.frames.bytes, next);
+        self.send(job)
+    }
+
+    /// Sends a job, first dropping the records the capture's thread gave back.
+    fn send(&mut self, job: Job) -> Result<(), CaptureError> {
+        while let Ok(batches) = self.done.try_recv() {
+            drop(batches);
+        }
         let sent = self
-            .chunks
+            .jobs
             .as_ref()
-            .is_some_and(|chunks| chunks.send(chunk).is_ok());
+            .is_some_and(|jobs| jobs.send(job).is_ok());
         if sent {
             return Ok(());
         }
-        // The writer stopped: its error says why.
-        self.chunks = None;
+        // The capture's thread stopped: its error says why.
+        self.jobs = None;
         self.join()?;
         Err(CaptureError::Io {
             path: self.path.clone(),
@@ -142,12 +160,16 @@ impl CaptureWriter {
         let Some(thread) = self.thread.take() else {
             return Ok(());
         };
-        thread.join().unwrap_or_else(|_| {
+        let joined = thread.join().unwrap_or_else(|_| {
             Err(CaptureError::Io {
                 path: self.path.clone(),
-                source: std::io::Error::other("the capture's writer thread panicked"),
+                source: std::io::Error::other("the capture's thread panicked"),
             })
-        })
+        });
+        while let Ok(batches) = self.done.try_recv() {
+            drop(batches);
+        }
+        joined
     }
 }
 
@@ -161,30 +183,73 @@ impl std::fmt::Debug for CaptureWriter {
 
 impl Drop for CaptureWriter {
     fn drop(&mut self) {
-        // What was recorded is written; the capture is left without its end.
-        let _ = self.hand_over();
-        self.chunks = None;
+        // What was handed over is written; the capture is left without its end.
+        if !self.gathered.is_empty() {
+            let _ = self.hand_over_gathered();
+        }
+        self.jobs = None;
         let _ = self.join();
     }
 }
 
-/// The writer thread: chunks into the file, each buffer given back to be filled again.
-fn write_chunks(
+/// The next job; `None` once the session is done. Without one, the thread keeps
+/// looking for [`SPIN`] (a busy session hands over again within it, and gets its records
+/// back while they are still in its cache), then every [`POLL`]: it never sleeps until
+/// a job comes, since a session that wakes another thread with each hand-over pays for
+/// it (a system call) on its own thread.
+fn next_job(queued: &Receiver<Job>) -> Option<Job> {
+    let idle = Instant::now();
+    loop {
+        match queued.try_recv() {
+            Ok(job) => return Some(job),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) if idle.elapsed() < SPIN => std::thread::yield_now(),
+            Err(TryRecvError::Empty) => std::thread::sleep(POLL),
+        }
+    }
+}
+
+/// The capture's thread: encodes each job in order, writes full chunks to the file and
+/// gives each batch of records back.
+fn encode_and_write(
     mut file: File,
-    path: &Path,
-    full: &Receiver<Vec<u8>>,
-    give_back: &Sender<Vec<u8>>,
+    mut frames: Frames,
+    queued: &Receiver<Job>,
+    give_back: &Sender<Vec<Vec<TraceRecord>>>,
 ) -> Result<(), CaptureError> {
+    let path = frames.path.clone();
     let io = |source| CaptureError::Io {
-        path: path.to_path_buf(),
+        path: path.clone(),
         source,
     };
-    for mut chunk in full {
-        file.write_all(&chunk).map_err(io)?;
-        chunk.clear();
-        // The session may have finished already; then the buffer just goes.
-        let _ = give_back.send(chunk);
+    let names = Writing::start();
+    while let Some(job) = next_job(queued) {
+        match job {
+            Job::Input { seconds, command } => frames.frame(
+                &FrameRef::Input {
+                    seconds,
+                    command: &command,
+                },
+                MAX_FRAME_BYTES,
+            )?,
+            Job::Records(mut batches) => {
+                for record in batches.iter_mut().flatten() {
+                    frames.record(record, &names)?;
+                }
+                // The session may have finished already; then the records just go.
+                let _ = give_back.send(batches);
+            }
+            Job::Keyframe(keyframe) => frames.with_names(&names, |frames| {
+                frames.frame(&FrameRef::Keyframe(&keyframe), MAX_FRAME_BYTES)
+            })?,
+            Job::End(at) => frames.frame(&FrameRef::End { at }, MAX_FRAME_BYTES)?,
+        }
+        if frames.bytes.len() >= CHUNK {
+            file.write_all(&frames.bytes).map_err(io)?;
+            frames.bytes.clear();
+        }
     }
+    file.write_all(&frames.bytes).map_err(io)?;
     file.flush().map_err(io)
 }
 
@@ -205,16 +270,38 @@ impl Frames {
     }
 
     /// A record; a verdict's voice table as a change of the table before it.
-    fn record(&mut self, record: &mut TraceRecord) -> Result<(), CaptureError> {
-        let Some((table, delta)) = self.table.strip(record) else {
-            return self.frame(&FrameRef::Record(record), MAX_FRAME_BYTES);
-        };
-        if let Some(delta) = delta {
-            self.frame(&FrameRef::Table(&delta), MAX_FRAME_BYTES)?;
+    fn record(&mut self, record: &mut TraceRecord, names: &Writing) -> Result<(), CaptureError> {
+        self.with_names(names, |frames| {
+            let Some((table, delta)) = frames.table.strip(record) else {
+                return frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES);
+            };
+            let written = match delta {
+                Some(delta) => frames.frame(&FrameRef::Table(&delta), MAX_FRAME_BYTES),
+                None => Ok(()),
+            }
+            .and_then(|()| frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES));
+            restore(record, table);
+            written
+        })
+    }
+
+    /// Writes frames with `write`; names used for the first time go in a names frame
+    /// before them.
+    fn with_names(
+        &mut self,
+        names: &Writing,
+        write: impl FnOnce(&mut Self) -> Result<(), CaptureError>,
+    ) -> Result<(), CaptureError> {
+        let start = self.bytes.len();
+        write(self)?;
+        let new = names.take_new();
+        if new.is_empty() {
+            return Ok(());
         }
-        let written = self.frame(&FrameRef::Record(record), MAX_FRAME_BYTES);
-        restore(record, table);
-        written
+        let written = self.bytes.split_off(start);
+        self.frame(&FrameRef::Names(&new), MAX_FRAME_BYTES)?;
+        self.bytes.extend_from_slice(&written);
+        Ok(())
     }
 
     /// One frame: its length, then its postcard bytes.

@@ -101,7 +101,7 @@ impl Capturing {
     fn keyframe(&mut self, session: &Session) -> Result<(), CaptureStatus> {
         let key = self.keyframer.take(session);
         self.writer
-            .keyframe(&key)
+            .keyframe(key)
             .map_err(|e| failed(&e.to_string()))
     }
 

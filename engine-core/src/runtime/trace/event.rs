@@ -76,11 +76,13 @@ pub enum TraceEvent {
     /// An event name nobody defines.
     UnknownEvent {
         /// The name as triggered.
+        #[serde(with = "crate::runtime::trace::names")]
         name: Arc<str>,
     },
     /// An event was triggered.
     Dispatched {
         /// The event.
+        #[serde(with = "crate::runtime::trace::names")]
         event: Arc<str>,
         /// Its type number.
         type_number: i64,
@@ -106,6 +108,7 @@ pub enum TraceEvent {
     /// A track got a voice.
     Started {
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Its voice.
         voice: usize,
@@ -121,6 +124,7 @@ pub enum TraceEvent {
     /// `play_trk` of the track itself while it plays.
     PlaysItself {
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Its voice.
         voice: usize,
@@ -130,6 +134,7 @@ pub enum TraceEvent {
         /// The object that joined.
         object: ObjectId,
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Its voice.
         voice: usize,
@@ -141,6 +146,7 @@ pub enum TraceEvent {
         /// The object.
         object: ObjectId,
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Its voice.
         voice: usize,
@@ -148,6 +154,7 @@ pub enum TraceEvent {
     /// A UI trigger of a track already playing.
     AlreadyPlaying {
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Its voice.
         voice: usize,
@@ -155,6 +162,7 @@ pub enum TraceEvent {
     /// An event whose track is not defined.
     NoTrack {
         /// The event.
+        #[serde(with = "crate::runtime::trace::names")]
         event: Arc<str>,
         /// The track ID it names.
         track_id: u32,
@@ -162,6 +170,7 @@ pub enum TraceEvent {
     /// A track whose entry address holds no instruction.
     NoCode {
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// The entry address.
         address: u32,
@@ -169,6 +178,7 @@ pub enum TraceEvent {
     /// A new trigger takes over an interruptible copy.
     Interrupted {
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Its voice.
         voice: usize,
@@ -178,6 +188,7 @@ pub enum TraceEvent {
     /// Box-X stole a voice.
     Stole {
         /// The new track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Its priority.
         priority: i32,
@@ -191,6 +202,7 @@ pub enum TraceEvent {
     /// Box-X refused a track.
     Refused {
         /// The refused track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Its priority.
         priority: i32,
@@ -206,6 +218,7 @@ pub enum TraceEvent {
         /// The object.
         object: ObjectId,
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
     },
     /// An object stopped saying a track that plays on for others.
@@ -213,6 +226,7 @@ pub enum TraceEvent {
         /// The object.
         object: ObjectId,
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// The owners left.
         left: Vec<ObjectId>,
@@ -262,8 +276,10 @@ pub enum TraceEvent {
     /// A track faulted.
     Fault {
         /// The event.
+        #[serde(with = "crate::runtime::trace::names")]
         event: Arc<str>,
         /// The track.
+        #[serde(with = "crate::runtime::trace::names")]
         track: Arc<str>,
         /// Where (`None`: its sound, not its code).
         place: Option<CodePlace>,
@@ -309,8 +325,10 @@ pub enum TraceEvent {
         /// The patch.
         patch: u32,
         /// Its name.
+        #[serde(with = "crate::runtime::trace::names")]
         patch_name: Arc<str>,
         /// The sample's resource name.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
         /// The gain, contribution by contribution.
         gain: GainParts,
@@ -326,6 +344,7 @@ pub enum TraceEvent {
         /// The patch.
         patch: u32,
         /// Its name.
+        #[serde(with = "crate::runtime::trace::names")]
         patch_name: Arc<str>,
         /// Why.
         reason: String,

@@ -16,6 +16,7 @@
 mod end;
 mod event;
 mod levels;
+pub mod names;
 mod problem;
 mod reload;
 mod sample;
@@ -105,8 +106,10 @@ pub struct TraceRecord {
     /// What it is about.
     pub kind: TraceKind,
     /// The event involved.
+    #[serde(with = "crate::runtime::trace::names::option")]
     pub event: Option<Arc<str>>,
     /// The track involved.
+    #[serde(with = "crate::runtime::trace::names::option")]
     pub track: Option<Arc<str>>,
     /// The object involved.
     pub object: Option<ObjectId>,

@@ -79,10 +79,12 @@ pub enum SampleOutcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunningTrack {
     /// Its name.
+    #[serde(with = "crate::runtime::trace::names")]
     pub track: Arc<str>,
     /// Its ID.
     pub track_id: u32,
     /// The event that started it.
+    #[serde(with = "crate::runtime::trace::names")]
     pub event: Arc<str>,
     /// The objects saying it (none: a UI sound).
     pub owners: Vec<ObjectId>,

@@ -61,6 +61,7 @@ pub enum SampleEvent {
         /// The note.
         note: NoteId,
         /// The sample's resource name.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
         /// `None` for a hit; the kind of miss for a sample loaded then.
         miss: Option<MissClass>,
@@ -70,6 +71,7 @@ pub enum SampleEvent {
         /// The note.
         note: NoteId,
         /// The sample's resource name.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
         /// The kind of miss, as the cache counted it.
         class: Option<MissClass>,
@@ -80,6 +82,7 @@ pub enum SampleEvent {
         /// The note.
         note: NoteId,
         /// The sample's resource name.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
         /// How late, in samples.
         late: u64,
@@ -101,12 +104,14 @@ pub enum SampleEvent {
         /// The note.
         note: NoteId,
         /// The sample's resource name.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
     },
     /// Noise reduction: a server request was dropped because its origin is already
     /// playing a sound.
     OriginBusy {
         /// The sound's registered name.
+        #[serde(with = "crate::runtime::trace::names")]
         sound: Arc<str>,
         /// Who asked.
         origin: i64,
@@ -116,6 +121,7 @@ pub enum SampleEvent {
         /// The note.
         note: NoteId,
         /// The sample's resource name.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
         /// What kind of failure.
         failure: LoadFailure,
@@ -127,6 +133,7 @@ pub enum SampleEvent {
         /// The note.
         note: NoteId,
         /// The resource name.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
     },
     /// The streaming thread could not be started: the note is dropped.
@@ -141,6 +148,7 @@ pub enum SampleEvent {
         /// The note.
         note: NoteId,
         /// The sample's resource name.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
         /// Why.
         reason: String,
@@ -162,11 +170,14 @@ pub enum SampleEvent {
         /// Its note.
         note: NoteId,
         /// The sound's name.
+        #[serde(with = "crate::runtime::trace::names")]
         sound: Arc<str>,
         /// The group the sample came from, when the sound is a selection sound (its
         /// first or second group, by the two-groups rule).
+        #[serde(with = "crate::runtime::trace::names::option")]
         group: Option<Arc<str>>,
         /// The sample chosen.
+        #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
         /// Who asked (an object, or a selection of objects).
         origin: Option<i64>,
@@ -180,6 +191,7 @@ pub enum SampleEvent {
     /// A sound of the server's own did not play: out of range, or its sample failed.
     ServerSoundRefused {
         /// The sound's name.
+        #[serde(with = "crate::runtime::trace::names")]
         sound: Arc<str>,
         /// Why.
         reason: String,

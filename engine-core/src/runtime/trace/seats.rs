@@ -14,6 +14,7 @@ pub struct Occupant {
     /// Its voice slot.
     pub voice: usize,
     /// Its track.
+    #[serde(with = "crate::runtime::trace::names")]
     pub track: Arc<str>,
     /// Its priority then.
     pub priority: i32,
@@ -38,6 +39,7 @@ pub struct Seat {
     /// Its voice slot.
     pub voice: usize,
     /// Its track.
+    #[serde(with = "crate::runtime::trace::names")]
     pub track: Arc<str>,
     /// Its priority.
     pub priority: i32,

@@ -1,0 +1,214 @@
+//! How the trace's names — events, tracks, patches, samples, sounds — are written by
+//! serde (`#[serde(with = "names")]` on each such field): in full, except while a
+//! compact capture is written or read on this thread ([`Writing`], [`Reading`]). Then
+//! a name is the index of its entry in the capture's name table, and each name is
+//! written once, in a names frame before the first frame that uses it
+//! (`docs/capture.md`).
+//!
+//! The writer knows a name by its address first — the engine shares one `Arc<str>` per
+//! name, so almost every name is found without reading it — and by its text when an
+//! address is new.
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+thread_local! {
+    static WRITING: RefCell<Option<NameWriter>> = const { RefCell::new(None) };
+    static READING: RefCell<Option<Vec<Arc<str>>>> = const { RefCell::new(None) };
+}
+
+/// Addresses known at most before the writer forgets them (and the names it holds on
+/// to for them), so a session that makes a new `Arc` for each record stays bounded.
+const ADDRESSES: usize = 1 << 16;
+
+/// While it lives, names written on this thread are indices into a capture's name
+/// table, each name given the next index the first time it is seen.
+#[derive(Debug)]
+pub struct Writing {
+    previous: Option<NameWriter>,
+}
+
+impl Writing {
+    /// Starts a name table for what this thread writes next.
+    pub fn start() -> Self {
+        Self {
+            previous: WRITING.replace(Some(NameWriter::default())),
+        }
+    }
+
+    /// The names given an index since the last call, in index order: the names frame
+    /// to write before what used them.
+    pub fn take_new(&self) -> Vec<Arc<str>> {
+        WRITING.with_borrow_mut(|table| {
+            table
+                .as_mut()
+                .map(|table| std::mem::take(&mut table.new))
+                .unwrap_or_default()
+        })
+    }
+}
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        WRITING.set(self.previous.take());
+    }
+}
+
+/// While it lives, names read on this thread are indices into a capture's name table.
+#[derive(Debug)]
+pub struct Reading {
+    previous: Option<Vec<Arc<str>>>,
+}
+
+impl Reading {
+    /// Starts an empty name table for what this thread reads next.
+    pub fn start() -> Self {
+        Self {
+            previous: READING.replace(Some(Vec::new())),
+        }
+    }
+
+    /// Adds a names frame's names, in index order.
+    pub fn define(&self, names: Vec<String>) {
+        READING.with_borrow_mut(|table| {
+            if let Some(table) = table.as_mut() {
+                table.extend(names.into_iter().map(Arc::from));
+            }
+        });
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        READING.set(self.previous.take());
+    }
+}
+
+/// A name table as it is written.
+#[derive(Debug, Default)]
+struct NameWriter {
+    /// Index by the name's address. The `Arc`s in `pinned` keep these addresses from
+    /// being reused for another name.
+    by_address: HashMap<usize, u32, BuildHasherDefault<AddressHasher>>,
+    pinned: Vec<Arc<str>>,
+    /// Index by text.
+    by_text: HashMap<Arc<str>, u32>,
+    /// Names given an index since [`Writing::take_new`].
+    new: Vec<Arc<str>>,
+}
+
+impl NameWriter {
+    fn index(&mut self, name: &Arc<str>) -> u32 {
+        let address = Arc::as_ptr(name).cast::<u8>() as usize;
+        if let Some(&index) = self.by_address.get(&address) {
+            return index;
+        }
+        let next = self.by_text.len() as u32;
+        let index = *self.by_text.entry(Arc::clone(name)).or_insert_with(|| {
+            self.new.push(Arc::clone(name));
+            next
+        });
+        if self.pinned.len() >= ADDRESSES {
+            self.by_address.clear();
+            self.pinned.clear();
+        }
+        self.by_address.insert(address, index);
+        self.pinned.push(Arc::clone(name));
+        index
+    }
+}
+
+/// Writes a name (in full, or as an index while a capture is written on this thread).
+pub fn serialize<S: Serializer>(name: &Arc<str>, serializer: S) -> Result<S::Ok, S::Error> {
+    let index = WRITING.with_borrow_mut(|table| table.as_mut().map(|table| table.index(name)));
+    match index {
+        Some(index) => serializer.serialize_u32(index),
+        None => serializer.serialize_str(name),
+    }
+}
+
+/// Reads a name (in full, or as an index while a capture is read on this thread).
+pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Arc<str>, D::Error> {
+    if READING.with_borrow(Option::is_none) {
+        return String::deserialize(deserializer).map(Arc::from);
+    }
+    let index = u32::deserialize(deserializer)?;
+    READING
+        .with_borrow(|table| {
+            table
+                .as_ref()
+                .and_then(|table| table.get(index as usize).cloned())
+        })
+        .ok_or_else(|| D::Error::custom(format!("name {index} is not in the name table")))
+}
+
+/// The same for a name that may be absent.
+pub mod option {
+    use super::*;
+
+    /// A name, written as [`super::serialize`] does.
+    struct Name<'a>(&'a Arc<str>);
+
+    impl Serialize for Name<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            super::serialize(self.0, serializer)
+        }
+    }
+
+    /// A name, read as [`super::deserialize`] does.
+    struct Owned(Arc<str>);
+
+    impl<'de> Deserialize<'de> for Owned {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            super::deserialize(deserializer).map(Owned)
+        }
+    }
+
+    /// Writes a name that may be absent.
+    pub fn serialize<S: Serializer>(
+        name: &Option<Arc<str>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match name {
+            Some(name) => serializer.serialize_some(&Name(name)),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// Reads a name that may be absent.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Arc<str>>, D::Error> {
+        Ok(Option::<Owned>::deserialize(deserializer)?.map(|owned| owned.0))
+    }
+}
+
+/// Hashes an address: the multiply spreads its bits, the shift brings the high ones
+/// down to where the table's index is taken from.
+#[derive(Debug, Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_usize(&mut self, address: usize) {
+        self.write_u64(address as u64);
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        let mixed = (self.0 ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = mixed ^ (mixed >> 29);
+    }
+}
