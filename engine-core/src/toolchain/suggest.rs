@@ -9,6 +9,9 @@ pub(crate) fn closest<'a>(
     let wanted = fold(name);
     let limit = (wanted.len() / 3).max(1);
     candidates
+        // The distance is at least the difference in length: most candidates of a long
+        // list are left out before it is computed.
+        .filter(|c| c.len().abs_diff(wanted.len()) <= limit)
         .map(|c| (distance(&wanted, &fold(c)), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)

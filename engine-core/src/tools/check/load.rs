@@ -8,6 +8,7 @@ use super::lint::{Finding, Lint};
 use super::unused::sound_refs;
 use crate::toolchain::diag::{DiagCode, Diagnostic, Severity};
 use crate::toolchain::project::Project;
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -19,6 +20,8 @@ pub(super) struct LoadFindings<'p> {
     facts: &'p CodeFacts<'p>,
     used: HashSet<u32>,
     sampleless: HashMap<(&'p Path, u32), Vec<u32>>,
+    /// The project's sample files, indexed when a missing sample first needs them.
+    samples: OnceCell<SampleNames>,
 }
 
 impl<'p> LoadFindings<'p> {
@@ -35,6 +38,7 @@ impl<'p> LoadFindings<'p> {
             facts,
             used: sound_refs(project, facts),
             sampleless,
+            samples: OnceCell::new(),
         }
     }
 
@@ -76,7 +80,7 @@ impl<'p> LoadFindings<'p> {
             diagnostic.message = message;
         }
         if diagnostic.suggestion().is_none()
-            && let Some(hint) = suggestion(project, &diagnostic)
+            && let Some(hint) = suggestion(project, &diagnostic, &self.samples)
         {
             diagnostic.message.push_str(&hint.text);
             diagnostic = diagnostic.with_suggestion(Some(hint.name));
@@ -148,7 +152,7 @@ impl Hint {
 
 /// A "did you mean" for a load diagnostic that suggests nothing yet, when the project
 /// has an obvious candidate for its subject.
-fn suggestion(project: &Project, d: &Diagnostic) -> Option<Hint> {
+fn suggestion(project: &Project, d: &Diagnostic, samples: &OnceCell<SampleNames>) -> Option<Hint> {
     let subject = d.subject()?;
     match d.code {
         DiagCode::UnboundSymbol | DiagCode::UnknownSubroutine => {
@@ -165,7 +169,8 @@ fn suggestion(project: &Project, d: &Diagnostic) -> Option<Hint> {
             Some(Hint::name(best))
         }
         DiagCode::MissingSample | DiagCode::SampleRefused => {
-            similar_sample(project, subject).map(|s| Hint::name(&s))
+            let samples = samples.get_or_init(|| SampleNames::new(project));
+            similar_sample(samples, subject).map(|s| Hint::name(&s))
         }
         DiagCode::EventWithoutTrack => {
             let event = project.event(subject)?;
@@ -189,38 +194,57 @@ fn suggestion(project: &Project, d: &Diagnostic) -> Option<Hint> {
     }
 }
 
+/// The project's sample files by resource name, file name and lower-case stem — built
+/// once per check, however many samples are missing.
+struct SampleNames {
+    /// Resource names, in the project's order.
+    names: Vec<String>,
+    /// The file name of each.
+    file_names: Vec<String>,
+    /// The first name of each lower-case stem.
+    by_stem: HashMap<String, usize>,
+}
+
+impl SampleNames {
+    fn new(project: &Project) -> Self {
+        let names: Vec<String> = project
+            .samples
+            .iter()
+            .filter_map(|f| crate::toolchain::project::resource_name(f, &project.dirs))
+            .collect();
+        let file_names: Vec<String> = names
+            .iter()
+            .map(|n| n.rsplit('/').next().unwrap_or(n).to_string())
+            .collect();
+        let mut by_stem = HashMap::new();
+        for (index, name) in file_names.iter().enumerate() {
+            let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
+            by_stem.entry(stem.to_ascii_lowercase()).or_insert(index);
+        }
+        Self {
+            names,
+            file_names,
+            by_stem,
+        }
+    }
+}
+
 /// A sample file of the project like the missing `text` (as a patch wrote it): the same
 /// name with another extension, else a close name; written the way the patch writes
 /// paths.
-fn similar_sample(project: &Project, text: &str) -> Option<String> {
+fn similar_sample(samples: &SampleNames, text: &str) -> Option<String> {
     let wanted = crate::toolchain::formats::hot::hot_path_to_relative(text);
     let wanted_name = wanted.file_name()?.to_string_lossy().to_string();
     let wanted_stem = wanted.file_stem()?.to_string_lossy().to_ascii_lowercase();
-    let names: Vec<String> = project
-        .samples
-        .iter()
-        .filter_map(|f| crate::toolchain::project::resource_name(f, &project.dirs))
-        .collect();
-    let file_name = |n: &str| n.rsplit('/').next().unwrap_or(n).to_string();
-    let same_stem = names.iter().find(|n| {
-        let name = file_name(n);
-        let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
-        stem.eq_ignore_ascii_case(&wanted_stem)
-    });
-    let found = match same_stem {
-        Some(n) => n.clone(),
+    let index = match samples.by_stem.get(&wanted_stem) {
+        Some(&index) => index,
         None => {
-            let by_name: Vec<(String, &String)> = names.iter().map(|n| (file_name(n), n)).collect();
-            let best = crate::toolchain::suggest::closest(
-                &wanted_name,
-                by_name.iter().map(|(name, _)| name.as_str()),
-            )?;
-            by_name
-                .iter()
-                .find(|(name, _)| name == best)
-                .map(|(_, n)| (*n).clone())?
+            let names = samples.file_names.iter().map(String::as_str);
+            let best = crate::toolchain::suggest::closest(&wanted_name, names)?;
+            samples.file_names.iter().position(|name| name == best)?
         }
     };
+    let found = samples.names.get(index)?.clone();
     Some(if text.contains('\\') {
         found.replace('/', "\\")
     } else {
