@@ -54,7 +54,7 @@ fn capture_tour(path: &Path, seconds: f64) {
         &wav,
         options,
         &mut |r| writer.borrow_mut().record(r).unwrap(),
-        &mut |k| writer.borrow_mut().keyframe(&k).unwrap(),
+        &mut |k| writer.borrow_mut().keyframe(k).unwrap(),
     )
     .unwrap();
     writer
