@@ -13,8 +13,7 @@ impl Engine {
         source: Option<ObjectId>,
         args: EventArgs,
     ) -> Result<Outcome, TriggerError> {
-        let project = Arc::clone(&self.project);
-        let Some(event) = project.event(name) else {
+        let Some(held) = self.events.get(&self.project, name) else {
             let name: Arc<str> = Arc::from(name);
             let what = TraceEvent::UnknownEvent {
                 name: Arc::clone(&name),
@@ -25,6 +24,7 @@ impl Engine {
             self.trace.push(record);
             return Err(TriggerError::UnknownEvent(name.to_string()));
         };
+        let event = &*held;
         if self.tracing(TraceKind::Event) {
             let what = TraceEvent::Dispatched {
                 event: event.name.clone(),

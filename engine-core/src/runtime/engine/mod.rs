@@ -27,6 +27,7 @@ use std::sync::Arc;
 mod boxx;
 mod debugging;
 mod dispatch;
+mod event_cache;
 mod host;
 mod levels;
 mod lifecycle;
@@ -167,6 +168,8 @@ pub struct Engine {
     voices: Voices,
     /// The voice table as the last verdict saw it, and the slot changes it was built at.
     seats: Option<(u64, VoiceTable)>,
+    /// The events triggered so far, by name.
+    events: event_cache::EventCache,
     hitlists: HitListState,
     next_note: NoteId,
     globals: [i32; GLOBAL_COUNT],
@@ -244,6 +247,7 @@ impl Engine {
             seq: 0,
             voices: Voices::new(config.max_voices),
             seats: None,
+            events: event_cache::EventCache::default(),
             hitlists: HitListState::default(),
             next_note: 1,
             globals: [0; GLOBAL_COUNT],
@@ -402,6 +406,7 @@ impl Engine {
         // Line breakpoints are found in the new code again.
         self.debug.program_changed();
         self.project = Arc::new(project);
+        self.events.clear();
         // Threads keep op indices into the old program: stop the ones whose code may no
         // longer be where they are, keeping their notes' natural end.
         let running: Vec<usize> = self

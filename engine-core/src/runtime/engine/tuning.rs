@@ -26,6 +26,7 @@ impl Engine {
         let mut project = Project::clone(&self.project);
         project.tune(target, property, value)?;
         self.project = Arc::new(project);
+        self.events.clear();
         let PropertyTarget::Track(id) = *target else {
             return Ok(0);
         };
