@@ -193,7 +193,7 @@ impl Voices {
         for (voice, (slot, seat)) in self.slots.iter().zip(&self.world).enumerate() {
             let (key, holder) = match (slot, seat) {
                 (None, None) => return Allocation::Free(voice),
-                (_, Some(seat)) if slot.is_none() => (
+                (None, Some(seat)) => (
                     (seat.priority, seat.seq, true, voice),
                     Holder::World(seat.who),
                 ),
@@ -204,7 +204,6 @@ impl Voices {
                     ),
                     None => continue,
                 },
-                (None, Some(_)) => continue,
             };
             if lowest.as_ref().is_none_or(|(best, _)| key < *best) {
                 lowest = Some((key, holder));
