@@ -274,6 +274,21 @@ fn bench_ui_prints_frame_times() {
         out.contains("ui: 10000 trace records, 64 busy voices"),
         "{out}"
     );
+    // A frame is layout, tessellation and paint; where there is no adapter at all, the
+    // output says the paint was not measured rather than pretending.
+    let painted = out.contains("ui: painted by egui_wgpu on ");
+    let unpainted = out.contains("the paint could not be measured");
+    assert!(painted != unpainted, "{out}");
+    if painted {
+        let alone = out
+            .lines()
+            .find(|l| l.starts_with("ui: the renderer alone: an empty frame"))
+            .unwrap_or_else(|| panic!("no line for the renderer alone: {out}"));
+        assert!(
+            alone.contains("one rectangle over all 1280x800 pixels median"),
+            "{alone}"
+        );
+    }
     for case in [
         "following the newest",
         "filter \"steal\" on",
@@ -281,11 +296,35 @@ fn bench_ui_prints_frame_times() {
     ] {
         let line = out
             .lines()
-            .find(|l| l.contains(case))
+            .find(|l| l.contains(case) && l.contains("median"))
             .unwrap_or_else(|| panic!("no line for {case}: {out}"));
         assert!(line.contains("median") && line.contains("p95"), "{line}");
         assert!(line.contains("target < 8 ms"), "{line}");
         assert!(line.contains("x the target"), "{line}");
+        let frame = if painted {
+            "full frame:"
+        } else {
+            "layout+tessellation only, paint not measured:"
+        };
+        assert!(line.contains(frame), "{line}");
+        // The split of the frame, on the line after.
+        let split = out
+            .lines()
+            .find(|l| l.starts_with(&format!("ui:   {case}: layout ")))
+            .unwrap_or_else(|| panic!("no split for {case}: {out}"));
+        assert!(split.contains(" ms, tessellation "), "{split}");
+        if painted {
+            assert!(
+                split.contains(" ms, paint ") && split.contains(" ms (medians)"),
+                "{split}"
+            );
+        } else {
+            assert!(split.contains("paint not measured"), "{split}");
+        }
+        assert!(
+            split.contains(" meshes, ") && split.contains(" vertices"),
+            "{split}"
+        );
     }
     assert!(
         out.contains("a filter change re-indexes 10000 records over"),

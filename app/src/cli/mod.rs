@@ -175,10 +175,12 @@ world.ini [Cache] BudgetMB; default 256):
         temporary project; print write -> live times (median, p90, max) against
         the targets (median 15 ms, p90 25 ms).
   bench ui
-        Draw the workbench's panels headless (layout and logic, no rendering)
-        with 1,000,000 trace records and 64 busy voices while records arrive;
-        print the frame time (median, p95) following the newest record and with
-        a filter on, against the 8 ms target.
+        Draw the workbench's panels headless with 1,000,000 trace records and 64
+        busy voices while records arrive: layout, tessellation and paint by
+        egui_wgpu into an offscreen texture (a software adapter such as llvmpipe
+        where there is no GPU). Print the full frame time (median, p95)
+        following the newest record and with a filter on, against the 8 ms
+        target, its split, the adapter, and the renderer's own cost.
   bench load
         Generate a project of 100,000 samples and 20,000 tracks in a temporary
         folder and time `hitbench check` on it (best of 3) and its peak memory,

@@ -15,7 +15,7 @@ mod qa;
 mod renderer;
 
 pub use first_frame::{FIRST_FRAME_ENV, FIRST_FRAME_LINE};
-pub use renderer::{native_options, software_renderer};
+pub use renderer::{central_frame, clear_color, native_options, software_renderer};
 mod render_job;
 pub mod settings;
 
@@ -91,6 +91,8 @@ pub struct Workbench {
     refreshing: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// The software renderer painting the window, if it is one (`renderer.rs`).
     software_renderer: Option<String>,
+    /// The renderer clears to the panels' colour before each frame (`renderer.rs`).
+    cleared: bool,
     /// Closes after the first painted frame when asked to (`first_frame.rs`).
     first_frame: first_frame::FirstFrameExit,
 }
@@ -160,6 +162,7 @@ impl Workbench {
             waker_set: false,
             refreshing: std::sync::Arc::default(),
             software_renderer: None,
+            cleared: false,
             first_frame: first_frame::FirstFrameExit::from_env(),
         };
         workbench.open_project(&dir);
@@ -359,7 +362,8 @@ impl Workbench {
             capture: self.capture.as_ref().map(|open| &open.view),
             qa: &self.qa.data,
         };
-        egui::CentralPanel::default().show(ui, |ui| {
+        let central = self.central_frame(ui.style());
+        egui::CentralPanel::default().frame(central).show(ui, |ui| {
             let mut behavior = dock::Behavior {
                 panels: &mut self.panels,
                 context: &context,
@@ -703,6 +707,10 @@ impl eframe::App for Workbench {
         self.frame(ui);
     }
 
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        clear_color(visuals)
+    }
+
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         if let Err(e) = self.save_settings() {
             eprintln!("hitbench: cannot save the workbench settings: {e}");
@@ -737,6 +745,7 @@ pub fn run(
                 cache_budget,
             );
             workbench.set_software_renderer(software_renderer(cc));
+            workbench.set_cleared(true);
             Ok(Box::new(workbench))
         }),
     )

@@ -74,7 +74,36 @@ fn is_software(name: &str) -> bool {
     .any(|s| name.contains(s))
 }
 
+/// The colour the window's renderer clears to before each frame (normalised, gamma): the
+/// panels' own, so that the central panel need not paint it again — a whole screen of
+/// pixels, which a software renderer pays for in every frame.
+pub fn clear_color(visuals: &egui::Visuals) -> [f32; 4] {
+    visuals.panel_fill.to_normalized_gamma_f32()
+}
+
+/// The central panel's frame: its margins, and its fill only where the renderer does not
+/// clear to that colour already (`clear_color`; a test harness clears to transparent).
+pub fn central_frame(style: &egui::Style, cleared: bool) -> egui::Frame {
+    let frame = egui::Frame::central_panel(style);
+    if cleared {
+        frame.fill(egui::Color32::TRANSPARENT)
+    } else {
+        frame
+    }
+}
+
 impl Workbench {
+    /// Tells the workbench its window's renderer clears to [`clear_color`] before each
+    /// frame (eframe does, with `App::clear_color`), so the central panel paints no fill.
+    pub fn set_cleared(&mut self, cleared: bool) {
+        self.cleared = cleared;
+    }
+
+    /// The central panel's frame (see [`central_frame`]).
+    pub(super) fn central_frame(&self, style: &egui::Style) -> egui::Frame {
+        central_frame(style, self.cleared)
+    }
+
     /// Tells the workbench which software renderer paints it (`None`: a GPU does).
     pub fn set_software_renderer(&mut self, name: Option<String>) {
         self.software_renderer = name;

@@ -6,6 +6,7 @@
 use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// How many kinds of record there are.
@@ -69,6 +70,12 @@ pub struct TraceMatcher {
 impl TraceMatcher {
     /// Whether `record` passes.
     pub fn matches(&self, record: &TraceRecord) -> bool {
+        self.matches_with(record, &mut String::new())
+    }
+
+    /// Whether `record` passes, its message written into `scratch` if the text filter
+    /// needs it (testing many records, one buffer serves them all).
+    pub(super) fn matches_with(&self, record: &TraceRecord, scratch: &mut String) -> bool {
         if !self.kinds[kind_index(record.kind)] {
             return false;
         }
@@ -83,8 +90,7 @@ impl TraceMatcher {
         {
             return false;
         }
-        self.text.is_empty()
-            || contains_ignoring_case(&record.message(), &self.text)
+        if self.text.is_empty()
             || record
                 .event
                 .as_deref()
@@ -93,6 +99,12 @@ impl TraceMatcher {
                 .track
                 .as_deref()
                 .is_some_and(|t| contains_ignoring_case(t, &self.text))
+        {
+            return true;
+        }
+        scratch.clear();
+        let _ = write!(scratch, "{}", record.what);
+        contains_ignoring_case(scratch, &self.text)
     }
 }
 
@@ -112,10 +124,13 @@ pub(super) fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
     }
     if haystack.is_ascii() && needle.is_ascii() {
         let needle = needle.as_bytes();
+        let (first, rest) = (needle[0], &needle[1..]);
+        let upper = first.to_ascii_uppercase();
+        // The first byte decides most windows: compare the rest only where it matches.
         return haystack
             .as_bytes()
             .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle));
+            .any(|w| (w[0] == first || w[0] == upper) && w[1..].eq_ignore_ascii_case(rest));
     }
     haystack.to_lowercase().contains(needle)
 }
@@ -142,6 +157,8 @@ pub(super) struct Index {
     pub(super) matcher: Option<TraceMatcher>,
     /// The trace's epoch (`PanelContext::trace_epoch`) the index was built on.
     pub(super) epoch: u64,
+    /// A record's message, written while testing it against the text filter.
+    scratch: String,
 }
 
 impl Index {
@@ -206,11 +223,11 @@ impl Index {
         let from = (self.scanned - dropped) as usize;
         let start = Instant::now();
         for (i, record) in trace.range(from..).enumerate() {
-            if i > 0 && i % 4096 == 0 && start.elapsed() >= budget {
+            if i > 0 && i % 256 == 0 && start.elapsed() >= budget {
                 self.scanned = dropped + (from + i) as u64;
                 return false;
             }
-            if matcher.matches(record) {
+            if matcher.matches_with(record, &mut self.scratch) {
                 self.rows.push_back(dropped + (from + i) as u64);
             }
         }
@@ -322,5 +339,45 @@ mod tests {
         assert!(contains_ignoring_case("Stole voice 3", "stole"));
         assert!(!contains_ignoring_case("refused", "stole"));
         assert!(contains_ignoring_case("Ünïcode STOLE", "stole"));
+        // Windows that start like the needle but are not it, then one that is.
+        assert!(contains_ignoring_case("st sto stoLX StOlE", "stole"));
+        assert!(!contains_ignoring_case("st sto stol", "stole"));
+        assert!(contains_ignoring_case("x", "x"));
+        assert!(!contains_ignoring_case("", "x"));
+    }
+
+    #[test]
+    fn one_scratch_buffer_tests_many_records_as_fresh_ones_would() {
+        let mut with_event = record(1, TraceKind::Voice, "nothing here");
+        with_event.event = Some(Arc::from("Steal_Event"));
+        let records = [
+            record(0, TraceKind::Voice, "Stole voice 3"),
+            with_event,
+            record(2, TraceKind::Voice, "a long message about nothing at all"),
+            record(3, TraceKind::Voice, "stole"),
+        ];
+        let filter = TraceFilter {
+            text: "STE".into(),
+            ..TraceFilter::default()
+        };
+        let matcher = filter.matcher();
+        let mut scratch = String::new();
+        let shared: Vec<bool> = records
+            .iter()
+            .map(|r| matcher.matches_with(r, &mut scratch))
+            .collect();
+        let fresh: Vec<bool> = records.iter().map(|r| filter.matches(r)).collect();
+        assert_eq!(shared, fresh);
+        assert_eq!(shared, [false, true, false, false]);
+        let filter = TraceFilter {
+            text: "stole".into(),
+            ..TraceFilter::default()
+        };
+        let matcher = filter.matcher();
+        let shared: Vec<bool> = records
+            .iter()
+            .map(|r| matcher.matches_with(r, &mut scratch))
+            .collect();
+        assert_eq!(shared, [true, false, false, true]);
     }
 }

@@ -23,8 +23,9 @@ mod filter;
 /// The sample rate record times are divided by when the engine's is not known.
 pub const DEFAULT_RATE: u32 = 48_000;
 
-/// How long one frame may spend indexing records, by default (half the 8 ms frame).
-pub const DEFAULT_INDEX_BUDGET: Duration = Duration::from_millis(4);
+/// How long one frame may spend indexing records, by default: what the 8 ms frame has
+/// left beside the rest of the workbench's layout and its tessellation.
+pub const DEFAULT_INDEX_BUDGET: Duration = Duration::from_millis(3);
 
 /// UI state of the Traces panel.
 #[derive(Debug)]
@@ -361,6 +362,8 @@ impl Panel for TracesPanel {
         }
         // The counts above the list are of the records as they are now (this frame may
         // be the only one painted for them); a filter changed below is indexed again.
+        // Both share the frame's budget.
+        let start = std::time::Instant::now();
         self.index.update(
             trace,
             dropped,
@@ -376,7 +379,7 @@ impl Panel for TracesPanel {
             dropped,
             ctx.trace_epoch,
             &self.filter,
-            self.index_budget,
+            self.index_budget.saturating_sub(start.elapsed()),
         );
         if !indexed {
             ui.ctx().request_repaint();

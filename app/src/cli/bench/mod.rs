@@ -11,6 +11,7 @@ mod asm;
 mod cold_start;
 mod load;
 mod mix;
+mod paint;
 mod reload;
 mod scratch;
 mod ui;

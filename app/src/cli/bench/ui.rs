@@ -1,12 +1,16 @@
 //! `hitbench bench ui`: the workbench's frame time with a full trace. The docked panels
-//! (the default layout, with the Traces tab in front) are drawn headless by an
-//! `egui::Context` at a fixed screen size — layout and logic only, no window and no
-//! GPU — over a fixture of 1,000,000 trace records and 64 busy voices, while new
-//! records arrive every frame; once following the newest record, once with a filter on
-//! (target < 8 ms a frame).
+//! (the default layout, with the Traces tab in front) are drawn headless at a fixed
+//! screen size over a fixture of 1,000,000 trace records and 64 busy voices, while new
+//! records arrive every frame; once following the newest record, once with a filter on.
+//! A frame is all of it (target < 8 ms): the layout (`Context::run_ui`), the
+//! tessellation (`Context::tessellate`) and the paint, by egui's own wgpu renderer into
+//! an offscreen texture, waited for until the device is done (`paint.rs`). Where there is
+//! no adapter at all the paint is not measured, and the output says so.
 
 use super::super::Io;
 use super::Size;
+use super::paint::Painter;
+use crate::workbench;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
 use engine_core::runtime::trace::{
@@ -22,7 +26,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Target: one frame of the UI (logic and layout).
+/// Target: one frame of the UI (layout, tessellation and paint).
 pub const TARGET: Duration = Duration::from_millis(8);
 
 /// Trace records in a full run.
@@ -182,9 +186,34 @@ fn busy_voices(names: &Names) -> LiveSnapshot {
     }
 }
 
+/// One frame's times.
+#[derive(Debug, Clone, Copy, Default)]
+struct Frame {
+    /// `Context::run_ui`: the panels' logic and layout, into shapes.
+    layout: Duration,
+    /// `Context::tessellate`: the shapes into meshes.
+    tessellate: Duration,
+    /// egui's wgpu renderer: texture changes, buffers, the render pass, until the device
+    /// is done (None: there is no adapter).
+    paint: Option<Duration>,
+    /// Meshes painted.
+    meshes: usize,
+    /// Their vertices.
+    vertices: usize,
+}
+
+impl Frame {
+    /// The whole frame (what was measured of it).
+    fn total(&self) -> Duration {
+        self.layout + self.tessellate + self.paint.unwrap_or_default()
+    }
+}
+
 /// The workbench's panels and dock, drawn headless.
 struct Rig {
     ctx: egui::Context,
+    /// egui's renderer, painting offscreen (None: there is no adapter).
+    painter: Option<Painter>,
     /// What the panels read (project, live snapshot, trace log).
     data: ContextData,
     names: Names,
@@ -197,8 +226,8 @@ struct Rig {
 }
 
 impl Rig {
-    /// Appends this frame's records, then draws a frame; returns how long drawing took.
-    fn frame(&mut self, appended: usize) -> Duration {
+    /// Appends this frame's records, then draws a frame: layout, tessellation, paint.
+    fn frame(&mut self, appended: usize) -> anyhow::Result<Frame> {
         let trace = &mut self.data.trace;
         for _ in 0..appended {
             trace.push_back(self.names.record(self.next));
@@ -215,35 +244,68 @@ impl Rig {
         };
         let mut commands: Vec<AppCommand> = Vec::new();
         let start = Instant::now();
-        let output = self.ctx.run_ui(input, |ui| {
+        let mut output = self.ctx.run_ui(input, |ui| {
             let context = self.data.context();
-            egui::CentralPanel::default().show(ui, |ui| {
-                let mut behavior = Behavior {
-                    panels: &mut self.panels,
-                    context: &context,
-                    commands: &mut commands,
-                    closed: &mut dock::ClosedPanes::default(),
-                };
-                self.tree.ui(&mut behavior, ui);
-            });
+            // As the workbench draws it: the renderer clears to the panels' colour.
+            egui::CentralPanel::default()
+                .frame(workbench::central_frame(ui.style(), true))
+                .show(ui, |ui| {
+                    let mut behavior = Behavior {
+                        panels: &mut self.panels,
+                        context: &context,
+                        commands: &mut commands,
+                        closed: &mut dock::ClosedPanes::default(),
+                    };
+                    self.tree.ui(&mut behavior, ui);
+                });
         });
-        let took = start.elapsed();
+        let layout = start.elapsed();
+        let start = Instant::now();
+        let shapes = std::mem::take(&mut output.shapes);
+        let primitives = self.ctx.tessellate(shapes, output.pixels_per_point);
+        let tessellate = start.elapsed();
+        let paint = match &mut self.painter {
+            Some(painter) => {
+                let start = Instant::now();
+                let clear = workbench::clear_color(&self.ctx.global_style().visuals);
+                painter
+                    .paint(&mut output.textures_delta, &primitives, clear)
+                    .map_err(anyhow::Error::msg)?;
+                Some(start.elapsed())
+            }
+            None => None,
+        };
         output.drop_without_applying_deltas();
-        took
+        Ok(Frame {
+            layout,
+            tessellate,
+            paint,
+            meshes: primitives.len(),
+            vertices: primitives.iter().map(vertices).sum(),
+        })
     }
 
     /// Draws `frames` frames with new records; returns their times.
-    fn measure(&mut self, frames: usize) -> Vec<Duration> {
+    fn measure(&mut self, frames: usize) -> anyhow::Result<Vec<Frame>> {
         (0..frames).map(|_| self.frame(PER_FRAME)).collect()
     }
 }
 
-/// Median and 95th percentile of `times` (sorted in place).
-fn spread(times: &mut [Duration]) -> (Duration, Duration) {
-    times.sort();
+/// The vertices of a primitive (none for a callback).
+fn vertices(primitive: &egui::ClippedPrimitive) -> usize {
+    match &primitive.primitive {
+        egui::epaint::Primitive::Mesh(mesh) => mesh.vertices.len(),
+        egui::epaint::Primitive::Callback(_) => 0,
+    }
+}
+
+/// Median and 95th percentile of `values`.
+fn spread<T: Ord + Copy + Default>(values: impl IntoIterator<Item = T>) -> (T, T) {
+    let mut values: Vec<T> = values.into_iter().collect();
+    values.sort();
     let at = |q: f64| {
-        let i = ((times.len() as f64 - 1.0) * q).round() as usize;
-        times.get(i).copied().unwrap_or_default()
+        let i = ((values.len() as f64 - 1.0) * q).round() as usize;
+        values.get(i).copied().unwrap_or_default()
     };
     (at(0.5), at(0.95))
 }
@@ -252,19 +314,114 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn report(io: &mut Io<'_>, case: &str, times: &mut [Duration]) -> anyhow::Result<()> {
-    let (median, p95) = spread(times);
+/// One case's line: the frame against the target, then its parts.
+fn report(io: &mut Io<'_>, case: &str, frames: &[Frame]) -> anyhow::Result<()> {
+    let (median, p95) = spread(frames.iter().map(Frame::total));
+    let painted = frames.iter().all(|f| f.paint.is_some());
+    let what = if painted {
+        "full frame"
+    } else {
+        "layout+tessellation only, paint not measured"
+    };
+    let part = |f: fn(&Frame) -> Duration| ms(spread(frames.iter().map(f)).0);
+    let paint = if painted {
+        format!("{:.2} ms", part(|f| f.paint.unwrap_or_default()))
+    } else {
+        "not measured".to_string()
+    };
     writeln!(
         io.out,
-        "ui: {case:<22} median {:>6.2} ms, p95 {:>6.2} ms; target < {} ms (median {:.2}x, p95 \
-         {:.2}x the target)",
+        "ui: {case:<22} {what}: median {:>6.2} ms, p95 {:>6.2} ms; target < {} ms (median \
+         {:.2}x, p95 {:.2}x the target)",
         ms(median),
         ms(p95),
         TARGET.as_millis(),
         median.as_secs_f64() / TARGET.as_secs_f64(),
         p95.as_secs_f64() / TARGET.as_secs_f64(),
     )?;
+    writeln!(
+        io.out,
+        "ui:   {case}: layout {:.2} ms, tessellation {:.2} ms, paint {paint} (medians); \
+         {} meshes, {} vertices",
+        part(|f| f.layout),
+        part(|f| f.tessellate),
+        spread(frames.iter().map(|f| f.meshes)).0,
+        spread(frames.iter().map(|f| f.vertices)).0,
+    )?;
     Ok(())
+}
+
+/// What the renderer costs by itself, whatever the panels do: an empty frame (cleared,
+/// submitted, waited for) and one rectangle over the whole screen (what a frame that
+/// paints every pixel once costs at the least).
+fn renderer_alone(io: &mut Io<'_>, painter: &mut Painter, frames: usize) -> anyhow::Result<()> {
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, SCREEN);
+    let mut mesh = egui::epaint::Mesh::default();
+    mesh.add_colored_rect(screen, egui::Color32::from_gray(27));
+    let fill = [egui::ClippedPrimitive {
+        clip_rect: screen,
+        primitive: egui::epaint::Primitive::Mesh(mesh),
+    }];
+    let mut time = |primitives: &[egui::ClippedPrimitive]| -> anyhow::Result<_> {
+        let mut times = Vec::new();
+        for i in 0..WARM_UP + frames {
+            let start = Instant::now();
+            painter
+                .paint(
+                    &mut egui::TexturesDelta::default(),
+                    primitives,
+                    [0.0, 0.0, 0.0, 1.0],
+                )
+                .map_err(anyhow::Error::msg)?;
+            if i >= WARM_UP {
+                times.push(start.elapsed());
+            }
+        }
+        Ok(spread(times))
+    };
+    let empty = time(&[])?;
+    let full = time(&fill)?;
+    writeln!(
+        io.out,
+        "ui: the renderer alone: an empty frame (cleared, submitted, waited for) median {:.2} \
+         ms, p95 {:.2} ms; one rectangle over all {}x{} pixels median {:.2} ms, p95 {:.2} ms{}",
+        ms(empty.0),
+        ms(empty.1),
+        SCREEN.x,
+        SCREEN.y,
+        ms(full.0),
+        ms(full.1),
+        if painter.software {
+            " (rasterised on the CPU: every pixel painted costs, which a GPU would not feel)"
+        } else {
+            ""
+        }
+    )?;
+    Ok(())
+}
+
+/// The renderer, and its line: the adapter it paints with, or why there is none.
+fn painter(io: &mut Io<'_>) -> anyhow::Result<Option<Painter>> {
+    let start = Instant::now();
+    match Painter::new([SCREEN.x as u32, SCREEN.y as u32], 1.0) {
+        Ok(painter) => {
+            writeln!(
+                io.out,
+                "ui: painted by egui_wgpu on {} (device ready in {:.0} ms)",
+                painter.adapter,
+                ms(start.elapsed())
+            )?;
+            Ok(Some(painter))
+        }
+        Err(why) => {
+            writeln!(
+                io.out,
+                "ui: {why}: the paint could not be measured; the frame times below are \
+                 layout and tessellation only, NOT full frames"
+            )?;
+            Ok(None)
+        }
+    }
 }
 
 /// Runs the benchmark.
@@ -274,7 +431,7 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         Size::Full => FRAMES,
         Size::Quick => 10,
     };
-    let demo = Path::new(crate::workbench::DEFAULT_PROJECT);
+    let demo = Path::new(workbench::DEFAULT_PROJECT);
     let project = if demo.is_dir() {
         Project::load(demo)
     } else {
@@ -286,8 +443,17 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     trace.extend((0..records).map(|n| names.record(n)));
     let mut tree = dock::default_layout();
     dock::show_pane(&mut tree, Pane::Traces);
+    writeln!(
+        io.out,
+        "ui: {records} trace records, {VOICES} busy voices, {}x{} points at 1 pixel a point, \
+         the default layout with Traces in front; a frame is layout (egui's run_ui), \
+         tessellation and paint (egui_wgpu's renderer into an offscreen texture, until the \
+         device is done); {frames} frames a case, {PER_FRAME} new records a frame",
+        SCREEN.x, SCREEN.y
+    )?;
     let mut rig = Rig {
         ctx: egui::Context::default(),
+        painter: painter(io)?,
         data: ContextData {
             project,
             live,
@@ -301,25 +467,20 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         tree,
         time: 0.0,
     };
-    writeln!(
-        io.out,
-        "ui: {records} trace records, {VOICES} busy voices, {}x{} points, the default layout \
-         with Traces in front; layout and logic only (no rendering); {frames} frames a case, \
-         {PER_FRAME} new records a frame",
-        SCREEN.x, SCREEN.y
-    )?;
-    let start = Instant::now();
-    rig.frame(0);
-    let first = start.elapsed();
+    let first = rig.frame(0)?;
+    if let Some(painter) = &mut rig.painter {
+        // After the first frame: the font atlas the rectangle is painted from is there.
+        renderer_alone(io, painter, frames)?;
+    }
     // The first index of the records, a few milliseconds a frame, then a few frames more.
     while rig.panels.traces.indexing() {
-        rig.frame(PER_FRAME);
+        rig.frame(PER_FRAME)?;
     }
     for _ in 0..WARM_UP {
-        rig.frame(PER_FRAME);
+        rig.frame(PER_FRAME)?;
     }
-    let mut following = rig.measure(frames);
-    report(io, "following the newest", &mut following)?;
+    let following = rig.measure(frames)?;
+    report(io, "following the newest", &following)?;
 
     rig.panels.traces.filter.text = FILTER_TEXT.to_string();
     rig.panels.traces.filter.kinds[TraceKind::ALL
@@ -330,17 +491,18 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     let start = Instant::now();
     let mut indexing = Vec::new();
     while indexing.is_empty() || rig.panels.traces.indexing() {
-        indexing.push(rig.frame(PER_FRAME));
+        indexing.push(rig.frame(PER_FRAME)?);
     }
     let reindex = start.elapsed();
-    let mut filtered = rig.measure(frames);
-    report(io, &format!("filter \"{FILTER_TEXT}\" on"), &mut filtered)?;
-    report(io, "while re-indexing", &mut indexing)?;
+    let filtered = rig.measure(frames)?;
+    report(io, &format!("filter \"{FILTER_TEXT}\" on"), &filtered)?;
+    report(io, "while re-indexing", &indexing)?;
     writeln!(
         io.out,
-        "ui: first frame (fonts, layout) {:.1} ms; a filter change re-indexes {records} \
-         records over {} frame(s), {:.1} ms in all; {} record(s) match the filter",
-        ms(first),
+        "ui: first frame (fonts, layout, the font atlas uploaded) {:.1} ms; a filter change \
+         re-indexes {records} records over {} frame(s), {:.1} ms in all; {} record(s) match \
+         the filter",
+        ms(first.total()),
         indexing.len(),
         ms(reindex),
         rig.panels.traces.matching()

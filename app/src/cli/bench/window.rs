@@ -134,6 +134,10 @@ impl Bench {
 }
 
 impl eframe::App for Bench {
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        workbench::clear_color(visuals)
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         if !self.timer {
             self.timer = true;
@@ -206,6 +210,7 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
                 *name = Some(software.clone());
             }
             workbench.set_software_renderer(software);
+            workbench.set_cleared(true);
             Ok(Box::new(Bench {
                 workbench,
                 start: Instant::now(),
