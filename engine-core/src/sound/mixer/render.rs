@@ -33,6 +33,8 @@ pub struct Mixer {
     position: u64,
     sample_rate: u32,
     stop_fade: u32,
+    /// How voices read between sample frames.
+    interpolation: super::Interpolation,
     /// Handles that could not be retired because the ring was full, kept (not freed)
     /// until there is room. Sized when the mixer is made.
     parked: Vec<Option<Retired>>,
@@ -69,6 +71,7 @@ impl Mixer {
             last_master: 1.0,
             position: 0,
             sample_rate: config.sample_rate,
+            interpolation: config.interpolation,
             stop_fade: u32::try_from(
                 (config.sample_rate as f32 * config.stop_fade_ms / 1000.0) as u64,
             )
@@ -203,6 +206,7 @@ impl Mixer {
                     let step = ((ratio * ONE as f64) as u64).max(1);
                     let mut playhead =
                         Playhead::new(step, looping, gain.get(), pan_gains(pan.get(), stereo));
+                    playhead.interpolation = self.interpolation;
                     if matches!(source, VoiceSource::Stream(_)) {
                         // Two shifts load the first two frames into the window.
                         playhead.pos = 2 * ONE;
