@@ -352,19 +352,38 @@ fn bench_mix_prints_the_comparison_decode_and_cache_figures() {
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);
     let out = &run.out;
     assert!(
-        out.contains("voices  hitbench ns/vf   kira ns/vf   rodio ns/vf   vs kira   vs rodio"),
+        out.contains(
+            "voices  hitbench ns/vf  cubic ns/vf   kira ns/vf   rodio ns/vf   vs kira   \
+             cubic vs kira   vs rodio"
+        ),
         "{out}"
     );
     for voices in ["16", "256", "1024"] {
         assert!(
             out.lines()
                 .any(|line| line.split_whitespace().next() == Some(voices)
-                    && line.matches('×').count() == 2),
+                    && line.matches('×').count() == 3),
             "no row for {voices} voices: {out}"
         );
     }
-    assert!(out.contains("target: ≤ 1.5 ns per voice-frame"), "{out}");
-    assert!(out.contains("≥ 3× faster than both at 256 voices"), "{out}");
+    assert!(
+        out.contains("target: ≤ 0.45 ns per voice-frame at 256 voices, HitBench linear ("),
+        "{out}"
+    );
+    assert!(
+        out.contains("target: ≥ 25× kira at 256 voices, HitBench linear against kira's cubic ("),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "target: ≥ 10× kira at 256 voices at equal quality, HitBench cubic against \
+             kira's cubic ("
+        ),
+        "{out}"
+    );
+    assert!(out.contains("× the target)"), "{out}");
+    assert!(out.contains("memory bound: streaming read "), "{out}");
+    assert!(out.contains("× that bound"), "{out}");
     assert!(out.contains("decode: WAV 16-bit"), "{out}");
     assert!(out.contains(" MB/s"), "{out}");
     assert!(out.contains("decode: Ogg Vorbis, "), "{out}");

@@ -166,9 +166,11 @@ world.ini [Cache] BudgetMB; default 256):
         dispatched per second.
   bench mix
         Render the same scene (16, 256 and 1,024 voices of 22,050 Hz mono
-        samples to 48 kHz stereo, gain and pan per voice) with HitBench's mixer,
-        kira and rodio: ns per voice-frame and HitBench's speed ratios. Also
-        decode throughput (WAV MB/s, Ogg/MP3 × real time) and cache hit latency.
+        samples to 48 kHz stereo, gain and pan per voice) with HitBench's mixer
+        (linear and cubic), kira and rodio: ns per voice-frame, HitBench's speed
+        ratios and the memory-bandwidth bound (targets at 256 voices: linear
+        ≤ 0.45 ns and ≥ 25× kira, cubic ≥ 10× kira). Also decode throughput
+        (WAV MB/s, Ogg/MP3 × real time) and cache hit latency.
         Build with --release for meaningful figures.
   bench reload
         Rewrite a source, a sample and a .hot 20 times each in a watched

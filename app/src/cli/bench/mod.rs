@@ -8,6 +8,7 @@
 //! start to its first painted frame).
 
 mod asm;
+mod bandwidth;
 mod cold_start;
 mod load;
 mod mix;

@@ -6,16 +6,10 @@
 //! per-frame steps during ramps (no zipper noise). Nothing here allocates, locks or does
 //! IO: it runs on the audio thread.
 
+use super::kernel::{self, Interpolation};
 use super::stream::StreamReader;
 
-/// One in fixed point.
-pub const ONE: u64 = 1 << 32;
-
-/// The fractional part of a 32.32 position as 0…1.
-#[inline]
-pub fn frac(pos: u64) -> f32 {
-    (pos & (ONE - 1)) as f32 * (1.0 / ONE as f32)
-}
+pub use super::kernel::{ONE, frac};
 
 /// A linear ramp of one value.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -85,6 +79,8 @@ pub struct Playhead {
     pub right: Ramp,
     /// The stream's previous and next frames (for interpolating streamed audio).
     pub window: [f32; 4],
+    /// How it reads between a sample's frames (streams are read linearly).
+    pub interpolation: Interpolation,
 }
 
 impl Default for Playhead {
@@ -98,6 +94,7 @@ impl Default for Playhead {
             left: Ramp::at(0.0),
             right: Ramp::at(0.0),
             window: [0.0; 4],
+            interpolation: Interpolation::Linear,
         }
     }
 }
@@ -126,8 +123,9 @@ impl Playhead {
 
     /// Resamples `frames` frames of an in-memory sample (interleaved, 1 or 2 channels)
     /// into `bus` (stereo interleaved, starting at its first frame), with the gain and pan
-    /// ramps. Linear interpolation; the frame after the last is the first when looping,
-    /// silence otherwise.
+    /// ramps and the playhead's interpolation. A looping sample reads as if it repeated
+    /// forever (points past its end are its first frames, points before its start its
+    /// last ones); any other reads silence outside itself.
     pub fn render_sample(
         &mut self,
         data: &[f32],
@@ -135,13 +133,17 @@ impl Playhead {
         bus: &mut [f32],
         frames: usize,
     ) -> Run {
-        let len = data.len() / channels.max(1);
+        let channels = channels.max(1);
+        let len = data.len() / channels;
         if len == 0 {
             return Run::Ended(0);
         }
         let end = (len as u64) << 32;
-        let last = ((len - 1) as u64) << 32;
-        let step = self.step;
+        // Positions from `first` up to (not including) `limit` have every point the
+        // interpolation reads inside the sample.
+        let first = (self.interpolation.before() as u64) << 32;
+        let limit = ((len.saturating_sub(self.interpolation.after())) as u64) << 32;
+        let step = self.step.max(1);
         let mut done = 0usize;
         while done < frames {
             if self.pos >= end {
@@ -151,9 +153,8 @@ impl Playhead {
                     return Run::Ended(done);
                 }
             }
-            // Frames whose two interpolation points are both inside the sample.
-            let safe = if self.pos < last {
-                (((last - self.pos) + step - 1) / step.max(1)) as usize
+            let safe = if self.pos >= first && self.pos < limit {
+                ((limit - self.pos).div_ceil(step)) as usize
             } else {
                 0
             };
@@ -169,46 +170,52 @@ impl Playhead {
                 let n = n.min(ramp_left);
                 let out = &mut bus[done * 2..(done + n) * 2];
                 if channels == 1 {
-                    self.mono_kernel(data, out);
+                    self.mono_run(data, out);
                 } else {
-                    self.stereo_kernel(data, out);
+                    self.stereo_run(data, out);
                 }
                 self.advance_ramps(u32::try_from(n).unwrap_or(u32::MAX));
                 done += n;
                 continue;
             }
-            self.last_frame(data, channels, bus.get_mut(done * 2..done * 2 + 2));
+            self.edge_frame(data, channels, bus.get_mut(done * 2..done * 2 + 2));
             done += 1;
         }
         Run::Done
     }
 
-    /// The last frame of a sample: interpolates towards the loop start or silence, adds
-    /// it to `out` (one stereo frame) and moves on by one frame.
-    fn last_frame(&mut self, data: &[f32], channels: usize, out: Option<&mut [f32]>) {
-        let idx = (self.pos >> 32) as usize;
-        let frac = frac(self.pos);
-        let (l, r) = if channels == 1 {
-            let a = data.get(idx).copied().unwrap_or(0.0);
-            let b = if self.looping {
-                data.first().copied().unwrap_or(0.0)
+    /// A frame near the start or the end of a sample, where the interpolation reads
+    /// points outside it: adds it to `out` (one stereo frame) and moves on by one frame.
+    fn edge_frame(&mut self, data: &[f32], channels: usize, out: Option<&mut [f32]>) {
+        let len = (data.len() / channels) as i64;
+        let idx = (self.pos >> 32) as i64;
+        let looping = self.looping;
+        let point = |i: i64, c: usize| -> f32 {
+            let i = if (0..len).contains(&i) {
+                i
+            } else if looping {
+                i.rem_euclid(len)
             } else {
-                0.0
+                return 0.0;
             };
-            let s = a + (b - a) * frac;
+            data.get(i as usize * channels + c).copied().unwrap_or(0.0)
+        };
+        let f = frac(self.pos);
+        let sample = |c: usize| match self.interpolation {
+            Interpolation::Linear => kernel::linear(point(idx, c), point(idx + 1, c), f),
+            Interpolation::Cubic => kernel::cubic(
+                point(idx - 1, c),
+                point(idx, c),
+                point(idx + 1, c),
+                point(idx + 2, c),
+                f,
+            ),
+        };
+        let (l, r) = if channels == 1 {
+            let s = sample(0);
             (s, s)
         } else {
-            let al = data.get(idx * 2).copied().unwrap_or(0.0);
-            let ar = data.get(idx * 2 + 1).copied().unwrap_or(0.0);
-            let (bl, br) = if self.looping {
-                (
-                    data.first().copied().unwrap_or(0.0),
-                    data.get(1).copied().unwrap_or(0.0),
-                )
-            } else {
-                (0.0, 0.0)
-            };
-            (al + (bl - al) * frac, ar + (br - ar) * frac)
+            (sample(0), sample(1))
         };
         if let Some(out) = out {
             out[0] += l * self.gain.value * self.left.value;
@@ -218,68 +225,72 @@ impl Playhead {
         self.pos += self.step;
     }
 
-    /// The hot loop for mono sources: every frame reads two samples inside the buffer.
-    /// Moves the position; the caller moves the ramps.
+    /// Mono frames whose points are all inside `data`: the SIMD kernel at steady gains,
+    /// a per-frame loop while a ramp moves. Moves the position; the caller moves the ramps.
     #[inline]
-    fn mono_kernel(&mut self, data: &[f32], out: &mut [f32]) {
-        // The caller runs this only over frames whose two points are inside `data`; the
-        // index is still clamped so the reads need no bounds branch and can never be out.
-        let Some(max) = data.len().checked_sub(2) else {
-            return;
-        };
-        let step = self.step;
-        let mut p = self.pos;
-        let (mut g, mut l, mut r) = (self.gain.value, self.left.value, self.right.value);
+    fn mono_run(&mut self, data: &[f32], out: &mut [f32]) {
+        let (g, l, r) = (self.gain.value, self.left.value, self.right.value);
         let (dg, dl, dr) = (self.gain.step, self.left.step, self.right.step);
         if dg == 0.0 && dl == 0.0 && dr == 0.0 {
-            let (gl, gr) = (g * l, g * r);
-            for frame in out.chunks_exact_mut(2) {
-                let idx = ((p >> 32) as usize).min(max);
-                let (a, b) = (data[idx], data[idx + 1]);
-                let s = a + (b - a) * frac(p);
-                frame[0] += s * gl;
-                frame[1] += s * gr;
-                p += step;
-            }
-        } else {
-            for frame in out.chunks_exact_mut(2) {
-                let idx = ((p >> 32) as usize).min(max);
-                let (a, b) = (data[idx], data[idx + 1]);
-                let s = (a + (b - a) * frac(p)) * g;
-                frame[0] += s * l;
-                frame[1] += s * r;
-                p += step;
-                g += dg;
-                l += dl;
-                r += dr;
-            }
-        }
-        self.pos = p;
-    }
-
-    /// The hot loop for stereo sources. Moves the position; the caller moves the ramps.
-    #[inline]
-    fn stereo_kernel(&mut self, data: &[f32], out: &mut [f32]) {
-        // As in `mono_kernel`: the clamp keeps reads inside without a bounds branch.
-        let Some(max) = data.len().checked_sub(4) else {
+            kernel::mono(
+                data,
+                &mut self.pos,
+                self.step,
+                (g * l, g * r),
+                self.interpolation,
+                out,
+            );
             return;
-        };
-        let step = self.step;
+        }
+        let (mut g, mut l, mut r) = (g, l, r);
         let mut p = self.pos;
-        let (mut g, mut l, mut r) = (self.gain.value, self.left.value, self.right.value);
-        let (dg, dl, dr) = (self.gain.step, self.left.step, self.right.step);
         for frame in out.chunks_exact_mut(2) {
-            let idx = ((p >> 32) as usize * 2).min(max);
-            let frac = frac(p);
-            let (al, ar, bl, br) = (data[idx], data[idx + 1], data[idx + 2], data[idx + 3]);
-            frame[0] += (al + (bl - al) * frac) * g * l;
-            frame[1] += (ar + (br - ar) * frac) * g * r;
-            p += step;
+            let s = self.point(data, 1, 0, p) * g;
+            frame[0] += s * l;
+            frame[1] += s * r;
+            p += self.step;
             g += dg;
             l += dl;
             r += dr;
         }
         self.pos = p;
+    }
+
+    /// Stereo frames whose points are all inside `data`. Moves the position; the caller
+    /// moves the ramps.
+    #[inline]
+    fn stereo_run(&mut self, data: &[f32], out: &mut [f32]) {
+        let mut p = self.pos;
+        let (mut g, mut l, mut r) = (self.gain.value, self.left.value, self.right.value);
+        let (dg, dl, dr) = (self.gain.step, self.left.step, self.right.step);
+        for frame in out.chunks_exact_mut(2) {
+            frame[0] += self.point(data, 2, 0, p) * g * l;
+            frame[1] += self.point(data, 2, 1, p) * g * r;
+            p += self.step;
+            g += dg;
+            l += dl;
+            r += dr;
+        }
+        self.pos = p;
+    }
+
+    /// Channel `c` of an interleaved sample at `pos`, interpolated (every point it reads
+    /// inside `data`; anything else reads as silence).
+    #[inline(always)]
+    fn point(&self, data: &[f32], channels: usize, c: usize, pos: u64) -> f32 {
+        let idx = (pos >> 32) as usize;
+        let at = |i: usize| data.get(i * channels + c).copied().unwrap_or(0.0);
+        let f = frac(pos);
+        match self.interpolation {
+            Interpolation::Linear => kernel::linear(at(idx), at(idx + 1), f),
+            Interpolation::Cubic => kernel::cubic(
+                at(idx.wrapping_sub(1)),
+                at(idx),
+                at(idx + 1),
+                at(idx + 2),
+                f,
+            ),
+        }
     }
 
     /// Renders a streamed voice into `out`, interpolating between consecutive frames from
@@ -326,6 +337,7 @@ impl Playhead {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sound::mixer::kernel::Interpolation;
 
     fn render(
         data: &[f32],
@@ -379,5 +391,86 @@ mod tests {
         assert_eq!(left, [0.0, 0.25, 0.5, 0.75]);
         assert_eq!(head.gain.value, 1.0);
         assert_eq!(head.gain.left, 0);
+    }
+
+    /// A sine of `period` source frames sampled `len` frames long.
+    fn sine(period: f64, len: usize) -> Vec<f32> {
+        (0..len)
+            .map(|i| (std::f64::consts::TAU * i as f64 / period).sin() as f32)
+            .collect()
+    }
+
+    /// Renders the sine at `step`, `frames` long, and returns the largest error against
+    /// the true sine at each frame's position, over the frames `from..`.
+    fn sine_error(
+        interpolation: Interpolation,
+        period: f64,
+        len: usize,
+        looping: bool,
+        step: u64,
+        frames: usize,
+        from: usize,
+    ) -> f64 {
+        let data = sine(period, len);
+        let mut bus = vec![0.0; frames * 2];
+        let mut head = Playhead::new(step, looping, 1.0, (1.0, 1.0));
+        head.interpolation = interpolation;
+        head.render_sample(&data, 1, &mut bus, frames);
+        (from..frames)
+            .map(|k| {
+                let at = (k as u128 * u128::from(step)) as f64 / ONE as f64;
+                let want = (std::f64::consts::TAU * at / period).sin();
+                (f64::from(bus[k * 2]) - want).abs()
+            })
+            .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn cubic_follows_a_sine_closer_than_linear() {
+        // 22,050 → 48,000 Hz, away from both ends.
+        let step = (22_050.0 / 48_000.0 * ONE as f64) as u64;
+        let [linear, cubic] = [Interpolation::Linear, Interpolation::Cubic]
+            .map(|i| sine_error(i, 25.0, 2_000, false, step, 4_000, 8));
+        assert!(linear > 0.005, "linear {linear}");
+        assert!(cubic < linear / 8.0, "cubic {cubic}, linear {linear}");
+    }
+
+    #[test]
+    fn cubic_passes_through_the_samples_at_whole_positions() {
+        let data = sine(17.3, 64);
+        let mut bus = vec![0.0; 64 * 2];
+        let mut head = Playhead::new(ONE, false, 1.0, (1.0, 1.0));
+        head.interpolation = Interpolation::Cubic;
+        assert_eq!(head.render_sample(&data, 1, &mut bus, 64), Run::Done);
+        let left: Vec<f32> = bus.iter().step_by(2).copied().collect();
+        assert_eq!(left, data);
+    }
+
+    #[test]
+    fn cubic_is_continuous_across_the_loop_point() {
+        // Exactly four periods loop seamlessly: around the loop point (and at the very
+        // start, where the points before the first frame are the loop's last ones) the
+        // cubic stays as close to the sine as anywhere else.
+        let step = (22_050.0 / 48_000.0 * ONE as f64) as u64;
+        let len = 100;
+        let frames = 1_000; // over four loops
+        let error = sine_error(Interpolation::Cubic, 25.0, len, true, step, frames, 0);
+        let linear = sine_error(Interpolation::Linear, 25.0, len, true, step, frames, 0);
+        assert!(error < linear / 8.0, "cubic {error}, linear {linear}");
+    }
+
+    #[test]
+    fn cubic_reads_silence_outside_a_sample_that_does_not_loop() {
+        let mut bus = vec![0.0; 8 * 2];
+        let mut head = Playhead::new(ONE / 2, false, 1.0, (1.0, 1.0));
+        head.interpolation = Interpolation::Cubic;
+        assert_eq!(
+            head.render_sample(&[1.0, 1.0], 1, &mut bus, 8),
+            Run::Ended(4)
+        );
+        let left: Vec<f32> = bus.iter().step_by(2).copied().collect();
+        // Catmull-Rom through 0, 1, 1, 0: 1 at the points, 1.125 between them, and back
+        // down towards the silence after the end.
+        assert_eq!(left[..4], [1.0, 1.125, 1.0, 0.5]);
     }
 }

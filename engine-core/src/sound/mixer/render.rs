@@ -33,6 +33,8 @@ pub struct Mixer {
     position: u64,
     sample_rate: u32,
     stop_fade: u32,
+    /// How voices read between sample frames.
+    interpolation: super::Interpolation,
     /// Handles that could not be retired because the ring was full, kept (not freed)
     /// until there is room. Sized when the mixer is made.
     parked: Vec<Option<Retired>>,
@@ -69,6 +71,7 @@ impl Mixer {
             last_master: 1.0,
             position: 0,
             sample_rate: config.sample_rate,
+            interpolation: config.interpolation,
             stop_fade: u32::try_from(
                 (config.sample_rate as f32 * config.stop_fade_ms / 1000.0) as u64,
             )
@@ -203,6 +206,7 @@ impl Mixer {
                     let step = ((ratio * ONE as f64) as u64).max(1);
                     let mut playhead =
                         Playhead::new(step, looping, gain.get(), pan_gains(pan.get(), stereo));
+                    playhead.interpolation = self.interpolation;
                     if matches!(source, VoiceSource::Stream(_)) {
                         // Two shifts load the first two frames into the window.
                         playhead.pos = 2 * ONE;
@@ -395,7 +399,7 @@ impl Mixer {
             };
             for (frame, out_frame) in bus.chunks_exact(2).zip(out.chunks_exact_mut(2)) {
                 let (l, r) = (frame[0] * gain, frame[1] * gain);
-                peak = peak.max(l.abs()).max(r.abs());
+                peak = louder(louder(peak, l.abs()), r.abs());
                 if g == 0 {
                     out_frame[0] = l;
                     out_frame[1] = r;
@@ -411,7 +415,7 @@ impl Mixer {
             let (value, bent) = soft_clip(*sample);
             *sample = value;
             clipped += u64::from(bent);
-            peaks[3] = peaks[3].max(value.abs());
+            peaks[3] = louder(peaks[3], value.abs());
         }
         for (meter, peak) in self.controls.peaks.iter().zip(peaks) {
             meter.set(peak);
@@ -463,6 +467,14 @@ impl Mixer {
             self.meters.frame(&lanes, &self.controls);
         }
     }
+}
+
+/// The larger of two levels. Unlike `f32::max` it need not order NaNs, so it is one
+/// instruction: the meters' running peaks are not held up by it, frame after frame. (A
+/// NaN level is passed over, as `f32::max` passes it over.)
+#[inline(always)]
+fn louder(peak: f32, level: f32) -> f32 {
+    if level > peak { level } else { peak }
 }
 
 /// The bus of voices sent through the room reverb (mixed into FX).

@@ -212,7 +212,8 @@ fn level_estimate(playhead: &Playhead, data: &[f32], channels: usize, frames: us
     let mut count = 0u32;
     let mut at = first;
     while at < first + span && count < LEVEL_READS as u32 {
-        let frame = (at % len) as usize * channels;
+        // Only a looping voice's reads wrap: no division otherwise.
+        let frame = if at < len { at } else { at % len } as usize * channels;
         for c in 0..channels {
             let s = data.get(frame + c).copied().unwrap_or(0.0);
             sum += s * s;
