@@ -26,9 +26,9 @@ use std::time::{Duration, Instant};
 const CHUNK: usize = 1 << 18;
 /// Hand-overs waiting at most before the session waits for the capture.
 const QUEUE: usize = 64;
-/// Records the session gathers before it hands them over (waking the capture's thread
-/// costs more than a record does); a command, a keyframe or the end hands over what is
-/// gathered first.
+/// Records the session gathers before it hands them over (each hand-over is a channel
+/// send, and a batch given back to drop); a command, a keyframe or the end hands over
+/// what is gathered first.
 const GATHER: usize = 128;
 /// How long the capture's thread keeps looking for work after its last job.
 const SPIN: Duration = Duration::from_micros(200);
