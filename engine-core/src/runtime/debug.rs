@@ -5,12 +5,12 @@
 //! while it is not); a pause stops the engine's clock until the debugger resumes it.
 
 use crate::runtime::clock::SampleTime;
+use crate::runtime::hash::FastMap;
 use crate::runtime::program::{NONE, Program};
 use crate::runtime::thread::Thread;
 use crate::toolchain::isa::Opcode;
 use crate::toolchain::project::{CodeRef, Project};
 use crate::toolchain::registers::{self, Layout};
-use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -270,7 +270,7 @@ pub struct Debugger {
     /// The instruction a resumed thread stopped before: it runs without stopping again.
     skip: Option<(usize, u32)>,
     /// Op index → the line breakpoints there (rebuilt when the program changes).
-    at_ops: HashMap<u32, Vec<u32>>,
+    at_ops: FastMap<u32, Vec<u32>>,
     /// The program `at_ops` was built for (its address).
     built_for: usize,
 }

@@ -6,6 +6,7 @@
 //!   time; `engine::host` is what instructions do outside their thread.
 //! - [`hooks`] are the events handed to the world instead of played; [`outcome`] is what
 //!   a trigger did.
+//! - [`hash`] is the one fast hasher of the engine's own tables.
 //! - [`picks`] hit-list picks without immediate repetition; [`rng`] is the seeded generator.
 //! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
 //!   tells the runtime how long samples are; [`levels`] is what the world and the mixer
@@ -18,6 +19,7 @@
 pub mod clock;
 pub mod debug;
 pub mod engine;
+pub mod hash;
 pub mod hooks;
 pub mod levels;
 pub mod objects;

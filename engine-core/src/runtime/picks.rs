@@ -2,7 +2,7 @@
 //! the engine's seeded generator, so no sample plays twice in a row.
 
 use super::rng::Rng;
-use std::collections::HashMap;
+use crate::runtime::hash::FastMap;
 
 /// One pick and what the no-repeat rule kept out.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub fn pick(entries: &[u32], last: Option<u32>, rng: &mut Rng) -> Option<Pick> {
 /// The last pick of every global list.
 #[derive(Debug, Clone, Default)]
 pub struct HitListState {
-    last: HashMap<u32, u32>,
+    last: FastMap<u32, u32>,
 }
 
 impl HitListState {

@@ -7,7 +7,7 @@
 
 use super::clock::SampleTime;
 use super::thread::Thread;
-use std::collections::HashMap;
+use crate::runtime::hash::FastMap;
 use std::sync::Arc;
 
 /// A world player that holds a voice slot like a track.
@@ -85,7 +85,7 @@ pub enum Holder {
 pub struct Voices {
     slots: Vec<Option<usize>>,
     world: Vec<Option<WorldSeat>>,
-    instances: HashMap<u32, Vec<usize>>,
+    instances: FastMap<u32, Vec<usize>>,
     changes: u64,
 }
 
@@ -120,7 +120,7 @@ impl Voices {
         Self {
             slots: vec![None; count.max(1)],
             world: vec![None; count.max(1)],
-            instances: HashMap::new(),
+            instances: FastMap::default(),
             changes: 0,
         }
     }

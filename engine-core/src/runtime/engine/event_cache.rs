@@ -3,9 +3,8 @@
 //! table (a string comparison at every level). Emptied whenever the project is
 //! replaced.
 
+use crate::runtime::hash::FastMap;
 use crate::toolchain::project::{EventDef, Project};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// Names kept at most (a caller triggering ever new spellings cannot grow it for ever).
@@ -14,7 +13,7 @@ const LIMIT: usize = 1 << 14;
 /// Events by the name they were triggered with.
 #[derive(Debug, Default)]
 pub(super) struct EventCache {
-    by_name: HashMap<Box<str>, Arc<EventDef>, BuildHasherDefault<NameHasher>>,
+    by_name: FastMap<Box<str>, Arc<EventDef>>,
 }
 
 impl EventCache {
@@ -34,29 +33,6 @@ impl EventCache {
     /// Forgets every event (the project changed).
     pub(super) fn clear(&mut self) {
         self.by_name.clear();
-    }
-}
-
-/// FNV-1a over the name's bytes: event names are short and nobody picks them to
-/// collide, so a keyed hash would only cost time.
-#[derive(Debug)]
-struct NameHasher(u64);
-
-impl Default for NameHasher {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for NameHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
     }
 }
 

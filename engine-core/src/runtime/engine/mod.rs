@@ -199,7 +199,7 @@ pub struct Engine {
     deferred: usize,
     /// The volume and pan each object was last given by its place in the view
     /// ([`Engine::update_source`]): a shared track follows the loudest of its owners.
-    object_levels: std::collections::HashMap<ObjectId, GivenLevels>,
+    object_levels: crate::runtime::hash::FastMap<ObjectId, GivenLevels>,
     /// World players that lost their voice slot, for the director.
     lost_world: Vec<(WorldVoice, EndReason)>,
 }
@@ -265,7 +265,7 @@ impl Engine {
             debug: crate::runtime::debug::Debugger::default(),
             mid_tick: None,
             deferred: 0,
-            object_levels: std::collections::HashMap::new(),
+            object_levels: crate::runtime::hash::FastMap::default(),
             lost_world: Vec::new(),
             project: Arc::new(project),
             program: Arc::new(program),

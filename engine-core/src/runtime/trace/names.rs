@@ -9,11 +9,10 @@
 //! name, so almost every name is found without reading it — and by its text when an
 //! address is new.
 
+use crate::runtime::hash::FastMap;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 thread_local! {
@@ -93,10 +92,10 @@ impl Drop for Reading {
 struct NameWriter {
     /// Index by the name's address. The `Arc`s in `pinned` keep these addresses from
     /// being reused for another name.
-    by_address: HashMap<usize, u32, BuildHasherDefault<AddressHasher>>,
+    by_address: FastMap<usize, u32>,
     pinned: Vec<Arc<str>>,
     /// Index by text.
-    by_text: HashMap<Arc<str>, u32>,
+    by_text: FastMap<Arc<str>, u32>,
     /// Names given an index since [`Writing::take_new`].
     new: Vec<Arc<str>>,
 }
@@ -184,31 +183,5 @@ pub mod option {
         deserializer: D,
     ) -> Result<Option<Arc<str>>, D::Error> {
         Ok(Option::<Owned>::deserialize(deserializer)?.map(|owned| owned.0))
-    }
-}
-
-/// Hashes an address: the multiply spreads its bits, the shift brings the high ones
-/// down to where the table's index is taken from.
-#[derive(Debug, Default)]
-struct AddressHasher(u64);
-
-impl Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_usize(&mut self, address: usize) {
-        self.write_u64(address as u64);
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        let mixed = (self.0 ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = mixed ^ (mixed >> 29);
     }
 }

@@ -11,7 +11,7 @@
 //! entries whose own names are absolute, have `..` components or drive letters, and zip
 //! symlink entries are never indexed, so they can never be served or listed.
 
-use std::collections::HashMap;
+use crate::runtime::hash::FastMap;
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -79,14 +79,14 @@ enum DirEntry {
 struct DirSource {
     /// What may be read: files inside the directory, at most [`MAX_RESOURCE_BYTES`].
     rules: ReadRules,
-    index: HashMap<String, DirEntry>,
+    index: FastMap<String, DirEntry>,
 }
 
 /// An opened zip pack.
 struct ZipSource {
     archive: Mutex<ZipArchive<BufReader<File>>>,
     /// Normalised name → entry number in the archive.
-    index: HashMap<String, usize>,
+    index: FastMap<String, usize>,
 }
 
 enum Kind {
@@ -114,7 +114,7 @@ impl Source {
             message,
         };
         let walk = fsrules::walk(path, &WalkOptions::default()).map_err(|r| fail(r.reason()))?;
-        let mut index = HashMap::new();
+        let mut index = FastMap::default();
         let mut order = Vec::new();
         // Folders nested too deep are not indexed (a guard against pathological trees).
         let mut rejected = walk.not_entered.len();
@@ -158,7 +158,7 @@ impl Source {
         };
         let file = File::open(path).map_err(|e| fail(e.to_string()))?;
         let archive = ZipArchive::new(BufReader::new(file)).map_err(|e| fail(e.to_string()))?;
-        let mut index = HashMap::new();
+        let mut index = FastMap::default();
         let mut order = Vec::new();
         let mut rejected = 0usize;
         for number in 0..archive.len() {

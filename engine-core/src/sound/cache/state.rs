@@ -2,8 +2,7 @@
 //! pinned, recency, priorities, the budget, eviction, miss classification, ticks and
 //! counters. Nothing here does IO, so the lock is only ever held briefly.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::runtime::hash::FastMap;
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
@@ -94,51 +93,10 @@ struct Ticks {
     last_working_set: usize,
 }
 
-/// A fast hasher for resource names (FxHash's mixing, 8 bytes at a time).
-///
-/// The hit path hashes a name on every lookup; SipHash alone would eat a third of the
-/// 100 ns target. Names come from the game's own data and code, not from the network,
-/// so resistance to hash flooding is not needed here.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct NameHasher(u64);
-
-impl NameHasher {
-    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
-    }
-}
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            self.add(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            for (slot, byte) in word.iter_mut().zip(rest) {
-                *slot = *byte;
-            }
-            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
-        }
-    }
-
-    fn write_u8(&mut self, byte: u8) {
-        self.add(u64::from(byte));
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// The cache's state; see the module docs.
 #[derive(Debug)]
 pub(crate) struct State {
-    records: HashMap<Arc<str>, Record, BuildHasherDefault<NameHasher>>,
+    records: FastMap<Arc<str>, Record>,
     priorities: PatternTable<i32>,
     budget: usize,
     bytes_held: usize,
@@ -157,7 +115,7 @@ pub(crate) struct State {
 impl State {
     pub(crate) fn new(budget: usize) -> Self {
         Self {
-            records: HashMap::default(),
+            records: FastMap::default(),
             priorities: PatternTable::default(),
             budget,
             bytes_held: 0,

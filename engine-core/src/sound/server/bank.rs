@@ -3,8 +3,8 @@
 //! "two groups" selection sounds — the first group at random three times, then the second
 //! group in order, then back; any other selection request resets the cycle.
 
+use crate::runtime::hash::FastMap;
 use crate::runtime::rng::Rng;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A registered sound.
@@ -47,7 +47,7 @@ struct Selection {
 #[derive(Debug, Clone, Default)]
 pub struct SoundBank {
     sounds: Vec<Sound>,
-    by_name: HashMap<String, SoundId>,
+    by_name: FastMap<String, SoundId>,
     selection: Selection,
     /// The group the last selection sound's sample came from.
     last_group: Option<SoundId>,

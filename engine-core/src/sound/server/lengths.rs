@@ -1,11 +1,11 @@
 //! How long samples are, for the runtime's `wait_samp`: [`CacheSamples`] asks the file's
 //! header, else the decoded sample in the cache, else decodes a stream once.
 
+use crate::runtime::hash::FastMap;
 use crate::runtime::samples::{SampleInfo, SampleLibrary};
 use crate::runtime::sink::SampleRef;
 use crate::sound::audio::decode;
 use crate::sound::cache::{CacheError, ResourceCache};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -61,7 +61,7 @@ pub enum LengthError {
 /// says, else from the decoded sample in the cache, else by decoding a stream once.
 pub struct CacheSamples {
     cache: Arc<ResourceCache>,
-    known: Mutex<HashMap<Arc<str>, Result<SampleInfo, LengthError>>>,
+    known: Mutex<FastMap<Arc<str>, Result<SampleInfo, LengthError>>>,
 }
 
 impl CacheSamples {
@@ -69,7 +69,7 @@ impl CacheSamples {
     pub fn new(cache: Arc<ResourceCache>) -> Self {
         Self {
             cache,
-            known: Mutex::new(HashMap::new()),
+            known: Mutex::new(FastMap::default()),
         }
     }
 

@@ -37,6 +37,7 @@ pub use monitor::{MonitorState, MonitorTarget, SlotOwner};
 pub use requests::{Power, Refusal, Request};
 
 use crate::runtime::clock::SampleTime;
+use crate::runtime::hash::FastMap;
 use crate::runtime::rng::Rng;
 use crate::runtime::sink::{ControlGroup, NoteId, SampleRef};
 use crate::runtime::trace::{LoadFailure, MissClass, SampleEvent, TraceEvent, TraceRecord};
@@ -46,7 +47,6 @@ use crate::sound::cache::{CacheError, Handle, Lookup, MissKind, ResourceCache};
 use crate::sound::mixer::{MixCommand, MixEvent, MixerHandle, VoiceSource};
 use crate::sound::streamer::Streamer;
 use bank::{OriginId, SoundBank};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How the server loads and plays.
@@ -128,8 +128,8 @@ pub struct SoundServer {
     streamer: Option<Streamer>,
     config: ServerConfig,
     pending: Vec<Pending>,
-    origins: HashMap<OriginId, NoteId>,
-    note_origins: HashMap<NoteId, OriginId>,
+    origins: FastMap<OriginId, NoteId>,
+    note_origins: FastMap<NoteId, OriginId>,
     bank: SoundBank,
     rng: Rng,
     next_note: NoteId,
@@ -157,8 +157,8 @@ impl SoundServer {
             streamer: None,
             config,
             pending: Vec::new(),
-            origins: HashMap::new(),
-            note_origins: HashMap::new(),
+            origins: FastMap::default(),
+            note_origins: FastMap::default(),
             bank: SoundBank::default(),
             rng: Rng::new(0x5EED ^ seed),
             next_note: SERVER_NOTES,

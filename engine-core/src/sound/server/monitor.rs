@@ -10,11 +10,12 @@
 //! saying it ([`SlotOwner`], which the session hands over each tick while monitoring is
 //! on). The world's own notes (stations, music, ambience) belong to their group only.
 
+use crate::runtime::hash::FastMap;
 use crate::runtime::objects::ObjectId;
 use crate::runtime::sink::{ControlGroup, NoteId};
 use crate::runtime::units::Gain;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// What can be muted or soloed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -126,7 +127,7 @@ struct Watched {
 pub(super) struct NoteMonitor {
     pub(super) state: MonitorState,
     slots: Vec<Option<SlotOwner>>,
-    notes: HashMap<NoteId, Watched>,
+    notes: FastMap<NoteId, Watched>,
 }
 
 impl NoteMonitor {
