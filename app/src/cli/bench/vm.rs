@@ -172,8 +172,11 @@ fn dispatch(
     Ok(())
 }
 
-/// Dispatch runs of each kind, plain and capturing.
-const ROUNDS: usize = 5;
+/// Pairs of dispatch runs, one plain and one capturing: the dispatch figure is the best
+/// plain run, the capture's cost the median of the pairs' differences (a pair runs
+/// within a fraction of a second, so a busy moment of the machine hits both of its runs
+/// or neither; an odd count has a middle).
+const PAIRS: usize = 11;
 
 /// How long a run took: wall clock, and CPU of the calling thread (the wall clock where
 /// the system does not count it).
@@ -242,35 +245,52 @@ fn events(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         files: Vec::new(),
     };
     let path = scratch.path().join("bench.hbcap");
-    // Plain and capturing runs alternate, each on a fresh engine, best of each: the
-    // order of the runs and a busy moment of the machine favour neither.
+    // Each run on a fresh engine; which run of a pair goes first alternates, so a machine
+    // speeding up or slowing down favours neither.
     let mut plain = Timing::worst();
     let mut captured = Timing::worst();
+    let mut costs = Vec::with_capacity(PAIRS);
     let mut records = 0;
-    for _ in 0..ROUNDS {
-        let mut engine_plain = engine(load(&scratch)?, EngineConfig::default(), 0.05);
-        let timing = Timing::of(|| dispatch(&mut engine_plain, &names, events, &mut |_| Ok(())))?;
-        plain = plain.best(timing);
-        let mut engine_capturing = engine(load(&scratch)?, EngineConfig::default(), 0.05);
-        let mut writer = CaptureWriter::create(&path, &header)?;
-        records = 0;
-        // Until the last record is on disk: the session hands records over, the capture's
-        // thread encodes and writes them, `finish` waits for it.
-        let timing = Timing::of(|| {
-            dispatch(&mut engine_capturing, &names, events, &mut |batch| {
-                records += batch.len();
-                writer.records(batch)
-            })?;
-            writer.finish(engine_capturing.now())?;
-            Ok(())
-        })?;
-        captured = captured.best(timing);
+    let mut busy = Vec::with_capacity(PAIRS);
+    for pair in 0..PAIRS {
+        let run_plain = || -> anyhow::Result<Timing> {
+            let mut engine = engine(load(&scratch)?, EngineConfig::default(), 0.05);
+            Timing::of(|| dispatch(&mut engine, &names, events, &mut |_| Ok(())))
+        };
+        let mut run_capturing = || -> anyhow::Result<Timing> {
+            let mut engine = engine(load(&scratch)?, EngineConfig::default(), 0.05);
+            let mut writer = CaptureWriter::create(&path, &header)?;
+            records = 0;
+            // Until the last record is on disk: the session hands records over, the
+            // capture's thread encodes and writes them, `finish` waits for it.
+            Timing::of(|| {
+                dispatch(&mut engine, &names, events, &mut |batch| {
+                    records += batch.len();
+                    writer.records(batch)
+                })?;
+                busy.push(writer.finish(engine.now())?.busy.as_secs_f64());
+                Ok(())
+            })
+        };
+        let (one, other) = if pair % 2 == 0 {
+            let one = run_plain()?;
+            (one, run_capturing()?)
+        } else {
+            let other = run_capturing()?;
+            (run_plain()?, other)
+        };
+        plain = plain.best(one);
+        captured = captured.best(other);
+        costs.push((other.cpu - one.cpu) / one.cpu);
     }
+    costs.sort_by(f64::total_cmp);
+    let cost = costs[costs.len() / 2];
+    busy.sort_by(f64::total_cmp);
     writeln!(
         io.out,
         "vm: {events} events dispatched in {:.3} s = {:.0} k events/s ({:.2} us per event; lookup, \
          Box-X decision, start/join/steal/refuse, typed record; one tick per {count} events; best \
-         of {ROUNDS}); target >= {:.0} k/s ({:.2}x the target)",
+         of {PAIRS}); target >= {:.0} k/s ({:.2}x the target)",
         plain.wall,
         events as f64 / plain.wall / 1e3,
         plain.wall * 1e6 / events as f64,
@@ -280,19 +300,23 @@ fn events(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     // The cost is what the session's own thread spends more; the writer thread works on
     // another core (its share shows in the wall-clock figure when cores are scarce).
-    let cost = (captured.cpu - plain.cpu) / plain.cpu;
     writeln!(
         io.out,
         "vm: the same while capturing: capture costs {:.1} % of dispatch on the session's thread \
-         (target < {:.0} %: {}); {:.0} k events/s until the last record is on disk ({:+.1} % wall \
-         clock); {:.1} records and {:.0} bytes per event",
+         (median of {PAIRS} pairs of runs side by side, from {:.1} to {:.1} %; target < {:.0} %: \
+         {}); the capture's own thread works {:.1} % as long as the session's (median); {:.0} k \
+         events/s until the last record is on disk ({:+.1} % wall clock); {:.1} records and \
+         {:.0} bytes per event",
         cost * 100.0,
+        costs[0] * 100.0,
+        costs[costs.len() - 1] * 100.0,
         CAPTURE_COST_TARGET * 100.0,
         if cost <= 0.0 {
             "met, no measurable cost".to_string()
         } else {
             format!("{:.2}x", CAPTURE_COST_TARGET / cost)
         },
+        busy.get(busy.len() / 2).copied().unwrap_or_default() / plain.cpu * 100.0,
         events as f64 / captured.wall / 1e3,
         (captured.wall - plain.wall) / plain.wall * 100.0,
         records as f64 / events as f64,

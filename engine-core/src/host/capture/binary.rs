@@ -87,8 +87,8 @@ fn table_mut(what: &mut TraceEvent) -> Option<&mut VoiceTable> {
 impl Tables {
     /// If `record` is a verdict, takes its voice table out of it (the reader puts it
     /// back from the table frames) and returns it, with the change to write before the
-    /// record (`None`: the same table as the last verdict's). Put it back with
-    /// [`restore`] once the record is written.
+    /// record (`None`: the same table as the last verdict's). The writer strips on the
+    /// session's thread: the table is the engine's own, shared.
     pub fn strip(&mut self, record: &mut TraceRecord) -> Option<(VoiceTable, Option<TableDelta>)> {
         let table = std::mem::replace(table_mut(&mut record.what)?, self.empty.clone());
         if table.same(&self.last) {
@@ -140,13 +140,6 @@ impl Tables {
         if let Some(table) = table_mut(&mut record.what) {
             *table = self.last.clone();
         }
-    }
-}
-
-/// Gives a verdict its voice table back after [`Tables::strip`].
-pub(super) fn restore(record: &mut TraceRecord, table: VoiceTable) {
-    if let Some(slot) = table_mut(&mut record.what) {
-        *slot = table;
     }
 }
 

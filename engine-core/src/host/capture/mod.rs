@@ -18,7 +18,7 @@ mod writer;
 pub use binary::MAGIC;
 pub use files::{changed_files, hash_files};
 pub use text::write_text;
-pub use writer::CaptureWriter;
+pub use writer::{CaptureWriter, Finished};
 
 use crate::host::keyframe::Keyframe;
 use crate::host::offline::RenderOptions;

@@ -2,13 +2,18 @@
 //! the capture's own ("hitbench-capture") — commands, records (gathered into hand-overs
 //! of [`GATHER`]), keyframes — and goes on; that thread encodes them (names by
 //! their index in the capture's name table, [`names`](crate::runtime::trace::names))
-//! and writes the file, so the session neither encodes nor waits for the disk. Each
-//! batch of records goes back to the session to be dropped there: the names it shares
-//! with the engine are counted on the engine's own thread, not on two at once. At most
-//! [`QUEUE`] hand-overs wait: a capture that cannot keep up slows the session down
-//! rather than filling memory.
+//! and writes the file, so the session neither encodes nor waits for the disk.
+//!
+//! The capture's thread never touches a reference count the engine uses: the engine
+//! clones its names and its voice table into every record, and a count written from
+//! two cores makes every clone on the session's thread wait for the other core. So the
+//! session finds the voice-table changes itself (a pointer comparison per verdict: the
+//! engine shares one table while it does not change) and hands them over as deltas, the
+//! capture's thread reads names by their address only, and each batch goes back to the
+//! session to be dropped there. At most [`QUEUE`] hand-overs wait: a capture that
+//! cannot keep up slows the session down rather than filling memory.
 
-use super::binary::{FrameRef, MAGIC, Tables, restore};
+use super::binary::{FrameRef, MAGIC, TableDelta, Tables};
 use super::{CaptureError, Header, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
@@ -28,19 +33,38 @@ const CHUNK: usize = 1 << 18;
 const QUEUE: usize = 64;
 /// Records the session gathers before it hands them over (each hand-over is a channel
 /// send, and a batch given back to drop); a command, a keyframe or the end hands over
-/// what is gathered first.
-const GATHER: usize = 128;
-/// How long the capture's thread keeps looking for work after its last job.
-const SPIN: Duration = Duration::from_micros(200);
-/// How often it looks after that.
+/// what is gathered first. With [`QUEUE`], room for 16 k records: several polls' worth
+/// at millions of events a second.
+const GATHER: usize = 256;
+/// How often the capture's thread looks for work when it has none.
 const POLL: Duration = Duration::from_millis(2);
 
 /// What the session hands to the capture's thread, in the order it happened.
 enum Job {
     Input { seconds: f64, command: String },
-    Records(Vec<Vec<TraceRecord>>),
+    Records(Gathered),
     Keyframe(Box<Keyframe>),
     End(SampleTime),
+}
+
+/// Records gathered for one hand-over.
+#[derive(Default)]
+struct Gathered {
+    batches: Vec<Vec<TraceRecord>>,
+    /// How many records `batches` holds.
+    records: usize,
+    /// The voice-table changes to write before some of the records, by the record's
+    /// place among all of `batches`' records, in order. The verdicts' own tables are
+    /// taken out of them (the reader puts them back from these).
+    deltas: Vec<(usize, TableDelta)>,
+}
+
+/// A capture written in full.
+#[derive(Debug, Clone, Copy)]
+pub struct Finished {
+    /// How long the capture's thread worked — encoding and writing, not waiting for
+    /// work: what a capture costs beyond the session's own thread.
+    pub busy: Duration,
 }
 
 /// Writes a capture as the session runs (`docs/capture.md`). Dropping it without
@@ -48,12 +72,13 @@ enum Job {
 pub struct CaptureWriter {
     path: PathBuf,
     jobs: Option<SyncSender<Job>>,
-    /// Batches of records gathered, not yet handed over, and how many records they hold.
-    gathered: Vec<Vec<TraceRecord>>,
-    gathered_records: usize,
-    /// Batches of records the capture's thread is done with, to drop here.
-    done: Receiver<Vec<Vec<TraceRecord>>>,
-    thread: Option<JoinHandle<Result<(), CaptureError>>>,
+    /// Records gathered, not yet handed over.
+    gathered: Gathered,
+    /// The voice table as last handed over.
+    tables: Tables,
+    /// Hand-overs the capture's thread is done with, to drop here.
+    done: Receiver<Gathered>,
+    thread: Option<JoinHandle<Result<Duration, CaptureError>>>,
 }
 
 impl CaptureWriter {
@@ -78,8 +103,8 @@ impl CaptureWriter {
         Ok(Self {
             path: path.to_path_buf(),
             jobs: Some(jobs),
-            gathered: Vec::new(),
-            gathered_records: 0,
+            gathered: Gathered::default(),
+            tables: Tables::default(),
             done,
             thread: Some(thread),
         })
@@ -96,13 +121,20 @@ impl CaptureWriter {
     }
 
     /// Writes records, in order.
-    pub fn records(&mut self, records: Vec<TraceRecord>) -> Result<(), CaptureError> {
+    pub fn records(&mut self, mut records: Vec<TraceRecord>) -> Result<(), CaptureError> {
         if records.is_empty() {
             return Ok(());
         }
-        self.gathered_records += records.len();
-        self.gathered.push(records);
-        if self.gathered_records < GATHER {
+        let gathered = &mut self.gathered;
+        for (offset, record) in records.iter_mut().enumerate() {
+            // The verdict's table (the engine's, shared) is dropped here, on this thread.
+            if let Some((_shared, Some(delta))) = self.tables.strip(record) {
+                gathered.deltas.push((gathered.records + offset, delta));
+            }
+        }
+        gathered.records += records.len();
+        gathered.batches.push(records);
+        if gathered.records < GATHER {
             return Ok(());
         }
         self.hand_over_gathered()
@@ -113,23 +145,23 @@ impl CaptureWriter {
         self.hand_over(Job::Keyframe(Box::new(keyframe)))
     }
 
-    /// Writes the end, waits until everything is on disk and says whether it all was.
-    pub fn finish(mut self, at: SampleTime) -> Result<(), CaptureError> {
+    /// Writes the end, waits until everything is on disk and says whether it all was;
+    /// if it was, how long the capture's thread worked.
+    pub fn finish(mut self, at: SampleTime) -> Result<Finished, CaptureError> {
         self.hand_over(Job::End(at))?;
         self.jobs = None;
-        self.join()
+        self.join().map(|busy| Finished { busy })
     }
 
     /// Hands the records gathered to the capture's thread.
     fn hand_over_gathered(&mut self) -> Result<(), CaptureError> {
-        self.gathered_records = 0;
-        let batches = std::mem::take(&mut self.gathered);
-        self.send(Job::Records(batches))
+        let gathered = std::mem::take(&mut self.gathered);
+        self.send(Job::Records(gathered))
     }
 
     /// Hands a job to the capture's thread after the records gathered before it.
     fn hand_over(&mut self, job: Job) -> Result<(), CaptureError> {
-        if !self.gathered.is_empty() {
+        if self.gathered.records > 0 {
             self.hand_over_gathered()?;
         }
         self.send(job)
@@ -137,8 +169,8 @@ impl CaptureWriter {
 
     /// Sends a job, first dropping the records the capture's thread gave back.
     fn send(&mut self, job: Job) -> Result<(), CaptureError> {
-        while let Ok(batches) = self.done.try_recv() {
-            drop(batches);
+        while let Ok(gathered) = self.done.try_recv() {
+            drop(gathered);
         }
         let sent = self
             .jobs
@@ -156,9 +188,9 @@ impl CaptureWriter {
         })
     }
 
-    fn join(&mut self) -> Result<(), CaptureError> {
+    fn join(&mut self) -> Result<Duration, CaptureError> {
         let Some(thread) = self.thread.take() else {
-            return Ok(());
+            return Ok(Duration::ZERO);
         };
         let joined = thread.join().unwrap_or_else(|_| {
             Err(CaptureError::Io {
@@ -166,8 +198,8 @@ impl CaptureWriter {
                 source: std::io::Error::other("the capture's thread panicked"),
             })
         });
-        while let Ok(batches) = self.done.try_recv() {
-            drop(batches);
+        while let Ok(gathered) = self.done.try_recv() {
+            drop(gathered);
         }
         joined
     }
@@ -184,7 +216,7 @@ impl std::fmt::Debug for CaptureWriter {
 impl Drop for CaptureWriter {
     fn drop(&mut self) {
         // What was handed over is written; the capture is left without its end.
-        if !self.gathered.is_empty() {
+        if self.gathered.records > 0 {
             let _ = self.hand_over_gathered();
         }
         self.jobs = None;
@@ -192,18 +224,16 @@ impl Drop for CaptureWriter {
     }
 }
 
-/// The next job; `None` once the session is done. Without one, the thread keeps
-/// looking for [`SPIN`] (a busy session hands over again within it, and gets its records
-/// back while they are still in its cache), then every [`POLL`]: it never sleeps until
-/// a job comes, since a session that wakes another thread with each hand-over pays for
-/// it (a system call) on its own thread.
+/// The next job; `None` once the session is done. Without one, the thread sleeps for
+/// [`POLL`] and looks again, so it works in bursts of whatever piled up. It is not woken
+/// per hand-over (the session would pay a system call for each), and it does not spin:
+/// a spinning thread takes time from the session's even on another core when the two
+/// share a physical core, as threads do with SMT and virtual machines' cores often do.
 fn next_job(queued: &Receiver<Job>) -> Option<Job> {
-    let idle = Instant::now();
     loop {
         match queued.try_recv() {
             Ok(job) => return Some(job),
             Err(TryRecvError::Disconnected) => return None,
-            Err(TryRecvError::Empty) if idle.elapsed() < SPIN => std::thread::yield_now(),
             Err(TryRecvError::Empty) => std::thread::sleep(POLL),
         }
     }
@@ -215,15 +245,17 @@ fn encode_and_write(
     mut file: File,
     mut frames: Frames,
     queued: &Receiver<Job>,
-    give_back: &Sender<Vec<Vec<TraceRecord>>>,
-) -> Result<(), CaptureError> {
+    give_back: &Sender<Gathered>,
+) -> Result<Duration, CaptureError> {
     let path = frames.path.clone();
     let io = |source| CaptureError::Io {
         path: path.clone(),
         source,
     };
     let names = Writing::start();
+    let mut busy = Duration::ZERO;
     while let Some(job) = next_job(queued) {
+        let start = Instant::now();
         match job {
             Job::Input { seconds, command } => frames.frame(
                 &FrameRef::Input {
@@ -232,12 +264,14 @@ fn encode_and_write(
                 },
                 MAX_FRAME_BYTES,
             )?,
-            Job::Records(mut batches) => {
-                for record in batches.iter_mut().flatten() {
-                    frames.record(record, &names)?;
+            Job::Records(gathered) => {
+                let mut deltas = gathered.deltas.iter().peekable();
+                for (index, record) in gathered.batches.iter().flatten().enumerate() {
+                    let delta = deltas.next_if(|(at, _)| *at == index).map(|(_, d)| d);
+                    frames.record(record, delta, &names)?;
                 }
                 // The session may have finished already; then the records just go.
-                let _ = give_back.send(batches);
+                let _ = give_back.send(gathered);
             }
             Job::Keyframe(keyframe) => frames.with_names(&names, |frames| {
                 frames.frame(&FrameRef::Keyframe(&keyframe), MAX_FRAME_BYTES)
@@ -248,16 +282,18 @@ fn encode_and_write(
             file.write_all(&frames.bytes).map_err(io)?;
             frames.bytes.clear();
         }
+        busy += start.elapsed();
     }
+    let start = Instant::now();
     file.write_all(&frames.bytes).map_err(io)?;
-    file.flush().map_err(io)
+    file.flush().map_err(io)?;
+    Ok(busy + start.elapsed())
 }
 
 /// Frames encoded into a buffer.
 struct Frames {
     bytes: Vec<u8>,
     path: PathBuf,
-    table: Tables,
 }
 
 impl Frames {
@@ -265,23 +301,21 @@ impl Frames {
         Self {
             bytes: Vec::with_capacity(CHUNK + CHUNK / 4),
             path: path.to_path_buf(),
-            table: Tables::default(),
         }
     }
 
-    /// A record; a verdict's voice table as a change of the table before it.
-    fn record(&mut self, record: &mut TraceRecord, names: &Writing) -> Result<(), CaptureError> {
+    /// A record, after the voice-table change to write before it if there is one.
+    fn record(
+        &mut self,
+        record: &TraceRecord,
+        delta: Option<&TableDelta>,
+        names: &Writing,
+    ) -> Result<(), CaptureError> {
         self.with_names(names, |frames| {
-            let Some((table, delta)) = frames.table.strip(record) else {
-                return frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES);
-            };
-            let written = match delta {
-                Some(delta) => frames.frame(&FrameRef::Table(&delta), MAX_FRAME_BYTES),
-                None => Ok(()),
+            if let Some(delta) = delta {
+                frames.frame(&FrameRef::Table(delta), MAX_FRAME_BYTES)?;
             }
-            .and_then(|()| frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES));
-            restore(record, table);
-            written
+            frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES)
         })
     }
 

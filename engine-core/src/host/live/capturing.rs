@@ -114,7 +114,7 @@ impl Capturing {
         let now = session.now();
         let rate = f64::from(session.engine.config().sample_rate.max(1));
         match self.writer.finish(now) {
-            Ok(()) => CaptureStatus::Saved {
+            Ok(_) => CaptureStatus::Saved {
                 path: self.path,
                 seconds: (now - self.since) as f64 / rate,
             },

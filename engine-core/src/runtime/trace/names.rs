@@ -87,9 +87,16 @@ impl Drop for Reading {
     }
 }
 
+/// Slots of [`NameWriter::recent`].
+const RECENT: usize = 256;
+
 /// A name table as it is written.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct NameWriter {
+    /// The addresses met last, with their index, by a few bits of the address: most
+    /// names of a record were in the records just before it, and this finds them
+    /// without hashing. Address 0 (no `Arc` has it) marks an empty slot.
+    recent: Box<[(usize, u32); RECENT]>,
     /// Index by the name's address. The `Arc`s in `pinned` keep these addresses from
     /// being reused for another name.
     by_address: FastMap<usize, u32>,
@@ -100,9 +107,34 @@ struct NameWriter {
     new: Vec<Arc<str>>,
 }
 
+impl Default for NameWriter {
+    fn default() -> Self {
+        Self {
+            recent: Box::new([(0, 0); RECENT]),
+            by_address: FastMap::default(),
+            pinned: Vec::new(),
+            by_text: FastMap::default(),
+            new: Vec::new(),
+        }
+    }
+}
+
 impl NameWriter {
     fn index(&mut self, name: &Arc<str>) -> u32 {
         let address = Arc::as_ptr(name).cast::<u8>() as usize;
+        // Allocations are 8-aligned: the bits above those pick the slot.
+        let slot = ((address >> 3) ^ (address >> 11)) % RECENT;
+        let (seen, index) = self.recent[slot];
+        if seen == address {
+            return index;
+        }
+        let index = self.index_of_new(name, address);
+        self.recent[slot] = (address, index);
+        index
+    }
+
+    /// The index of a name not in [`recent`](Self::recent).
+    fn index_of_new(&mut self, name: &Arc<str>, address: usize) -> u32 {
         if let Some(&index) = self.by_address.get(&address) {
             return index;
         }
@@ -112,6 +144,8 @@ impl NameWriter {
             next
         });
         if self.pinned.len() >= ADDRESSES {
+            // Unpinned, an address may come back as another name's.
+            self.recent.fill((0, 0));
             self.by_address.clear();
             self.pinned.clear();
         }
