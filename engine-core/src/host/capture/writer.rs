@@ -373,7 +373,15 @@ impl postcard::ser_flavors::Flavor for Append {
 
     #[inline]
     fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        self.0.extend_from_slice(data);
+        // Most pieces are a varint of one to five bytes: pushed one by one they cost
+        // less than a call to `memcpy` each.
+        if data.len() <= 8 {
+            for &byte in data {
+                self.0.push(byte);
+            }
+        } else {
+            self.0.extend_from_slice(data);
+        }
         Ok(())
     }
 
