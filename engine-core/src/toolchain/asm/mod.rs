@@ -177,8 +177,9 @@ pub struct HotLine {
 /// Where a `.hot` document line came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HotLineOrigin {
-    /// The source file.
-    pub file: PathBuf,
+    /// The source file (shared by the lines of one file: a source may write a hundred
+    /// thousand `LIST` lines).
+    pub file: std::sync::Arc<Path>,
     /// 1-based line.
     pub line: u32,
     /// 1-based column of the key in that line.
@@ -232,6 +233,7 @@ impl Assembly {
         let mut text = String::new();
         let mut origins = Vec::new();
         let mut section: Option<&str> = None;
+        let mut file: Option<std::sync::Arc<Path>> = None;
         for line in &self.hot_lines {
             if section != Some(line.section.as_str()) {
                 text.push_str(&format!("[{}]\n", line.section));
@@ -239,8 +241,14 @@ impl Assembly {
                 section = Some(&line.section);
             }
             text.push_str(&format!("{}={}\n", line.key, line.value));
+            let shared = match &file {
+                Some(shared) if **shared == *line.file => shared.clone(),
+                _ => file
+                    .insert(std::sync::Arc::from(line.file.as_path()))
+                    .clone(),
+            };
             origins.push(Some(HotLineOrigin {
-                file: line.file.clone(),
+                file: shared,
                 line: line.line,
                 key_column: line.key_column,
             }));

@@ -190,54 +190,56 @@ pub fn read_dir(
 }
 
 /// Sources: each assembled, with the tables of its `LIST` lines; a file another source
-/// includes is part of that source, not a piece of its own.
+/// includes is part of that source, not a piece of its own. Each assembly is made into
+/// its piece at once and dropped, so only one is held at a time (a project's assemblies
+/// together, with their `LIST` lines, would take hundreds of megabytes).
 fn read_sources(
     index: usize,
     sources: &[PathBuf],
     files: &DiskFiles,
     watch: &LoadWatch,
 ) -> Vec<Piece> {
-    let assembled: Vec<(unit::CodeUnit, Assembly)> = sources
+    let mut included: HashSet<PathBuf> = HashSet::new();
+    let pieces: Vec<Piece> = sources
         .iter()
         .take_while(|_| !watch.cancelled())
         .map(|source| {
-            let read = unit::assemble(index, source, files);
+            let (code_unit, assembly) = unit::assemble(index, source, files);
             watch.add_read(1);
-            read
+            included.extend(assembly.sources.iter().skip(1).cloned());
+            source_piece(index, code_unit, &assembly)
         })
         .collect();
-    let included: HashSet<PathBuf> = assembled
-        .iter()
-        .flat_map(|(_, a)| a.sources.iter().skip(1).cloned())
-        .collect();
-    let mut pieces = Vec::new();
-    for (code_unit, assembly) in assembled {
-        if included.contains(code_unit.path()) {
-            continue;
-        }
-        let mut piece = Piece::new(PieceKind::Source, code_unit.path(), index);
-        piece
-            .diagnostics
-            .extend(assembly.diagnostics.iter().cloned());
+    pieces
+        .into_iter()
+        .filter(|piece| !included.contains(&piece.path))
+        .collect()
+}
+
+/// The piece of one assembled source: its unit, the tables of its `LIST` lines, its
+/// problems and the stamps of the files it was made from.
+fn source_piece(index: usize, code_unit: unit::CodeUnit, assembly: &Assembly) -> Piece {
+    let mut piece = Piece::new(PieceKind::Source, code_unit.path(), index);
+    piece
+        .diagnostics
+        .extend(assembly.diagnostics.iter().cloned());
+    if !assembly.hot_lines.is_empty() {
         let (doc, origins) = assembly.hot_in_source_order();
         let source = TableSource {
             file: code_unit.path().to_path_buf(),
             origins: Some(origins),
         };
-        if !assembly.hot_lines.is_empty() {
-            piece.tables = Some(tables::read_hot(
-                index,
-                Some(0),
-                &doc,
-                source,
-                &mut piece.diagnostics,
-            ));
-        }
-        piece.stamp(&assembly.sources);
-        piece.unit = Some(code_unit);
-        pieces.push(piece);
+        piece.tables = Some(tables::read_hot(
+            index,
+            Some(0),
+            &doc,
+            source,
+            &mut piece.diagnostics,
+        ));
     }
-    pieces
+    piece.stamp(&assembly.sources);
+    piece.unit = Some(code_unit);
+    piece
 }
 
 /// Built sets (`x.hit` with its side files), unless they are a source's earlier output

@@ -25,7 +25,7 @@ impl TableSource {
     /// The origin of document line `line`.
     pub fn origin(&self, line: u32) -> Origin {
         match self.mapped(line) {
-            Some(spot) => Origin::new(spot.file.clone(), spot.line),
+            Some(spot) => Origin::new(spot.file.to_path_buf(), spot.line),
             None => Origin::new(self.file.clone(), line),
         }
     }
@@ -41,7 +41,7 @@ impl TableSource {
     /// for `LIST` tables.
     pub fn diagnostic(&self, mut d: Diagnostic) -> Diagnostic {
         if let Some(spot) = self.mapped(d.line) {
-            d.file = spot.file.clone();
+            d.file = spot.file.to_path_buf();
             d.line = spot.line;
             if d.column > 0 {
                 d.column = d.column.saturating_add(spot.key_column.saturating_sub(1));

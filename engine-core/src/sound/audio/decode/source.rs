@@ -52,16 +52,28 @@ impl ByteSource for SliceSource<'_> {
     }
 }
 
-/// A file on disk; its length is taken once, when it is opened.
+/// Bytes at the start of a file read in one call and kept: sniffing the format and
+/// walking the RIFF chunks read a few bytes at a time, each of which would otherwise be
+/// a seek and a read (a small sample lies in it whole).
+const HEAD_BYTES: u64 = 64 * 1024;
+
+/// A file on disk; its length is taken once, when it is opened, and its first
+/// [`HEAD_BYTES`] are read once, when first asked for.
 pub(crate) struct FileSource {
     file: File,
     len: u64,
+    /// The file's first bytes, once read (fewer than asked for only at its end).
+    head: Option<Vec<u8>>,
 }
 
 impl FileSource {
     pub(crate) fn new(file: File) -> io::Result<Self> {
         let len = file.metadata()?.len();
-        Ok(Self { file, len })
+        Ok(Self {
+            file,
+            len,
+            head: None,
+        })
     }
 
     /// Gives the file back positioned at its start (symphonia reads from where it is).
@@ -69,14 +81,9 @@ impl FileSource {
         self.file.seek(SeekFrom::Start(0))?;
         Ok(self.file)
     }
-}
 
-impl ByteSource for FileSource {
-    fn len(&self) -> u64 {
-        self.len
-    }
-
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+    /// Reads from the file itself, at `offset`.
+    fn read_file_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
         self.file.seek(SeekFrom::Start(offset))?;
         let mut filled = 0;
         while let Some(rest) = buf.get_mut(filled..) {
@@ -91,6 +98,31 @@ impl ByteSource for FileSource {
             }
         }
         Ok(filled)
+    }
+}
+
+impl ByteSource for FileSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        if self.head.is_none() {
+            let want = usize::try_from(self.len.min(HEAD_BYTES)).unwrap_or(0);
+            let mut head = vec![0; want];
+            let got = self.read_file_at(0, &mut head)?;
+            head.truncate(got);
+            self.head = Some(head);
+        }
+        let head = self.head.as_deref().unwrap_or_default();
+        let end = offset.saturating_add(buf.len() as u64);
+        // Served from the head when it holds the whole range, or holds the file to its
+        // end (the head is shorter than asked for only there).
+        let whole_file = (head.len() as u64) < HEAD_BYTES;
+        if end <= head.len() as u64 || whole_file {
+            return SliceSource::new(head).read_at(offset, buf);
+        }
+        self.read_file_at(offset, buf)
     }
 }
 
@@ -122,6 +154,25 @@ mod tests {
         assert_eq!(s.len(), 6);
         assert_eq!(s.array_at::<3>(3).unwrap(), Some(*b"def"));
         assert_eq!(s.array_at::<3>(4).unwrap(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn file_source_reads_across_the_end_of_its_head() {
+        let dir = std::env::temp_dir().join(format!("hitbench-head-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("long.bin");
+        let bytes: Vec<u8> = (0..HEAD_BYTES + 100).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let mut file = FileSource::new(File::open(&path).unwrap()).unwrap();
+        let s: &mut dyn ByteSource = &mut file;
+        let mut buf = [0u8; 64];
+        for offset in [0, HEAD_BYTES - 32, HEAD_BYTES, HEAD_BYTES + 60] {
+            let n = s.read_at(offset, &mut buf).unwrap();
+            let start = usize::try_from(offset).unwrap();
+            let end = (start + 64).min(bytes.len());
+            assert_eq!(&buf[..n], &bytes[start..end], "at {offset}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

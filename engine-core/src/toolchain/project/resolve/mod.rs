@@ -148,7 +148,7 @@ impl<'a> Loader<'a> {
         }
         project.units = self.units;
         tracks::complete_events_and_tracks(&mut project, &mut self.diagnostics);
-        project.samples = self.sample_index.paths();
+        project.samples = self.sample_index.into_paths();
         project.diagnostics = self.diagnostics;
         project
     }

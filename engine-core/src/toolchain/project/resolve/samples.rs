@@ -50,14 +50,16 @@ impl SampleIndex {
     /// later directories first (as the game's global sample lists did). A file next to
     /// the table or in its directory that the file rules refuse (a link leading out of
     /// its data folder, a path out of every data folder, a named pipe…) is the answer,
-    /// refused: what the patch names is there, and must not be read.
+    /// refused: what the patch names is there, and must not be read. A file found next
+    /// to the table or in its directory comes with its canonical path (the rules found
+    /// it checking the file).
     pub(super) fn find(
         &self,
         relative: &Path,
         table_file: &Path,
         dir_root: Option<&Path>,
         rules: &ReadRules,
-    ) -> Result<Option<PathBuf>, Refusal> {
+    ) -> Result<Option<(PathBuf, Option<PathBuf>)>, Refusal> {
         let mut direct = Vec::new();
         if let Some(parent) = table_file.parent() {
             direct.push(parent.join(relative));
@@ -66,6 +68,12 @@ impl SampleIndex {
             direct.push(root.join(relative));
         }
         for candidate in direct {
+            // The rules' check is tried first: a file it accepts is a regular file, so
+            // it is there, and its one `lstat` is all the common case costs.
+            let refusal = match rules.check(&candidate) {
+                Ok(checked) => return Ok(Some((candidate, Some(checked.canonical)))),
+                Err(refusal) => refusal,
+            };
             // Something that is not a folder is there (a file, or a link even to
             // nothing); only a link needs a second look to tell.
             let there = std::fs::symlink_metadata(&candidate)
@@ -79,7 +87,7 @@ impl SampleIndex {
                     }
                 });
             if there {
-                return rules.check(&candidate).map(|_| Some(candidate));
+                return Err(refusal);
             }
         }
         let key = relative
@@ -93,7 +101,7 @@ impl SampleIndex {
             .rev()
             .find(|(_, k, _)| *k == key || k.ends_with(&suffix));
         if let Some((_, _, path)) = by_path {
-            return Ok(Some(path.clone()));
+            return Ok(Some((path.clone(), None)));
         }
         let Some(name) = relative.file_name() else {
             return Ok(None);
@@ -104,12 +112,12 @@ impl SampleIndex {
             .iter()
             .rev()
             .find(|(_, k, _)| k.rsplit('/').next() == Some(name.as_str()))
-            .map(|(_, _, p)| p.clone()))
+            .map(|(_, _, p)| (p.clone(), None)))
     }
 
-    /// Every sample file.
-    pub fn paths(&self) -> Vec<PathBuf> {
-        self.files.iter().map(|(_, _, p)| p.clone()).collect()
+    /// Every sample file, taken out of the index (no copy of 100,000 paths).
+    pub fn into_paths(self) -> Vec<PathBuf> {
+        self.files.into_iter().map(|(_, _, p)| p).collect()
     }
 }
 

@@ -100,7 +100,7 @@ impl TableResolver<'_> {
             .samples
             .find(&relative, &origin.file, dir_root.as_deref(), self.rules);
         let refused = found.as_ref().err().cloned();
-        let mut file = found.ok().flatten();
+        let (mut file, canonical) = found.ok().flatten().unzip();
         // A sample must live in a data directory: its name there is what the resource
         // cache serves (and what a later directory can override).
         let packed = file
@@ -110,7 +110,9 @@ impl TableResolver<'_> {
         let resource = match &packed {
             Some((_, entry)) => Some(entry.clone()),
             None => file.as_ref().and_then(|f| {
-                let canonical = self.rules.canonicalize(f).ok();
+                let canonical = canonical
+                    .flatten()
+                    .or_else(|| self.rules.canonicalize(f).ok());
                 resource_name_with(f, canonical, &self.project.dirs, self.canonical_dirs)
             }),
         };
