@@ -3,11 +3,11 @@
 //! header.
 //!
 //! Box-X verdicts (`Stole`, `Refused`) carry the whole voice table, and consecutive
-//! verdicts see the same table or almost. So the table is not written in each record:
-//! the encoder keeps the table as last written and, before a verdict that saw another,
-//! writes a [`TableDelta`] frame with the seats that changed. The decoder keeps the same
-//! table and gives it back to each verdict (shared), so a capture reads back exactly as
-//! it was recorded.
+//! verdicts see the same table or almost. So the table is not written in each record
+//! (a record's tables are written empty): the encoder keeps the table as last written
+//! ([`TableWriter`]) and, before a verdict that saw another, writes a [`TableDelta`]
+//! frame with the seats that changed. The decoder keeps the same table and gives it back
+//! to each verdict (shared), so a capture reads back exactly as it was recorded.
 //!
 //! Names (events, tracks, patches, samples) are written once: a names frame gives the
 //! next entries of the capture's name table before the first frame that uses them, and
@@ -16,9 +16,11 @@
 use super::{Assembler, Capture, CaptureError, Header, Line, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
-use crate::runtime::trace::names::Reading;
+use crate::runtime::clock::SampleTime as Since;
+use crate::runtime::trace::names::{self, Reading};
 use crate::runtime::trace::{Seat, TraceEvent, TraceRecord, VoiceTable};
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
@@ -33,7 +35,7 @@ pub(super) enum FrameRef<'a> {
     Header(&'a Header),
     Input { seconds: f64, command: &'a str },
     Record(&'a TraceRecord),
-    Table(&'a TableDelta),
+    Table(DeltaRef<'a>),
     End { at: SampleTime },
     Keyframe(&'a Keyframe),
     Names(&'a [Arc<str>]),
@@ -67,11 +69,10 @@ impl TableDelta {
     }
 }
 
-/// The voice table as last written or read.
+/// The voice table as last read.
 #[derive(Debug, Default)]
 pub(super) struct Tables {
     last: VoiceTable,
-    empty: VoiceTable,
 }
 
 /// The voice table of a Box-X verdict.
@@ -84,31 +85,113 @@ fn table_mut(what: &mut TraceEvent) -> Option<&mut VoiceTable> {
     }
 }
 
-impl Tables {
-    /// If `record` is a verdict, takes its voice table out of it (the reader puts it
-    /// back from the table frames) and returns it, with the change to write before the
-    /// record (`None`: the same table as the last verdict's). The writer strips on the
-    /// session's thread: the table is the engine's own, shared.
-    pub fn strip(&mut self, record: &mut TraceRecord) -> Option<(VoiceTable, Option<TableDelta>)> {
-        let table = std::mem::replace(table_mut(&mut record.what)?, self.empty.clone());
-        if table.same(&self.last) {
-            return Some((table, None));
+/// The voice table of a Box-X verdict, to read.
+fn table_of(what: &TraceEvent) -> Option<&VoiceTable> {
+    match what {
+        TraceEvent::Stole { occupants, .. } | TraceEvent::Refused { occupants, .. } => {
+            Some(occupants)
         }
-        let (now, before) = (table.seats(), self.last.seats());
-        let delta = TableDelta {
-            len: now.len(),
-            changed: now
-                .iter()
-                .enumerate()
-                .filter(|(index, seat)| before.get(*index) != Some(seat))
-                .map(|(index, seat)| (index, seat.clone()))
-                .collect(),
-        };
-        let changed = !delta.changed.is_empty() || now.len() != before.len();
-        self.last = table.clone();
-        Some((table, changed.then_some(delta)))
+        _ => None,
     }
+}
 
+/// A seat as last written: its name by the capture's name index, and by the address of
+/// the engine's shared name, which finds an unchanged seat without looking the name up.
+#[derive(Debug, Clone, Copy)]
+struct Written {
+    voice: usize,
+    address: usize,
+    name: u32,
+    priority: i32,
+    since: Since,
+}
+
+/// The voice table as last written, seat by seat — the writer's side of [`Tables`]. It
+/// runs on the capture's thread and holds no part of the engine's tables (no reference
+/// count of theirs is written there): it compares each verdict's table with what it
+/// wrote last, by value.
+#[derive(Debug, Default)]
+pub(super) struct TableWriter {
+    last: Vec<Written>,
+    /// The name table's [`generation`](names::generation) the addresses in `last` are
+    /// of: until it changes, the same address is the same name.
+    generation: u64,
+    /// The seats that changed at the last verdict, by position.
+    changed: Vec<usize>,
+}
+
+impl TableWriter {
+    /// If `record` is a verdict that saw another table than the last one written, the
+    /// change to write before it. Call it while the capture's names are written (it
+    /// gives new names their index).
+    pub fn delta<'a>(&'a mut self, record: &'a TraceRecord) -> Option<DeltaRef<'a>> {
+        let seats = table_of(&record.what)?.seats();
+        let generation = names::generation();
+        if generation != self.generation {
+            self.generation = generation;
+            self.last.iter_mut().for_each(|seat| seat.address = 0);
+        }
+        self.changed.clear();
+        for (index, seat) in seats.iter().enumerate() {
+            let address = Arc::as_ptr(&seat.track).cast::<u8>() as usize;
+            let same = self.last.get(index).is_some_and(|last| {
+                last.voice == seat.voice
+                    && last.priority == seat.priority
+                    && last.since == seat.since
+                    && (last.address == address || names::index_of(&seat.track) == Some(last.name))
+            });
+            if same {
+                continue;
+            }
+            self.changed.push(index);
+            let written = Written {
+                voice: seat.voice,
+                address,
+                name: names::index_of(&seat.track).unwrap_or(u32::MAX),
+                priority: seat.priority,
+                since: seat.since,
+            };
+            // Positions past the old table's end all changed, so they come in order.
+            match self.last.get_mut(index) {
+                Some(last) => *last = written,
+                None => self.last.push(written),
+            }
+        }
+        if self.changed.is_empty() && seats.len() == self.last.len() {
+            return None;
+        }
+        self.last.truncate(seats.len());
+        Some(DeltaRef {
+            seats,
+            changed: &self.changed,
+        })
+    }
+}
+
+/// A [`TableDelta`] as written: the seats at the positions that changed, borrowed.
+pub(super) struct DeltaRef<'a> {
+    seats: &'a [Seat],
+    changed: &'a [usize],
+}
+
+impl Serialize for DeltaRef<'_> {
+    /// As [`TableDelta`]: the length, then the (position, seat) pairs.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Changed<'a>(&'a DeltaRef<'a>);
+        impl Serialize for Changed<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let DeltaRef { seats, changed } = self.0;
+                serializer.collect_seq(changed.iter().map(|&index| (index, &seats[index])))
+            }
+        }
+        let mut delta = serializer.serialize_struct("TableDelta", 2)?;
+        delta.serialize_field("len", &self.seats.len())?;
+        delta.serialize_field("changed", &Changed(self))?;
+        delta.end()
+    }
+}
+
+impl Tables {
     /// Applies a delta read from the file; a seat out of place is an error.
     pub fn apply(&mut self, delta: TableDelta) -> Result<(), String> {
         let mut seats: Vec<Seat> = self.last.seats().iter().take(delta.len).cloned().collect();

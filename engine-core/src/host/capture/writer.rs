@@ -4,20 +4,21 @@
 //! their index in the capture's name table, [`names`](crate::runtime::trace::names))
 //! and writes the file, so the session neither encodes nor waits for the disk.
 //!
-//! The capture's thread never touches a reference count the engine uses: the engine
-//! clones its names and its voice table into every record, and a count written from
-//! two cores makes every clone on the session's thread wait for the other core. So the
-//! session finds the voice-table changes itself (a pointer comparison per verdict: the
-//! engine shares one table while it does not change) and hands them over as deltas, the
-//! capture's thread reads names by their address only, and each batch goes back to the
-//! session to be dropped there. At most [`QUEUE`] hand-overs wait: a capture that
-//! cannot keep up slows the session down rather than filling memory.
+//! The session does nothing per record but gather it. The capture's thread never
+//! touches a reference count the engine uses: the engine clones its names and its voice
+//! table into every record, and a count written from two cores makes every clone on the
+//! session's thread wait for the other core. So the capture's thread compares each
+//! verdict's voice table with the seats it wrote last by value
+//! ([`TableWriter`](super::binary::TableWriter)), reads names by their address, and
+//! gives each batch back to the session to be dropped there. At most [`QUEUE`]
+//! hand-overs wait: a capture that cannot keep up slows the session down rather than
+//! filling memory.
 
-use super::binary::{FrameRef, MAGIC, TableDelta, Tables};
+use super::binary::{FrameRef, MAGIC, TableWriter};
 use super::{CaptureError, Header, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
-use crate::runtime::trace::TraceRecord;
+use crate::runtime::trace::{TraceRecord, without_tables};
 use crate::runtime::trace::names::Writing;
 use serde::Serialize;
 use std::fs::File;
@@ -53,10 +54,6 @@ struct Gathered {
     batches: Vec<Vec<TraceRecord>>,
     /// How many records `batches` holds.
     records: usize,
-    /// The voice-table changes to write before some of the records, by the record's
-    /// place among all of `batches`' records, in order. The verdicts' own tables are
-    /// taken out of them (the reader puts them back from these).
-    deltas: Vec<(usize, TableDelta)>,
 }
 
 /// A capture written in full.
@@ -74,8 +71,6 @@ pub struct CaptureWriter {
     jobs: Option<SyncSender<Job>>,
     /// Records gathered, not yet handed over.
     gathered: Gathered,
-    /// The voice table as last handed over.
-    tables: Tables,
     /// Hand-overs the capture's thread is done with, to drop here.
     done: Receiver<Gathered>,
     thread: Option<JoinHandle<Result<Duration, CaptureError>>>,
@@ -104,7 +99,6 @@ impl CaptureWriter {
             path: path.to_path_buf(),
             jobs: Some(jobs),
             gathered: Gathered::default(),
-            tables: Tables::default(),
             done,
             thread: Some(thread),
         })
@@ -121,17 +115,11 @@ impl CaptureWriter {
     }
 
     /// Writes records, in order.
-    pub fn records(&mut self, mut records: Vec<TraceRecord>) -> Result<(), CaptureError> {
+    pub fn records(&mut self, records: Vec<TraceRecord>) -> Result<(), CaptureError> {
         if records.is_empty() {
             return Ok(());
         }
         let gathered = &mut self.gathered;
-        for (offset, record) in records.iter_mut().enumerate() {
-            // The verdict's table (the engine's, shared) is dropped here, on this thread.
-            if let Some((_shared, Some(delta))) = self.tables.strip(record) {
-                gathered.deltas.push((gathered.records + offset, delta));
-            }
-        }
         gathered.records += records.len();
         gathered.batches.push(records);
         if gathered.records < GATHER {
@@ -253,6 +241,7 @@ fn encode_and_write(
         source,
     };
     let names = Writing::start();
+    let mut tables = TableWriter::default();
     let mut busy = Duration::ZERO;
     while let Some(job) = next_job(queued) {
         let start = Instant::now();
@@ -265,10 +254,8 @@ fn encode_and_write(
                 MAX_FRAME_BYTES,
             )?,
             Job::Records(gathered) => {
-                let mut deltas = gathered.deltas.iter().peekable();
-                for (index, record) in gathered.batches.iter().flatten().enumerate() {
-                    let delta = deltas.next_if(|(at, _)| *at == index).map(|(_, d)| d);
-                    frames.record(record, delta, &names)?;
+                for record in gathered.batches.iter().flatten() {
+                    frames.record(record, &mut tables, &names)?;
                 }
                 // The session may have finished already; then the records just go.
                 let _ = give_back.send(gathered);
@@ -304,18 +291,19 @@ impl Frames {
         }
     }
 
-    /// A record, after the voice-table change to write before it if there is one.
+    /// A record (its voice table left out), after the change of the voice table to
+    /// write before it if there is one.
     fn record(
         &mut self,
         record: &TraceRecord,
-        delta: Option<&TableDelta>,
+        tables: &mut TableWriter,
         names: &Writing,
     ) -> Result<(), CaptureError> {
         self.with_names(names, |frames| {
-            if let Some(delta) = delta {
+            if let Some(delta) = tables.delta(record) {
                 frames.frame(&FrameRef::Table(delta), MAX_FRAME_BYTES)?;
             }
-            frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES)
+            without_tables(|| frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES))
         })
     }
 

@@ -105,6 +105,8 @@ struct NameWriter {
     by_text: FastMap<Arc<str>, u32>,
     /// Names given an index since [`Writing::take_new`].
     new: Vec<Arc<str>>,
+    /// How many times the addresses were forgotten ([`generation`]).
+    forgotten: u64,
 }
 
 impl Default for NameWriter {
@@ -115,6 +117,7 @@ impl Default for NameWriter {
             pinned: Vec::new(),
             by_text: FastMap::default(),
             new: Vec::new(),
+            forgotten: 0,
         }
     }
 }
@@ -148,6 +151,7 @@ impl NameWriter {
             self.recent.fill((0, 0));
             self.by_address.clear();
             self.pinned.clear();
+            self.forgotten += 1;
         }
         self.by_address.insert(address, index);
         self.pinned.push(Arc::clone(name));
@@ -155,10 +159,23 @@ impl NameWriter {
     }
 }
 
+/// The index of `name` in the name table written on this thread (given one now, and
+/// written with the next names frame, if it is new); `None` when no capture is written
+/// here.
+pub fn index_of(name: &Arc<str>) -> Option<u32> {
+    WRITING.with_borrow_mut(|table| table.as_mut().map(|table| table.index(name)))
+}
+
+/// Changes each time the name table written on this thread forgets the addresses it
+/// knew. Until it changes, every address given an index stays that name's (the table
+/// holds on to the name), so two names at the same address are the same name.
+pub fn generation() -> u64 {
+    WRITING.with_borrow(|table| table.as_ref().map_or(0, |table| table.forgotten))
+}
+
 /// Writes a name (in full, or as an index while a capture is written on this thread).
 pub fn serialize<S: Serializer>(name: &Arc<str>, serializer: S) -> Result<S::Ok, S::Error> {
-    let index = WRITING.with_borrow_mut(|table| table.as_mut().map(|table| table.index(name)));
-    match index {
+    match index_of(name) {
         Some(index) => serializer.serialize_u32(index),
         None => serializer.serialize_str(name),
     }

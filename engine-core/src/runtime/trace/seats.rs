@@ -4,9 +4,28 @@
 //! only then.
 
 use crate::runtime::clock::SampleTime;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
+use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
+
+thread_local! {
+    /// Whether voice tables written on this thread are left out ([`without_tables`]).
+    static LEFT_OUT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `write` with every voice table it serializes written as an empty one: a compact
+/// capture writes each table apart, as the seats that changed since the last one.
+pub(crate) fn without_tables<R>(write: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LEFT_OUT.set(self.0);
+        }
+    }
+    let _restore = Restore(LEFT_OUT.replace(true));
+    write()
+}
 
 /// A track holding a voice, as a Box-X verdict compared it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,8 +79,16 @@ impl Seat {
 }
 
 /// Every track holding a voice, in slot order (cheap to clone: shared).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 pub struct VoiceTable(Arc<[Seat]>);
+
+impl Serialize for VoiceTable {
+    /// Its seats, as a sequence (none inside [`without_tables`]).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let seats: &[Seat] = if LEFT_OUT.get() { &[] } else { &self.0 };
+        serializer.serialize_newtype_struct("VoiceTable", seats)
+    }
+}
 
 impl VoiceTable {
     /// A table of these seats.
