@@ -87,6 +87,10 @@ pub struct Voices {
     world: Vec<Option<WorldSeat>>,
     instances: FastMap<u32, Vec<usize>>,
     changes: u64,
+    /// The Box-X key of the thread in each slot as last told ([`Self::occupy`],
+    /// [`Self::set_priority`]): its priority and start sequence, so a decision reads
+    /// one short list instead of every thread.
+    keys: Vec<(i32, u64)>,
 }
 
 /// What Box-X decided for a newcomer when every voice is busy.
@@ -122,6 +126,7 @@ impl Voices {
             world: vec![None; count.max(1)],
             instances: FastMap::default(),
             changes: 0,
+            keys: vec![(0, 0); count.max(1)],
         }
     }
 
@@ -186,11 +191,15 @@ impl Voices {
     /// Decides where a newcomer of `priority` goes: a free voice, else the
     /// lowest-priority voice (the oldest on a tie; tracks and world players alike) if the
     /// newcomer ranks strictly higher, else refused.
+    ///
+    /// A thread's priority is the one last told ([`Self::set_priority`]); a thread not
+    /// in `threads` (running, taken out) is passed over.
     pub fn allocate(&self, priority: i32, threads: &[Option<Box<Thread>>]) -> Allocation {
         // One pass: the first free slot wins at once; else the lowest (priority, start
         // sequence), tracks before world players and lower slots first on a full tie.
         let mut lowest: Option<((i32, u64, bool, usize), Holder)> = None;
-        for (voice, (slot, seat)) in self.slots.iter().zip(&self.world).enumerate() {
+        let slots = self.slots.iter().zip(&self.world).zip(&self.keys);
+        for (voice, ((slot, seat), &(priority, seq))) in slots.enumerate() {
             let (key, holder) = match (slot, seat) {
                 (None, None) => return Allocation::Free(voice),
                 (None, Some(seat)) => (
@@ -198,10 +207,14 @@ impl Voices {
                     Holder::World(seat.who),
                 ),
                 (Some(thread), _) => match threads.get(*thread).and_then(Option::as_ref) {
-                    Some(th) => (
-                        (th.priority(), th.started_seq, false, voice),
-                        Holder::Thread(*thread),
-                    ),
+                    Some(th) => {
+                        debug_assert_eq!(
+                            (th.priority(), th.started_seq),
+                            (priority, seq),
+                            "voice {voice}'s key is out of date"
+                        );
+                        ((priority, seq, false, voice), Holder::Thread(*thread))
+                    }
                     None => continue,
                 },
             };
@@ -226,10 +239,29 @@ impl Voices {
         }
     }
 
-    /// Puts a thread in a voice.
-    pub fn occupy(&mut self, voice: usize, thread: usize) {
-        if let Some(slot) = self.slots.get_mut(voice) {
+    /// Puts a thread in a voice, with its priority and start sequence.
+    pub fn occupy(&mut self, voice: usize, thread: usize, (priority, seq): (i32, u64)) {
+        if let (Some(slot), Some(key)) = (self.slots.get_mut(voice), self.keys.get_mut(voice)) {
             *slot = Some(thread);
+            *key = (priority, seq);
+            self.changes += 1;
+        }
+    }
+
+    /// Notes that the threads Box-X compares changed without a slot changing (one was
+    /// taken out to run, or put back).
+    pub fn touch(&mut self) {
+        self.changes += 1;
+    }
+
+    /// Tells the priority of `thread` in `voice` (a track may change its own): a
+    /// change counts as a change of the voice table.
+    pub fn set_priority(&mut self, voice: usize, thread: usize, priority: i32) {
+        if self.slots.get(voice) == Some(&Some(thread))
+            && let Some(key) = self.keys.get_mut(voice)
+            && key.0 != priority
+        {
+            key.0 = priority;
             self.changes += 1;
         }
     }

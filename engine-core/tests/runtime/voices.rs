@@ -286,3 +286,62 @@ fn play_kill_and_stop_other_tracks() {
         "stopping a looping track ends it"
     );
 }
+
+#[test]
+fn a_track_that_raises_its_own_priority_is_compared_at_its_new_priority() {
+    // t0…t15 at priority 20 fill the voices; t0 then raises its own to 90, so the
+    // newcomer (50) steals from t1, the oldest still at 20, not from t0.
+    let mut source = String::from("LAYOUT tso\nBINARY [\n");
+    let mut tracks = String::from("[Track]\n");
+    let mut events = String::from("[EventMapping]\n");
+    for i in 0..17 {
+        let raise = if i == 0 { "\tloadb priority 90\n" } else { "" };
+        source.push_str(&format!(
+            "t{i}\n{raise}\tloadb patch 1\n\tnote_on v1\n\twait_samp\n\tend\n"
+        ));
+        let priority = if i == 16 { 50 } else { 20 };
+        tracks.push_str(&format!(
+            "{}=0,t{i},1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0,{priority}\n",
+            100 + i
+        ));
+        events.push_str(&format!("t{i}=kSndobPlay,{},0,0,0,0\n", 100 + i));
+    }
+    source.push_str("]\n");
+    let p = TempProject::new("raise-priority");
+    p.file("t.src", &source)
+        .file(
+            "t.hot",
+            &format!("{events}{tracks}[Patch]\n1=0,hum,\"s.wav\",0,0,0,0,0\n"),
+        )
+        .sample("s.wav");
+    let project = p.load();
+    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
+    let (mut engine, _) = engine(project, 1, 10.0);
+    for i in 0..16 {
+        let outcome = engine
+            .trigger(&format!("t{i}"), Some(i as i32), args())
+            .unwrap();
+        assert_eq!(outcome, Outcome::Started { voice: i }, "t{i}");
+        engine.tick();
+    }
+    engine.take_trace();
+    assert_eq!(
+        engine.trigger("t16", Some(16), args()).unwrap(),
+        Outcome::Started { voice: 1 }
+    );
+    let trace = engine.take_trace();
+    let voice = records(&trace, TraceKind::Voice);
+    let stole = voice
+        .iter()
+        .find_map(|r| match &r.what {
+            engine_core::runtime::trace::TraceEvent::Stole {
+                victim, occupants, ..
+            } => Some((victim.clone(), occupants.clone())),
+            _ => None,
+        })
+        .expect("a steal");
+    assert_eq!(&*stole.0.track, "t1");
+    // The table the verdict saw shows t0 at its new priority.
+    let t0 = stole.1.seats().iter().find(|s| &*s.track == "t0").unwrap();
+    assert_eq!(t0.priority, 90);
+}

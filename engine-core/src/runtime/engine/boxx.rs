@@ -104,7 +104,6 @@ impl Engine {
         let changes = self.voices.changes();
         if let Some((built, table)) = &self.seats
             && *built == changes
-            && self.seats_still(table)
         {
             return table.clone();
         }
@@ -137,23 +136,21 @@ impl Engine {
         table
     }
 
-    /// Whether every seat of `table` still has its priority (a track may change its
-    /// own; a world player's is fixed while it holds the slot).
-    fn seats_still(&self, table: &VoiceTable) -> bool {
-        let world = self.voices.world_slots();
-        let mut seats = table.seats().iter();
-        self.voices
-            .slots()
-            .iter()
-            .enumerate()
-            .filter_map(|(voice, thread)| {
-                if let Some(seat) = world.get(voice).copied().flatten() {
-                    return Some(seat.priority);
-                }
-                let th = self.threads.get((*thread)?).and_then(Option::as_ref)?;
-                Some(th.priority())
-            })
-            .all(|priority| seats.next().is_some_and(|seat| seat.priority == priority))
-            && seats.next().is_none()
+    /// Puts thread `index` in `voice`, with its Box-X key.
+    pub(super) fn seat(&mut self, voice: usize, index: usize) {
+        let key = self
+            .threads
+            .get(index)
+            .and_then(Option::as_ref)
+            .map_or((0, 0), |th| (th.priority(), th.started_seq));
+        self.voices.occupy(voice, index, key);
+    }
+
+    /// Tells the voices thread `index`'s priority after a register of it was written
+    /// from outside the VM (a track that runs is told when it is put back).
+    pub(super) fn sync_priority(&mut self, index: usize) {
+        if let Some(th) = self.threads.get(index).and_then(Option::as_ref) {
+            self.voices.set_priority(th.voice, index, th.priority());
+        }
     }
 }

@@ -143,6 +143,7 @@ impl Engine {
             .ok_or(BreakError::NotPaused)?;
         let old = th.reg(number);
         th.set_reg(number, value);
+        self.sync_priority(thread);
         Ok(old)
     }
 

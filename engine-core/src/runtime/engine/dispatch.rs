@@ -326,7 +326,7 @@ impl Engine {
             self.finish_loops_at_cycle_end(old, now);
         } else {
             self.kill(old, EndReason::Interrupted);
-            self.voices.occupy(voice, index);
+            self.seat(voice, index);
         }
         Outcome::Interrupting { voice }
     }
@@ -468,7 +468,7 @@ impl Engine {
         if let Some(slot) = self.threads.get_mut(index) {
             *slot = Some(Box::new(thread));
         }
-        self.voices.occupy(voice, index);
+        self.seat(voice, index);
         self.voices.add_instance(track.id, index);
         self.schedule(
             now,

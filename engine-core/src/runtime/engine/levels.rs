@@ -89,6 +89,7 @@ impl Engine {
         th.set_reg(extvol, levels.volume);
         th.set_reg(pan_reg, levels.pan);
         th.given = levels;
+        self.sync_priority(index);
         let now = self.clock.now();
         self.send_levels(index, now);
         true

@@ -123,6 +123,7 @@ impl Engine {
         let playing = th.attrs.isplaying;
         let any_live = th.has_live_notes();
         th.set_reg(playing, i32::from(any_live));
+        self.sync_priority(index);
         self.finish_if_silent(index);
     }
 
@@ -246,7 +247,7 @@ impl Engine {
                 }
                 None => continue,
             };
-            self.voices.occupy(th.voice, waiter);
+            self.seat(th.voice, waiter);
             self.schedule(
                 now,
                 Wake::Run {

@@ -96,6 +96,8 @@ impl Engine {
         let Some(mut th) = self.threads.get_mut(index).and_then(Option::take) else {
             return;
         };
+        // While it runs it is not compared (Box-X passes it over).
+        self.voices.touch();
         if th.state != ThreadState::Running {
             self.put_back(index, th);
             return;
@@ -280,6 +282,9 @@ impl Engine {
     }
 
     pub(super) fn put_back(&mut self, index: usize, th: Box<Thread>) {
+        // It is compared again, maybe with another priority.
+        self.voices.touch();
+        self.voices.set_priority(th.voice, index, th.priority());
         if let Some(slot) = self.threads.get_mut(index) {
             *slot = Some(th);
         }

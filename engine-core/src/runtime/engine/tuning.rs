@@ -61,6 +61,11 @@ impl Engine {
                 }
             }
             Property::DuckPriority => self.update_ducking(),
+            Property::Priority => {
+                for &index in &followed {
+                    self.sync_priority(index);
+                }
+            }
             _ => {}
         }
         Ok(followed.len())

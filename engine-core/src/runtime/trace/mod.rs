@@ -29,8 +29,8 @@ pub use levels::{ExternalVolume, GainFactor, GainParts, MAX_NOTE_GAIN, PanParts,
 pub use problem::FileProblem;
 pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use sample::{LoadFailure, MissClass, SampleEvent};
-pub use seats::{Occupant, Seat, VoiceTable};
 pub(crate) use seats::without_tables;
+pub use seats::{Occupant, Seat, VoiceTable};
 pub use world::{
     AmbienceEvent, MusicEvent, MusicLoop, StationEvent, WorldEvent, WorldReply, format_hour,
 };
