@@ -10,6 +10,17 @@ fn project(priorities: &[i32]) -> TempProject {
     looping_tracks("voices", priorities, 1024, "")
 }
 
+/// Starts `t0`…`t15`, one tick apart, each in the voice of its number.
+fn fill_voices(engine: &mut engine_core::runtime::Engine) {
+    for i in 0..16 {
+        let outcome = engine
+            .trigger(&format!("t{i}"), Some(i as i32), args())
+            .unwrap();
+        assert_eq!(outcome, Outcome::Started { voice: i }, "t{i}");
+        engine.tick();
+    }
+}
+
 #[test]
 fn seventeen_object_sounds_steal_or_are_refused_as_specified() {
     // 16 voices fill with mixed priorities; the oldest of the two lowest (10) is t1.
@@ -20,13 +31,7 @@ fn seventeen_object_sounds_steal_or_are_refused_as_specified() {
     let project = p.load();
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let (mut engine, _) = engine(project, 1, 10.0);
-    for i in 0..16 {
-        let outcome = engine
-            .trigger(&format!("t{i}"), Some(i as i32), args())
-            .unwrap();
-        assert_eq!(outcome, Outcome::Started { voice: i }, "t{i}");
-        engine.tick();
-    }
+    fill_voices(&mut engine);
     assert_eq!(engine.voices_in_use(), 16);
     engine.take_trace();
 
@@ -317,13 +322,7 @@ fn a_track_that_raises_its_own_priority_is_compared_at_its_new_priority() {
     let project = p.load();
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let (mut engine, _) = engine(project, 1, 10.0);
-    for i in 0..16 {
-        let outcome = engine
-            .trigger(&format!("t{i}"), Some(i as i32), args())
-            .unwrap();
-        assert_eq!(outcome, Outcome::Started { voice: i }, "t{i}");
-        engine.tick();
-    }
+    fill_voices(&mut engine);
     engine.take_trace();
     assert_eq!(
         engine.trigger("t16", Some(16), args()).unwrap(),

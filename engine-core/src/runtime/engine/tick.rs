@@ -98,6 +98,7 @@ impl Engine {
         };
         // While it runs it is not compared (Box-X passes it over).
         self.voices.touch();
+        let priority = th.priority();
         if th.state != ThreadState::Running {
             self.put_back(index, th);
             return;
@@ -157,6 +158,10 @@ impl Engine {
         }
         let levels_changed = levels::levels_of(&th) != levels_before;
         let pc = th.pc;
+        if th.priority() != priority {
+            // Its code (or a global it reads its priority from) changed it.
+            self.voices.set_priority(th.voice, index, th.priority());
+        }
         self.put_back(index, th);
         if after.ducking_changed {
             self.update_ducking();
@@ -282,9 +287,8 @@ impl Engine {
     }
 
     pub(super) fn put_back(&mut self, index: usize, th: Box<Thread>) {
-        // It is compared again, maybe with another priority.
+        // It is compared again.
         self.voices.touch();
-        self.voices.set_priority(th.voice, index, th.priority());
         if let Some(slot) = self.threads.get_mut(index) {
             *slot = Some(th);
         }
