@@ -16,7 +16,6 @@
 use super::{Assembler, Capture, CaptureError, Header, Line, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
-use crate::runtime::clock::SampleTime as Since;
 use crate::runtime::trace::names::{self, Reading};
 use crate::runtime::trace::{Seat, TraceEvent, TraceRecord, VoiceTable};
 use serde::ser::SerializeStruct;
@@ -103,7 +102,7 @@ struct Written {
     address: usize,
     name: u32,
     priority: i32,
-    since: Since,
+    since: SampleTime,
 }
 
 /// The voice table as last written, seat by seat — the writer's side of [`Tables`]. It
@@ -134,23 +133,27 @@ impl TableWriter {
         self.changed.clear();
         for (index, seat) in seats.iter().enumerate() {
             let address = Arc::as_ptr(&seat.track).cast::<u8>() as usize;
-            let same = self.last.get(index).is_some_and(|last| {
-                last.voice == seat.voice
-                    && last.priority == seat.priority
-                    && last.since == seat.since
-                    && (last.address == address || names::index_of(&seat.track) == Some(last.name))
+            let known = self.last.get(index);
+            // The same address is the same name; another is looked up once.
+            let name = match known {
+                Some(last) if last.address == address => last.name,
+                _ => names::index_of(&seat.track).unwrap_or(u32::MAX),
+            };
+            let written = Written {
+                voice: seat.voice,
+                address,
+                name,
+                priority: seat.priority,
+                since: seat.since,
+            };
+            let same = known.is_some_and(|last| {
+                (last.voice, last.name, last.priority, last.since)
+                    == (written.voice, name, written.priority, written.since)
             });
             if same {
                 continue;
             }
             self.changed.push(index);
-            let written = Written {
-                voice: seat.voice,
-                address,
-                name: names::index_of(&seat.track).unwrap_or(u32::MAX),
-                priority: seat.priority,
-                since: seat.since,
-            };
             // Positions past the old table's end all changed, so they come in order.
             match self.last.get_mut(index) {
                 Some(last) => *last = written,
