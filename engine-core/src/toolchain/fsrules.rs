@@ -668,6 +668,11 @@ impl ReadRules {
 /// without blocking on it. Links are followed and no folder rule applies; data-folder
 /// reads use [`ReadRules`].
 pub fn open_regular(path: &Path) -> Result<File, Refusal> {
+    open_regular_len(path).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with the file's length as the open handle saw it.
+pub fn open_regular_len(path: &Path) -> Result<(File, u64), Refusal> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -683,7 +688,7 @@ pub fn open_regular(path: &Path) -> Result<File, Refusal> {
             kind: kind_of(&meta),
         });
     }
-    Ok(file)
+    Ok((file, meta.len()))
 }
 
 /// Opens for reading without following a final link and, on Unix, without waiting for a

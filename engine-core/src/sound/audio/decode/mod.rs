@@ -419,9 +419,9 @@ impl StreamDecoder {
     }
 
     fn open_inner(path: &Path) -> Result<(AudioInfo, StreamInner), DecodeError> {
-        let file = crate::toolchain::fsrules::open_regular(path)
+        let (file, len) = crate::toolchain::fsrules::open_regular_len(path)
             .map_err(|r| io_error(path, r.into_io()))?;
-        let mut src = FileSource::new(file).map_err(|e| io_error(path, e))?;
+        let mut src = FileSource::opened(file, len);
         let kind =
             detect::detect(&mut src, &path.to_string_lossy()).map_err(|e| with_path(e, path))?;
         match kind {

@@ -62,42 +62,64 @@ const HEAD_BYTES: u64 = 64 * 1024;
 pub(crate) struct FileSource {
     file: File,
     len: u64,
+    /// Where the file's own position is, when known: a read there needs no seek first.
+    at: Option<u64>,
     /// The file's first bytes, once read (fewer than asked for only at its end).
     head: Option<Vec<u8>>,
 }
 
 impl FileSource {
+    #[cfg(test)]
     pub(crate) fn new(file: File) -> io::Result<Self> {
         let len = file.metadata()?.len();
-        Ok(Self {
+        Ok(Self::opened(file, len))
+    }
+
+    /// A file just opened (positioned at its start) whose length is `len`.
+    pub(crate) fn opened(file: File, len: u64) -> Self {
+        Self {
             file,
             len,
+            at: Some(0),
             head: None,
-        })
+        }
     }
 
     /// Gives the file back positioned at its start (symphonia reads from where it is).
     pub(crate) fn into_file(mut self) -> io::Result<File> {
-        self.file.seek(SeekFrom::Start(0))?;
+        if self.at != Some(0) {
+            self.file.seek(SeekFrom::Start(0))?;
+        }
         Ok(self.file)
     }
 
-    /// Reads from the file itself, at `offset`.
+    /// Reads from the file itself, at `offset`: no more than its length says is there
+    /// (a read that would only find the end is not made).
     fn read_file_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
-        self.file.seek(SeekFrom::Start(offset))?;
+        if self.at != Some(offset) {
+            self.at = None;
+            self.file.seek(SeekFrom::Start(offset))?;
+            self.at = Some(offset);
+        }
+        let there = usize::try_from(self.len.saturating_sub(offset)).unwrap_or(usize::MAX);
+        let want = buf.len().min(there);
         let mut filled = 0;
-        while let Some(rest) = buf.get_mut(filled..) {
-            if rest.is_empty() {
-                break;
-            }
+        let result = loop {
+            let Some(rest) = buf.get_mut(filled..want).filter(|rest| !rest.is_empty()) else {
+                break Ok(filled);
+            };
             match self.file.read(rest) {
-                Ok(0) => break,
+                Ok(0) => break Ok(filled),
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                Err(e) => break Err(e),
             }
-        }
-        Ok(filled)
+        };
+        self.at = match result {
+            Ok(_) => self.at.map(|at| at + filled as u64),
+            Err(_) => None,
+        };
+        result
     }
 }
 
@@ -129,6 +151,7 @@ impl ByteSource for FileSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write as _;
 
     #[test]
     fn slice_source_reads_short_at_end_and_nothing_past_it() {
@@ -154,6 +177,39 @@ mod tests {
         assert_eq!(s.len(), 6);
         assert_eq!(s.array_at::<3>(3).unwrap(), Some(*b"def"));
         assert_eq!(s.array_at::<3>(4).unwrap(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn file_source_reads_no_further_than_its_length_and_back_from_anywhere() {
+        let dir = std::env::temp_dir().join(format!("hitbench-len-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("grows.bin");
+        let bytes: Vec<u8> = (0..HEAD_BYTES + 50).map(|i| (i % 253) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let file = File::open(&path).unwrap();
+        let len = file.metadata().unwrap().len();
+        let mut source = FileSource::opened(file, len);
+        // Written to after it was opened: the source is what it was opened as.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(&[7; 100])
+            .unwrap();
+        let s: &mut dyn ByteSource = &mut source;
+        let mut buf = [0u8; 80];
+        let offsets = [HEAD_BYTES + 10, 0, HEAD_BYTES + 40, HEAD_BYTES - 10];
+        for offset in offsets {
+            let n = s.read_at(offset, &mut buf).unwrap();
+            let start = usize::try_from(offset).unwrap();
+            let end = (start + 80).min(bytes.len());
+            assert_eq!(&buf[..n], &bytes[start..end], "at {offset}");
+        }
+        // Given back at its start, whatever was read last.
+        let mut rest = Vec::new();
+        source.into_file().unwrap().read_to_end(&mut rest).unwrap();
+        assert_eq!(&rest[..bytes.len()], &bytes[..]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
