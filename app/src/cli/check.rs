@@ -81,6 +81,10 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         plural(warnings, "warning", "warnings"),
         plural(check::files_checked(&project), "file", "files"),
     )?;
+    // The answer is out and the process ends: its memory goes back to the system at
+    // once, where freeing a large project piece by piece (100,000 samples: a tenth of a
+    // second) would only keep the user waiting for the exit.
+    std::mem::forget(project);
     Ok(if errors > 0 || (strict && warnings > 0) {
         ExitCode::from(super::EXIT_INPUT_ERRORS)
     } else {

@@ -3,7 +3,8 @@
 //! folder's canonical path joined with its name — what `realpath` would say, without
 //! reading every link of the path again for each of 100,000 samples.
 
-use std::collections::HashMap;
+use crate::runtime::hash::FastMap;
+use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,7 @@ use std::sync::{Arc, Mutex};
 /// rules that made it). A folder renamed or relinked during the pass is seen as it was
 /// when first met; a new pass (a reload, another check) starts a new memo.
 #[derive(Debug, Clone, Default)]
-pub(super) struct FolderMemo(Option<Arc<Mutex<HashMap<PathBuf, PathBuf>>>>);
+pub(super) struct FolderMemo(Option<Arc<Mutex<FastMap<OsString, PathBuf>>>>);
 
 /// Memos do not change which files the rules allow: two rules are equal whether or not
 /// either remembers folders.
@@ -60,12 +61,17 @@ impl FolderMemo {
         let Some(meta) = meta.filter(|_| !folder.as_os_str().is_empty()) else {
             return long_way();
         };
-        if let Some(known) = memo.lock().ok().and_then(|m| m.get(folder).cloned()) {
-            return Ok((known.join(name), Some(meta)));
+        // Known by the folder's bytes (a folder spelled two ways is looked up twice).
+        let known = memo
+            .lock()
+            .ok()
+            .and_then(|m| m.get(folder.as_os_str()).map(|known| known.join(name)));
+        if let Some(canonical) = known {
+            return Ok((canonical, Some(meta)));
         }
         let canonical = fs::canonicalize(folder)?;
         if let Ok(mut memo) = memo.lock() {
-            memo.insert(folder.to_path_buf(), canonical.clone());
+            memo.insert(folder.as_os_str().to_owned(), canonical.clone());
         }
         Ok((canonical.join(name), Some(meta)))
     }

@@ -523,3 +523,26 @@ fn rules_remembering_folders_agree_with_the_file_system() {
         }
     }
 }
+
+#[test]
+fn a_plain_absolute_path_is_its_own_lexical_absolute() {
+    // The shortcut for paths with nothing to resolve gives what resolving gives.
+    for path in [
+        "/a/b/c.wav",
+        "/",
+        "/a//b",
+        "/a/./b",
+        "/a/../b",
+        "/a/b/",
+        "/a/.hidden/b",
+        "/a/b..c/d",
+        "/a/b./c",
+        "/..",
+        "relative/x",
+        "",
+    ] {
+        let path = Path::new(path);
+        let long_way = normalize(&std::path::absolute(path).unwrap_or_else(|_| path.into()));
+        assert_eq!(lexical_absolute(path), long_way, "{}", path.display());
+    }
+}
