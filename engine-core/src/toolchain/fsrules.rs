@@ -21,11 +21,14 @@
 //! last component (the open does not follow links and the handle must be the file that
 //! was checked); folders above it are trusted not to change during one read.
 
+use crate::runtime::hash::FastMap;
 use crate::toolchain::diag::DiagCode;
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// Folder levels read below a walked folder; deeper folders are not entered (each is
 /// reported). A guard against pathological trees, far beyond real data.
@@ -421,9 +424,33 @@ fn is_link(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
+/// What a look at a path (`lstat`, or `stat` where links are followed) found: all the
+/// rules need of it.
+#[derive(Debug, Clone, Copy)]
+pub struct Seen {
+    /// What is there.
+    pub kind: fs::FileType,
+    /// Its length in bytes.
+    pub len: u64,
+}
+
+impl Seen {
+    /// What `meta` says.
+    pub fn of(meta: &Metadata) -> Self {
+        Self {
+            kind: meta.file_type(),
+            len: meta.len(),
+        }
+    }
+}
+
 /// What a file-system object is, for a message.
 fn kind_of(meta: &Metadata) -> &'static str {
-    let kind = meta.file_type();
+    kind_of_type(meta.file_type())
+}
+
+/// What a file-system object of this type is, for a message.
+fn kind_of_type(kind: fs::FileType) -> &'static str {
     if kind.is_file() {
         return "a regular file";
     }
@@ -542,6 +569,14 @@ impl ReadRules {
         self.max_bytes
     }
 
+    /// Rules that take what `seen` says of a path (a regular file or anything else that
+    /// is not a link, looked at moments ago — a load's stamps of its samples) instead of
+    /// looking again. Only rules [remembering folders](Self::remembering_folders) use it.
+    pub fn knowing(mut self, seen: Arc<FastMap<OsString, Seen>>) -> Self {
+        self.folders = self.folders.knowing(seen);
+        self
+    }
+
     /// Checks that `path` exists and lies inside an allowed root (after following its
     /// links as the policy says); returns its canonical path. Folders pass too.
     pub fn contains(&self, path: &Path) -> Result<PathBuf, Refusal> {
@@ -550,7 +585,7 @@ impl ReadRules {
 
     /// [`contains`](Self::contains), with the metadata of the file when it was read
     /// on the way (rules remembering folders read it to tell a link).
-    fn locate(&self, path: &Path) -> Result<(PathBuf, Option<Metadata>), Refusal> {
+    fn locate(&self, path: &Path) -> Result<(PathBuf, Option<Seen>), Refusal> {
         let given = lexical_absolute(path);
         let (canonical, meta) = match self.folders.canonicalize_with_meta(path) {
             Ok(found) => found,
@@ -602,26 +637,26 @@ impl ReadRules {
     /// Checks that `path` may be read: inside a root, a regular file, not over the size
     /// limit (by what the file system says; [`ReadRules::read`] counts again).
     pub fn check(&self, path: &Path) -> Result<Checked, Refusal> {
-        let (canonical, meta) = self.locate(path)?;
-        let meta = match meta {
-            Some(meta) => meta,
-            None => fs::metadata(&canonical).map_err(|e| Refusal::io(path, &e))?,
+        let (canonical, seen) = self.locate(path)?;
+        let seen = match seen {
+            Some(seen) => seen,
+            None => Seen::of(&fs::metadata(&canonical).map_err(|e| Refusal::io(path, &e))?),
         };
-        self.check_meta(path, &meta)?;
+        self.check_meta(path, seen)?;
         Ok(Checked {
             canonical,
-            len: meta.len(),
+            len: seen.len,
         })
     }
 
-    fn check_meta(&self, path: &Path, meta: &Metadata) -> Result<(), Refusal> {
-        if !meta.is_file() {
+    fn check_meta(&self, path: &Path, seen: Seen) -> Result<(), Refusal> {
+        if !seen.kind.is_file() {
             return Err(Refusal::NotRegular {
                 path: path.to_owned(),
-                kind: kind_of(meta),
+                kind: kind_of_type(seen.kind),
             });
         }
-        if meta.len() > self.max_bytes {
+        if seen.len > self.max_bytes {
             return Err(Refusal::TooBig {
                 path: path.to_owned(),
                 limit: self.max_bytes,
@@ -636,7 +671,7 @@ impl ReadRules {
         let checked = self.check(path)?;
         let file = open_no_wait(&checked.canonical).map_err(|e| Refusal::io(path, &e))?;
         let meta = file.metadata().map_err(|e| Refusal::io(path, &e))?;
-        self.check_meta(path, &meta)?;
+        self.check_meta(path, Seen::of(&meta))?;
         if !same_file(&checked.canonical, &meta) {
             return Err(Refusal::Changed {
                 path: path.to_owned(),

@@ -3,6 +3,7 @@
 //! folder's canonical path joined with its name — what `realpath` would say, without
 //! reading every link of the path again for each of 100,000 samples.
 
+use super::Seen;
 use crate::runtime::hash::FastMap;
 use std::ffi::OsString;
 use std::fs;
@@ -13,8 +14,14 @@ use std::sync::{Arc, Mutex};
 /// The canonical paths of the folders seen so far in one pass (shared by clones of the
 /// rules that made it). A folder renamed or relinked during the pass is seen as it was
 /// when first met; a new pass (a reload, another check) starts a new memo.
+///
+/// It may also know what is at some paths already ([`knowing`](FolderMemo::knowing)):
+/// those are not looked at again.
 #[derive(Debug, Clone, Default)]
-pub(super) struct FolderMemo(Option<Arc<Mutex<FastMap<OsString, PathBuf>>>>);
+pub(super) struct FolderMemo {
+    folders: Option<Arc<Mutex<FastMap<OsString, PathBuf>>>>,
+    seen: Option<Arc<FastMap<OsString, Seen>>>,
+}
 
 /// Memos do not change which files the rules allow: two rules are equal whether or not
 /// either remembers folders.
@@ -29,7 +36,18 @@ impl Eq for FolderMemo {}
 impl FolderMemo {
     /// A memo that remembers.
     pub(super) fn remembering() -> Self {
-        Self(Some(Arc::default()))
+        Self {
+            folders: Some(Arc::default()),
+            seen: None,
+        }
+    }
+
+    /// The memo, knowing what `seen` says is at those paths (none of them a link).
+    pub(super) fn knowing(self, seen: Arc<FastMap<OsString, Seen>>) -> Self {
+        Self {
+            seen: Some(seen),
+            ..self
+        }
     }
 
     /// `path` with every link followed and `.`/`..` resolved, as [`fs::canonicalize`]
@@ -45,9 +63,9 @@ impl FolderMemo {
     pub(super) fn canonicalize_with_meta(
         &self,
         path: &Path,
-    ) -> io::Result<(PathBuf, Option<fs::Metadata>)> {
+    ) -> io::Result<(PathBuf, Option<Seen>)> {
         let long_way = || fs::canonicalize(path).map(|canonical| (canonical, None));
-        let Some(memo) = &self.0 else {
+        let Some(memo) = &self.folders else {
             return long_way();
         };
         // A path without a folder and a name (`/`, one ending in `..`): the long way.
@@ -55,9 +73,17 @@ impl FolderMemo {
             return long_way();
         };
         // A link, or a path that is not there (its error is `canonicalize`'s own).
-        let meta = fs::symlink_metadata(path)
-            .ok()
-            .filter(|m| !m.file_type().is_symlink());
+        let known = self
+            .seen
+            .as_ref()
+            .and_then(|seen| seen.get(path.as_os_str()));
+        let meta = match known {
+            Some(&seen) => Some(seen),
+            None => fs::symlink_metadata(path)
+                .ok()
+                .filter(|m| !m.file_type().is_symlink())
+                .map(|m| Seen::of(&m)),
+        };
         let Some(meta) = meta.filter(|_| !folder.as_os_str().is_empty()) else {
             return long_way();
         };

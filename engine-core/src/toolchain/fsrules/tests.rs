@@ -546,3 +546,37 @@ fn a_plain_absolute_path_is_its_own_lexical_absolute() {
         assert_eq!(lexical_absolute(path), long_way, "{}", path.display());
     }
 }
+
+#[test]
+fn rules_knowing_what_is_at_a_path_do_not_look_again() {
+    let temp = Temp::new("knowing");
+    let seen_file = temp.file("sounds/a.wav", b"12345");
+    let seen_folder = temp.dir("sounds/folder.wav");
+    let unseen = temp.file("sounds/b.wav", b"123");
+    let looked = |path: &Path| Seen::of(&fs::symlink_metadata(path).unwrap());
+    let seen: FastMap<OsString, Seen> = [
+        (seen_file.clone().into_os_string(), looked(&seen_file)),
+        (seen_folder.clone().into_os_string(), looked(&seen_folder)),
+    ]
+    .into_iter()
+    .collect();
+    let rules = ReadRules::within(std::slice::from_ref(&temp.0))
+        .remembering_folders()
+        .knowing(Arc::new(seen));
+    // What was seen is taken as it was: the file, gone since, still passes, with the
+    // length it had; the folder is still no file.
+    fs::remove_file(&seen_file).unwrap();
+    let checked = rules.check(&seen_file).unwrap();
+    assert_eq!(checked.len, 5);
+    assert!(checked.canonical.ends_with("sounds/a.wav"));
+    assert!(matches!(
+        rules.check(&seen_folder),
+        Err(Refusal::NotRegular { .. })
+    ));
+    // Anything else is looked at as always.
+    assert_eq!(rules.check(&unseen).unwrap().len, 3);
+    assert!(rules.check(&temp.0.join("sounds/c.wav")).is_err());
+    // Rules that do not remember folders do not take it either: they always look.
+    let plain = ReadRules::within(std::slice::from_ref(&temp.0)).knowing(Arc::default());
+    assert!(plain.check(&seen_file).is_err());
+}

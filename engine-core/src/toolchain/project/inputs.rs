@@ -10,6 +10,7 @@
 use super::tables::{RawEvents, RawTables};
 use super::unit::CodeUnit;
 use crate::toolchain::diag::{self, Diagnostic};
+use crate::toolchain::fsrules::Seen;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -59,10 +60,24 @@ pub struct FileStamp {
 impl FileStamp {
     /// The stamp of `path` now (a missing file has length 0 and no time).
     pub fn of(path: &Path) -> Self {
-        let meta = std::fs::metadata(path).ok();
+        Self::from_meta(path, std::fs::metadata(path).ok().as_ref())
+    }
+
+    /// The stamp of `path` now and, when it is not a link, what the rules would find
+    /// there ([`Seen`]) — one `lstat` for both.
+    pub fn looked_at(path: &Path) -> (Self, Option<Seen>) {
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) if !meta.file_type().is_symlink() => {
+                (Self::from_meta(path, Some(&meta)), Some(Seen::of(&meta)))
+            }
+            _ => (Self::of(path), None),
+        }
+    }
+
+    fn from_meta(path: &Path, meta: Option<&std::fs::Metadata>) -> Self {
         Self {
             path: path.to_path_buf(),
-            len: meta.as_ref().map_or(0, std::fs::Metadata::len),
+            len: meta.map_or(0, std::fs::Metadata::len),
             modified: meta.and_then(|m| m.modified().ok()),
         }
     }

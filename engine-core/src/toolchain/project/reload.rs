@@ -10,9 +10,12 @@
 use super::inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 use super::resolve::Loader;
 use super::{LoadWatch, Project, link, scan};
+use crate::runtime::hash::FastMap;
 use crate::toolchain::asm::DiskFiles;
 use crate::toolchain::diag::Diagnostic;
+use crate::toolchain::fsrules::Seen;
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -111,6 +114,9 @@ pub(super) fn load(
     let mut inputs = LoadInputs::default();
     let mut report = ReloadReport::default();
     let mut read = Vec::with_capacity(dirs.len());
+    // What the stamps saw at each sample that is not a link: the rules resolving the
+    // tables' sample paths take it instead of looking again.
+    let mut seen = FastMap::default();
     // Sources may include files from any of the project's data folders, nothing else.
     let files = DiskFiles::within(dirs);
     for (index, dir) in dirs.iter().enumerate() {
@@ -120,7 +126,12 @@ pub(super) fn load(
         }
         let found = scan::read_dir(index, dir, &files, &mut diagnostics, watch);
         let samples = found.map(|found| {
-            inputs.samples.extend(stamp_samples(&found.samples, watch));
+            for (stamp, looked) in stamp_samples(&found.samples, watch) {
+                if let Some(looked) = looked {
+                    seen.insert(stamp.path.as_os_str().to_owned(), looked);
+                }
+                inputs.samples.push(stamp);
+            }
             // A pack replaced or changed is a change of its samples.
             inputs
                 .samples
@@ -141,13 +152,14 @@ pub(super) fn load(
             samples,
         });
     }
-    let mut project = build(dirs, &read, &inputs.pieces);
+    let seen = Arc::new(seen);
+    let mut project = build(dirs, &read, &inputs.pieces, &seen);
     if let Some(previous) = previous {
         for _ in 0..FALLBACK_ROUNDS {
             if !fall_back_unresolved(&project, previous, &mut inputs.pieces, &mut report) {
                 break;
             }
-            project = build(dirs, &read, &inputs.pieces);
+            project = build(dirs, &read, &inputs.pieces, &seen);
         }
         compare(&previous.inputs, &inputs, &mut report);
     }
@@ -156,7 +168,12 @@ pub(super) fn load(
 }
 
 /// Resolves `pieces` into a project (names, tables, late symbols).
-fn build(dirs: &[PathBuf], read: &[DirRead], pieces: &[Piece]) -> Project {
+fn build(
+    dirs: &[PathBuf],
+    read: &[DirRead],
+    pieces: &[Piece],
+    seen: &Arc<FastMap<OsString, Seen>>,
+) -> Project {
     let mut loader = Loader::default();
     for dir in read {
         loader.diagnostics.extend(dir.diagnostics.iter().cloned());
@@ -172,7 +189,7 @@ fn build(dirs: &[PathBuf], read: &[DirRead], pieces: &[Piece]) -> Project {
             loader.add_piece(piece);
         }
     }
-    let mut project = loader.finish(dirs.to_vec());
+    let mut project = loader.finish(dirs.to_vec(), Arc::clone(seen));
     link::bind(&mut project);
     project
 }
@@ -307,17 +324,18 @@ fn compare(old: &LoadInputs, new: &LoadInputs, report: &mut ReloadReport) {
 /// Samples a thread stamps at least (fewer are not worth a thread).
 const STAMPS_PER_THREAD: usize = 2048;
 
-/// The stamps of `samples`, in their order: one `stat` each, on every core for a large
-/// folder (a stat is a system call; a project of 100,000 samples spends most of its
-/// stamping waiting for them). Stops early once the load is cancelled.
-fn stamp_samples(samples: &[PathBuf], watch: &LoadWatch) -> Vec<FileStamp> {
-    let stamp_run = |run: &[PathBuf]| -> Vec<FileStamp> {
+/// The stamps of `samples`, in their order, each with what is there when it is not a
+/// link ([`FileStamp::looked_at`]): one `lstat` each, on every core for a large folder
+/// (a stat is a system call; a project of 100,000 samples spends most of its stamping
+/// waiting for them). Stops early once the load is cancelled.
+fn stamp_samples(samples: &[PathBuf], watch: &LoadWatch) -> Vec<(FileStamp, Option<Seen>)> {
+    let stamp_run = |run: &[PathBuf]| -> Vec<(FileStamp, Option<Seen>)> {
         let mut stamps = Vec::with_capacity(run.len());
         for chunk in run.chunks(256) {
             if watch.cancelled() {
                 break;
             }
-            stamps.extend(chunk.iter().map(|sample| FileStamp::of(sample)));
+            stamps.extend(chunk.iter().map(|sample| FileStamp::looked_at(sample)));
             watch.add_read(chunk.len());
         }
         stamps
@@ -374,15 +392,22 @@ mod stamp_tests {
         let watch = LoadWatch::default();
         let stamps = stamp_samples(&samples, &watch);
         assert_eq!(stamps.len(), samples.len());
-        for (i, (stamp, path)) in stamps.iter().zip(&samples).enumerate() {
+        for (i, ((stamp, seen), path)) in stamps.iter().zip(&samples).enumerate() {
             assert_eq!(&stamp.path, path);
             assert_eq!(stamp, &FileStamp::of(path), "{}", path.display());
             if i < count {
                 assert_eq!(stamp.len, (i % 300) as u64);
                 assert!(stamp.modified.is_some());
+                let seen = seen.expect("a file is seen");
+                assert!(seen.kind.is_file());
+                assert_eq!(seen.len, stamp.len);
             }
         }
-        assert_eq!(stamps[count].len, 0, "a missing file has length 0");
+        assert_eq!(stamps[count].0.len, 0, "a missing file has length 0");
+        assert!(
+            stamps[count].1.is_none(),
+            "nothing is seen where nothing is"
+        );
         assert_eq!(watch.read(), samples.len() as u64);
         std::fs::remove_dir_all(&dir).unwrap();
     }

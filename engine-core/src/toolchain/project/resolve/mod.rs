@@ -19,10 +19,13 @@ use super::inputs::{Piece, PieceKind};
 use super::tables::{RawEvents, RawTables};
 use super::unit::CodeUnit;
 use super::{DefinitionKind, Override, Project};
+use crate::runtime::hash::FastMap;
 use crate::toolchain::diag::{DiagCode, Diagnostic};
-use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
+use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules, Seen};
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Everything read from the directories, before resolution: the pieces' tables and
 /// event lists borrowed (a project's tables can take tens of megabytes), their units
@@ -113,7 +116,9 @@ impl<'a> Loader<'a> {
     }
 
     /// Resolves everything into a project.
-    pub fn finish(mut self, dirs: Vec<PathBuf>) -> Project {
+    /// `seen`: what is at some sample paths (not links), looked at moments ago by the
+    /// load's stamps; the rules take it instead of looking again.
+    pub fn finish(mut self, dirs: Vec<PathBuf>, seen: Arc<FastMap<OsString, Seen>>) -> Project {
         let mut project = Project {
             dirs,
             ..Project::default()
@@ -125,7 +130,8 @@ impl<'a> Loader<'a> {
         // What the resource cache will serve: samples inside their data folder.
         let rules = ReadRules::within(&project.dirs)
             .with_max_bytes(MAX_RESOURCE_BYTES)
-            .remembering_folders();
+            .remembering_folders()
+            .knowing(seen);
         let canonical_dirs: Vec<Option<PathBuf>> =
             project.dirs.iter().map(|d| d.canonicalize().ok()).collect();
         for dir in 0..dir_count {
