@@ -19,6 +19,7 @@ pub mod disasm;
 pub mod formats;
 pub mod fsrules;
 pub mod isa;
+pub(crate) mod par;
 pub mod project;
 pub mod registers;
 pub(crate) mod suggest;

@@ -14,6 +14,7 @@ use crate::runtime::hash::FastMap;
 use crate::toolchain::asm::DiskFiles;
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::fsrules::Seen;
+use crate::toolchain::par;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -329,46 +330,16 @@ const STAMPS_PER_THREAD: usize = 2048;
 /// (a stat is a system call; a project of 100,000 samples spends most of its stamping
 /// waiting for them). Stops early once the load is cancelled.
 fn stamp_samples(samples: &[PathBuf], watch: &LoadWatch) -> Vec<(FileStamp, Option<Seen>)> {
-    let stamp_run = |run: &[PathBuf]| -> Vec<(FileStamp, Option<Seen>)> {
-        let mut stamps = Vec::with_capacity(run.len());
-        for chunk in run.chunks(256) {
-            if watch.cancelled() {
-                break;
-            }
-            stamps.extend(chunk.iter().map(|sample| FileStamp::looked_at(sample)));
-            watch.add_read(chunk.len());
+    let stamps = par::map_in_order(samples, 256, STAMPS_PER_THREAD, "hitbench-stamp", |run| {
+        if watch.cancelled() {
+            return vec![None];
         }
-        stamps
-    };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(samples.len() / STAMPS_PER_THREAD)
-        .max(1);
-    if threads == 1 {
-        return stamp_run(samples);
-    }
-    let run = samples.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let runs: Vec<_> = samples
-            .chunks(run)
-            .map(|files| {
-                let spawned = std::thread::Builder::new()
-                    .name("hitbench-stamp".into())
-                    .spawn_scoped(scope, move || stamp_run(files));
-                (files, spawned)
-            })
-            .collect();
-        let mut stamps = Vec::with_capacity(samples.len());
-        for (files, spawned) in runs {
-            match spawned.map(std::thread::ScopedJoinHandle::join) {
-                Ok(Ok(run)) => stamps.extend(run),
-                Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                // No thread to be had: this one does the work.
-                Err(_) => stamps.extend(stamp_run(files)),
-            }
-        }
-        stamps
-    })
+        watch.add_read(run.len());
+        run.iter()
+            .map(|sample| Some(FileStamp::looked_at(sample)))
+            .collect()
+    });
+    stamps.into_iter().map_while(|stamp| stamp).collect()
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::unit;
 use crate::toolchain::asm::{Assembly, DiskFiles};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::fsrules::{self, WalkOptions};
+use crate::toolchain::par;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -191,28 +192,35 @@ pub fn read_dir(
 
 /// Sources: each assembled, with the tables of its `LIST` lines; a file another source
 /// includes is part of that source, not a piece of its own. Each assembly is made into
-/// its piece at once and dropped, so only one is held at a time (a project's assemblies
-/// together, with their `LIST` lines, would take hundreds of megabytes).
+/// its piece at once and dropped, so only one is held at a time on each core (a
+/// project's assemblies together, with their `LIST` lines, would take hundreds of
+/// megabytes). The sources are assembled on every core (`hitbench-load` threads), the
+/// pieces in the sources' order.
 fn read_sources(
     index: usize,
     sources: &[PathBuf],
     files: &DiskFiles,
     watch: &LoadWatch,
 ) -> Vec<Piece> {
-    let mut included: HashSet<PathBuf> = HashSet::new();
-    let pieces: Vec<Piece> = sources
+    let read = par::map_in_order(sources, 1, 2, "hitbench-load", |run| {
+        run.iter()
+            .take_while(|_| !watch.cancelled())
+            .map(|source| {
+                let (code_unit, assembly) = unit::assemble(index, source, files);
+                watch.add_read(1);
+                let included: Vec<PathBuf> = assembly.sources.iter().skip(1).cloned().collect();
+                (source_piece(index, code_unit, &assembly), included)
+            })
+            .collect()
+    });
+    let included: HashSet<&PathBuf> = read.iter().flat_map(|(_, included)| included).collect();
+    let keep: Vec<bool> = read
         .iter()
-        .take_while(|_| !watch.cancelled())
-        .map(|source| {
-            let (code_unit, assembly) = unit::assemble(index, source, files);
-            watch.add_read(1);
-            included.extend(assembly.sources.iter().skip(1).cloned());
-            source_piece(index, code_unit, &assembly)
-        })
+        .map(|(piece, _)| !included.contains(&piece.path))
         .collect();
-    pieces
-        .into_iter()
-        .filter(|piece| !included.contains(&piece.path))
+    read.into_iter()
+        .zip(keep)
+        .filter_map(|((piece, _), keep)| keep.then_some(piece))
         .collect()
 }
 

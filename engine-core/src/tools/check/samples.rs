@@ -5,6 +5,7 @@ use super::lint::Finding;
 use crate::sound::audio::decode::{DecodeError, DecodeLimits, decode, scan_file};
 use crate::toolchain::diag::DiagCode;
 use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
+use crate::toolchain::par;
 use crate::toolchain::project::packs;
 use crate::toolchain::project::{PatchDef, Project, refused_sample};
 use std::collections::HashMap;
@@ -41,8 +42,8 @@ fn decode_whole(file: &Path) -> Result<(), Undecodable> {
 }
 
 /// The `bad-sample` rule (and `missing-sample` for files the cache would refuse). The
-/// files are judged on every core (`hitbench-check` threads, each a run of them in
-/// order), and the findings come out in the same order as one thread would give them.
+/// files are judged on every core (`hitbench-check` threads, [`par::map_in_order`]),
+/// and the findings come out in the same order as one thread would give them.
 pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
     // The cache's rule: a sample is only opened if the cache would serve it.
     let rules = ReadRules::within(&project.dirs)
@@ -62,33 +63,19 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
         patches
             .sort_by(|a, b| (&a.origin.file, a.origin.line).cmp(&(&b.origin.file, b.origin.line)));
     }
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let run = by_file.len().div_ceil(threads).max(1);
-    let judge_run = |files: &[(&Path, Vec<&PatchDef>)]| -> Vec<Finding> {
-        files
-            .iter()
-            .filter_map(|(file, patches)| judge(file, patches, &rules))
-            .collect()
-    };
-    std::thread::scope(|scope| {
-        let runs: Vec<_> = by_file
-            .chunks(run)
-            .map(|files| {
-                let spawned = std::thread::Builder::new()
-                    .name("hitbench-check".into())
-                    .spawn_scoped(scope, move || judge_run(files));
-                (files, spawned)
-            })
-            .collect();
-        for (files, spawned) in runs {
-            match spawned.map(std::thread::ScopedJoinHandle::join) {
-                Ok(Ok(findings)) => found.extend(findings),
-                Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                // No thread to be had: this one does the work.
-                Err(_) => found.extend(judge_run(files)),
-            }
-        }
-    });
+    // One file at a time is a few system calls: runs of them, on every core.
+    found.extend(par::map_in_order(
+        &by_file,
+        64,
+        256,
+        "hitbench-check",
+        |files| {
+            files
+                .iter()
+                .filter_map(|(file, patches)| judge(file, patches, &rules))
+                .collect()
+        },
+    ));
 }
 
 /// The finding for one sample file and the patches using it (sorted by place), if it
