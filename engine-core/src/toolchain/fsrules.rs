@@ -21,13 +21,12 @@
 //! last component (the open does not follow links and the handle must be the file that
 //! was checked); folders above it are trusted not to change during one read.
 
-use crate::runtime::hash::FastMap;
 use crate::toolchain::diag::DiagCode;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Folder levels read below a walked folder; deeper folders are not entered (each is
@@ -572,7 +571,7 @@ impl ReadRules {
     /// Rules that take what `seen` says of a path (a regular file or anything else that
     /// is not a link, looked at moments ago — a load's stamps of its samples) instead of
     /// looking again. Only rules [remembering folders](Self::remembering_folders) use it.
-    pub fn knowing(mut self, seen: Arc<FastMap<OsString, Seen>>) -> Self {
+    pub fn knowing(mut self, seen: Arc<HashMap<OsString, Seen>>) -> Self {
         self.folders = self.folders.knowing(seen);
         self
     }
@@ -753,57 +752,8 @@ fn same_file(path: &Path, opened: &Metadata) -> bool {
     }
 }
 
-/// `path` made absolute against the working folder, with `.` and `..` resolved by name
-/// (no file-system access): the path as the user wrote it, for containment by name.
-pub fn lexical_absolute(path: &Path) -> PathBuf {
-    if is_plain_absolute(path) {
-        return path.to_path_buf();
-    }
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    normalize(&absolute)
-}
-
-/// An absolute path that [`lexical_absolute`] gives back as it is: no `.` or `..`
-/// (no part begins with a dot at all), no doubled separator, none at the end.
-fn is_plain_absolute(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        let bytes = path.as_os_str().as_bytes();
-        bytes.first() == Some(&b'/')
-            && bytes.len() > 1
-            && bytes.last() != Some(&b'/')
-            && !bytes
-                .windows(2)
-                .any(|pair| pair[0] == b'/' && matches!(pair[1], b'/' | b'.'))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
-}
-
-/// `.` and `..` resolved by name, without touching the file system.
-pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => match out.components().next_back() {
-                Some(Component::Normal(_)) => {
-                    out.pop();
-                }
-                // `..` of the root is the root.
-                Some(Component::RootDir | Component::Prefix(_)) => {}
-                _ => out.push(".."),
-            },
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
 mod folders;
+mod paths;
+pub use paths::{lexical_absolute, normalize};
 #[cfg(test)]
 mod tests;

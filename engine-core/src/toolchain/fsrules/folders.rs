@@ -4,7 +4,7 @@
 //! reading every link of the path again for each of 100,000 samples.
 
 use super::Seen;
-use crate::runtime::hash::FastMap;
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
 use std::io;
@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex};
 /// those are not looked at again.
 #[derive(Debug, Clone, Default)]
 pub(super) struct FolderMemo {
-    folders: Option<Arc<Mutex<FastMap<OsString, PathBuf>>>>,
-    seen: Option<Arc<FastMap<OsString, Seen>>>,
+    folders: Option<Arc<Mutex<HashMap<OsString, PathBuf>>>>,
+    seen: Option<Arc<HashMap<OsString, Seen>>>,
 }
 
 /// Memos do not change which files the rules allow: two rules are equal whether or not
@@ -43,7 +43,7 @@ impl FolderMemo {
     }
 
     /// The memo, knowing what `seen` says is at those paths (none of them a link).
-    pub(super) fn knowing(self, seen: Arc<FastMap<OsString, Seen>>) -> Self {
+    pub(super) fn knowing(self, seen: Arc<HashMap<OsString, Seen>>) -> Self {
         Self {
             seen: Some(seen),
             ..self

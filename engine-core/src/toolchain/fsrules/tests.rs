@@ -554,7 +554,7 @@ fn rules_knowing_what_is_at_a_path_do_not_look_again() {
     let seen_folder = temp.dir("sounds/folder.wav");
     let unseen = temp.file("sounds/b.wav", b"123");
     let looked = |path: &Path| Seen::of(&fs::symlink_metadata(path).unwrap());
-    let seen: FastMap<OsString, Seen> = [
+    let seen: HashMap<OsString, Seen> = [
         (seen_file.clone().into_os_string(), looked(&seen_file)),
         (seen_folder.clone().into_os_string(), looked(&seen_folder)),
     ]

@@ -10,7 +10,6 @@
 use super::inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 use super::resolve::Loader;
 use super::{LoadWatch, Project, link, scan};
-use crate::runtime::hash::FastMap;
 use crate::toolchain::asm::DiskFiles;
 use crate::toolchain::diag::Diagnostic;
 use crate::toolchain::fsrules::Seen;
@@ -117,7 +116,7 @@ pub(super) fn load(
     let mut read = Vec::with_capacity(dirs.len());
     // What the stamps saw at each sample that is not a link: the rules resolving the
     // tables' sample paths take it instead of looking again.
-    let mut seen = FastMap::default();
+    let mut seen = HashMap::new();
     // Sources may include files from any of the project's data folders, nothing else.
     let files = DiskFiles::within(dirs);
     for (index, dir) in dirs.iter().enumerate() {
@@ -173,7 +172,7 @@ fn build(
     dirs: &[PathBuf],
     read: &[DirRead],
     pieces: &[Piece],
-    seen: &Arc<FastMap<OsString, Seen>>,
+    seen: &Arc<HashMap<OsString, Seen>>,
 ) -> Project {
     let mut loader = Loader::default();
     for dir in read {
