@@ -233,7 +233,9 @@ fn events(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         ],
     )?;
     let names: Vec<String> = (0..count).map(|i| format!("ui{i}")).collect();
-    let events = size.scale(200_000);
+    // A million a run (a fifth of a second): shorter runs let a moment's noise of the
+    // machine decide the pairs' differences.
+    let events = size.scale(1_000_000);
     let header = Header {
         format: capture::FORMAT.to_string(),
         version: capture::VERSION,
