@@ -535,7 +535,7 @@ pub fn line_of(project: &Project, program: &Program, pc: u32) -> Option<(PathBuf
         unit: usize::from(op.unit),
         address: op.addr,
     })?;
-    (origin.line > 0).then_some((origin.file, origin.line))
+    (origin.line > 0).then(|| (origin.path_buf(), origin.line))
 }
 
 /// Every line of `file` (as given) that has code, sorted.

@@ -147,7 +147,7 @@ pub(super) fn source_link(
         .clicked()
     {
         commands.push(AppCommand::OpenSource {
-            path: origin.file.clone(),
+            path: origin.path_buf(),
             line: origin.line,
         });
     }

@@ -454,7 +454,7 @@ fn row(
         let place = record
             .what
             .code_place()
-            .and_then(|p| Some((p.file()?.clone(), p.line()?)));
+            .and_then(|p| Some((p.file()?.to_path_buf(), p.line()?)));
         // A label that senses clicks, with its own highlight, rather than a selectable
         // button: a button seen for the first time costs egui a second frame to style
         // it, and new rows come with every record (a window at rest would paint each

@@ -17,7 +17,7 @@ use crate::runtime::voices::WorldVoice;
 use crate::toolchain::project::{DebugTrace, Origin};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Where in the code something happened: an address and, when the debug info knows it,
@@ -34,8 +34,11 @@ pub struct CodePlace {
 
 impl CodePlace {
     /// The source file, if known (the unit's file otherwise).
-    pub fn file(&self) -> Option<&PathBuf> {
-        self.origin.as_ref().map(|o| &o.file).or(self.unit.as_ref())
+    pub fn file(&self) -> Option<&Path> {
+        self.origin
+            .as_ref()
+            .map(|o| &*o.file)
+            .or(self.unit.as_deref())
     }
 
     /// The 1-based source line, if known.

@@ -2,24 +2,85 @@
 //! the file and line that defined it.
 
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Where a definition came from.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Origin {
-    /// The file.
-    pub file: PathBuf,
+    /// The file (shared: a table file's definitions all hold the one path).
+    pub file: Arc<Path>,
     /// 1-based line (0 if unknown).
     pub line: u32,
 }
 
+/// A path as the shared `Arc<Path>` an [`Origin`] holds (a clone of one already shared,
+/// a new one from anything else).
+pub trait SharedPath {
+    /// The shared path.
+    fn shared(self) -> Arc<Path>;
+}
+
+impl SharedPath for Arc<Path> {
+    fn shared(self) -> Arc<Path> {
+        self
+    }
+}
+
+impl SharedPath for &Arc<Path> {
+    fn shared(self) -> Arc<Path> {
+        Arc::clone(self)
+    }
+}
+
+impl SharedPath for &Path {
+    fn shared(self) -> Arc<Path> {
+        Arc::from(self)
+    }
+}
+
+impl SharedPath for &PathBuf {
+    fn shared(self) -> Arc<Path> {
+        Arc::from(self.as_path())
+    }
+}
+
+impl SharedPath for PathBuf {
+    fn shared(self) -> Arc<Path> {
+        Arc::from(self)
+    }
+}
+
+impl SharedPath for &str {
+    fn shared(self) -> Arc<Path> {
+        Arc::from(Path::new(self))
+    }
+}
+
+impl SharedPath for String {
+    fn shared(self) -> Arc<Path> {
+        Arc::from(PathBuf::from(self))
+    }
+}
+
+impl Default for Origin {
+    fn default() -> Self {
+        Self::new(Path::new(""), 0)
+    }
+}
+
 impl Origin {
     /// A file and line.
-    pub fn new(file: impl Into<PathBuf>, line: u32) -> Self {
+    pub fn new(file: impl SharedPath, line: u32) -> Self {
         Self {
-            file: file.into(),
+            file: file.shared(),
             line,
         }
+    }
+
+    /// The file as an owned path.
+    pub fn path_buf(&self) -> PathBuf {
+        self.file.to_path_buf()
     }
 }
 
@@ -133,7 +194,7 @@ impl EventType {
 pub struct EventDef {
     /// The name as written (matched case-insensitively); shared, so every record that
     /// names the event holds the same text.
-    pub name: std::sync::Arc<str>,
+    pub name: Arc<str>,
     /// The event-type number as written (resolved).
     pub type_number: i64,
     /// How it is handled.
@@ -158,7 +219,7 @@ pub struct TrackDef {
     pub id: u32,
     /// Name for people: the subroutine label, else `track_<id>`; shared, so every
     /// record and thread that names the track holds the same text.
-    pub name: std::sync::Arc<str>,
+    pub name: Arc<str>,
     /// Where its code starts; `None` plays the track's sound once ("simple mode").
     pub entry: Option<CodeRef>,
     /// Volume 0–1024.
@@ -197,9 +258,9 @@ pub struct PatchDef {
     pub pack: Option<PathBuf>,
     /// The file's name as the resource cache knows it: its path relative to the data
     /// directory holding it (shared, made once at load).
-    pub resource: Option<std::sync::Arc<str>>,
+    pub resource: Option<Arc<str>>,
     /// The file's path as text (shared, made once at load).
-    pub path: Option<std::sync::Arc<str>>,
+    pub path: Option<Arc<str>>,
     /// Loop the sample.
     pub looped: bool,
     /// A piano patch.

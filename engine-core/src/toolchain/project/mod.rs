@@ -32,7 +32,7 @@ mod watch;
 
 pub use defs::{
     CodeRef, ControlGroup, DEFAULT_PRIORITY, DebugTrace, EventDef, EventType, FULL_VOLUME,
-    HitListDef, NameDef, NameValue, Origin, PatchDef, TrackDef,
+    HitListDef, NameDef, NameValue, Origin, PatchDef, SharedPath, TrackDef,
 };
 pub use error::{NameProblem, ResolveError};
 pub use inputs::{FileStamp, LoadInputs, Piece, PieceKind};

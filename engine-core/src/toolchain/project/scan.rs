@@ -12,6 +12,7 @@ use crate::toolchain::fsrules::{self, WalkOptions};
 use crate::toolchain::par;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// File extensions of samples the engine plays.
 pub const SAMPLE_EXTENSIONS: &[&str] = &["wav", "mp3", "ogg", "oga", "flac", "xa", "utk"];
@@ -234,7 +235,7 @@ fn source_piece(index: usize, code_unit: unit::CodeUnit, assembly: &Assembly) ->
     if !assembly.hot_lines.is_empty() {
         let (doc, origins) = assembly.hot_in_source_order();
         let source = TableSource {
-            file: code_unit.path().to_path_buf(),
+            file: Arc::from(code_unit.path()),
             origins: Some(origins),
         };
         piece.tables = Some(tables::read_hot(

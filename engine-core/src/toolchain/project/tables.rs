@@ -10,13 +10,15 @@ use crate::toolchain::formats::evt::EvtFile;
 use crate::toolchain::formats::hot::{self, HotDocument, HotTables, IdRef};
 use crate::toolchain::fsrules::ReadRules;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Where a table's lines came from: a real `.hot` file, or `LIST` lines of a source
 /// (then each document line maps back to the source line that wrote it).
 #[derive(Debug, Clone)]
 pub struct TableSource {
-    /// The `.hot` file, or the source file for `LIST` lines.
-    pub file: PathBuf,
+    /// The `.hot` file, or the source file for `LIST` lines (shared with the origins of
+    /// its definitions).
+    pub file: Arc<Path>,
     /// For `LIST` lines: `origins[i]` is where document line i+1 came from.
     pub origins: Option<Vec<Option<HotLineOrigin>>>,
 }
@@ -25,8 +27,8 @@ impl TableSource {
     /// The origin of document line `line`.
     pub fn origin(&self, line: u32) -> Origin {
         match self.mapped(line) {
-            Some(spot) => Origin::new(spot.file.to_path_buf(), spot.line),
-            None => Origin::new(self.file.clone(), line),
+            Some(spot) => Origin::new(Arc::clone(&spot.file), spot.line),
+            None => Origin::new(Arc::clone(&self.file), line),
         }
     }
 
@@ -123,7 +125,7 @@ pub fn read_hot_file(
             unit,
             &HotDocument::parse(&bytes),
             TableSource {
-                file: path.to_path_buf(),
+                file: Arc::from(path),
                 origins: None,
             },
             diagnostics,

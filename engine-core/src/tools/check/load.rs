@@ -29,7 +29,7 @@ impl<'p> LoadFindings<'p> {
         let mut sampleless: HashMap<(&Path, u32), Vec<u32>> = HashMap::new();
         for p in project.patches.values().filter(|p| p.file.is_none()) {
             sampleless
-                .entry((p.origin.file.as_path(), p.origin.line))
+                .entry((&*p.origin.file, p.origin.line))
                 .or_default()
                 .push(p.id);
         }
@@ -124,7 +124,7 @@ fn set_again(project: &Project, d: &Diagnostic) -> Option<String> {
         "eventmapping" => &project.event(key)?.origin,
         _ => return None,
     };
-    let later = if winner.file == d.file && winner.line > d.line {
+    let later = if *winner.file == *d.file && winner.line > d.line {
         format!("on line {}", winner.line)
     } else {
         "later".to_string()

@@ -122,7 +122,7 @@ fn locate(doc: &Result<Doc, EditError>, def: &HitListDef) -> Result<ListLine, Un
     let doc = doc.as_ref().map_err(|e| Unlocated::from(e.clone()))?;
     if origin.line == 0 {
         return Err(Unlocated::LineUnknown {
-            file: origin.file.clone(),
+            file: origin.path_buf(),
             id: def.id,
         });
     }
@@ -151,7 +151,7 @@ fn global_view(
     let origin = &def.origin;
     let kind = Doc::kind_for(&origin.file);
     let doc = docs
-        .entry(origin.file.clone())
+        .entry(origin.path_buf())
         .or_insert_with(|| Doc::read(&origin.file));
     let mut problems = Vec::new();
     let located = locate(doc, def);
@@ -196,7 +196,7 @@ fn global_view(
         entries,
         expanded: def.entries.clone(),
         definition: Some(ListDefinition {
-            file: origin.file.clone(),
+            file: origin.path_buf(),
             line: origin.line,
             kind,
             read_only,

@@ -7,6 +7,7 @@ use super::history::VoiceHistory;
 use super::lanes::{FaultView, Lane, LaneEnd, Refusal};
 use crate::runtime::trace::{CodePlace, EndReason, Occupant, TraceEvent, TraceRecord};
 use crate::runtime::vm::FaultKind;
+use std::path::Path;
 use std::sync::Arc;
 
 impl VoiceHistory {
@@ -164,7 +165,7 @@ impl VoiceHistory {
             object: record.object,
             voice: record.voice,
             address: place.as_ref().map(|p| p.address),
-            file: place.as_ref().and_then(|p| p.file().cloned()),
+            file: place.as_ref().and_then(|p| p.file().map(Path::to_path_buf)),
             line: place.as_ref().and_then(CodePlace::line),
             kind: kind.clone(),
             message: message.clone(),

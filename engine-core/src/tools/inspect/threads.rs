@@ -187,7 +187,7 @@ pub fn threads(engine: &Engine) -> Vec<ThreadView> {
                 instruction: op_at
                     .and_then(|op| op.code.info())
                     .map(|info| info.mnemonic),
-                file: origin.as_ref().map(|o| o.file.clone()),
+                file: origin.as_ref().map(|o| o.path_buf()),
                 line: origin.map(|o| o.line).filter(|l| *l > 0),
                 layout,
                 registers,

@@ -54,7 +54,7 @@ impl PropertyEditor {
             line: origin.line,
             target: target.to_string(),
         };
-        if origin.file != self.file.path {
+        if *origin.file != *self.file.path {
             return Err(not_here());
         }
         self.file

@@ -44,7 +44,7 @@ pub fn file_of(target: &PropertyTarget, project: &Project) -> Result<PathBuf, Pr
             origin: origin.to_string(),
         });
     }
-    Ok(origin.file.clone())
+    Ok(origin.path_buf())
 }
 
 /// One field of a [`PropertySheet`].
