@@ -52,8 +52,8 @@ fn plays(project: &Project, id: u32) -> Plays {
     if let Some(patch) = project.patches.get(&id) {
         return Plays::Patch(SampleView {
             patch: id,
-            name: patch.name.clone(),
-            path_text: patch.path_text.clone(),
+            name: patch.name.to_string(),
+            path_text: patch.path_text.to_string(),
             file: patch.file.clone(),
             resource: patch.resource.as_deref().map(str::to_owned),
             // Found by the loader (the panel does not look at the disk).

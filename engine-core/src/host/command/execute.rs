@@ -278,8 +278,8 @@ fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef
         let (Some(name), Some(path)) = (&patch.resource, &patch.path) else {
             return Err(AuditionError::SampleNotFound {
                 patch: patch.id,
-                name: patch.name.clone(),
-                path: patch.path_text.clone(),
+                name: patch.name.to_string(),
+                path: patch.path_text.to_string(),
             });
         };
         let sample = SampleRef {

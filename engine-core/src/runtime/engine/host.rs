@@ -173,7 +173,7 @@ impl Host for HostCtx<'_> {
             let what = TraceEvent::NoteStarted {
                 note,
                 patch: patch_id,
-                patch_name: Arc::from(patch.name.as_str()),
+                patch_name: Arc::clone(&patch.name),
                 sample: Arc::clone(&sample.name),
                 gain: note_gain_parts(th, &self.engine.buses),
                 pan: note_pan_parts(th),

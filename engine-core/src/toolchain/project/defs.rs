@@ -248,9 +248,9 @@ pub struct PatchDef {
     /// Patch ID.
     pub id: u32,
     /// Name.
-    pub name: String,
+    pub name: Arc<str>,
     /// The path as written in the table.
-    pub path_text: String,
+    pub path_text: Arc<str>,
     /// The file found for it, if any (inside a zip pack: `<pack>/<entry>`, which is
     /// not a file on disk; `pack` says so).
     pub file: Option<PathBuf>,

@@ -315,7 +315,7 @@ impl PropertyTarget {
     pub fn name(&self, project: &Project) -> Option<String> {
         match self {
             PropertyTarget::Track(id) => project.tracks.get(id).map(|t| t.name.to_string()),
-            PropertyTarget::Patch(id) => project.patches.get(id).map(|p| p.name.clone()),
+            PropertyTarget::Patch(id) => project.patches.get(id).map(|p| p.name.to_string()),
             PropertyTarget::Event(name) => project
                 .events
                 .get(&name.to_ascii_lowercase())

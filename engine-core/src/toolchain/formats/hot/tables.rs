@@ -6,6 +6,7 @@ use super::document::HotDocument;
 use crate::toolchain::formats::number::parse_int;
 use crate::toolchain::formats::text::IdRef;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// `[EventMappingEquate]` entry: a named constant.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -99,16 +100,19 @@ pub struct PatchDef {
     pub id: IdRef,
     /// The first field, 0 in known files; meaning unknown.
     pub reserved: Option<IdRef>,
-    /// The patch name (quotes removed).
-    pub name: String,
-    /// The file path, quotes removed, backslashes kept as written.
-    pub path: String,
+    /// The patch name (quotes removed; shared with the project's definition).
+    pub name: Arc<str>,
+    /// The file path, quotes removed, backslashes kept as written (shared with the
+    /// project's definition).
+    pub path: Arc<str>,
     /// Looped flag (non-zero is true).
     pub looped: bool,
     /// Piano flag (non-zero is true).
     pub piano: bool,
-    /// The fields after Piano, as written (normally three zeros).
-    pub extra: Vec<String>,
+    /// The fields after Piano (normally three zeros): a number as its value, anything
+    /// else as written (numbers need no text of their own: a project's hundred thousand
+    /// patches hold no strings for them).
+    pub extra: Vec<IdRef>,
     /// 1-based line number.
     pub line: u32,
     /// 1-based column of each value field present, in order.

@@ -7,6 +7,7 @@ use super::tables::{PatchDef, TrackDef};
 use crate::toolchain::diag::DiagCode;
 use crate::toolchain::formats::number::parse_int;
 use crate::toolchain::formats::text::IdRef;
+use std::sync::Arc;
 
 /// Number of comma-separated fields of a `[Track]` value.
 const TRACK_FIELDS: usize = 9;
@@ -231,11 +232,15 @@ pub(super) fn patch(entry: &HotEntry, report: &mut Report<'_>) -> Option<PatchDe
     Some(PatchDef {
         id,
         reserved,
-        name: name_text.to_owned(),
-        path: path_text.to_owned(),
+        name: Arc::from(name_text),
+        path: Arc::from(path_text),
         looped,
         piano,
-        extra: fields_iter.map(|f| f.text.to_owned()).collect(),
+        extra: fields_iter
+            .map(|f| {
+                parse_int(f.text).map_or_else(|| IdRef::Name(f.text.to_owned()), IdRef::Number)
+            })
+            .collect(),
         line: entry.line,
         field_columns: fields.iter().map(|f| f.column).collect(),
     })

@@ -144,7 +144,8 @@ impl TableResolver<'_> {
         if let Some((code, message)) = problem {
             let at = column(&patch.field_columns, 2);
             let d = source.warning(code, patch.line, at, message);
-            self.diagnostics.push(d.with_subject(patch.path.clone()));
+            self.diagnostics
+                .push(d.with_subject(patch.path.to_string()));
         }
         let def = PatchDef {
             id,

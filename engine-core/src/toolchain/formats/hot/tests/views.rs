@@ -189,7 +189,7 @@ fn sample_patches() {
             path: "sounds\\vox\\laugh.wav".into(),
             looped: false,
             piano: false,
-            extra: vec!["0".into(); 3],
+            extra: vec![IdRef::Number(0); 3],
             line: 29,
             field_columns: vec![8, 10, 16, 39, 41, 43, 45, 47],
         }
@@ -198,7 +198,7 @@ fn sample_patches() {
         patches[0].relative_path(),
         PathBuf::from("sounds/vox/laugh.wav")
     );
-    assert_eq!(patches[1].path, "music\\radio, loop.mp3");
+    assert_eq!(&*patches[1].path, "music\\radio, loop.mp3");
     assert!(patches[1].looped);
 }
 
@@ -281,7 +281,7 @@ this line is junk
 
     let (patches, d) = doc.patches(file());
     assert_eq!(patches.len(), 1);
-    assert_eq!(patches[0].path, "b.wav");
+    assert_eq!(&*patches[0].path, "b.wav");
     assert_eq!(
         where_(&d),
         [
