@@ -346,7 +346,7 @@ fn one_event_playing_twelve_huge_flacs_streams_them_in_bounded_memory() {
                 sample: SampleRef {
                     patch: i as u32,
                     name: Arc::from(name.as_str()),
-                    path: Arc::from(path.as_str()),
+                    path: Arc::from(Path::new(&path)),
                     linked: false,
                 },
                 gain: Gain::new(0.05),
@@ -423,7 +423,7 @@ fn start(server: &mut SoundServer, dir: &Path, name: &str) {
         sample: SampleRef {
             patch: 1,
             name: Arc::from(name),
-            path: Arc::from(path.as_str()),
+            path: Arc::from(Path::new(&path)),
             linked: false,
         },
         gain: Gain::UNITY,
@@ -502,7 +502,7 @@ fn streamed_sounds_render_the_same_every_time_offline() {
                 sample: SampleRef {
                     patch: i as u32,
                     name: Arc::from(name.as_str()),
-                    path: Arc::from(path.as_str()),
+                    path: Arc::from(Path::new(&path)),
                     linked: false,
                 },
                 gain: Gain::new(0.3),

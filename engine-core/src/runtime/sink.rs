@@ -5,6 +5,7 @@
 
 use super::clock::SampleTime;
 use super::units::{Gain, Pan};
+use std::path::Path;
 use std::sync::Arc;
 
 /// Identifies one playing note (one mixer voice) for its whole life.
@@ -44,7 +45,7 @@ pub struct SampleRef {
     /// cache knows it (a later directory's file of the same name wins).
     pub name: Arc<str>,
     /// The file itself.
-    pub path: Arc<str>,
+    pub path: Arc<Path>,
     /// A file outside the data folders that a trusted station or music folder links to
     /// (a symbolic link or a `.lnk` shortcut, `world::playlist`): the cache serves it
     /// from `path` under `name`. Never set for a track's samples.

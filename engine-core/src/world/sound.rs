@@ -40,7 +40,7 @@ pub fn sample_ref(file: &Path, dirs: &[PathBuf]) -> Option<SampleRef> {
     Some(SampleRef {
         patch: 0,
         name: Arc::from(name.as_str()),
-        path: Arc::from(file.to_string_lossy().as_ref()),
+        path: Arc::from(file),
         linked: false,
     })
 }
@@ -61,7 +61,7 @@ pub fn playlist_sample(file: &Path, via: Option<&Path>, dirs: &[PathBuf]) -> Opt
     Some(SampleRef {
         patch: 0,
         name: Arc::from(format!("{LINKED_PREFIX}{}", path.trim_start_matches('/')).as_str()),
-        path: Arc::from(file.to_string_lossy().as_ref()),
+        path: Arc::from(file),
         linked: true,
     })
 }

@@ -975,7 +975,7 @@ fn same_seed_and_calls_give_the_same_commands() {
                         .unwrap()
                         .to_string_lossy()
                         .into_owned();
-                    format!("{c:?}").replace(sample.path.as_ref(), &name)
+                    format!("{c:?}").replace(&*sample.path.to_string_lossy(), &name)
                 }
                 other => format!("{other:?}"),
             })

@@ -111,7 +111,7 @@ fn start(note: u64, name: &str, dir: &Path, priority: i32) -> SoundCommand {
         sample: SampleRef {
             patch: 1,
             name: Arc::from(name),
-            path: Arc::from(dir.join(name).to_string_lossy().as_ref()),
+            path: Arc::from(dir.join(name)),
             linked: false,
         },
         gain: Gain::UNITY,

@@ -54,7 +54,7 @@ fn plays(project: &Project, id: u32) -> Plays {
             patch: id,
             name: patch.name.to_string(),
             path_text: patch.path_text.to_string(),
-            file: patch.file.clone(),
+            file: patch.file.as_deref().map(std::path::Path::to_path_buf),
             resource: patch.resource.as_deref().map(str::to_owned),
             // Found by the loader (the panel does not look at the disk).
             exists: patch.file.is_some(),

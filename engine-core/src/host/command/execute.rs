@@ -275,7 +275,7 @@ fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef
             .find(|p| p.name.eq_ignore_ascii_case(target)),
     };
     if let Some(patch) = patch {
-        let (Some(name), Some(path)) = (&patch.resource, &patch.path) else {
+        let (Some(name), Some(path)) = (&patch.resource, &patch.file) else {
             return Err(AuditionError::SampleNotFound {
                 patch: patch.id,
                 name: patch.name.to_string(),

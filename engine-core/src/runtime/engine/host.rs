@@ -123,7 +123,7 @@ impl Host for HostCtx<'_> {
         let Some(patch) = project.patches.get(&patch_id) else {
             return Err(FaultKind::MissingPatch(i64::from(patch_id)));
         };
-        let (Some(name), Some(path)) = (&patch.resource, &patch.path) else {
+        let (Some(name), Some(path)) = (&patch.resource, &patch.file) else {
             let reason = format!("sample file `{}` was not found", patch.path_text);
             return self.sample_error(th, (patch_id, &patch.name), reason);
         };

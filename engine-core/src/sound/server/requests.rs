@@ -9,6 +9,7 @@ use crate::runtime::sink::{ControlGroup, NoteId, SampleRef};
 use crate::runtime::trace::SampleEvent;
 use crate::runtime::units::{Gain, Pan};
 use crate::toolchain::project::Project;
+use std::path::Path;
 use std::sync::Arc;
 
 /// How loud a server request is: a volume, or a distance from the view point.
@@ -123,7 +124,7 @@ impl SoundServer {
             sample: SampleRef {
                 patch: 0,
                 name: Arc::clone(&name),
-                path: Arc::clone(&name),
+                path: Arc::from(Path::new(&*name)),
                 linked: false,
             },
             gain: self
@@ -160,7 +161,7 @@ impl SoundServer {
         project
             .patches
             .values()
-            .filter_map(|patch| Some((patch.resource.as_ref()?, patch.path.as_ref()?)))
+            .filter_map(|patch| Some((patch.resource.as_ref()?, patch.file.as_ref()?)))
             .filter(|(_, path)| {
                 std::fs::metadata(path.as_ref()).is_ok_and(|m| m.len() <= WARM_UP_BYTES)
             })

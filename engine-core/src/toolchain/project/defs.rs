@@ -252,15 +252,14 @@ pub struct PatchDef {
     /// The path as written in the table.
     pub path_text: Arc<str>,
     /// The file found for it, if any (inside a zip pack: `<pack>/<entry>`, which is
-    /// not a file on disk; `pack` says so).
-    pub file: Option<PathBuf>,
+    /// not a file on disk; `pack` says so). Shared, made once at load: each note of the
+    /// patch names its sample with it.
+    pub file: Option<Arc<Path>>,
     /// The zip pack its sample is in, if it is in one.
     pub pack: Option<PathBuf>,
     /// The file's name as the resource cache knows it: its path relative to the data
     /// directory holding it (shared, made once at load).
     pub resource: Option<Arc<str>>,
-    /// The file's path as text (shared, made once at load).
-    pub path: Option<Arc<str>>,
     /// Loop the sample.
     pub looped: bool,
     /// A piano patch.

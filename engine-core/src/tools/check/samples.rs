@@ -52,7 +52,7 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
     let mut by_file: HashMap<&Path, Vec<&PatchDef>> = HashMap::with_capacity(project.patches.len());
     for patch in project.patches.values() {
         if let Some(file) = &patch.file {
-            by_file.entry(file.as_path()).or_default().push(patch);
+            by_file.entry(&**file).or_default().push(patch);
         }
     }
     // In a fixed order, by the bytes of the path (cheaper than `Path`'s order by parts;

@@ -13,7 +13,7 @@ use super::views::{
 use crate::toolchain::formats::hitlist::{HitEntry, MAX_RANGE_LEN};
 use crate::toolchain::project::{HitListDef, Origin, Project, TrackDef};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Every hit list of `project`: the global lists by ID, then one view per track that has
 /// its own list (by track ID). Reads the defining files to show entries as written and
@@ -281,7 +281,7 @@ fn plays(project: &Project, id: u32) -> Plays {
             patch: id,
             name: patch.name.to_string(),
             path_text: patch.path_text.to_string(),
-            file: patch.file.clone(),
+            file: patch.file.as_deref().map(Path::to_path_buf),
             resource: patch.resource.as_deref().map(str::to_owned),
             exists: patch.pack.as_ref().map_or_else(
                 || patch.file.as_ref().is_some_and(|f| f.is_file()),

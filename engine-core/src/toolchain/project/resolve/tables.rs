@@ -152,10 +152,7 @@ impl TableResolver<'_> {
             name: patch.name.clone(),
             path_text: patch.path.clone(),
             resource: resource.map(|r| Arc::from(r.as_str())),
-            path: file
-                .as_ref()
-                .map(|f| Arc::from(f.to_string_lossy().as_ref())),
-            file,
+            file: file.map(Arc::from),
             pack: packed.map(|(pack, _)| pack),
             looped: patch.looped,
             piano: patch.piano,
