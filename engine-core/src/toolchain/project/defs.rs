@@ -292,7 +292,7 @@ pub enum NameValue {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameDef {
     /// The name as written.
-    pub name: String,
+    pub name: Arc<str>,
     /// What it stands for.
     pub value: NameValue,
     /// Where it was defined.

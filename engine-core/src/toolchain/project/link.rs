@@ -44,8 +44,14 @@ pub fn bind(project: &mut Project) {
             };
             let key = import.name.to_ascii_lowercase();
             let (wanted, other) = match import.kind {
-                SymKind::Code => (project.labels.get(&key), project.values.get(&key)),
-                SymKind::Value => (project.values.get(&key), project.labels.get(&key)),
+                SymKind::Code => (
+                    project.labels.get(key.as_str()),
+                    project.values.get(key.as_str()),
+                ),
+                SymKind::Value => (
+                    project.values.get(key.as_str()),
+                    project.labels.get(key.as_str()),
+                ),
             };
             let Some(name) = wanted.or(other) else {
                 let why = "no data directory defines it".to_string();

@@ -111,11 +111,11 @@ pub struct Project {
     /// Global hit lists by ID.
     pub hit_lists: BTreeMap<u32, HitListDef>,
     /// Project-wide code labels by lower-cased name (routines, track entry points).
-    pub labels: HashMap<String, NameDef>,
+    pub labels: HashMap<Arc<str>, NameDef>,
     /// Project-wide named numbers by lower-cased name (constants, patch and hit-list
     /// names, equates). A name may be both a label and a value (a track and its patch
     /// are often named alike); each use picks the kind it needs.
-    pub values: HashMap<String, NameDef>,
+    pub values: HashMap<Arc<str>, NameDef>,
     /// Sample files found in the data directories.
     pub samples: Vec<PathBuf>,
     /// Definitions a later directory replaced.
@@ -208,12 +208,12 @@ impl Project {
 
     /// A project-wide code label (case-insensitive).
     pub fn label(&self, name: &str) -> Option<&NameDef> {
-        self.labels.get(&name.to_ascii_lowercase())
+        self.labels.get(name.to_ascii_lowercase().as_str())
     }
 
     /// A project-wide named number (case-insensitive).
     pub fn value(&self, name: &str) -> Option<&NameDef> {
-        self.values.get(&name.to_ascii_lowercase())
+        self.values.get(name.to_ascii_lowercase().as_str())
     }
 
     /// Every file the project was made from (sources, includes, tables, samples), for

@@ -367,7 +367,7 @@ impl Project {
         }
         let lower = text.to_ascii_lowercase();
         if let Some(crate::toolchain::project::NameValue::Value(v)) =
-            self.values.get(&lower).map(|d| d.value)
+            self.values.get(lower.as_str()).map(|d| d.value)
         {
             return Some(v);
         }

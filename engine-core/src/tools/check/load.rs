@@ -159,9 +159,9 @@ fn suggestion(project: &Project, d: &Diagnostic, samples: &OnceCell<SampleNames>
             let name = subject;
             // A `[Track]` subroutine must be a label; other names may be values too.
             let labels_only = d.code == DiagCode::UnknownSubroutine;
-            let mut names: Vec<&str> = project.labels.values().map(|n| n.name.as_str()).collect();
+            let mut names: Vec<&str> = project.labels.values().map(|n| &*n.name).collect();
             if !labels_only {
-                names.extend(project.values.values().map(|n| n.name.as_str()));
+                names.extend(project.values.values().map(|n| &*n.name));
                 names.extend(crate::toolchain::symbols::CONSTANTS.iter().map(|(n, _)| *n));
             }
             names.retain(|n| !n.eq_ignore_ascii_case(name));

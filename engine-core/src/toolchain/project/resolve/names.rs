@@ -11,35 +11,46 @@ use crate::toolchain::project::unit::CodeUnit;
 use crate::toolchain::project::{DefinitionKind, Override, Project};
 use crate::toolchain::symbols;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The names collected so far, by lower-cased name.
 struct Names<'o> {
-    labels: HashMap<String, NameDef>,
-    values: HashMap<String, NameDef>,
+    labels: HashMap<Arc<str>, NameDef>,
+    values: HashMap<Arc<str>, NameDef>,
     /// Where a name defined again with another value is recorded.
     overrides: &'o mut Vec<Override>,
 }
 
 impl Names<'_> {
     /// Defines `name`; a later definition with another value wins and is recorded.
-    fn define(&mut self, name: &str, value: NameValue, origin: Origin) {
-        let new = NameDef {
-            name: name.to_string(),
-            value,
-            origin,
+    /// A name already in lower case (a patch's, most often) is its own key: one string
+    /// for both.
+    fn define(&mut self, name: Arc<str>, value: NameValue, origin: Origin) {
+        let key = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            Arc::from(name.to_ascii_lowercase())
+        } else {
+            Arc::clone(&name)
         };
         let map = match value {
             NameValue::Code(_) => &mut self.labels,
             NameValue::Value(_) => &mut self.values,
         };
-        if let Some(old) = map.insert(name.to_ascii_lowercase(), new.clone())
+        let new = NameDef {
+            name,
+            value,
+            origin,
+        };
+        let Some(old) = map.insert(Arc::clone(&key), new) else {
+            return;
+        };
+        if let Some(new) = map.get(&key)
             && old.value != new.value
         {
             self.overrides.push(Override {
                 kind: DefinitionKind::Name,
-                what: format!("name {name}"),
+                what: format!("name {}", new.name),
                 old: old.origin,
-                new: new.origin,
+                new: new.origin.clone(),
             });
         }
     }
@@ -56,11 +67,15 @@ impl Names<'_> {
                 unit: index,
                 address: *address,
             };
-            self.define(name, NameValue::Code(at), origin_of(*address));
+            self.define(
+                Arc::from(name.as_str()),
+                NameValue::Code(at),
+                origin_of(*address),
+            );
         }
         for (name, value) in &unit.constants {
             let origin = Origin::new(unit.path(), 0);
-            self.define(name, NameValue::Value(*value), origin);
+            self.define(Arc::from(name.as_str()), NameValue::Value(*value), origin);
         }
         if unit.sym.is_none()
             && let Some(hsm) = &unit.hsm
@@ -68,7 +83,11 @@ impl Names<'_> {
             for symbol in &hsm.symbols {
                 if symbols::lookup(unit.layout, &symbol.name).is_none() {
                     let origin = Origin::new(unit.path().with_extension("hsm"), symbol.line);
-                    self.define(&symbol.name, NameValue::Value(symbol.value), origin);
+                    self.define(
+                        Arc::from(symbol.name.as_str()),
+                        NameValue::Value(symbol.value),
+                        origin,
+                    );
                 }
             }
         }
@@ -79,7 +98,11 @@ impl Names<'_> {
     fn add_tables(&mut self, raw: &RawTables) {
         for equate in &raw.tables.equates {
             let origin = raw.source.origin(equate.line);
-            self.define(&equate.name, NameValue::Value(equate.value), origin);
+            self.define(
+                Arc::from(equate.name.as_str()),
+                NameValue::Value(equate.value),
+                origin,
+            );
         }
         for patch in &raw.tables.patches {
             if let IdRef::Number(id) = patch.id
@@ -87,7 +110,7 @@ impl Names<'_> {
                 && is_identifier(&patch.name)
             {
                 let origin = raw.source.origin(patch.line);
-                self.define(&patch.name, NameValue::Value(id), origin);
+                self.define(Arc::clone(&patch.name), NameValue::Value(id), origin);
             }
         }
     }
@@ -99,7 +122,7 @@ impl Loader<'_> {
     pub(super) fn collect_names(
         &self,
         overrides: &mut Vec<Override>,
-    ) -> (HashMap<String, NameDef>, HashMap<String, NameDef>) {
+    ) -> (HashMap<Arc<str>, NameDef>, HashMap<Arc<str>, NameDef>) {
         let mut names = Names {
             labels: HashMap::new(),
             values: HashMap::new(),
@@ -134,13 +157,13 @@ pub(super) fn number_of(
         return Ok(value);
     }
     let key = name.to_ascii_lowercase();
-    if let Some(NameValue::Value(v)) = project.values.get(&key).map(|n| n.value) {
+    if let Some(NameValue::Value(v)) = project.values.get(key.as_str()).map(|n| n.value) {
         return Ok(v);
     }
     if let Some(value) = symbols::constant(name) {
         return Ok(value);
     }
-    if project.labels.contains_key(&key) {
+    if project.labels.contains_key(key.as_str()) {
         return Err(NameProblem::CodeLabel);
     }
     Err(NameProblem::Undefined)

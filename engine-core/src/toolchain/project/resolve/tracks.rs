@@ -14,6 +14,7 @@ use crate::toolchain::project::tables::{RawTables, resolve_id};
 use crate::toolchain::project::unit::CodeUnit;
 use crate::toolchain::project::{IMPLICIT_TRACK_BASE, Project};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Why a `[Track]` entry does not resolve: the index of the value field at fault (for
 /// its column) and the problem.
@@ -178,7 +179,11 @@ fn find_subroutine(
             });
         }
     }
-    match project.labels.get(&label.to_ascii_lowercase())?.value {
+    match project
+        .labels
+        .get(label.to_ascii_lowercase().as_str())?
+        .value
+    {
         NameValue::Code(at) => Some(at),
         NameValue::Value(_) => None,
     }
@@ -213,7 +218,11 @@ pub(super) fn complete_events_and_tracks(project: &mut Project, diagnostics: &mu
 /// a label named like the event, else the event is warned about.
 fn tracks_for_unmapped_events(project: &mut Project, diagnostics: &mut Vec<Diagnostic>) {
     let label_of = |project: &Project, name: &str| -> Option<CodeRef> {
-        match project.labels.get(&name.to_ascii_lowercase())?.value {
+        match project
+            .labels
+            .get(name.to_ascii_lowercase().as_str())?
+            .value
+        {
             NameValue::Code(at) => Some(at),
             NameValue::Value(_) => None,
         }
@@ -275,7 +284,7 @@ fn events_for_unmapped_labels(project: &mut Project) {
         .filter_map(|t| Some((t.entry?, t.id)))
         .collect();
     let mut next_id = IMPLICIT_TRACK_BASE;
-    let mut labels: Vec<(String, CodeRef, Origin)> = project
+    let mut labels: Vec<(Arc<str>, CodeRef, Origin)> = project
         .labels
         .values()
         .filter_map(|n| match n.value {
@@ -300,7 +309,7 @@ fn events_for_unmapped_labels(project: &mut Project) {
                 let id = next_id;
                 project.tracks.insert(
                     id,
-                    default_track(id, label.clone(), Some(at), origin.clone()),
+                    default_track(id, label.to_string(), Some(at), origin.clone()),
                 );
                 id
             }
@@ -308,7 +317,7 @@ fn events_for_unmapped_labels(project: &mut Project) {
         project.events.insert(
             key,
             EventDef {
-                name: label.into(),
+                name: label,
                 type_number: 1,
                 event_type: EventType::Play,
                 track_id,
