@@ -14,7 +14,7 @@ pub fn source_size(project: &Project, unit: &CodeUnit) -> Option<u64> {
         .iter()
         .filter(|p| p.path == path)
         .flat_map(|p| &p.stamps)
-        .find(|stamp| stamp.path == path && stamp.len > 0)
+        .find(|stamp| *stamp.path == *path && stamp.len > 0)
         .map(|stamp| stamp.len)
 }
 

@@ -22,8 +22,7 @@
 //! was checked); folders above it are trusted not to change during one read.
 
 use crate::toolchain::diag::DiagCode;
-use std::collections::{HashMap, HashSet};
-use std::ffi::OsString;
+use std::collections::HashSet;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -571,9 +570,15 @@ impl ReadRules {
     /// Rules that take what `seen` says of a path (a regular file or anything else that
     /// is not a link, looked at moments ago — a load's stamps of its samples) instead of
     /// looking again. Only rules [remembering folders](Self::remembering_folders) use it.
-    pub fn knowing(mut self, seen: Arc<HashMap<OsString, Seen>>) -> Self {
+    pub fn knowing(mut self, seen: Arc<SeenMap>) -> Self {
         self.folders = self.folders.knowing(seen);
         self
+    }
+
+    /// The path these rules [know](Self::knowing) `path` by, shared: what the load
+    /// keeps of a sample it looked at holds one copy of its path.
+    pub fn shared_path(&self, path: &Path) -> Option<Arc<Path>> {
+        self.folders.shared(path)
     }
 
     /// Checks that `path` exists and lies inside an allowed root (after following its
@@ -754,6 +759,7 @@ fn same_file(path: &Path, opened: &Metadata) -> bool {
 
 mod folders;
 mod paths;
+pub use folders::{SeenMap, SeenPath};
 pub use paths::{lexical_absolute, normalize};
 #[cfg(test)]
 mod tests;

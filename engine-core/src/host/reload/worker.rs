@@ -259,7 +259,7 @@ impl Worker {
 
     /// Loads what a batch changed.
     fn process(&mut self, batch: &Batch) -> Option<Reload> {
-        let known: HashSet<&Path> = self.base.samples.iter().map(PathBuf::as_path).collect();
+        let known: HashSet<&Path> = self.base.samples.iter().map(|s| &**s).collect();
         let mut samples: BTreeSet<PathBuf> = BTreeSet::new();
         let mut packs = Vec::new();
         let mut project = batch.rescan;
@@ -320,7 +320,7 @@ impl Worker {
             // these samples as changed again.
             let inputs = Arc::make_mut(&mut self.base.inputs);
             for stamp in &mut inputs.samples {
-                if samples.contains(&stamp.path) {
+                if samples.contains(&*stamp.path) {
                     *stamp = crate::toolchain::project::FileStamp::of(&stamp.path);
                 }
             }
@@ -480,7 +480,7 @@ fn nothing_to_swap(batch: &Batch, new: &Project, report: &ReloadReport) -> bool 
     }
     let made_of = |piece: &Piece, path: &Path| {
         piece.path == path
-            || piece.stamps.iter().any(|s| s.path == path)
+            || piece.stamps.iter().any(|s| *s.path == *path)
             || piece.kept_because.iter().any(|d| d.file == path)
     };
     batch

@@ -4,12 +4,42 @@
 //! reading every link of the path again for each of 100,000 samples.
 
 use super::Seen;
+use std::borrow::Borrow;
 use std::collections::HashMap;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs;
+use std::hash::{Hash, Hasher};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+/// A path a load looked at, shared with everything the load keeps of it; hashed,
+/// compared and found by its bytes (`&OsStr`), not by its components.
+#[derive(Debug, Clone)]
+pub struct SeenPath(pub Arc<Path>);
+
+impl PartialEq for SeenPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_os_str() == other.0.as_os_str()
+    }
+}
+
+impl Eq for SeenPath {}
+
+impl Hash for SeenPath {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.as_os_str().hash(state);
+    }
+}
+
+impl Borrow<OsStr> for SeenPath {
+    fn borrow(&self) -> &OsStr {
+        self.0.as_os_str()
+    }
+}
+
+/// What a load saw at the paths it looked at (none of them a link).
+pub type SeenMap = HashMap<SeenPath, Seen>;
 
 /// The canonical paths of the folders seen so far in one pass (shared by clones of the
 /// rules that made it). A folder renamed or relinked during the pass is seen as it was
@@ -20,7 +50,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Clone, Default)]
 pub(super) struct FolderMemo {
     folders: Option<Arc<Mutex<HashMap<OsString, PathBuf>>>>,
-    seen: Option<Arc<HashMap<OsString, Seen>>>,
+    seen: Option<Arc<SeenMap>>,
 }
 
 /// Memos do not change which files the rules allow: two rules are equal whether or not
@@ -43,11 +73,18 @@ impl FolderMemo {
     }
 
     /// The memo, knowing what `seen` says is at those paths (none of them a link).
-    pub(super) fn knowing(self, seen: Arc<HashMap<OsString, Seen>>) -> Self {
+    pub(super) fn knowing(self, seen: Arc<SeenMap>) -> Self {
         Self {
             seen: Some(seen),
             ..self
         }
+    }
+
+    /// The shared path the memo knows `path` by, if it was looked at.
+    pub(super) fn shared(&self, path: &Path) -> Option<Arc<Path>> {
+        let seen = self.seen.as_ref()?;
+        let (known, _) = seen.get_key_value(path.as_os_str())?;
+        Some(Arc::clone(&known.0))
     }
 
     /// `path` with every link followed and `.`/`..` resolved, as [`fs::canonicalize`]

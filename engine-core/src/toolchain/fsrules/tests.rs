@@ -554,15 +554,22 @@ fn rules_knowing_what_is_at_a_path_do_not_look_again() {
     let seen_folder = temp.dir("sounds/folder.wav");
     let unseen = temp.file("sounds/b.wav", b"123");
     let looked = |path: &Path| Seen::of(&fs::symlink_metadata(path).unwrap());
-    let seen: HashMap<OsString, Seen> = [
-        (seen_file.clone().into_os_string(), looked(&seen_file)),
-        (seen_folder.clone().into_os_string(), looked(&seen_folder)),
+    let seen: SeenMap = [
+        (SeenPath(Arc::from(seen_file.as_path())), looked(&seen_file)),
+        (
+            SeenPath(Arc::from(seen_folder.as_path())),
+            looked(&seen_folder),
+        ),
     ]
     .into_iter()
     .collect();
     let rules = ReadRules::within(std::slice::from_ref(&temp.0))
         .remembering_folders()
         .knowing(Arc::new(seen));
+    // The rules know a path they were told of by that very copy of it.
+    let shared = rules.shared_path(&seen_file).expect("a path seen is known");
+    assert_eq!(*shared, *seen_file);
+    assert!(rules.shared_path(&unseen).is_none());
     // What was seen is taken as it was: the file, gone since, still passes, with the
     // length it had; the folder is still no file.
     fs::remove_file(&seen_file).unwrap();

@@ -13,6 +13,7 @@ use crate::toolchain::diag::{self, Diagnostic};
 use crate::toolchain::fsrules::Seen;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 /// What kind of file a piece was read from.
@@ -49,8 +50,8 @@ impl PieceKind {
 /// say what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileStamp {
-    /// The file.
-    pub path: PathBuf,
+    /// The file (shared with the load's list of samples, for a sample).
+    pub path: Arc<Path>,
     /// Its length in bytes (0 if it could not be read).
     pub len: u64,
     /// Its modification time, where the file system has one.
@@ -60,23 +61,27 @@ pub struct FileStamp {
 impl FileStamp {
     /// The stamp of `path` now (a missing file has length 0 and no time).
     pub fn of(path: &Path) -> Self {
-        Self::from_meta(path, std::fs::metadata(path).ok().as_ref())
+        Self::from_meta(Arc::from(path), std::fs::metadata(path).ok().as_ref())
     }
 
     /// The stamp of `path` now and, when it is not a link, what the rules would find
-    /// there ([`Seen`]) — one `lstat` for both.
-    pub fn looked_at(path: &Path) -> (Self, Option<Seen>) {
+    /// there ([`Seen`]) — one `lstat` for both. The stamp shares `path`.
+    pub fn looked_at(path: &Arc<Path>) -> (Self, Option<Seen>) {
         match std::fs::symlink_metadata(path) {
-            Ok(meta) if !meta.file_type().is_symlink() => {
-                (Self::from_meta(path, Some(&meta)), Some(Seen::of(&meta)))
+            Ok(meta) if !meta.file_type().is_symlink() => (
+                Self::from_meta(Arc::clone(path), Some(&meta)),
+                Some(Seen::of(&meta)),
+            ),
+            _ => {
+                let meta = std::fs::metadata(path).ok();
+                (Self::from_meta(Arc::clone(path), meta.as_ref()), None)
             }
-            _ => (Self::of(path), None),
         }
     }
 
-    fn from_meta(path: &Path, meta: Option<&std::fs::Metadata>) -> Self {
+    fn from_meta(path: Arc<Path>, meta: Option<&std::fs::Metadata>) -> Self {
         Self {
-            path: path.to_path_buf(),
+            path,
             len: meta.map_or(0, std::fs::Metadata::len),
             modified: meta.and_then(|m| m.modified().ok()),
         }

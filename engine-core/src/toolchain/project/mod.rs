@@ -117,7 +117,7 @@ pub struct Project {
     /// are often named alike); each use picks the kind it needs.
     pub values: HashMap<Arc<str>, NameDef>,
     /// Sample files found in the data directories.
-    pub samples: Vec<PathBuf>,
+    pub samples: Vec<Arc<Path>>,
     /// Definitions a later directory replaced.
     pub overrides: Vec<Override>,
     /// Every problem found while loading.
@@ -223,7 +223,7 @@ impl Project {
             .units
             .iter()
             .flat_map(|u| u.files.iter().cloned())
-            .chain(self.samples.iter().cloned())
+            .chain(self.samples.iter().map(|s| s.to_path_buf()))
             .collect();
         files.sort();
         files.dedup();

@@ -12,10 +12,9 @@ use super::resolve::Loader;
 use super::{LoadWatch, Project, link, scan};
 use crate::toolchain::asm::DiskFiles;
 use crate::toolchain::diag::Diagnostic;
-use crate::toolchain::fsrules::Seen;
+use crate::toolchain::fsrules::{Seen, SeenMap, SeenPath};
 use crate::toolchain::par;
 use std::collections::HashMap;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -95,7 +94,7 @@ struct DirRead {
     index: usize,
     dir: PathBuf,
     diagnostics: Vec<Diagnostic>,
-    samples: Option<(Vec<PathBuf>, Vec<super::packs::Pack>)>,
+    samples: Option<(Vec<Arc<Path>>, Vec<super::packs::Pack>)>,
 }
 
 /// Loads `dirs`; with a `previous` project, a file whose new version has errors keeps
@@ -128,7 +127,7 @@ pub(super) fn load(
         let samples = found.map(|found| {
             for (stamp, looked) in stamp_samples(&found.samples, watch) {
                 if let Some(looked) = looked {
-                    seen.insert(stamp.path.as_os_str().to_owned(), looked);
+                    seen.insert(SeenPath(Arc::clone(&stamp.path)), looked);
                 }
                 inputs.samples.push(stamp);
             }
@@ -168,12 +167,7 @@ pub(super) fn load(
 }
 
 /// Resolves `pieces` into a project (names, tables, late symbols).
-fn build(
-    dirs: &[PathBuf],
-    read: &[DirRead],
-    pieces: &[Piece],
-    seen: &Arc<HashMap<OsString, Seen>>,
-) -> Project {
+fn build(dirs: &[PathBuf], read: &[DirRead], pieces: &[Piece], seen: &Arc<SeenMap>) -> Project {
     let mut loader = Loader::default();
     for dir in read {
         loader.diagnostics.extend(dir.diagnostics.iter().cloned());
@@ -215,7 +209,7 @@ fn fall_back_unresolved(
             continue;
         }
         let files: Vec<&Path> = std::iter::once(piece.path.as_path())
-            .chain(piece.stamps.iter().map(|s| s.path.as_path()))
+            .chain(piece.stamps.iter().map(|s| &*s.path))
             .collect();
         let errors: Vec<Diagnostic> = project
             .diagnostics
@@ -303,20 +297,19 @@ fn compare(old: &LoadInputs, new: &LoadInputs, report: &mut ReloadReport) {
             changes.removed.push(piece.path.clone());
         }
     }
-    let samples: HashMap<&Path, &FileStamp> =
-        old.samples.iter().map(|s| (s.path.as_path(), s)).collect();
+    let samples: HashMap<&Path, &FileStamp> = old.samples.iter().map(|s| (&*s.path, s)).collect();
     let mut present = std::collections::HashSet::new();
     for stamp in &new.samples {
-        present.insert(stamp.path.as_path());
-        match samples.get(stamp.path.as_path()) {
-            None => report.samples.added.push(stamp.path.clone()),
-            Some(old) if *old != stamp => report.samples.changed.push(stamp.path.clone()),
+        present.insert(&*stamp.path);
+        match samples.get(&*stamp.path) {
+            None => report.samples.added.push(stamp.path.to_path_buf()),
+            Some(old) if *old != stamp => report.samples.changed.push(stamp.path.to_path_buf()),
             Some(_) => {}
         }
     }
     for stamp in &old.samples {
-        if !present.contains(stamp.path.as_path()) {
-            report.samples.removed.push(stamp.path.clone());
+        if !present.contains(&*stamp.path) {
+            report.samples.removed.push(stamp.path.to_path_buf());
         }
     }
 }
@@ -328,7 +321,7 @@ const STAMPS_PER_THREAD: usize = 2048;
 /// link ([`FileStamp::looked_at`]): one `lstat` each, on every core for a large folder
 /// (a stat is a system call; a project of 100,000 samples spends most of its stamping
 /// waiting for them). Stops early once the load is cancelled.
-fn stamp_samples(samples: &[PathBuf], watch: &LoadWatch) -> Vec<(FileStamp, Option<Seen>)> {
+fn stamp_samples(samples: &[Arc<Path>], watch: &LoadWatch) -> Vec<(FileStamp, Option<Seen>)> {
     let stamps = par::map_in_order(samples, 256, STAMPS_PER_THREAD, "hitbench-stamp", |run| {
         if watch.cancelled() {
             return vec![None];
@@ -351,19 +344,19 @@ mod stamp_tests {
         std::fs::create_dir_all(&dir).unwrap();
         // Enough for more than one thread; every file a different length.
         let count = STAMPS_PER_THREAD * 2 + 7;
-        let samples: Vec<PathBuf> = (0..count)
+        let samples: Vec<Arc<Path>> = (0..count)
             .map(|i| {
                 let path = dir.join(format!("s{i}.wav"));
                 std::fs::write(&path, vec![0u8; i % 300]).unwrap();
-                path
+                Arc::from(path)
             })
-            .chain([dir.join("missing.wav")])
+            .chain([Arc::from(dir.join("missing.wav"))])
             .collect();
         let watch = LoadWatch::default();
         let stamps = stamp_samples(&samples, &watch);
         assert_eq!(stamps.len(), samples.len());
         for (i, ((stamp, seen), path)) in stamps.iter().zip(&samples).enumerate() {
-            assert_eq!(&stamp.path, path);
+            assert!(Arc::ptr_eq(&stamp.path, path), "the stamp shares the path");
             assert_eq!(stamp, &FileStamp::of(path), "{}", path.display());
             if i < count {
                 assert_eq!(stamp.len, (i % 300) as u64);
@@ -384,8 +377,8 @@ mod stamp_tests {
 
     #[test]
     fn a_cancelled_load_stamps_nothing_more() {
-        let samples: Vec<PathBuf> = (0..STAMPS_PER_THREAD * 3)
-            .map(|i| PathBuf::from(format!("/nonexistent/s{i}.wav")))
+        let samples: Vec<Arc<Path>> = (0..STAMPS_PER_THREAD * 3)
+            .map(|i| Arc::from(PathBuf::from(format!("/nonexistent/s{i}.wav"))))
             .collect();
         let watch = LoadWatch::default();
         watch.cancel();

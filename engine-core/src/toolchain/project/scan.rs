@@ -24,7 +24,7 @@ struct Found {
     hits: Vec<PathBuf>,
     hots: Vec<PathBuf>,
     evts: Vec<PathBuf>,
-    samples: Vec<PathBuf>,
+    samples: Vec<Arc<Path>>,
 }
 
 fn extension(path: &Path) -> String {
@@ -70,7 +70,7 @@ fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
             "hit" => found.hits.push(path),
             "hot" => found.hots.push(path),
             "evt" => found.evts.push(path),
-            e if SAMPLE_EXTENSIONS.contains(&e) => found.samples.push(path),
+            e if SAMPLE_EXTENSIONS.contains(&e) => found.samples.push(Arc::from(path)),
             _ => {}
         }
     }
@@ -89,8 +89,9 @@ fn stem_key(path: &Path) -> PathBuf {
 pub struct DirFiles {
     /// The pieces, in load order.
     pub pieces: Vec<Piece>,
-    /// The sample files, sorted.
-    pub samples: Vec<PathBuf>,
+    /// The sample files, sorted (each path shared by everything the load keeps of it:
+    /// its stamp, the project's list of samples, the patches that play it).
+    pub samples: Vec<Arc<Path>>,
     /// The zip packs at the top of the folder and the sound files in each, sorted.
     pub packs: Vec<super::packs::Pack>,
 }
@@ -123,10 +124,10 @@ pub fn read_dir(
         &mut found.hits,
         &mut found.hots,
         &mut found.evts,
-        &mut found.samples,
     ] {
         list.sort();
     }
+    found.samples.sort();
     watch.add_found(
         found.sources.len()
             + found.hits.len()

@@ -126,10 +126,10 @@ pub fn files_checked(project: &Project) -> usize {
     let mut files: HashSet<&Path> = HashSet::new();
     for piece in &project.inputs.pieces {
         files.insert(&piece.path);
-        files.extend(piece.stamps.iter().map(|s| s.path.as_path()));
+        files.extend(piece.stamps.iter().map(|s| &*s.path));
     }
-    files.extend(project.inputs.samples.iter().map(|s| s.path.as_path()));
-    files.extend(project.samples.iter().map(PathBuf::as_path));
+    files.extend(project.inputs.samples.iter().map(|s| &*s.path));
+    files.extend(project.samples.iter().map(|s| &**s));
     let mut world: BTreeSet<PathBuf> = project
         .dirs
         .iter()

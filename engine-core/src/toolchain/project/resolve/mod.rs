@@ -20,9 +20,8 @@ use super::tables::{RawEvents, RawTables};
 use super::unit::CodeUnit;
 use super::{DefinitionKind, Override, Project};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
-use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules, Seen};
-use std::collections::{BTreeMap, HashMap};
-use std::ffi::OsString;
+use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules, SeenMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -117,7 +116,7 @@ impl<'a> Loader<'a> {
     /// Resolves everything into a project.
     /// `seen`: what is at some sample paths (not links), looked at moments ago by the
     /// load's stamps; the rules take it instead of looking again.
-    pub fn finish(mut self, dirs: Vec<PathBuf>, seen: Arc<HashMap<OsString, Seen>>) -> Project {
+    pub fn finish(mut self, dirs: Vec<PathBuf>, seen: Arc<SeenMap>) -> Project {
         let mut project = Project {
             dirs,
             ..Project::default()

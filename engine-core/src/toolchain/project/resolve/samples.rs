@@ -5,23 +5,29 @@ use crate::toolchain::fsrules::{ReadRules, Refusal};
 use crate::toolchain::project::packs::Pack;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Sample files of every directory, found by relative path or by file name.
 #[derive(Debug, Default)]
 pub struct SampleIndex {
     /// (dir, path relative to it lower-cased with `/`, full path), in load order.
-    files: Vec<(usize, String, PathBuf)>,
+    files: Vec<(usize, String, Arc<Path>)>,
     /// Samples inside zip packs: their path (`<pack>/<entry>`, not a file on disk) →
     /// the pack and the entry's resource name.
     packed: HashMap<PathBuf, (PathBuf, String)>,
 }
+
+/// A sample file found for a patch (shared with the load's list of samples when the
+/// load looked at it), with its canonical path when finding it told.
+pub(super) type Found = (Arc<Path>, Option<PathBuf>);
 
 impl SampleIndex {
     /// Adds the sound files of a zip pack of directory `dir`, as `<pack>/<entry>`.
     pub fn add_pack(&mut self, dir: usize, pack: &Pack) {
         for entry in &pack.entries {
             let path = pack.path.join(entry);
-            self.files.push((dir, entry.clone(), path.clone()));
+            self.files
+                .push((dir, entry.clone(), Arc::from(path.as_path())));
             self.packed.insert(path, (pack.path.clone(), entry.clone()));
         }
     }
@@ -34,14 +40,14 @@ impl SampleIndex {
     }
 
     /// Adds the samples of directory `dir` (rooted at `root`).
-    pub fn add(&mut self, dir: usize, root: &Path, samples: &[PathBuf]) {
+    pub fn add(&mut self, dir: usize, root: &Path, samples: &[Arc<Path>]) {
         for path in samples {
             let relative = path.strip_prefix(root).unwrap_or(path);
             let key = relative
                 .to_string_lossy()
                 .replace('\\', "/")
                 .to_ascii_lowercase();
-            self.files.push((dir, key, path.clone()));
+            self.files.push((dir, key, Arc::clone(path)));
         }
     }
 
@@ -59,7 +65,7 @@ impl SampleIndex {
         table_file: &Path,
         dir_root: Option<&Path>,
         rules: &ReadRules,
-    ) -> Result<Option<(PathBuf, Option<PathBuf>)>, Refusal> {
+    ) -> Result<Option<Found>, Refusal> {
         let mut direct = Vec::new();
         if let Some(parent) = table_file.parent() {
             direct.push(parent.join(relative));
@@ -71,7 +77,13 @@ impl SampleIndex {
             // The rules' check is tried first: a file it accepts is a regular file, so
             // it is there, and its one `lstat` is all the common case costs.
             let refusal = match rules.check(&candidate) {
-                Ok(checked) => return Ok(Some((candidate, Some(checked.canonical)))),
+                Ok(checked) => {
+                    // The load's own copy of the path, when it looked at it.
+                    let shared = rules
+                        .shared_path(&candidate)
+                        .unwrap_or_else(|| Arc::from(candidate));
+                    return Ok(Some((shared, Some(checked.canonical))));
+                }
                 Err(refusal) => refusal,
             };
             // Something that is not a folder is there (a file, or a link even to
@@ -116,7 +128,7 @@ impl SampleIndex {
     }
 
     /// Every sample file, taken out of the index (no copy of 100,000 paths).
-    pub fn into_paths(self) -> Vec<PathBuf> {
+    pub fn into_paths(self) -> Vec<Arc<Path>> {
         self.files.into_iter().map(|(_, _, p)| p).collect()
     }
 }

@@ -152,7 +152,7 @@ impl TableResolver<'_> {
             name: patch.name.clone(),
             path_text: patch.path.clone(),
             resource: resource.map(|r| Arc::from(r.as_str())),
-            file: file.map(Arc::from),
+            file,
             pack: packed.map(|(pack, _)| pack),
             looped: patch.looped,
             piano: patch.piano,
