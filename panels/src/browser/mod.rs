@@ -214,7 +214,7 @@ impl BrowserPanel {
                     .patches
                     .values()
                     .filter(|p| matches_all(terms, &patches::patch_hay(p)))
-                    .map(Row::Patch)
+                    .map(|p| Row::Patch(p))
                     .collect(),
                 Category::HitLists => project
                     .hit_lists

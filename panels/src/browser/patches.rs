@@ -31,7 +31,7 @@ fn sample_name(patch: &PatchDef) -> String {
 }
 
 /// The distinct sample files the project's patches name, by name.
-pub(super) fn sample_rows(patches: &BTreeMap<u32, PatchDef>) -> Vec<SampleRow<'_>> {
+pub(super) fn sample_rows(patches: &BTreeMap<u32, Box<PatchDef>>) -> Vec<SampleRow<'_>> {
     let mut by_name: BTreeMap<String, SampleRow<'_>> = BTreeMap::new();
     for patch in patches.values() {
         let name = sample_name(patch);

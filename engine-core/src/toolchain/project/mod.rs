@@ -106,8 +106,9 @@ pub struct Project {
     pub events: BTreeMap<String, EventDef>,
     /// Tracks by ID.
     pub tracks: BTreeMap<u32, TrackDef>,
-    /// Patches by ID.
-    pub patches: BTreeMap<u32, PatchDef>,
+    /// Patches by ID (boxed: the map's nodes stay small, and the half of each node a
+    /// map built in order leaves empty costs little — a project may have 100,000).
+    pub patches: BTreeMap<u32, Box<PatchDef>>,
     /// Global hit lists by ID.
     pub hit_lists: BTreeMap<u32, HitListDef>,
     /// Project-wide code labels by lower-cased name (routines, track entry points).

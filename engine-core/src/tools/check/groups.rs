@@ -137,7 +137,7 @@ pub(super) fn wrong_groups(project: &Project, facts: &CodeFacts<'_>, found: &mut
         }
         let voices: Vec<&PatchDef> = patches
             .iter()
-            .filter_map(|id| project.patches.get(id))
+            .filter_map(|id| project.patches.get(id).map(|p| &**p))
             .filter(|p| in_voice_folder(&voice_path(p)))
             .collect();
         if let Some(first) = voices.first() {

@@ -147,7 +147,7 @@ impl TableResolver<'_> {
             self.diagnostics
                 .push(d.with_subject(patch.path.to_string()));
         }
-        let def = PatchDef {
+        let def = Box::new(PatchDef {
             id,
             name: patch.name.clone(),
             path_text: patch.path.clone(),
@@ -157,7 +157,7 @@ impl TableResolver<'_> {
             looped: patch.looped,
             piano: patch.piano,
             origin,
-        };
+        });
         let project = &mut *self.project;
         put(
             &mut project.patches,
