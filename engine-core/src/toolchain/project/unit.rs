@@ -10,6 +10,7 @@ use crate::toolchain::formats::sym::SymFile;
 use crate::toolchain::fsrules::{ReadRules, Refusal};
 use crate::toolchain::registers::Layout;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::defs::CodeRef;
 
@@ -42,10 +43,11 @@ pub struct CodeUnit {
     pub hit: HitFile,
     /// Register layout.
     pub layout: Layout,
-    /// Debug info, with source paths made usable from the working directory.
-    pub hdb: Option<HdbFile>,
-    /// Linking interface.
-    pub sym: Option<SymFile>,
+    /// Debug info, with source paths made usable from the working directory (shared by
+    /// copies of the unit: the load's and the project's).
+    pub hdb: Option<Arc<HdbFile>>,
+    /// Linking interface (shared likewise).
+    pub sym: Option<Arc<SymFile>>,
     /// The `.hsm` of a built set.
     pub hsm: Option<HsmFile>,
     /// Named code addresses (labels).
@@ -124,8 +126,8 @@ impl CodeUnit {
             origin: UnitOrigin::Source(source),
             hit: assembly.hit.clone(),
             layout: assembly.layout,
-            hdb: Some(assembly.hdb.clone()),
-            sym: Some(assembly.sym.clone()),
+            hdb: Some(Arc::new(assembly.hdb.clone())),
+            sym: Some(Arc::new(assembly.sym.clone())),
             hsm: None,
             labels,
             constants,
@@ -257,8 +259,8 @@ pub fn load_built(
         origin: UnitOrigin::Built(hit_path.to_path_buf()),
         hit,
         layout,
-        hdb,
-        sym,
+        hdb: hdb.map(Arc::new),
+        sym: sym.map(Arc::new),
         hsm,
         labels,
         constants,
