@@ -502,6 +502,15 @@ pub struct Checked {
     pub len: u64,
 }
 
+impl Checked {
+    /// Opens the file checked, at its canonical path: a link put there since is not
+    /// followed and a named pipe not waited on, but nothing is looked at again (for
+    /// `check`, which reads every sample once, at most [`len`](Self::len) bytes of it).
+    pub fn open(&self) -> io::Result<File> {
+        open_no_wait(&self.canonical)
+    }
+}
+
 impl ReadRules {
     /// Regular files inside `roots` (folders; one that does not exist allows nothing),
     /// links staying inside the root that holds them, at most [`MAX_TEXT_FILE_BYTES`].

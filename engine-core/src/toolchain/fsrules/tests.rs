@@ -587,3 +587,24 @@ fn rules_knowing_what_is_at_a_path_do_not_look_again() {
     let plain = ReadRules::within(std::slice::from_ref(&temp.0)).knowing(Arc::default());
     assert!(plain.check(&seen_file).is_err());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_checked_file_opens_without_a_second_look_but_not_through_a_link_put_there() {
+    use std::io::Read;
+    use std::os::unix::fs::symlink;
+    let t = Temp::new("checked-open");
+    let path = t.file("s.wav", b"sample");
+    let rules = ReadRules::within(std::slice::from_ref(&t.0));
+    let checked = rules.check(&path).unwrap();
+    assert_eq!(checked.len, 6);
+    let mut text = String::new();
+    checked.open().unwrap().read_to_string(&mut text).unwrap();
+    assert_eq!(text, "sample");
+    // Swapped for a link after the check (to a file outside, say): the open refuses.
+    let outside = Temp::new("checked-open-outside");
+    let secret = outside.file("secret.wav", b"secret");
+    fs::remove_file(&path).unwrap();
+    symlink(&secret, &path).unwrap();
+    assert!(checked.open().is_err());
+}

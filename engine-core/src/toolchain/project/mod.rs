@@ -44,6 +44,7 @@ pub use unit::{CodeImport, CodeUnit, UnitOrigin};
 pub use watch::LoadWatch;
 
 use crate::toolchain::diag::{self, Diagnostic};
+use crate::toolchain::fsrules::SeenMap;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -126,6 +127,9 @@ pub struct Project {
     /// What each file was read as (shared between copies of the project): what a
     /// [reload](Project::reload) falls back to for a file that no longer parses.
     pub inputs: Arc<LoadInputs>,
+    /// What the load found at each sample path that is not a link (the one `lstat` of
+    /// its stamp): `check`'s rules take it instead of looking again.
+    pub seen: Arc<SeenMap>,
 }
 
 impl Project {

@@ -2,14 +2,15 @@
 //! engine's own decoder, so a damaged file is found before a player hears it.
 
 use super::lint::Finding;
-use crate::sound::audio::decode::{DecodeError, DecodeLimits, decode, scan_file};
+use crate::sound::audio::decode::{DecodeError, DecodeLimits, decode, scan_opened};
 use crate::toolchain::diag::DiagCode;
-use crate::toolchain::fsrules::{MAX_RESOURCE_BYTES, ReadRules};
+use crate::toolchain::fsrules::{Checked, MAX_RESOURCE_BYTES, ReadRules};
 use crate::toolchain::par;
 use crate::toolchain::project::packs;
 use crate::toolchain::project::{PatchDef, Project, refused_sample};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Why a sample file does not decode. The finding that reports it names the patch and
 /// the file; this says what is wrong with it.
@@ -28,8 +29,19 @@ enum Undecodable {
 
 /// Decodes a sample file from end to end (through the engine's own decoder, one chunk at
 /// a time, up to the decoder's length ceiling).
-fn decode_whole(file: &Path) -> Result<(), Undecodable> {
-    match scan_file(file, DecodeLimits::default().max_frames) {
+fn decode_whole(file: &Path, checked: &Checked) -> Result<(), Undecodable> {
+    let opened = checked.open().map_err(|e| {
+        Undecodable::from(DecodeError::Io {
+            path: file.to_path_buf(),
+            source: e,
+        })
+    })?;
+    match scan_opened(
+        file,
+        opened,
+        checked.len,
+        DecodeLimits::default().max_frames,
+    ) {
         Ok(scanned) => match scanned.partial {
             Some(why) => Err(Undecodable::Damaged(why)),
             None if scanned.frames == 0 => Err(Undecodable::Empty),
@@ -48,7 +60,8 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
     // The cache's rule: a sample is only opened if the cache would serve it.
     let rules = ReadRules::within(&project.dirs)
         .with_max_bytes(MAX_RESOURCE_BYTES)
-        .remembering_folders();
+        .remembering_folders()
+        .knowing(Arc::clone(&project.seen));
     let mut by_file: HashMap<&Path, Vec<&PatchDef>> = HashMap::with_capacity(project.patches.len());
     for patch in project.patches.values() {
         if let Some(file) = &patch.file {
@@ -102,16 +115,20 @@ fn judge(file: &Path, patches: &[&PatchDef], rules: &ReadRules) -> Option<Findin
         }),
         _ => None,
     };
-    if decoded.is_none()
-        && let Err(refusal) = rules.check(file)
-    {
-        return Some(Finding::error(
-            DiagCode::SampleRefused,
-            &first.origin,
-            refused_sample(first.id, &first.name, &first.path_text, &refusal),
-        ));
-    }
-    let Err(why) = decoded.unwrap_or_else(|| decode_whole(file)) else {
+    let decoded = match decoded {
+        Some(decoded) => decoded,
+        None => match rules.check(file) {
+            Err(refusal) => {
+                return Some(Finding::error(
+                    DiagCode::SampleRefused,
+                    &first.origin,
+                    refused_sample(first.id, &first.name, &first.path_text, &refusal),
+                ));
+            }
+            Ok(checked) => decode_whole(file, &checked),
+        },
+    };
+    let Err(why) = decoded else {
         return None;
     };
     let others = match patches.len() - 1 {

@@ -30,6 +30,7 @@ mod source;
 mod wav;
 mod xa;
 
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -418,9 +419,28 @@ impl StreamDecoder {
         })
     }
 
+    /// Reads the headers of `file`, opened already and `len` bytes long as whoever
+    /// opened it saw it; `path` names it in errors. Reads stop at `len`.
+    pub fn open_file(path: &Path, file: File, len: u64) -> Result<Self, DecodeError> {
+        let (info, inner) = Self::from_file(path, file, len)?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            info,
+            inner,
+        })
+    }
+
     fn open_inner(path: &Path) -> Result<(AudioInfo, StreamInner), DecodeError> {
         let (file, len) = crate::toolchain::fsrules::open_regular_len(path)
             .map_err(|r| io_error(path, r.into_io()))?;
+        Self::from_file(path, file, len)
+    }
+
+    fn from_file(
+        path: &Path,
+        file: File,
+        len: u64,
+    ) -> Result<(AudioInfo, StreamInner), DecodeError> {
         let mut src = FileSource::opened(file, len);
         let kind =
             detect::detect(&mut src, &path.to_string_lossy()).map_err(|e| with_path(e, path))?;
@@ -539,7 +559,20 @@ const SCAN_CHUNK_FRAMES: usize = 16_384;
 /// streamed, so in little memory, however large it decodes), and says how long it is.
 /// Audio longer than `max_frames` is a [`DecodeError::TooLong`].
 pub fn scan_file(path: &Path, max_frames: u64) -> Result<Scanned, DecodeError> {
-    let mut stream = StreamDecoder::open(path)?;
+    scan(StreamDecoder::open(path)?, max_frames)
+}
+
+/// [`scan_file`] of a file opened already ([`StreamDecoder::open_file`]).
+pub fn scan_opened(
+    path: &Path,
+    file: File,
+    len: u64,
+    max_frames: u64,
+) -> Result<Scanned, DecodeError> {
+    scan(StreamDecoder::open_file(path, file, len)?, max_frames)
+}
+
+fn scan(mut stream: StreamDecoder, max_frames: u64) -> Result<Scanned, DecodeError> {
     let channels = usize::from(stream.info().channels).max(1);
     let mut block = Vec::with_capacity(SCAN_CHUNK_FRAMES * channels);
     let mut frames = 0u64;

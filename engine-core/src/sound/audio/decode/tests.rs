@@ -259,6 +259,24 @@ fn streaming_a_damaged_wav_reports_partial() {
 }
 
 #[test]
+fn a_file_opened_already_is_read_no_further_than_its_given_length() {
+    let dir = TempDir::new("opened");
+    let wav = simple(1, 1, 8000, 8, &[128; 100]);
+    let path = dir.file("whole.wav", &wav);
+    let len = wav.len() as u64;
+    let opened = |len| scan_opened(&path, File::open(&path).unwrap(), len, u64::MAX);
+    // Its whole length: what opening it by name finds.
+    assert_eq!(opened(len).unwrap(), scan_file(&path, u64::MAX).unwrap());
+    // A length seen before the file grew: the audio past it is not read.
+    let short = opened(len - 40).unwrap();
+    assert_eq!(short.frames, 60);
+    assert_eq!(
+        short.partial.as_deref(),
+        Some("data chunk says 100 bytes but only 60 are in the file")
+    );
+}
+
+#[test]
 fn streaming_garbage_is_an_error_at_open() {
     let dir = TempDir::new("garbage");
     let path = dir.file("junk.mp3", b"this is not audio at all");

@@ -119,6 +119,7 @@ impl<'a> Loader<'a> {
     pub fn finish(mut self, dirs: Vec<PathBuf>, seen: Arc<SeenMap>) -> Project {
         let mut project = Project {
             dirs,
+            seen: Arc::clone(&seen),
             ..Project::default()
         };
         let (labels, values) = self.collect_names(&mut project.overrides);
