@@ -6,9 +6,11 @@
 
 use super::Io;
 use super::args::{Args, usage};
-use engine_core::tools::check;
+use engine_core::toolchain::project::LoadWatch;
+use engine_core::tools::check::{self, SampleJudging};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
 
 const HELP: &str = "\
 Usage: hitbench check <project> [<more data dirs>...] [--strict]
@@ -67,8 +69,25 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     }
 
     dirs.extend(plugins);
-    let project = super::progress::load_project(io, &dirs);
-    let findings = check::findings(&project);
+    // The samples are judged from the moment the load has found them, while it goes on.
+    let judging = Arc::new(Mutex::new(None));
+    let watch = {
+        let judging = Arc::clone(&judging);
+        let dirs = dirs.clone();
+        LoadWatch::with_samples_hook(Box::new(move |samples, seen| {
+            let started = SampleJudging::start(&dirs, samples, seen);
+            *judging.lock().unwrap_or_else(PoisonError::into_inner) = Some(started);
+        }))
+    };
+    let project = super::progress::load_project_watched(io, &dirs, watch);
+    let judging = judging
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    let findings = match judging {
+        Some(judging) => check::findings_judged(&project, judging),
+        None => check::findings(&project),
+    };
     for finding in &findings {
         writeln!(io.out, "{finding}")?;
     }

@@ -68,8 +68,14 @@ impl Bar {
 /// runs on a helper thread while this one draws); without one, as
 /// [`Project::load_dirs`] does.
 pub fn load_project(io: &Io<'_>, dirs: &[PathBuf]) -> Project {
+    load_project_watched(io, dirs, LoadWatch::default())
+}
+
+/// [`load_project`] through `watch` (one with a hook for the samples found, say).
+pub fn load_project_watched(io: &Io<'_>, dirs: &[PathBuf], watch: LoadWatch) -> Project {
     if !io.progress {
-        return Project::load_dirs(dirs);
+        return Project::load_dirs_watched(dirs, &watch)
+            .unwrap_or_else(|| Project::load_dirs(dirs));
     }
     let what = format!(
         "loading {}",
@@ -78,7 +84,6 @@ pub fn load_project(io: &Io<'_>, dirs: &[PathBuf]) -> Project {
     );
     // One step until the walk has found files (a bar of none would read 100 %).
     let bar = Bar::new(io, &what, 1);
-    let watch = LoadWatch::default();
     std::thread::scope(|scope| {
         let loading = scope.spawn(|| Project::load_dirs_watched(dirs, &watch));
         while !loading.is_finished() {

@@ -821,3 +821,39 @@ fn a_tangle_of_hit_lists_is_checked_in_linear_time() {
         "{cycles} reports"
     );
 }
+
+#[test]
+fn samples_judged_while_the_project_loads_give_the_same_findings() {
+    use engine_core::toolchain::project::LoadWatch;
+    use std::sync::{Arc, Mutex};
+    let (dir, _) = planted();
+    // A damaged file no patch plays: judged with the others, reported by neither.
+    dir.write("sounds/nobody.wav", b"RIFF and nothing else");
+    let dirs = vec![dir.0.clone()];
+    let judging = Arc::new(Mutex::new(None));
+    let watch = {
+        let judging = Arc::clone(&judging);
+        let dirs = dirs.clone();
+        LoadWatch::with_samples_hook(Box::new(move |samples, seen| {
+            assert_eq!(samples.len(), 5, "{samples:?}");
+            let started = check::SampleJudging::start(&dirs, samples, seen);
+            *judging.lock().unwrap() = Some(started);
+        }))
+    };
+    let project = Project::load_dirs_watched(&dirs, &watch).unwrap();
+    let judging = judging.lock().unwrap().take();
+    let judging = judging.expect("the load handed its samples to the hook");
+    let judged = listing(&check::findings_judged(&project, judging));
+    assert_eq!(judged, listing(&check::findings(&project)));
+    for bad in ["sounds/cut.wav", "sounds/junk.wav"] {
+        assert!(
+            judged.contains(&format!("sample `{bad}` does not decode")),
+            "{judged}"
+        );
+    }
+    assert!(!judged.contains("nobody.wav"), "{judged}");
+
+    // A judging nobody finishes stops with its owner.
+    let samples: Vec<Arc<Path>> = project.samples.clone();
+    drop(check::SampleJudging::start(&dirs, &samples, &project.seen));
+}

@@ -230,19 +230,31 @@ impl Assembly {
     /// came from (`origins[i]` is the source of line `i + 1`), so problems found in the
     /// tables can be reported at the `LIST` line that wrote them.
     pub fn hot_in_source_order(&self) -> (HotDocument, Vec<Option<HotLineOrigin>>) {
-        let mut text = String::new();
-        let mut origins = Vec::new();
+        // Written piece by piece (a source may write tens of thousands of lines).
+        let bytes: usize = self
+            .hot_lines
+            .iter()
+            .map(|l| l.key.len() + l.value.len() + 2)
+            .sum();
+        let mut text = String::with_capacity(bytes + 64);
+        let mut origins = Vec::with_capacity(self.hot_lines.len() + 1);
         let mut section: Option<&str> = None;
         let mut file: Option<std::sync::Arc<Path>> = None;
         for line in &self.hot_lines {
             if section != Some(line.section.as_str()) {
-                text.push_str(&format!("[{}]\n", line.section));
+                text.push('[');
+                text.push_str(&line.section);
+                text.push_str("]\n");
                 origins.push(None);
                 section = Some(&line.section);
             }
-            text.push_str(&format!("{}={}\n", line.key, line.value));
+            text.push_str(&line.key);
+            text.push('=');
+            text.push_str(&line.value);
+            text.push('\n');
             let shared = match &file {
-                Some(shared) if **shared == *line.file => shared.clone(),
+                // The same spelling is the same file: compared by bytes, not by parts.
+                Some(shared) if shared.as_os_str() == line.file.as_os_str() => shared.clone(),
                 _ => file
                     .insert(std::sync::Arc::from(line.file.as_path()))
                     .clone(),

@@ -41,7 +41,7 @@ pub(crate) use resolve::refused_sample;
 pub use resolve::resource_name;
 pub use scan::SAMPLE_EXTENSIONS;
 pub use unit::{CodeImport, CodeUnit, UnitOrigin};
-pub use watch::LoadWatch;
+pub use watch::{LoadWatch, SamplesFound};
 
 use crate::toolchain::diag::{self, Diagnostic};
 use crate::toolchain::fsrules::SeenMap;

@@ -152,6 +152,15 @@ pub(super) fn load(
         });
     }
     let seen = Arc::new(seen);
+    if !watch.cancelled() {
+        let samples = || {
+            read.iter()
+                .filter_map(|dir| dir.samples.as_ref())
+                .flat_map(|(samples, _)| samples.iter().cloned())
+                .collect()
+        };
+        watch.samples_found(samples, &seen);
+    }
     let mut project = build(dirs, &read, &inputs.pieces, &seen);
     if let Some(previous) = previous {
         for _ in 0..FALLBACK_ROUNDS {

@@ -8,7 +8,7 @@ use super::tables::{self, TableSource};
 use super::unit;
 use crate::toolchain::asm::{Assembly, DiskFiles};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
-use crate::toolchain::fsrules::{self, WalkOptions};
+use crate::toolchain::fsrules::{self, EntryKind, WalkOptions};
 use crate::toolchain::par;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -27,10 +27,11 @@ struct Found {
     samples: Vec<Arc<Path>>,
 }
 
-fn extension(path: &Path) -> String {
+/// Whether `path`'s extension is `lower` (an ASCII lower-case extension), in any case.
+fn has_extension(path: &Path, lower: &str) -> bool {
     path.extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(lower))
 }
 
 /// Sorts the files of a data folder by kind, through the file rules' walk (links
@@ -63,15 +64,25 @@ fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
             format!("not read: {}", refusal.reason()),
         ));
     }
-    for entry in walk.files() {
-        let path = entry.path.clone();
-        match extension(&path).as_str() {
-            "src" => found.sources.push(path),
-            "hit" => found.hits.push(path),
-            "hot" => found.hots.push(path),
-            "evt" => found.evts.push(path),
-            e if SAMPLE_EXTENSIONS.contains(&e) => found.samples.push(Arc::from(path)),
-            _ => {}
+    // A sample folder holds thousands of files: each is sorted by its extension as it
+    // is, with no lower-cased copy of it, and its path moved, not copied.
+    let files = walk
+        .entries
+        .into_iter()
+        .filter(|e| e.kind == EntryKind::File);
+    for entry in files {
+        let path = entry.path;
+        let is = |lower| has_extension(&path, lower);
+        if SAMPLE_EXTENSIONS.iter().any(|e| is(e)) {
+            found.samples.push(Arc::from(path));
+        } else if is("src") {
+            found.sources.push(path);
+        } else if is("hit") {
+            found.hits.push(path);
+        } else if is("hot") {
+            found.hots.push(path);
+        } else if is("evt") {
+            found.evts.push(path);
         }
     }
 }

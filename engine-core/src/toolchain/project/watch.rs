@@ -5,19 +5,66 @@
 //! reads, and stops reading once [`LoadWatch::cancel`] was called
 //! ([`Project::load_dirs_watched`](super::Project::load_dirs_watched) then gives
 //! nothing).
+//!
+//! A watch may also carry a [`SamplesFound`] hook: the load hands it the sample files
+//! once it has found and looked at them, before it resolves the tables, so work on the
+//! samples (`check` decoding every one) runs on another core while the load goes on.
 
+use crate::toolchain::fsrules::SeenMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Given the sample files a load found (every folder's, in load order) and what it saw
+/// at each that is not a link, once, before the load resolves its tables.
+pub type SamplesFound = Box<dyn FnOnce(&[Arc<Path>], &Arc<SeenMap>) + Send>;
 
 /// A load's progress and its cancel switch, shared between the loading thread and the
 /// one that shows it.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct LoadWatch {
     found: AtomicU64,
     read: AtomicU64,
     cancel: AtomicBool,
+    samples_found: Mutex<Option<SamplesFound>>,
+}
+
+impl std::fmt::Debug for LoadWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadWatch")
+            .field("found", &self.found())
+            .field("read", &self.read())
+            .field("cancelled", &self.cancelled())
+            .finish_non_exhaustive()
+    }
 }
 
 impl LoadWatch {
+    /// A watch whose load hands its samples to `hook` ([`SamplesFound`]).
+    pub fn with_samples_hook(hook: SamplesFound) -> Self {
+        Self {
+            samples_found: Mutex::new(Some(hook)),
+            ..Self::default()
+        }
+    }
+
+    /// Hands the samples to the hook, if there is one (and it was not called yet);
+    /// `samples` lists them only then.
+    pub(super) fn samples_found(
+        &self,
+        samples: impl FnOnce() -> Vec<Arc<Path>>,
+        seen: &Arc<SeenMap>,
+    ) {
+        let hook = self
+            .samples_found
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(hook) = hook {
+            hook(&samples(), seen);
+        }
+    }
+
     /// Files found so far (sources, tables, event lists, built sets, samples); the count
     /// grows while the folders are walked.
     pub fn found(&self) -> u64 {

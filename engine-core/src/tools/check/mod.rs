@@ -36,12 +36,14 @@ pub use cycles::MAX_CYCLE_SEARCHES;
 mod definitions;
 mod facts;
 mod groups;
+mod judging;
 mod lint;
 mod load;
 mod samples;
 mod unused;
 
 pub use groups::group_from_name;
+pub use judging::SampleJudging;
 pub use lint::{Finding, Lint};
 pub use load::classify;
 
@@ -58,22 +60,32 @@ pub fn check(project: &Project) -> Vec<Diagnostic> {
 /// The linter's own findings, sorted by file and line.
 pub fn lints(project: &Project) -> Vec<Finding> {
     let facts = CodeFacts::gather(project);
-    let mut found = own_lints(project, &facts);
+    let mut found = own_lints(project, &facts, None);
     sort(&mut found);
     found
 }
 
-fn own_lints(project: &Project, facts: &CodeFacts<'_>) -> Vec<Finding> {
-    let mut found = Vec::new();
-    samples::bad_samples(project, &mut found);
-    unused::unused_tracks(project, facts, &mut found);
-    unused::unused_sounds(project, facts, &mut found);
-    definitions::tracks_without_code(project, facts, &mut found);
-    groups::wrong_groups(project, facts, &mut found);
-    definitions::dangling_references(project, &mut found);
-    definitions::duplicate_definitions(project, &mut found);
-    cycles::play_cycles(project, facts, &mut found);
-    cycles::hit_list_cycles(project, &mut found);
+/// The linter's own findings: the `bad-sample` rule's first (taking the verdicts of a
+/// `judging` begun during the load, after every other rule ran, so the judging has
+/// the longest start), then the others'.
+fn own_lints(
+    project: &Project,
+    facts: &CodeFacts<'_>,
+    judging: Option<SampleJudging>,
+) -> Vec<Finding> {
+    let mut rest = Vec::new();
+    unused::unused_tracks(project, facts, &mut rest);
+    unused::unused_sounds(project, facts, &mut rest);
+    definitions::tracks_without_code(project, facts, &mut rest);
+    groups::wrong_groups(project, facts, &mut rest);
+    definitions::dangling_references(project, &mut rest);
+    definitions::duplicate_definitions(project, &mut rest);
+    cycles::play_cycles(project, facts, &mut rest);
+    cycles::hit_list_cycles(project, &mut rest);
+    let judged = judging.map(SampleJudging::finish);
+    let mut found = Vec::with_capacity(rest.len());
+    samples::bad_samples(project, &mut found, judged.as_ref());
+    found.extend(rest);
     found
 }
 
@@ -92,6 +104,16 @@ fn sort(found: &mut Vec<Finding>) {
 /// A load warning the linter considers an error is raised to an error here: a missing
 /// sample of a patch that is in use, and an event whose track nobody defines.
 pub fn findings(project: &Project) -> Vec<Finding> {
+    findings_with(project, None)
+}
+
+/// [`findings`], with the samples judged by `judging` (begun while `project` loaded:
+/// [`SampleJudging`]) rather than judged now. The same findings, sooner.
+pub fn findings_judged(project: &Project, judging: SampleJudging) -> Vec<Finding> {
+    findings_with(project, Some(judging))
+}
+
+fn findings_with(project: &Project, judging: Option<SampleJudging>) -> Vec<Finding> {
     let facts = CodeFacts::gather(project);
     let load = LoadFindings::new(project, &facts);
     let mut all: Vec<Finding> = project
@@ -99,8 +121,10 @@ pub fn findings(project: &Project) -> Vec<Finding> {
         .iter()
         .map(|d| load.finding(d))
         .collect();
-    all.extend(own_lints(project, &facts));
-    all.extend(world_findings(project));
+    // The world's before the samples' (which wait for the judging), in the same order.
+    let world = world_findings(project);
+    all.extend(own_lints(project, &facts, judging));
+    all.extend(world);
     sort(&mut all);
     all
 }

@@ -1,80 +1,44 @@
 //! The `bad-sample` rule: every sample a patch uses is decoded from end to end with the
 //! engine's own decoder, so a damaged file is found before a player hears it.
 
+use super::judging::{Judged, Undecodable, Verdict, sample_rules, verdict};
 use super::lint::Finding;
-use crate::sound::audio::decode::{DecodeError, DecodeLimits, decode, scan_opened};
+use crate::sound::audio::decode::{DecodeError, DecodeLimits, decode};
 use crate::toolchain::diag::DiagCode;
-use crate::toolchain::fsrules::{Checked, MAX_RESOURCE_BYTES, ReadRules};
+use crate::toolchain::fsrules::ReadRules;
 use crate::toolchain::par;
 use crate::toolchain::project::packs;
 use crate::toolchain::project::{PatchDef, Project, refused_sample};
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Why a sample file does not decode. The finding that reports it names the patch and
-/// the file; this says what is wrong with it.
-#[derive(Debug, thiserror::Error)]
-enum Undecodable {
-    /// Part of it decodes, then it is damaged.
-    #[error("it is damaged ({0})")]
-    Damaged(String),
-    /// It decodes to nothing.
-    #[error("it holds no audio")]
-    Empty,
-    /// It cannot be opened or not a frame decodes.
-    #[error(transparent)]
-    Decode(#[from] DecodeError),
-}
-
-/// Decodes a sample file from end to end (through the engine's own decoder, one chunk at
-/// a time, up to the decoder's length ceiling).
-fn decode_whole(file: &Path, checked: &Checked) -> Result<(), Undecodable> {
-    let opened = checked.open().map_err(|e| {
-        Undecodable::from(DecodeError::Io {
-            path: file.to_path_buf(),
-            source: e,
-        })
-    })?;
-    match scan_opened(
-        file,
-        opened,
-        checked.len,
-        DecodeLimits::default().max_frames,
-    ) {
-        Ok(scanned) => match scanned.partial {
-            Some(why) => Err(Undecodable::Damaged(why)),
-            None if scanned.frames == 0 => Err(Undecodable::Empty),
-            None => Ok(()),
-        },
-        // Longer than a sample may be held: it streams, and what was read decoded.
-        Err(DecodeError::TooLong { .. }) => Ok(()),
-        Err(e) => Err(e.into()),
-    }
-}
-
 /// The `bad-sample` rule (and `missing-sample` for files the cache would refuse). The
 /// files are judged on every core (`hitbench-check` threads, [`par::map_in_order`]),
-/// and the findings come out in the same order as one thread would give them.
-pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
-    // The cache's rule: a sample is only opened if the cache would serve it.
-    let rules = ReadRules::within(&project.dirs)
-        .with_max_bytes(MAX_RESOURCE_BYTES)
-        .remembering_folders()
-        .knowing(Arc::clone(&project.seen));
-    let mut by_file: HashMap<&Path, Vec<&PatchDef>> = HashMap::with_capacity(project.patches.len());
-    for patch in project.patches.values() {
-        if let Some(file) = &patch.file {
-            by_file.entry(&**file).or_default().push(patch);
-        }
-    }
-    // In a fixed order, by the bytes of the path (cheaper than `Path`'s order by parts;
+/// and the findings come out in the same order as one thread would give them. A file
+/// `judged` already ([`SampleJudging`](super::SampleJudging), while the project loaded)
+/// is not judged again.
+pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>, judged: Option<&Judged>) {
+    let rules = sample_rules(&project.dirs, Arc::clone(&project.seen));
+    // Each file with the patches using it (by place), in a fixed order: by the bytes of
+    // the path (cheaper than `Path`'s order by parts, or hashing paths by their parts;
     // the findings are sorted by place afterwards).
-    let mut by_file: Vec<(&Path, Vec<&PatchDef>)> = by_file.into_iter().collect();
-    by_file.sort_unstable_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
-    for (_, patches) in &mut by_file {
-        patches
-            .sort_by(|a, b| (&a.origin.file, a.origin.line).cmp(&(&b.origin.file, b.origin.line)));
+    let mut uses: Vec<(&Path, &PatchDef)> = project
+        .patches
+        .values()
+        .filter_map(|patch| Some((&**patch.file.as_ref()?, &**patch)))
+        .collect();
+    // Stable: patches at one place stay in the order of their IDs.
+    uses.sort_by(|(a, p), (b, q)| {
+        a.as_os_str()
+            .cmp(b.as_os_str())
+            .then_with(|| (&p.origin.file, p.origin.line).cmp(&(&q.origin.file, q.origin.line)))
+    });
+    let mut by_file: Vec<(&Path, Vec<&PatchDef>)> = Vec::with_capacity(uses.len());
+    for (file, patch) in uses {
+        match by_file.last_mut() {
+            Some((last, patches)) if last.as_os_str() == file.as_os_str() => patches.push(patch),
+            _ => by_file.push((file, vec![patch])),
+        }
     }
     // One file at a time is a few system calls: runs of them, on every core.
     found.extend(par::map_in_order(
@@ -85,7 +49,7 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
         |files| {
             files
                 .iter()
-                .filter_map(|(file, patches)| judge(file, patches, &rules))
+                .filter_map(|(file, patches)| judge(file, patches, &rules, judged))
                 .collect()
         },
     ));
@@ -93,7 +57,12 @@ pub(super) fn bad_samples(project: &Project, found: &mut Vec<Finding>) {
 
 /// The finding for one sample file and the patches using it (sorted by place), if it
 /// is refused or does not decode.
-fn judge(file: &Path, patches: &[&PatchDef], rules: &ReadRules) -> Option<Finding> {
+fn judge(
+    file: &Path,
+    patches: &[&PatchDef],
+    rules: &ReadRules,
+    judged: Option<&Judged>,
+) -> Option<Finding> {
     let limits = DecodeLimits::default();
     let first = patches.first()?;
     // A sample in a zip pack: the pack is what the rules judge; the entry is read
@@ -115,21 +84,28 @@ fn judge(file: &Path, patches: &[&PatchDef], rules: &ReadRules) -> Option<Findin
         }),
         _ => None,
     };
-    let decoded = match decoded {
-        Some(decoded) => decoded,
-        None => match rules.check(file) {
-            Err(refusal) => {
-                return Some(Finding::error(
-                    DiagCode::SampleRefused,
-                    &first.origin,
-                    refused_sample(first.id, &first.name, &first.path_text, &refusal),
-                ));
+    let why = match decoded {
+        Some(decoded) => decoded.err()?.to_string(),
+        None => {
+            let judged_now;
+            let verdict = match judged.and_then(|j| j.get(file)) {
+                Some(verdict) => verdict,
+                None => {
+                    judged_now = verdict(file, rules);
+                    &judged_now
+                }
+            };
+            match verdict {
+                Verdict::Refused(refusal) => {
+                    return Some(Finding::error(
+                        DiagCode::SampleRefused,
+                        &first.origin,
+                        refused_sample(first.id, &first.name, &first.path_text, refusal),
+                    ));
+                }
+                Verdict::Decoded(decoded) => decoded.as_ref().err()?.to_string(),
             }
-            Ok(checked) => decode_whole(file, &checked),
-        },
-    };
-    let Err(why) = decoded else {
-        return None;
+        }
     };
     let others = match patches.len() - 1 {
         0 => String::new(),
