@@ -56,13 +56,20 @@ pub fn group_from_name(name: &str) -> Option<ControlGroup> {
 
 /// True if a sample path lies in a folder for voices.
 fn in_voice_folder(path: &str) -> bool {
-    let parts: Vec<&str> = path.split(['/', '\\']).collect();
-    let folders = parts.len().saturating_sub(1);
-    parts.iter().take(folders).any(|part| {
-        let part = part.to_ascii_lowercase();
-        ["vox", "voice", "voices"].contains(&part.as_str())
-            || part.starts_with("vox_")
-            || part.starts_with("voice_")
+    // Every part but the last (the file), in any case, with no copy made: a project may
+    // have 100,000 patches.
+    let mut parts = path.split(['/', '\\']);
+    parts.next_back();
+    let starts = |part: &str, prefix: &str| {
+        part.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+    };
+    parts.any(|part| {
+        ["vox", "voice", "voices"]
+            .iter()
+            .any(|word| part.eq_ignore_ascii_case(word))
+            || starts(part, "vox_")
+            || starts(part, "voice_")
     })
 }
 
@@ -89,15 +96,15 @@ pub(super) fn wrong_groups(project: &Project, facts: &CodeFacts<'_>, found: &mut
         }
         // What the names say: the track's and those of the events that play it.
         let mut names: Vec<(String, ControlGroup)> = Vec::new();
-        let mut said = |what: String, name: &str| {
+        let mut said = |what: &dyn Fn() -> String, name: &str| {
             if let Some(group) = group_from_name(name) {
-                names.push((what, group));
+                names.push((what(), group));
             }
         };
-        said(format!("track name `{}`", track.name), &track.name);
+        said(&|| format!("track name `{}`", track.name), &track.name);
         for event in facts.events_of(track.id) {
             if !event.implicit && event.event_type.needs_track() {
-                said(format!("event `{}`", event.name), &event.name);
+                said(&|| format!("event `{}`", event.name), &event.name);
             }
         }
         let groups: BTreeSet<i32> = names.iter().map(|(_, g)| g.number()).collect();
@@ -138,7 +145,7 @@ pub(super) fn wrong_groups(project: &Project, facts: &CodeFacts<'_>, found: &mut
         let voices: Vec<&PatchDef> = patches
             .iter()
             .filter_map(|id| project.patches.get(id).map(|p| &**p))
-            .filter(|p| in_voice_folder(&voice_path(p)))
+            .filter(|p| in_voice_folder(p.resource.as_deref().unwrap_or(&p.path_text)))
             .collect();
         if let Some(first) = voices.first() {
             let more = match voices.len() - 1 {
@@ -180,13 +187,6 @@ fn option_name(group: ControlGroup) -> &'static str {
 
 /// The path of a patch's sample within its data directory (as the table wrote it when
 /// the file was not found).
-fn voice_path(patch: &PatchDef) -> String {
-    patch
-        .resource
-        .as_deref()
-        .map_or_else(|| patch.path_text.replace('\\', "/"), str::to_string)
-}
-
 fn group_name(group: ControlGroup) -> &'static str {
     match group {
         ControlGroup::Fx => "FX (kGroupSfx)",
