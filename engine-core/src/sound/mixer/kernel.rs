@@ -11,6 +11,9 @@
 //! blocks are cut, and bit-for-bit the same on every run. Nothing here allocates, locks or
 //! does IO: it runs on the audio thread.
 
+#[cfg(target_arch = "x86_64")]
+use fearless_simd::{Avx2, Simd as _};
+use std::sync::OnceLock;
 use wide::{f32x4, i32x4, u32x4};
 
 /// One in 32.32 fixed point.
@@ -157,6 +160,51 @@ fn cubic4(w: &[f32; WINDOW], r: [usize; 4], lows: u32x4, g: f32x4, out: &mut [f3
     add_stereo(out, ((c3 * f + c2) * f + c1) * f + x0, g);
 }
 
+/// Which vector instructions the SIMD loops use.
+#[derive(Debug, Clone, Copy)]
+pub enum Lanes {
+    /// 4-lane vectors: SSE2 on every x86-64 CPU (the portable `wide` code).
+    Four,
+    /// 8-lane AVX2, chosen at run time where the CPU has it (x86-64-v3).
+    #[cfg(target_arch = "x86_64")]
+    Eight(Avx2),
+}
+
+impl Lanes {
+    /// The widest the CPU running this has (detected once).
+    pub fn detected() -> Self {
+        static DETECTED: OnceLock<Lanes> = OnceLock::new();
+        *DETECTED.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(avx2) = fearless_simd::Level::new().as_avx2() {
+                return Lanes::Eight(avx2);
+            }
+            Lanes::Four
+        })
+    }
+
+    /// The name shown in the benchmark (`AVX2`, `SSE2`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Four => "SSE2",
+            #[cfg(target_arch = "x86_64")]
+            Self::Eight(_) => "AVX2",
+        }
+    }
+}
+
+/// Runs `f` with the CPU's widest vector instructions enabled (AVX2 where it has
+/// them): loops in `f` that the compiler vectorises use them. `f` must be
+/// `#[inline(always)]`, and so must what it calls for them to count.
+#[inline(always)]
+pub fn widest<R>(f: impl FnOnce() -> R) -> R {
+    match Lanes::detected() {
+        #[cfg(target_arch = "x86_64")]
+        Lanes::Eight(simd) => simd.vectorize(f),
+        Lanes::Four => f(),
+    }
+}
+
 /// Mono, steady gains: adds `out.len() / 2` frames of `data` read from `*pos` on,
 /// `step` apart, at the gains `(gl, gr)`, with `interpolation`. Every point it reads must
 /// be inside `data`. Moves `*pos` on.
@@ -164,17 +212,46 @@ pub fn mono(
     data: &[f32],
     pos: &mut u64,
     step: u64,
+    gains: (f32, f32),
+    interpolation: Interpolation,
+    out: &mut [f32],
+) {
+    mono_with(
+        Lanes::detected(),
+        data,
+        pos,
+        step,
+        gains,
+        interpolation,
+        out,
+    );
+}
+
+/// [`mono`] with the SIMD loops of `lanes` (every choice gives the same bits).
+pub fn mono_with(
+    lanes: Lanes,
+    data: &[f32],
+    pos: &mut u64,
+    step: u64,
     (gl, gr): (f32, f32),
     interpolation: Interpolation,
     out: &mut [f32],
 ) {
-    let done = if step <= ONE {
-        match interpolation {
-            Interpolation::Linear => mono_x8::<false>(data, pos, step, (gl, gr), out),
-            Interpolation::Cubic => mono_x8::<true>(data, pos, step, (gl, gr), out),
-        }
-    } else {
-        0
+    let cubic = interpolation == Interpolation::Cubic;
+    let done = match lanes {
+        _ if step > ONE => 0,
+        Lanes::Four if cubic => mono_x8::<true>(data, pos, step, (gl, gr), out),
+        Lanes::Four => mono_x8::<false>(data, pos, step, (gl, gr), out),
+        #[cfg(target_arch = "x86_64")]
+        Lanes::Eight(simd) if cubic => simd.vectorize(
+            #[inline(always)]
+            || avx2::mono::<true>(simd, data, pos, step, (gl, gr), out),
+        ),
+        #[cfg(target_arch = "x86_64")]
+        Lanes::Eight(simd) => simd.vectorize(
+            #[inline(always)]
+            || avx2::mono::<false>(simd, data, pos, step, (gl, gr), out),
+        ),
     };
     let Some(rest) = out.get_mut(done * 2..) else {
         return;
@@ -255,6 +332,96 @@ fn mono_x8<const CUBIC: bool>(
     done
 }
 
+/// The AVX2 loop (x86-64 only; used where [`Lanes::detected`] finds AVX2).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{FRAC_UNIT, LANES, WINDOW};
+    use fearless_simd::{Avx2, Simd, SimdBase, SimdFrom, f32x8, u32x8};
+    use std::arch::x86_64::{__m256, __m256i};
+
+    /// [`mono_x8`] with AVX2: the same arithmetic on the same values in the same order, so
+    /// the same bits, eight frames to a vector. No frame is loaded on its own: the window is
+    /// read as overlapping vectors of eight frames (two for linear, four for cubic), and each
+    /// lane takes its point from them with one permute. Lane k's offset in the window is the
+    /// whole frames of `k·step` plus one where adding the low words carried — found with
+    /// vector compares, not per lane.
+    #[inline(always)]
+    pub(super) fn mono<const CUBIC: bool>(
+        simd: Avx2,
+        data: &[f32],
+        pos: &mut u64,
+        step: u64,
+        (gl, gr): (f32, f32),
+        out: &mut [f32],
+    ) -> usize {
+        let steps: [u64; LANES] = std::array::from_fn(|k| step * k as u64);
+        let words = |f: fn(u64) -> u32| u32x8::simd_from(simd, steps.map(f));
+        let (k_low, k_whole) = (words(|s| s as u32), words(|s| (s >> 32) as u32));
+        let k_carried = k_whole + u32x8::splat(simd, 1);
+        let mut p = *pos;
+        // The low words of the lanes' positions (their fractions' bits).
+        let mut lows = k_low + u32x8::splat(simd, p as u32);
+        let advance = u32x8::splat(simd, (step as u32).wrapping_mul(LANES as u32));
+        let gains = f32x8::simd_from(simd, [gl, gr, gl, gr, gl, gr, gl, gr]);
+        let pairs = |from: u32| u32x8::simd_from(simd, [0, 0, 1, 1, 2, 2, 3, 3].map(|k| k + from));
+        let (first_pairs, second_pairs): (__m256i, __m256i) = (pairs(0).into(), pairs(4).into());
+        let unit = f32x8::splat(simd, FRAC_UNIT);
+        let mut done = 0;
+        let back = usize::from(CUBIC);
+        for chunk in out.chunks_exact_mut(LANES * 2) {
+            let Some(first) = ((p >> 32) as usize).checked_sub(back) else {
+                break;
+            };
+            let Some(window) = data.get(first..first + WINDOW) else {
+                break;
+            };
+            let Ok(w) = <&[f32; WINDOW]>::try_from(window) else {
+                break;
+            };
+            // A lane's low word carried into the whole frames where it came out below k·step's.
+            let no_carry = simd.simd_eq_u32x8(simd.min_u32x8(lows, k_low), k_low);
+            let offsets: __m256i = simd.select_u32x8(no_carry, k_whole, k_carried).into();
+            // Lane k's point `n` frames after its offset.
+            let point = |n: usize| {
+                let frames: __m256 = f32x8::from_slice(simd, &w[n..n + LANES]).into();
+                f32x8::simd_from(simd, simd.avx2._mm256_permutevar8x32_ps(frames, offsets))
+            };
+            // The 24-bit fractions: top bits of the low words (< 2^24, so exact as i32 and f32).
+            let top = simd.cvt_from_bytes_i32x8(simd.cvt_to_bytes_u32x8(lows >> 8));
+            let f = simd.cvt_f32_i32x8(top) * unit;
+            let v = if CUBIC {
+                let (xm1, x0, x1, x2) = (point(0), point(1), point(2), point(3));
+                let c1 = (x1 - xm1) * 0.5;
+                let c2 = xm1 - x0 * 2.5 + x1 * 2.0 - x2 * 0.5;
+                let c3 = (x2 - xm1) * 0.5 + (x0 - x1) * 1.5;
+                ((c3 * f + c2) * f + c1) * f + x0
+            } else {
+                let (a, b) = (point(0), point(1));
+                a + (b - a) * f
+            };
+            // Frames 0–3 and 4–7 as left/right pairs: each value twice, times [l, r, l, r…].
+            let v: __m256 = v.into();
+            let side = |pairs: __m256i| {
+                let doubled = simd.avx2._mm256_permutevar8x32_ps(v, pairs);
+                f32x8::simd_from(simd, doubled) * gains
+            };
+            let (first_half, second_half) = (side(first_pairs), side(second_pairs));
+            let (out_a, out_b) = chunk.split_at_mut(LANES);
+            for (out, add) in [(out_a, first_half), (out_b, second_half)] {
+                if let Ok(out) = <&mut [f32; LANES]>::try_from(out) {
+                    let sum = f32x8::simd_from(simd, *out) + add;
+                    simd.store_array_f32x8(sum, out);
+                }
+            }
+            lows += advance;
+            p += steps[LANES - 1] + step;
+            done += LANES;
+        }
+        *pos = p;
+        done
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,26 +457,62 @@ mod tests {
             .collect()
     }
 
+    /// Every SIMD loop this CPU can run: 4 lanes always, 8 where it has AVX2.
+    fn every_lanes() -> Vec<Lanes> {
+        let mut all = vec![Lanes::Four];
+        if !matches!(Lanes::detected(), Lanes::Four) {
+            all.push(Lanes::detected());
+        }
+        all
+    }
+
     #[test]
     fn eight_at_a_time_is_bit_for_bit_one_at_a_time() {
         let data = noise(400);
-        for interpolation in [Interpolation::Linear, Interpolation::Cubic] {
-            for step in [ONE, ONE / 2, 1_971_389_583, 123_456_789, ONE - 1, ONE + 77] {
-                for start in [ONE, ONE + 12_345, 3 * ONE + ONE / 3, 5 * ONE - 1] {
+        let steps = [
+            ONE,
+            ONE / 2,
+            1_971_389_583,
+            123_456_789,
+            ONE - 1,
+            ONE + 77,
+            1,
+            ONE / 7 * 6 + 5,
+        ];
+        let starts = [
+            ONE,
+            ONE + 12_345,
+            3 * ONE + ONE / 3,
+            5 * ONE - 1,
+            2 * ONE + u64::from(u32::MAX),
+        ];
+        for lanes in every_lanes() {
+            for interpolation in [Interpolation::Linear, Interpolation::Cubic] {
+                for (step, start) in steps.iter().flat_map(|s| starts.map(|t| (*s, t))) {
                     let frames = 173;
                     let want = reference(&data, start, step, (0.7, 0.3), interpolation, frames);
                     let mut got = vec![0.0; frames * 2];
                     let mut pos = start;
-                    mono(&data, &mut pos, step, (0.7, 0.3), interpolation, &mut got);
+                    let gains = (0.7, 0.3);
+                    mono_with(lanes, &data, &mut pos, step, gains, interpolation, &mut got);
                     assert_eq!(pos, start + step * frames as u64);
                     let same = want
                         .iter()
                         .zip(&got)
                         .all(|(a, b)| a.to_bits() == b.to_bits());
-                    assert!(same, "{interpolation:?}, step {step}, start {start}");
+                    let lanes = lanes.name();
+                    assert!(
+                        same,
+                        "{lanes} {interpolation:?}, step {step}, start {start}"
+                    );
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_lanes_detected_are_named() {
+        assert!(["SSE2", "AVX2"].contains(&Lanes::detected().name()));
     }
 
     #[test]

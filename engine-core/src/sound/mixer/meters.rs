@@ -103,35 +103,42 @@ impl Meters {
 
     /// One frame: the three group buses after their volumes and the output, left and
     /// right (`[fx_l, fx_r, music_l, music_r, vox_l, vox_r, out_l, out_r]`).
-    // Plain indexed loops over the fixed lanes: what the compiler turns into vector
-    // instructions.
-    #[allow(clippy::needless_range_loop)]
-    #[inline]
+    #[cfg(test)]
     pub(super) fn frame(&mut self, lanes: &[f32; LANES], controls: &MixerControls) {
-        let mut x = *lanes;
-        for lane in 0..LANES {
-            self.plain[lane] += x[lane] * x[lane];
-            self.over[lane] += u32::from(x[lane].abs() >= 1.0);
-        }
-        for s in 0..2 {
-            let Biquad { b, a } = self.stages[s];
-            let (z1, z2) = (&mut self.z1[s], &mut self.z2[s]);
-            let mut y = [0.0f32; LANES];
-            for lane in 0..LANES {
-                y[lane] = b[0] * x[lane] + z1[lane];
+        self.frames_from(1, controls, |_| *lanes);
+    }
+
+    /// `count` frames, frame `i`'s lanes given by `lanes(i)` (as for [`Meters::frame`]).
+    /// The filters' memories and the sums stay in registers from one frame to the next
+    /// (not in `self`, stored and loaded back every frame), up to each 100 ms block's end.
+    #[inline(always)]
+    pub(super) fn frames_from(
+        &mut self,
+        count: usize,
+        controls: &MixerControls,
+        mut lanes: impl FnMut(usize) -> [f32; LANES],
+    ) {
+        let mut i = 0;
+        while i < count {
+            let n = (count - i).min(self.block.saturating_sub(self.frames).max(1) as usize);
+            let mut run = Run {
+                stages: self.stages,
+                z1: self.z1,
+                z2: self.z2,
+                weighted: self.weighted,
+                plain: self.plain,
+                over: self.over,
+            };
+            for frame in i..i + n {
+                run.frame(lanes(frame));
             }
-            for lane in 0..LANES {
-                z1[lane] = b[1] * x[lane] - a[0] * y[lane] + z2[lane];
-                z2[lane] = b[2] * x[lane] - a[1] * y[lane];
+            (self.z1, self.z2) = (run.z1, run.z2);
+            (self.weighted, self.plain, self.over) = (run.weighted, run.plain, run.over);
+            self.frames += n as u32;
+            i += n;
+            if self.frames >= self.block {
+                self.end_block(controls);
             }
-            x = y;
-        }
-        for lane in 0..LANES {
-            self.weighted[lane] += x[lane] * x[lane];
-        }
-        self.frames += 1;
-        if self.frames >= self.block {
-            self.end_block(controls);
         }
     }
 
@@ -174,6 +181,45 @@ impl Meters {
             .map(|back| blocks[(self.next + BLOCKS - back) % BLOCKS])
             .sum();
         sum / count as f64
+    }
+}
+
+/// The meters' per-frame state for a run of frames, as locals.
+struct Run {
+    stages: [Biquad; 2],
+    z1: [[f32; LANES]; 2],
+    z2: [[f32; LANES]; 2],
+    weighted: [f32; LANES],
+    plain: [f32; LANES],
+    over: [u32; LANES],
+}
+
+impl Run {
+    // Plain indexed loops over the fixed lanes: what the compiler turns into vector
+    // instructions.
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    fn frame(&mut self, mut x: [f32; LANES]) {
+        for lane in 0..LANES {
+            self.plain[lane] += x[lane] * x[lane];
+            self.over[lane] += u32::from(x[lane].abs() >= 1.0);
+        }
+        for s in 0..2 {
+            let Biquad { b, a } = self.stages[s];
+            let (z1, z2) = (&mut self.z1[s], &mut self.z2[s]);
+            let mut y = [0.0f32; LANES];
+            for lane in 0..LANES {
+                y[lane] = b[0] * x[lane] + z1[lane];
+            }
+            for lane in 0..LANES {
+                z1[lane] = b[1] * x[lane] - a[0] * y[lane] + z2[lane];
+                z2[lane] = b[2] * x[lane] - a[1] * y[lane];
+            }
+            x = y;
+        }
+        for lane in 0..LANES {
+            self.weighted[lane] += x[lane] * x[lane];
+        }
     }
 }
 

@@ -201,9 +201,40 @@ const LEVEL_READS: u64 = 8;
 /// few source frames spread over the stretch it will read, times its gain and its louder
 /// side's pan gain. A handful of reads per segment, so the meters cost nothing per frame.
 fn level_estimate(playhead: &Playhead, data: &[f32], channels: usize, frames: usize) -> f32 {
-    let len = (data.len() / channels.max(1)) as u64;
-    if len == 0 || frames == 0 {
+    // Mono and stereo are told apart so the common cases divide by no variable.
+    let sum_and_count = match channels {
+        1 => squares::<1>(playhead, data, frames),
+        2 => squares::<2>(playhead, data, frames),
+        _ => squares_of(playhead, data, channels.max(1), frames),
+    };
+    let Some((sum, count)) = sum_and_count else {
         return 0.0;
+    };
+    let rms = (sum / (count.max(1) as f32 * channels as f32)).sqrt();
+    rms * playhead.gain.value * playhead.left.value.max(playhead.right.value)
+}
+
+/// The sum of squares of up to [`LEVEL_READS`] frames spread over the stretch `frames`
+/// output frames will read, and how many frames that is (`None`: nothing to read).
+#[inline(always)]
+fn squares<const CHANNELS: usize>(
+    playhead: &Playhead,
+    data: &[f32],
+    frames: usize,
+) -> Option<(f32, u32)> {
+    squares_of(playhead, data, CHANNELS, frames)
+}
+
+#[inline(always)]
+fn squares_of(
+    playhead: &Playhead,
+    data: &[f32],
+    channels: usize,
+    frames: usize,
+) -> Option<(f32, u32)> {
+    let len = (data.len() / channels) as u64;
+    if len == 0 || frames == 0 {
+        return None;
     }
     let first = playhead.pos >> 32;
     let span = ((frames as u64).saturating_mul(playhead.step) >> 32).max(1);
@@ -221,8 +252,7 @@ fn level_estimate(playhead: &Playhead, data: &[f32], channels: usize, frames: us
         count += 1;
         at += stride;
     }
-    let rms = (sum / (count.max(1) as f32 * channels as f32)).sqrt();
-    rms * playhead.gain.value * playhead.left.value.max(playhead.right.value)
+    Some((sum, count))
 }
 
 #[cfg(test)]
