@@ -319,6 +319,86 @@ fn run_registers(
     Some(exit)
 }
 
+/// The opcodes the fast path runs as no-ops: note, callentrypoint, nop, groups, get_var,
+/// callback, smart_setcrit, push_mask…call_push, test1–test4, testx, setchanreg…kill_note.
+macro_rules! no_ops {
+    () => {
+        Opcode::Note
+            | Opcode::Callentrypoint
+            | Opcode::Nop
+            | Opcode::AddToGroup
+            | Opcode::RemoveFromGroup
+            | Opcode::GetVar
+            | Opcode::Callback
+            | Opcode::SmartSetcrit
+            | Opcode::PushMask
+            | Opcode::PushVars
+            | Opcode::CallMask
+            | Opcode::CallPush
+            | Opcode::Test1
+            | Opcode::Test2
+            | Opcode::Test3
+            | Opcode::Test4
+            | Opcode::Testx
+            | Opcode::Setchanreg
+            | Opcode::PlayNote
+            | Opcode::StopNote
+            | Opcode::KillNote
+    };
+}
+
+/// The opcodes that need the thread or the host ([`step`] runs them). Listed, not `_`:
+/// the fast path's dispatch table then covers every opcode and its match needs no range
+/// check first (and a new opcode has to be placed in one list or the other).
+macro_rules! slow_ops {
+    () => {
+        Opcode::Invalid
+            | Opcode::Jump
+            | Opcode::NoteOn
+            | Opcode::NoteOff
+            | Opcode::NoteOnLoop
+            | Opcode::Call
+            | Opcode::Return
+            | Opcode::Wait
+            | Opcode::WaitSamp
+            | Opcode::Waiteq
+            | Opcode::Waitne
+            | Opcode::Waitgt
+            | Opcode::Waitlt
+            | Opcode::Waitge
+            | Opcode::Waitle
+            | Opcode::End
+            | Opcode::Rand
+            | Opcode::Error
+            | Opcode::Assert
+            | Opcode::Throw
+            | Opcode::Loop
+            | Opcode::SetLoop
+            | Opcode::SmartAdd
+            | Opcode::SmartRemove
+            | Opcode::SmartRemoveall
+            | Opcode::SmartChoose
+            | Opcode::SmartSetlist
+            | Opcode::SmartIndex
+            | Opcode::Printreg
+            | Opcode::PlayTrk
+            | Opcode::KillTrk
+            | Opcode::StopTrk
+            | Opcode::Push
+            | Opcode::Pop
+            | Opcode::SeqgroupKill
+            | Opcode::SeqgroupWait
+            | Opcode::SeqgroupReturn
+            | Opcode::SeqgroupTrkid
+            | Opcode::Getsrcdatafield
+            | Opcode::Setsrcdatafield
+            | Opcode::Duck
+            | Opcode::Unduck
+            | Opcode::Setlg
+            | Opcode::Setgl
+    };
+}
+
 /// One register-only instruction: arithmetic, moves, compares, branches and no-ops.
 #[inline(always)]
 fn register_op(op: &Op, regs: &mut [i32; 256], flag: &mut Flag) -> Flow {
@@ -377,76 +457,8 @@ fn register_op(op: &Op, regs: &mut [i32; 256], flag: &mut Flag) -> Flow {
         Opcode::Iflt => branch(flag.0 < 0),
         Opcode::Ifge => branch(flag.0 >= 0),
         Opcode::Ifle => branch(flag.0 <= 0),
-        // No-ops: note, callentrypoint, nop, groups, get_var, callback, smart_setcrit,
-        // push_mask…call_push, test1–test4, testx, setchanreg…kill_note.
-        Opcode::Note
-        | Opcode::Callentrypoint
-        | Opcode::Nop
-        | Opcode::AddToGroup
-        | Opcode::RemoveFromGroup
-        | Opcode::GetVar
-        | Opcode::Callback
-        | Opcode::SmartSetcrit
-        | Opcode::PushMask
-        | Opcode::PushVars
-        | Opcode::CallMask
-        | Opcode::CallPush
-        | Opcode::Test1
-        | Opcode::Test2
-        | Opcode::Test3
-        | Opcode::Test4
-        | Opcode::Testx
-        | Opcode::Setchanreg
-        | Opcode::PlayNote
-        | Opcode::StopNote
-        | Opcode::KillNote => Flow::Next,
-        // Everything else needs the thread or the host. Listed, not `_`: the dispatch
-        // table then covers every opcode and the match needs no range check first (and a
-        // new opcode has to be placed here or above).
-        Opcode::Invalid
-        | Opcode::Jump
-        | Opcode::NoteOn
-        | Opcode::NoteOff
-        | Opcode::NoteOnLoop
-        | Opcode::Call
-        | Opcode::Return
-        | Opcode::Wait
-        | Opcode::WaitSamp
-        | Opcode::Waiteq
-        | Opcode::Waitne
-        | Opcode::Waitgt
-        | Opcode::Waitlt
-        | Opcode::Waitge
-        | Opcode::Waitle
-        | Opcode::End
-        | Opcode::Rand
-        | Opcode::Error
-        | Opcode::Assert
-        | Opcode::Throw
-        | Opcode::Loop
-        | Opcode::SetLoop
-        | Opcode::SmartAdd
-        | Opcode::SmartRemove
-        | Opcode::SmartRemoveall
-        | Opcode::SmartChoose
-        | Opcode::SmartSetlist
-        | Opcode::SmartIndex
-        | Opcode::Printreg
-        | Opcode::PlayTrk
-        | Opcode::KillTrk
-        | Opcode::StopTrk
-        | Opcode::Push
-        | Opcode::Pop
-        | Opcode::SeqgroupKill
-        | Opcode::SeqgroupWait
-        | Opcode::SeqgroupReturn
-        | Opcode::SeqgroupTrkid
-        | Opcode::Getsrcdatafield
-        | Opcode::Setsrcdatafield
-        | Opcode::Duck
-        | Opcode::Unduck
-        | Opcode::Setlg
-        | Opcode::Setgl => Flow::Slow,
+        no_ops!() => Flow::Next,
+        slow_ops!() => Flow::Slow,
     }
 }
 
