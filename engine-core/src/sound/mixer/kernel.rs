@@ -284,6 +284,14 @@ fn mono_point(data: &[f32], pos: u64, interpolation: Interpolation) -> f32 {
     }
 }
 
+/// The [`WINDOW`] frames an iteration at `pos` reads, from `back` frames before its first
+/// frame's point; `None` where they are not all inside `data`.
+#[inline(always)]
+fn window(data: &[f32], pos: u64, back: usize) -> Option<&[f32; WINDOW]> {
+    let first = ((pos >> 32) as usize).checked_sub(back)?;
+    <&[f32; WINDOW]>::try_from(data.get(first..first + WINDOW)?).ok()
+}
+
 /// Eight frames per iteration, linear or cubic. Stops where a window would leave
 /// `data`; returns the frames done.
 #[inline(always)]
@@ -305,13 +313,7 @@ fn mono_x8<const CUBIC: bool>(
     // The cubic's window starts one frame before the first frame's point.
     let back = usize::from(CUBIC);
     for chunk in out.chunks_exact_mut(LANES * 2) {
-        let Some(first) = ((p >> 32) as usize).checked_sub(back) else {
-            break;
-        };
-        let Some(window) = data.get(first..first + WINDOW) else {
-            break;
-        };
-        let Ok(w) = <&[f32; WINDOW]>::try_from(window) else {
+        let Some(w) = window(data, p, back) else {
             break;
         };
         let low = p & (ONE - 1);
@@ -335,7 +337,7 @@ fn mono_x8<const CUBIC: bool>(
 /// The AVX2 loop (x86-64 only; used where [`Lanes::detected`] finds AVX2).
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{FRAC_UNIT, LANES, WINDOW};
+    use super::{FRAC_UNIT, LANES, window};
     use fearless_simd::{Avx2, Simd, SimdBase, SimdFrom, f32x8, u32x8};
     use std::arch::x86_64::{__m256, __m256i};
 
@@ -369,13 +371,7 @@ mod avx2 {
         let mut done = 0;
         let back = usize::from(CUBIC);
         for chunk in out.chunks_exact_mut(LANES * 2) {
-            let Some(first) = ((p >> 32) as usize).checked_sub(back) else {
-                break;
-            };
-            let Some(window) = data.get(first..first + WINDOW) else {
-                break;
-            };
-            let Ok(w) = <&[f32; WINDOW]>::try_from(window) else {
+            let Some(w) = window(data, p, back) else {
                 break;
             };
             // A lane's low word carried into the whole frames where it came out below k·step's.

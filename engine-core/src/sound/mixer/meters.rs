@@ -64,15 +64,8 @@ fn k_weighting(rate: u32) -> [Biquad; 2] {
 /// The meters' state: filter memories, the block being summed and the blocks before.
 #[derive(Debug, Clone)]
 pub(super) struct Meters {
-    stages: [Biquad; 2],
-    /// Transposed direct form II memories per stage, per lane.
-    z1: [[f32; LANES]; 2],
-    z2: [[f32; LANES]; 2],
-    /// This block's sums per lane: K-weighted squares and plain squares.
-    weighted: [f32; LANES],
-    plain: [f32; LANES],
-    /// Samples of each lane at or over full scale in this block.
-    over: [u32; LANES],
+    /// The filters, their memories and this block's sums.
+    run: Run,
     frames: u32,
     block: u32,
     /// Per meter (FX, Music, VOX, output): the last blocks' mean K-weighted power
@@ -86,12 +79,14 @@ pub(super) struct Meters {
 impl Meters {
     pub(super) fn new(rate: u32) -> Self {
         Self {
-            stages: k_weighting(rate),
-            z1: [[0.0; LANES]; 2],
-            z2: [[0.0; LANES]; 2],
-            weighted: [0.0; LANES],
-            plain: [0.0; LANES],
-            over: [0; LANES],
+            run: Run {
+                stages: k_weighting(rate),
+                z1: [[0.0; LANES]; 2],
+                z2: [[0.0; LANES]; 2],
+                weighted: [0.0; LANES],
+                plain: [0.0; LANES],
+                over: [0; LANES],
+            },
             frames: 0,
             block: (rate / 10).max(1),
             loudness: [[0.0; BLOCKS]; 4],
@@ -121,19 +116,12 @@ impl Meters {
         let mut i = 0;
         while i < count {
             let n = (count - i).min(self.block.saturating_sub(self.frames).max(1) as usize);
-            let mut run = Run {
-                stages: self.stages,
-                z1: self.z1,
-                z2: self.z2,
-                weighted: self.weighted,
-                plain: self.plain,
-                over: self.over,
-            };
+            // A copy the compiler keeps in registers, stored back once.
+            let mut run = self.run;
             for frame in i..i + n {
                 run.frame(lanes(frame));
             }
-            (self.z1, self.z2) = (run.z1, run.z2);
-            (self.weighted, self.plain, self.over) = (run.weighted, run.plain, run.over);
+            self.run = run;
             self.frames += n as u32;
             i += n;
             if self.frames >= self.block {
@@ -148,9 +136,9 @@ impl Meters {
         for meter in 0..4 {
             let (l, r) = (2 * meter, 2 * meter + 1);
             self.loudness[meter][self.next] =
-                (f64::from(self.weighted[l]) + f64::from(self.weighted[r])) / n;
+                (f64::from(self.run.weighted[l]) + f64::from(self.run.weighted[r])) / n;
             self.power[meter][self.next] =
-                (f64::from(self.plain[l]) + f64::from(self.plain[r])) / (2.0 * n);
+                (f64::from(self.run.plain[l]) + f64::from(self.run.plain[r])) / (2.0 * n);
         }
         self.next = (self.next + 1) % BLOCKS;
         self.filled = (self.filled + 1).min(BLOCKS);
@@ -161,16 +149,16 @@ impl Meters {
             levels.momentary.set(lufs(momentary));
             levels.short_term.set(lufs(short_term));
             levels.rms.set(rms as f32);
-            let overs = self.over[2 * meter] + self.over[2 * meter + 1];
+            let overs = self.run.over[2 * meter] + self.run.over[2 * meter + 1];
             if overs > 0 {
                 levels
                     .overs
                     .fetch_add(u64::from(overs), std::sync::atomic::Ordering::Relaxed);
             }
         }
-        self.weighted = [0.0; LANES];
-        self.plain = [0.0; LANES];
-        self.over = [0; LANES];
+        self.run.weighted = [0.0; LANES];
+        self.run.plain = [0.0; LANES];
+        self.run.over = [0; LANES];
         self.frames = 0;
     }
 
@@ -184,7 +172,10 @@ impl Meters {
     }
 }
 
-/// The meters' per-frame state for a run of frames, as locals.
+/// The meters' per-frame state: the K-weighting stages, their transposed direct form II
+/// memories per stage and lane, and this block's sums per lane (K-weighted squares,
+/// plain squares, samples at or over full scale).
+#[derive(Debug, Clone, Copy)]
 struct Run {
     stages: [Biquad; 2],
     z1: [[f32; LANES]; 2],
