@@ -203,9 +203,9 @@ const LEVEL_READS: u64 = 8;
 fn level_estimate(playhead: &Playhead, data: &[f32], channels: usize, frames: usize) -> f32 {
     // Mono and stereo are told apart so the common cases divide by no variable.
     let sum_and_count = match channels {
-        1 => squares::<1>(playhead, data, frames),
-        2 => squares::<2>(playhead, data, frames),
-        _ => squares_of(playhead, data, channels.max(1), frames),
+        1 => squares(playhead, data, 1, frames),
+        2 => squares(playhead, data, 2, frames),
+        n => squares(playhead, data, n.max(1), frames),
     };
     let Some((sum, count)) = sum_and_count else {
         return 0.0;
@@ -217,16 +217,7 @@ fn level_estimate(playhead: &Playhead, data: &[f32], channels: usize, frames: us
 /// The sum of squares of up to [`LEVEL_READS`] frames spread over the stretch `frames`
 /// output frames will read, and how many frames that is (`None`: nothing to read).
 #[inline(always)]
-fn squares<const CHANNELS: usize>(
-    playhead: &Playhead,
-    data: &[f32],
-    frames: usize,
-) -> Option<(f32, u32)> {
-    squares_of(playhead, data, CHANNELS, frames)
-}
-
-#[inline(always)]
-fn squares_of(
+fn squares(
     playhead: &Playhead,
     data: &[f32],
     channels: usize,
