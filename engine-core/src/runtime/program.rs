@@ -55,6 +55,11 @@ pub struct Op {
     /// 0b011), its target then in `target`: the interpreter's fast path runs both in one
     /// step (a compare and its branch, most often), counting two instructions.
     pub fuse: u8,
+    /// How many ops from this one on run straight, one after the other in the array
+    /// (at least 1): the interpreter's fast path checks the fuel and the end of the code
+    /// once for all of them. The run ends at the first branch, link or op with a fused
+    /// branch ([`fuse`](Self::fuse)), which is its last op.
+    pub run: u16,
 }
 
 impl Op {
@@ -186,6 +191,23 @@ impl Program {
             }
         }
         self.fuse_branches();
+        self.mark_runs();
+    }
+
+    /// Sets every op's [`Op::run`], from the end back.
+    fn mark_runs(&mut self) {
+        let mut after: Option<Op> = None;
+        for op in self.ops.iter_mut().rev() {
+            let goes_on = !op.code.is_branch()
+                && !op.is_link()
+                && op.fuse == 0
+                && after.is_some_and(|next| !next.is_link());
+            op.run = match after {
+                Some(next) if goes_on => next.run.saturating_add(1),
+                _ => 1,
+            };
+            after = Some(*op);
+        }
     }
 
     /// Marks every op that a conditional branch directly follows (the op after it in the
@@ -302,6 +324,7 @@ fn link_op(unit: u16, target: u32) -> Op {
         target,
         next: NONE,
         fuse: 0,
+        run: 1,
     }
 }
 
@@ -319,6 +342,7 @@ fn decode_op(bytes: &[u8], pc: usize, unit: u16) -> (Op, usize) {
         target: NONE,
         next: NONE,
         fuse: 0,
+        run: 1,
     };
     let Ok(instr) = isa::decode(bytes, pc) else {
         op.a = bytes.get(pc).copied().unwrap_or(0);
@@ -366,5 +390,51 @@ mod tests {
     #[test]
     fn ops_stay_small() {
         assert_eq!(size_of::<Op>(), 32);
+    }
+
+    #[test]
+    fn runs_end_at_branches_links_fused_ops_and_the_end() {
+        let op = |code, fuse| Op {
+            code,
+            through_var: 0,
+            fuse,
+            ..link_op(0, NONE)
+        };
+        let mut program = Program {
+            ops: vec![
+                op(Opcode::Loadb, 0),
+                op(Opcode::Add, 0),
+                op(Opcode::Cmp, 0b001),
+                op(Opcode::Iflt, 0),
+                op(Opcode::Inc, 0),
+                link_op(0, 0),
+                op(Opcode::Xor, 0),
+                op(Opcode::Jump, 0),
+                op(Opcode::Inc, 0),
+            ],
+            ..Program::default()
+        };
+        program.mark_runs();
+        let runs: Vec<u16> = program.ops.iter().map(|op| op.run).collect();
+        assert_eq!(runs, [3, 2, 1, 1, 1, 1, 2, 1, 1]);
+    }
+
+    #[test]
+    fn a_run_longer_than_its_count_holds_stops_at_the_most() {
+        let mut program = Program {
+            ops: vec![
+                Op {
+                    code: Opcode::Inc,
+                    through_var: 0,
+                    ..link_op(0, NONE)
+                };
+                70_000
+            ],
+            ..Program::default()
+        };
+        program.mark_runs();
+        assert_eq!(program.ops[0].run, u16::MAX);
+        assert_eq!(program.ops[69_999].run, 1);
+        assert_eq!(program.ops[70_000 - 1000].run, 1000);
     }
 }

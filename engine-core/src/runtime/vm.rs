@@ -271,20 +271,41 @@ fn run_registers(
     let regs: &mut [i32; 256] = &mut th.regs;
     let mut flag = Flag::of(th.zero, th.sign);
     let exit = loop {
-        let Some(op) = ops.get(pc as usize) else {
+        // A run of straight ops ([`Op::run`]) at a time, as much of it as the fuel
+        // allows, counted once it ends.
+        let Some(first) = ops.get(pc as usize) else {
             break Exit::Fault {
                 kind: FaultKind::RanOffEnd,
                 op: pc,
             };
         };
-        if used >= fuel && !op.is_link() {
+        let left = fuel.saturating_sub(used);
+        if left == 0 && !first.is_link() {
             break Exit::Fault {
                 kind: FaultKind::OutOfFuel(used),
                 op: pc,
             };
         }
-        used += 1;
-        match register_op(op, regs, &mut flag) {
+        let run = u32::from(first.run).min(left.max(1));
+        let Some(block) = ops.get(pc as usize..(pc + run) as usize) else {
+            break Exit::Fault {
+                kind: FaultKind::RanOffEnd,
+                op: pc,
+            };
+        };
+        let mut ran = 0;
+        let mut last = (first, Flow::Next);
+        for op in block {
+            ran += 1;
+            last = (op, register_op(op, regs, &mut flag));
+            if !matches!(last.1, Flow::Next) {
+                break;
+            }
+        }
+        let (op, flow) = last;
+        used += ran;
+        pc += ran - 1;
+        match flow {
             // The op that follows in the code is the next in the array (a link where a
             // run of decoded ops ends), so no load of `next` holds the loop up. A
             // conditional branch right after runs in the same step when its instruction

@@ -339,15 +339,24 @@ fn work_on_long_hit_lists_is_paid_for_in_fuel() {
     }
 }
 
-/// A loop whose compare and branch the interpreter's fast path runs as one step.
+/// A loop whose compare and branch the interpreter's fast path runs as one step, after
+/// a run of straight instructions it checks the fuel for once (`Op::run`), with a
+/// `printreg` (left to the slow path) in the middle.
 const COUNTER: &str = "\
 LAYOUT tso
 BINARY [
 counter
 \tloadb v1 0
 \tloadl v2 #1000
+\tloadb v3 3
+\tadd v3 v3
+\tprintreg v3
+\txor v4 v3
+\tsub v4 v3
+\tinc v4
 again
 \tinc v1
+\tadd v3 v1
 \tcmp v1 v2
 \tiflt @again
 \tdec v1
@@ -362,7 +371,7 @@ idle
 ";
 
 #[test]
-fn fused_compare_and_branch_run_out_of_fuel_exactly_where_single_steps_do() {
+fn straight_runs_and_fused_branches_run_out_of_fuel_exactly_where_single_steps_do() {
     use engine_core::runtime::debug::BreakAt;
     use engine_core::runtime::trace::TraceEvent;
     use engine_core::runtime::{Engine, EngineConfig, NullSink};
@@ -371,7 +380,7 @@ fn fused_compare_and_branch_run_out_of_fuel_exactly_where_single_steps_do() {
     // Every fuel from 1 up to past the loop's end: the plain run (fused pairs) and the
     // debugger's run (one instruction at a time, a breakpoint armed that never hits)
     // stop at the same instruction with the same count, or both finish.
-    for fuel in (1..=40).chain([3000, 3004, 3005, 3006, 3007, 5000]) {
+    for fuel in (1..=40).chain([4000, 4008, 4009, 4010, 4011, 4012, 6000]) {
         let run = |armed: bool| {
             let config = EngineConfig {
                 fuel_per_tick: fuel,
@@ -406,8 +415,10 @@ fn fused_compare_and_branch_run_out_of_fuel_exactly_where_single_steps_do() {
         };
         let (plain, debugged) = (run(false), run(true));
         assert_eq!(plain, debugged, "fuel {fuel}");
-        if fuel < 3000 {
+        if fuel <= 4010 {
             assert_eq!(plain.0.len(), 1, "fuel {fuel}: {plain:?}");
+        } else {
+            assert_eq!(plain, (Vec::new(), 4011, 0), "fuel {fuel}");
         }
     }
 }

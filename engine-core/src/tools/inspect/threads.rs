@@ -295,6 +295,7 @@ mod tests {
             target: NONE,
             next,
             fuse: 0,
+            run: 1,
         }
     }
 
