@@ -56,9 +56,9 @@ pub struct Op {
     /// step (a compare and its branch, most often), counting two instructions.
     pub fuse: u8,
     /// How many ops from this one on run straight, one after the other in the array
-    /// (at least 1): the interpreter's fast path checks the fuel and the end of the code
-    /// once for all of them. The run ends at the first branch, link or op with a fused
-    /// branch ([`fuse`](Self::fuse)), which is its last op.
+    /// (at least 1, at most `u16::MAX`): the interpreter's fast path checks the fuel and
+    /// the end of the code once for all of them. A branch or an op with a fused branch
+    /// ([`fuse`](Self::fuse)) is the last op of its run; a link is a run of its own.
     pub run: u16,
 }
 
@@ -420,7 +420,7 @@ mod tests {
     }
 
     #[test]
-    fn a_run_longer_than_its_count_holds_stops_at_the_most() {
+    fn a_run_counts_at_most_u16_max_ops() {
         let mut program = Program {
             ops: vec![
                 Op {
