@@ -5,10 +5,17 @@
 
 use super::clock::{Clock, SampleTime};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
-/// Ticks covered by buckets; later work waits in the overflow heap.
+/// Ticks covered by buckets; later work waits in the overflow heap. A power of two:
+/// tick `k`'s bucket is `buckets[k % HORIZON]`.
 const HORIZON: u64 = 512;
+
+/// The bucket of tick `k`.
+#[inline(always)]
+fn slot(k: u64) -> usize {
+    (k % HORIZON) as usize
+}
 
 /// One queued item: when, in which order, what.
 type Entry<T> = (SampleTime, u64, T);
@@ -16,8 +23,8 @@ type Entry<T> = (SampleTime, u64, T);
 /// Timed work, popped in (time, sequence) order.
 #[derive(Debug, Clone)]
 pub struct TimedQueue<T: Ord + Copy> {
-    /// `buckets[i]` holds work for tick `base + i`.
-    buckets: VecDeque<Vec<Entry<T>>>,
+    /// `buckets[slot(k)]` holds work for tick `k`, for `base <= k < base + HORIZON`.
+    buckets: Box<[Vec<Entry<T>>; HORIZON as usize]>,
     base: u64,
     overflow: BinaryHeap<Reverse<Entry<T>>>,
     /// The current tick's bucket, sorted, and how far it has been taken.
@@ -35,7 +42,7 @@ pub struct TimedQueue<T: Ord + Copy> {
 impl<T: Ord + Copy> Default for TimedQueue<T> {
     fn default() -> Self {
         Self {
-            buckets: (0..HORIZON).map(|_| Vec::new()).collect(),
+            buckets: Box::new(std::array::from_fn(|_| Vec::new())),
             base: 0,
             overflow: BinaryHeap::new(),
             due: Vec::new(),
@@ -69,14 +76,13 @@ impl<T: Ord + Copy> TimedQueue<T> {
         if tick <= self.base {
             self.late.push(Reverse(entry));
         } else if tick - self.base < HORIZON {
-            if let Some(bucket) = self.buckets.get_mut((tick - self.base) as usize) {
-                if bucket.capacity() == 0
-                    && let Some(room) = self.spare.pop()
-                {
-                    *bucket = room;
-                }
-                bucket.push(entry);
+            let bucket = &mut self.buckets[slot(tick)];
+            if bucket.capacity() == 0
+                && let Some(room) = self.spare.pop()
+            {
+                *bucket = room;
             }
+            bucket.push(entry);
         } else {
             self.overflow.push(Reverse(entry));
         }
@@ -87,7 +93,7 @@ impl<T: Ord + Copy> TimedQueue<T> {
         while self.base < tick {
             self.advance(clock);
         }
-        let mut bucket = std::mem::take(&mut self.buckets[0]);
+        let mut bucket = std::mem::take(&mut self.buckets[slot(self.base)]);
         bucket.sort_unstable();
         self.due = bucket;
         self.next_due = 0;
@@ -95,23 +101,28 @@ impl<T: Ord + Copy> TimedQueue<T> {
 
     /// The next item due before `end`, in order.
     pub fn pop_before(&mut self, end: SampleTime) -> Option<(SampleTime, T)> {
-        let from_due = self.due.get(self.next_due).copied();
-        let from_late = self.late.peek().map(|Reverse(e)| *e);
-        let pick = match (from_due, from_late) {
-            (Some(d), Some(l)) if l < d => Some((l, false)),
-            (Some(d), _) => Some((d, true)),
-            (None, Some(l)) => Some((l, false)),
-            (None, None) => None,
+        let due = self.due.get(self.next_due);
+        // Sequence numbers are unique: time and sequence decide the order.
+        let late_first = match (due, self.late.peek()) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(d), Some(Reverse(l))) => (l.0, l.1) < (d.0, d.1),
         };
-        let ((at, _, item), is_due) = pick?;
+        let at = if late_first {
+            self.late.peek().map(|Reverse(e)| e.0)
+        } else {
+            due.map(|e| e.0)
+        }?;
         if at >= end {
             return None;
         }
-        if is_due {
-            self.next_due += 1;
+        let item = if late_first {
+            self.late.pop().map(|Reverse(e)| e.2)
         } else {
-            self.late.pop();
-        }
+            let item = due.map(|e| e.2);
+            self.next_due += 1;
+            item
+        }?;
         self.len -= 1;
         Some((at, item))
     }
@@ -141,13 +152,12 @@ impl<T: Ord + Copy> TimedQueue<T> {
     fn advance(&mut self, clock: &Clock) {
         // Work left in the bucket that is leaving (pushed for a tick never begun)
         // joins the late heap so nothing is lost.
-        if let Some(mut leaving) = self.buckets.pop_front() {
-            for entry in leaving.drain(..) {
-                self.late.push(Reverse(entry));
-            }
-            self.keep(leaving);
-            self.buckets.push_back(Vec::new());
+        // Its slot is the bucket of the tick the horizon reaches next.
+        let mut leaving = std::mem::take(&mut self.buckets[slot(self.base)]);
+        for entry in leaving.drain(..) {
+            self.late.push(Reverse(entry));
         }
+        self.keep(leaving);
         self.base += 1;
         let horizon_end = self.base + HORIZON;
         while let Some(Reverse(entry)) = self.overflow.peek().copied() {
@@ -158,8 +168,8 @@ impl<T: Ord + Copy> TimedQueue<T> {
             self.overflow.pop();
             if tick <= self.base {
                 self.late.push(Reverse(entry));
-            } else if let Some(bucket) = self.buckets.get_mut((tick - self.base) as usize) {
-                bucket.push(entry);
+            } else {
+                self.buckets[slot(tick)].push(entry);
             }
         }
     }

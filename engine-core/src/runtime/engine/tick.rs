@@ -156,7 +156,8 @@ impl Engine {
             self.globals
                 .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
         }
-        let levels_changed = levels::levels_of(&th) != levels_before;
+        // Only sounding notes hear a change of levels.
+        let levels_changed = levels::levels_of(&th) != levels_before && th.has_live_notes();
         let pc = th.pc;
         if th.priority() != priority {
             // Its code (or a global it reads its priority from) changed it.
@@ -238,6 +239,7 @@ impl Engine {
 
     /// Acts on how a run ended: a kill or stop the thread asked for, the next wake, the
     /// end of its code, or its fault.
+    #[inline]
     pub(super) fn after_run(
         &mut self,
         index: usize,
@@ -286,6 +288,7 @@ impl Engine {
         }
     }
 
+    #[inline]
     pub(super) fn put_back(&mut self, index: usize, th: Box<Thread>) {
         // It is compared again.
         self.voices.touch();
