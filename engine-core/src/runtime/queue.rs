@@ -69,10 +69,16 @@ impl<T: Ord + Copy> TimedQueue<T> {
 
     /// Queues `item` for time `at`. Items for the same time come out in push order.
     pub fn push(&mut self, at: SampleTime, item: T, clock: &Clock) {
+        self.push_in_tick(at, clock.tick_of(at), item);
+    }
+
+    /// Queues `item` for time `at`, which falls in tick `tick` (`Clock::tick_of(at)`):
+    /// for a caller that knows the tick without a division (a wake at the start of the
+    /// next tick).
+    pub fn push_in_tick(&mut self, at: SampleTime, tick: u64, item: T) {
         self.seq += 1;
         self.len += 1;
         let entry = (at, self.seq, item);
-        let tick = clock.tick_of(at);
         if tick <= self.base {
             self.late.push(Reverse(entry));
         } else if tick - self.base < HORIZON {

@@ -144,8 +144,13 @@ pub struct Thread {
     pub time: SampleTime,
     /// Running, blocked or finished.
     pub state: ThreadState,
-    /// Notes started, in order (note_on's handle is the index).
+    /// Notes started, in order (note_on's handle is the index). Start and end them
+    /// with [`add_note`](Self::add_note), [`end_note`](Self::end_note) and
+    /// [`end_notes`](Self::end_notes), which keep `live_notes` true.
     pub notes: Vec<ThreadNote>,
+    /// How many of `notes` are live: whether any is (asked at every note's end and
+    /// levels change) costs nothing however many notes a long-running track started.
+    pub live_notes: u32,
     /// Current hit list.
     pub list: Option<ListRef>,
     /// The track's own hit list (`smart_setlist 0`).
@@ -216,7 +221,42 @@ impl Thread {
 
     /// True while any note sounds.
     pub fn has_live_notes(&self) -> bool {
-        self.notes.iter().any(|n| n.live)
+        debug_assert_eq!(
+            self.live_notes as usize,
+            self.live_notes().count(),
+            "notes started and ended other than through add_note/end_note/end_notes"
+        );
+        self.live_notes > 0
+    }
+
+    /// Starts a live note; its handle (its index in `notes`).
+    pub fn add_note(&mut self, id: NoteId, end: Option<SampleTime>) -> usize {
+        self.notes.push(ThreadNote {
+            id,
+            end,
+            live: true,
+        });
+        self.live_notes += 1;
+        self.notes.len() - 1
+    }
+
+    /// Ends the note of `handle` if it is live; its id then.
+    pub fn end_note(&mut self, handle: usize) -> Option<NoteId> {
+        let note = self.notes.get_mut(handle).filter(|n| n.live)?;
+        note.live = false;
+        self.live_notes -= 1;
+        Some(note.id)
+    }
+
+    /// Ends every live note `which` picks; their ids, in order.
+    pub fn end_notes(&mut self, which: impl Fn(&ThreadNote) -> bool) -> Vec<NoteId> {
+        let mut ended = Vec::new();
+        for note in self.notes.iter_mut().filter(|n| n.live && which(n)) {
+            note.live = false;
+            ended.push(note.id);
+        }
+        self.live_notes -= ended.len() as u32;
+        ended
     }
 
     /// Current Box-X priority (the register; tracks may change it).

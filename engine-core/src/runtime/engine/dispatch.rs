@@ -429,6 +429,7 @@ impl Engine {
             time: now,
             state: ThreadState::Running,
             notes: Vec::new(),
+            live_notes: 0,
             list: None,
             own_list: track.hit_list,
             own_patch: track.patch,
@@ -485,6 +486,13 @@ impl Engine {
 
     pub(super) fn schedule(&mut self, at: SampleTime, wake: Wake) {
         self.queue.push(at, wake, &self.clock);
+    }
+
+    /// Schedules `wake` at `tick_end`, the start of the next tick (`Clock::tick_end`).
+    pub(super) fn schedule_next_tick(&mut self, tick_end: SampleTime, wake: Wake) {
+        let next = self.clock.tick() + 1;
+        debug_assert_eq!(self.clock.tick_of(tick_end), next);
+        self.queue.push_in_tick(tick_end, next, wake);
     }
 }
 

@@ -188,21 +188,14 @@ impl Host for HostCtx<'_> {
     }
 
     fn note_off(&mut self, th: &mut Thread, handle: i32) {
-        let Some(note) = usize::try_from(handle)
-            .ok()
-            .and_then(|h| th.notes.get_mut(h))
-        else {
+        let Some(id) = usize::try_from(handle).ok().and_then(|h| th.end_note(h)) else {
             return;
         };
-        if note.live {
-            note.live = false;
-            let id = note.id;
-            let at = th.time;
-            self.engine.sink.send(SoundCommand::Stop { note: id, at });
-            let playing = th.attrs.isplaying;
-            let any = th.has_live_notes();
-            th.set_reg(playing, i32::from(any));
-        }
+        let at = th.time;
+        self.engine.sink.send(SoundCommand::Stop { note: id, at });
+        let playing = th.attrs.isplaying;
+        let any = th.has_live_notes();
+        th.set_reg(playing, i32::from(any));
     }
 
     fn set_list(&mut self, th: &mut Thread, id: i32) -> Result<(), FaultKind> {
@@ -382,12 +375,10 @@ impl Host for HostCtx<'_> {
             // Instance: this actor's vocals — the source's other VOX tracks and this
             // thread's own notes.
             let source = th.source;
-            for note in th.notes.iter_mut().filter(|n| n.live) {
-                note.live = false;
-                self.engine.sink.send(SoundCommand::Stop {
-                    note: note.id,
-                    at: th.time,
-                });
+            for note in th.end_notes(|_| true) {
+                self.engine
+                    .sink
+                    .send(SoundCommand::Stop { note, at: th.time });
             }
             self.engine.threads_where(self.index, |t| {
                 source.is_some() && t.source == source && t.group == ControlGroup::Vox

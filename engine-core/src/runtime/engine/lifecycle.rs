@@ -117,9 +117,7 @@ impl Engine {
         let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) else {
             return;
         };
-        if let Some(n) = th.notes.get_mut(note) {
-            n.live = false;
-        }
+        th.end_note(note);
         let playing = th.attrs.isplaying;
         let any_live = th.has_live_notes();
         th.set_reg(playing, i32::from(any_live));
@@ -146,11 +144,7 @@ impl Engine {
             return;
         };
         th.state = ThreadState::Finished;
-        let mut stops = Vec::new();
-        for note in th.notes.iter_mut().filter(|n| n.live && n.end.is_none()) {
-            note.live = false;
-            stops.push(note.id);
-        }
+        let stops = th.end_notes(|n| n.end.is_none());
         for note in stops {
             self.sink.send(SoundCommand::Stop { note, at: now });
         }
@@ -200,11 +194,7 @@ impl Engine {
         } else {
             now
         };
-        let mut stops = Vec::new();
-        for note in th.notes.iter_mut().filter(|n| n.live) {
-            note.live = false;
-            stops.push(note.id);
-        }
+        let stops = th.end_notes(|_| true);
         for note in stops {
             self.sink.send(SoundCommand::Stop { note, at });
         }

@@ -11,7 +11,7 @@ use crate::runtime::queue::TimedQueue;
 use crate::runtime::rng::Rng;
 use crate::runtime::samples::SampleLibrary;
 use crate::runtime::sink::{AUDITION_PRIORITY, ControlGroup, NoteId, SoundCommand, SoundSink};
-use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadNote, ThreadState};
+use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadState};
 use crate::runtime::trace::{
     BusVolumes, CodePlace, EndReason, GivenLevels, Occupant, Seat, TraceEvent, TraceKind, TraceLog,
     TraceRecord, TraceSwitches, ViewLevels, VoiceTable,
@@ -495,12 +495,7 @@ impl Engine {
         id: NoteId,
         end: Option<SampleTime>,
     ) -> usize {
-        th.notes.push(ThreadNote {
-            id,
-            end,
-            live: true,
-        });
-        let handle = th.notes.len() - 1;
+        let handle = th.add_note(id, end);
         let playing = th.attrs.isplaying;
         th.set_reg(playing, 1);
         if let Some(end) = end {

@@ -40,7 +40,7 @@ impl Engine {
                 Wake::Run { thread, generation } if self.tick_used >= self.config.tick_fuel => {
                     // The tick's fuel is used up: the thread runs at the next tick.
                     self.deferred += 1;
-                    self.schedule(end, Wake::Run { thread, generation });
+                    self.schedule_next_tick(end, Wake::Run { thread, generation });
                 }
                 Wake::Run { thread, generation } => {
                     self.run_thread(&program, thread, generation, at, end);
@@ -267,7 +267,7 @@ impl Engine {
                 if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
                     th.time = th.time.max(tick_end);
                 }
-                self.schedule(tick_end, wake);
+                self.schedule_next_tick(tick_end, wake);
             }
             Exit::Finished => {
                 self.debug.thread_ended(index);
