@@ -103,6 +103,9 @@ pub enum ListRef {
     },
 }
 
+/// Ended notes a thread keeps at least before it drops them ([`Thread::end_note`]).
+const DROP_ENDED_AT: usize = 32;
+
 /// One running track.
 #[derive(Debug, Clone)]
 pub struct Thread {
@@ -144,10 +147,15 @@ pub struct Thread {
     pub time: SampleTime,
     /// Running, blocked or finished.
     pub state: ThreadState,
-    /// Notes started, in order (note_on's handle is the index). Start and end them
-    /// with [`add_note`](Self::add_note), [`end_note`](Self::end_note) and
-    /// [`end_notes`](Self::end_notes), which keep `live_notes` true.
+    /// Notes started, in order, from the one of handle `notes_from` on (note_on's
+    /// handle counts every note the thread started). Start and end them with
+    /// [`add_note`](Self::add_note), [`end_note`](Self::end_note) and
+    /// [`end_notes`](Self::end_notes), which keep `live_notes` true and drop notes that
+    /// ended before the oldest live one (the last note stays, for `wait_samp`), so a
+    /// track that plays for hours keeps no list of all it played.
     pub notes: Vec<ThreadNote>,
+    /// The handle of `notes[0]`: the notes before it ended and were dropped.
+    pub notes_from: usize,
     /// How many of `notes` are live: whether any is (asked at every note's end and
     /// levels change) costs nothing however many notes a long-running track started.
     pub live_notes: u32,
@@ -229,7 +237,7 @@ impl Thread {
         self.live_notes > 0
     }
 
-    /// Starts a live note; its handle (its index in `notes`).
+    /// Starts a live note; its handle.
     pub fn add_note(&mut self, id: NoteId, end: Option<SampleTime>) -> usize {
         self.notes.push(ThreadNote {
             id,
@@ -237,15 +245,18 @@ impl Thread {
             live: true,
         });
         self.live_notes += 1;
-        self.notes.len() - 1
+        self.notes_from + self.notes.len() - 1
     }
 
     /// Ends the note of `handle` if it is live; its id then.
     pub fn end_note(&mut self, handle: usize) -> Option<NoteId> {
-        let note = self.notes.get_mut(handle).filter(|n| n.live)?;
+        let index = handle.checked_sub(self.notes_from)?;
+        let note = self.notes.get_mut(index).filter(|n| n.live)?;
         note.live = false;
+        let id = note.id;
         self.live_notes -= 1;
-        Some(note.id)
+        self.drop_ended();
+        Some(id)
     }
 
     /// Ends every live note `which` picks; their ids, in order.
@@ -256,7 +267,25 @@ impl Thread {
             ended.push(note.id);
         }
         self.live_notes -= ended.len() as u32;
+        self.drop_ended();
         ended
+    }
+
+    /// Drops the notes that ended before the oldest live one (never the last note),
+    /// once they are many and at least half of the list: each note is moved at most
+    /// a few times over.
+    fn drop_ended(&mut self) {
+        let before_last = self.notes.len().saturating_sub(1);
+        let ended = self
+            .notes
+            .iter()
+            .take(before_last)
+            .position(|n| n.live)
+            .unwrap_or(before_last);
+        if ended >= DROP_ENDED_AT && ended * 2 >= self.notes.len() {
+            self.notes.drain(..ended);
+            self.notes_from += ended;
+        }
     }
 
     /// Current Box-X priority (the register; tracks may change it).

@@ -230,6 +230,47 @@ fn notes_waits_and_handles() {
 }
 
 #[test]
+fn a_long_running_track_keeps_no_list_of_every_note_it_played() {
+    // 60 notes one after another (0.1 s each). Handles count every note from 0 while the
+    // thread drops the notes that ended; note_off of an early handle does nothing, and
+    // wait_samp still waits for the last note.
+    let body = "\tloadb patch 1\n\tloadl v3 #0\n\tloadl v4 #60\nagain\n\tnote_on v1\n\twait_samp\n\
+                \tinc v3\n\tcmp v3 v4\n\tiflt @again\n\tprintreg v1\n\tloadb v5 0\n\tnote_off v5\n\
+                \tnote_on v1\n\tprintreg v1\n\twait_samp\n\tprintreg v3\n\tloadl v2 #5000\n\twait v2";
+    let (engine, trace, commands) = run(body, 9.0);
+    let errors = records(&trace, TraceKind::Error);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let prints: Vec<String> = records(&trace, TraceKind::Print)
+        .iter()
+        .map(|r| r.message())
+        .collect();
+    assert_eq!(prints.len(), 3, "{prints:?}");
+    assert!(prints[0].starts_with("v1 = 59 "), "{prints:?}");
+    assert!(prints[1].starts_with("v1 = 60 "), "{prints:?}");
+    assert!(prints[2].starts_with("v3 = 60 "), "{prints:?}");
+    let count = |kind: fn(&SoundCommand) -> bool| commands.iter().filter(|c| kind(c)).count();
+    assert_eq!(count(|c| matches!(c, SoundCommand::Start { .. })), 61);
+    assert_eq!(
+        count(|c| matches!(c, SoundCommand::Stop { .. })),
+        0,
+        "note_off of a note long ended stops nothing"
+    );
+    let (_, th) = engine.live_threads().next().expect("the track still runs");
+    assert_eq!(
+        th.notes_from + th.notes.len(),
+        61,
+        "handles count every note"
+    );
+    assert!(
+        th.notes_from >= 32,
+        "ended notes were dropped: {}",
+        th.notes_from
+    );
+    assert!(th.notes.len() < 32, "{} notes kept", th.notes.len());
+    assert!(!th.has_live_notes());
+}
+
+#[test]
 fn note_off_and_note_on_loop() {
     let body = "\tloadb patch 2\n\tnote_on_loop v1\n\tloadl v2 #100\n\twait v2\n\tnote_off v1\n\tprintreg v1";
     let (_, _, commands) = run(body, 0.5);

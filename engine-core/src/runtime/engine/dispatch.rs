@@ -429,6 +429,7 @@ impl Engine {
             time: now,
             state: ThreadState::Running,
             notes: Vec::new(),
+            notes_from: 0,
             live_notes: 0,
             list: None,
             own_list: track.hit_list,

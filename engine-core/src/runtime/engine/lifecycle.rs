@@ -162,7 +162,7 @@ impl Engine {
         let mut ends = Vec::new();
         for (i, note) in th.notes.iter().enumerate() {
             if note.live && note.end.is_none() {
-                ends.push((i, note.id));
+                ends.push((th.notes_from + i, note.id));
             }
         }
         for (i, id) in ends {
