@@ -85,7 +85,7 @@ fn table_mut(what: &mut TraceEvent) -> Option<&mut VoiceTable> {
 }
 
 /// The voice table of a Box-X verdict, to read.
-fn table_of(what: &TraceEvent) -> Option<&VoiceTable> {
+pub(super) fn table_of(what: &TraceEvent) -> Option<&VoiceTable> {
     match what {
         TraceEvent::Stole { occupants, .. } | TraceEvent::Refused { occupants, .. } => {
             Some(occupants)

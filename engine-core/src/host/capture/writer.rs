@@ -23,12 +23,12 @@
 //! keeps the emptied buffer for records to come. At most [`QUEUE`] hand-overs wait: a
 //! capture that cannot keep up slows the session down rather than filling memory.
 
-use super::binary::{FrameRef, MAGIC, TableWriter};
+use super::binary::{FrameRef, MAGIC, TableWriter, table_of};
 use super::{CaptureError, Header, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::names::Writing;
-use crate::runtime::trace::{TraceRecord, without_tables};
+use crate::runtime::trace::{TraceRecord, VoiceTable, without_tables};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -288,8 +288,16 @@ fn encode_and_write(
                 MAX_FRAME_BYTES,
             )?,
             Job::Records(gathered) => {
+                // A verdict that saw the very table the last verdict of this hand-over
+                // saw (still held by that record, so no other table has its address)
+                // changes nothing: its seats are not read again.
+                let mut last: Option<&VoiceTable> = None;
                 for record in &gathered {
-                    frames.record(record, &mut tables, &names)?;
+                    let table = table_of(&record.what);
+                    let seen = matches!((table, last), (Some(t), Some(l)) if t.same(l));
+                    let changes = if seen { None } else { Some(&mut tables) };
+                    frames.record(record, changes, &names)?;
+                    last = table.or(last);
                 }
                 // The session may have finished already; then the records just go.
                 let _ = give_back.send(gathered);
@@ -326,15 +334,15 @@ impl Frames {
     }
 
     /// A record (its voice table left out), after the change of the voice table to
-    /// write before it if there is one.
+    /// write before it if there is one (`None`: the table is known unchanged).
     fn record(
         &mut self,
         record: &TraceRecord,
-        tables: &mut TableWriter,
+        tables: Option<&mut TableWriter>,
         names: &Writing,
     ) -> Result<(), CaptureError> {
         self.with_names(names, |frames| {
-            if let Some(delta) = tables.delta(record) {
+            if let Some(delta) = tables.and_then(|tables| tables.delta(record)) {
                 frames.frame(&FrameRef::Table(delta), MAX_FRAME_BYTES)?;
             }
             without_tables(|| frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES))
