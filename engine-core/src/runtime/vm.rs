@@ -136,7 +136,12 @@ pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32)
                 used,
             );
         };
-        let step = step(th, program, host, &op, pc);
+        // The commonest of them, a timed wait, without going through every kind.
+        let step = if op.code == Opcode::Wait && th.regs[usize::from(op.a)] > 0 {
+            wait(th, host, &op)
+        } else {
+            step(th, program, host, &op, pc)
+        };
         // What the host's work for the instruction cost beyond it (list work).
         used = used.saturating_add(std::mem::take(&mut th.host_fuel));
         match step {
@@ -505,6 +510,16 @@ fn leave(th: &mut Thread, resume: u32, exit: Exit) -> Step {
     Step::Leave(exit)
 }
 
+/// `wait` of a positive number of milliseconds: the thread sleeps until then.
+#[inline(always)]
+fn wait<H: Host>(th: &mut Thread, host: &mut H, op: &Op) -> Step {
+    let wake = th
+        .time
+        .saturating_add(host.ms_to_samples(th.regs[usize::from(op.a)]));
+    th.time = wake;
+    leave(th, op.next, Exit::Sleep(wake))
+}
+
 /// Writes a register and sets the flags from it.
 fn set_flagged(th: &mut Thread, var: u8, value: i32) {
     th.regs[usize::from(var)] = value;
@@ -562,11 +577,7 @@ fn step_flow<H: Host>(th: &mut Thread, program: &Program, host: &mut H, op: &Op,
             Some(ret) => Step::Goto(ret),
             None => leave(th, next, Exit::Finished),
         },
-        Opcode::Wait if th.regs[a] > 0 => {
-            let wake = th.time.saturating_add(host.ms_to_samples(th.regs[a]));
-            th.time = wake;
-            leave(th, next, Exit::Sleep(wake))
-        }
+        Opcode::Wait if th.regs[a] > 0 => wait(th, host, op),
         Opcode::WaitSamp => {
             let exit = match th.notes.last() {
                 Some(note) if note.live => match note.end {
