@@ -142,7 +142,8 @@ impl Engine {
                 (exit, used, host.finish())
             }
         };
-        let exit = self.settle(&mut th, &budget, exit, used);
+        let mut exit = exit;
+        self.settle(&mut th, &budget, &mut exit, used);
         // A fault pauses first when the debugger asks for it.
         if let Exit::Fault { kind, op } = &exit
             && self.debug.break_on_fault
@@ -205,7 +206,7 @@ impl Engine {
     /// Books a run's instructions to the thread, its chain (if the run made or joined
     /// one) and the tick, and says what running out meant: the thread's own fuel is its
     /// fault, the chain's stops the chain, the tick's makes it go on at the next tick.
-    fn settle(&mut self, th: &mut Thread, budget: &Budget, exit: Exit, used: u32) -> Exit {
+    fn settle(&mut self, th: &mut Thread, budget: &Budget, exit: &mut Exit, used: u32) {
         let chain = self.running.take().and_then(|r| r.chain);
         if let Some(c) = chain {
             th.chain = Some(ChainRef {
@@ -219,11 +220,13 @@ impl Engine {
         self.tick_used = self.tick_used.saturating_add(u64::from(used));
         th.fuel_used = th.fuel_used.saturating_add(used);
         self.instructions += u64::from(used);
-        match exit {
-            Exit::Fault {
-                kind: FaultKind::OutOfFuel(_),
-                op,
-            } if used < budget.own_left => match chain.and_then(|c| self.chains.get(c as usize)) {
+        if let Exit::Fault {
+            kind: FaultKind::OutOfFuel(_),
+            op,
+        } = *exit
+            && used < budget.own_left
+        {
+            *exit = match chain.and_then(|c| self.chains.get(c as usize)) {
                 Some(fuel) if used >= budget.chain_left => Exit::Fault {
                     kind: FaultKind::ChainOutOfFuel {
                         used: fuel.used,
@@ -232,14 +235,14 @@ impl Engine {
                     op,
                 },
                 _ => Exit::NextTick,
-            },
-            other => other,
+            };
         }
     }
 
     /// Acts on how a run ended: a kill or stop the thread asked for, the next wake, the
-    /// end of its code, or its fault.
-    #[inline]
+    /// end of its code, or its fault ([`ended`](Self::ended), out of the way of the
+    /// common ends: asleep until a time, or until the next tick).
+    #[inline(always)]
     pub(super) fn after_run(
         &mut self,
         index: usize,
@@ -261,7 +264,8 @@ impl Engine {
             generation,
         };
         match exit {
-            Exit::Sleep(SampleTime::MAX) => {}
+            // The debugger stopped it: `pause` has it, the engine waits.
+            Exit::Sleep(SampleTime::MAX) | Exit::Break => {}
             Exit::Sleep(at) => self.schedule(at, wake),
             Exit::NextTick => {
                 if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
@@ -269,6 +273,14 @@ impl Engine {
                 }
                 self.schedule_next_tick(tick_end, wake);
             }
+            Exit::Finished | Exit::Fault { .. } => self.ended(index, exit),
+        }
+    }
+
+    /// A run ended with the end of the thread's code or a fault.
+    #[inline(never)]
+    fn ended(&mut self, index: usize, exit: Exit) {
+        match exit {
             Exit::Finished => {
                 self.debug.thread_ended(index);
                 if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
@@ -283,8 +295,7 @@ impl Engine {
                 self.debug.thread_ended(index);
                 self.fault(index, &kind, op);
             }
-            // The debugger stopped it: `pause` has it, the engine waits.
-            Exit::Break => {}
+            Exit::Sleep(_) | Exit::NextTick | Exit::Break => {}
         }
     }
 
