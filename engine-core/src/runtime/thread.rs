@@ -139,10 +139,11 @@ pub struct Thread {
     pub stack: Vec<i32>,
     /// Every variable; globals are copied in before and out after each run.
     pub regs: [i32; 256],
-    /// Zero flag.
-    pub zero: bool,
-    /// Sign flag.
-    pub sign: bool,
+    /// The zero and sign flags as one number: the last result (or a compare's
+    /// difference) itself — zero when the zero flag is set, below zero when the sign
+    /// flag is ([`zero`](Self::zero), [`sign`](Self::sign)). The VM keeps it as it
+    /// runs, with no conversion in and out of each run.
+    pub flag: i64,
     /// Virtual time: when the instruction about to run runs.
     pub time: SampleTime,
     /// Running, blocked or finished.
@@ -286,6 +287,16 @@ impl Thread {
             self.notes.drain(..ended);
             self.notes_from += ended;
         }
+    }
+
+    /// The zero flag.
+    pub fn zero(&self) -> bool {
+        self.flag == 0
+    }
+
+    /// The sign flag.
+    pub fn sign(&self) -> bool {
+        self.flag < 0
     }
 
     /// Current Box-X priority (the register; tracks may change it).

@@ -190,9 +190,9 @@ pub fn run_debug<H: Host>(
             return (Exit::Fault { kind, op: pc }, used);
         };
         used += 1;
-        let mut flag = Flag::of(th.zero, th.sign);
+        let mut flag = Flag(th.flag);
         let flow = register_op(&op, &mut th.regs, &mut flag);
-        (th.zero, th.sign) = flag.zero_sign();
+        th.flag = flag.0;
         match flow {
             Flow::Next => pc = op.next,
             Flow::Goto(target) | Flow::Link(target) => pc = target,
@@ -219,24 +219,6 @@ pub fn run_debug<H: Host>(
 struct Flag(i64);
 
 impl Flag {
-    /// The number that gives these flags.
-    #[inline(always)]
-    fn of(zero: bool, sign: bool) -> Self {
-        Self(if zero {
-            0
-        } else if sign {
-            -1
-        } else {
-            1
-        })
-    }
-
-    /// The zero and sign flags.
-    #[inline(always)]
-    fn zero_sign(self) -> (bool, bool) {
-        (self.0 == 0, self.0 < 0)
-    }
-
     /// Whether a fused branch of condition `mask` ([`Op::fuse`]) is taken: no branch
     /// of its own, the result's sign picks the mask's bit.
     #[inline(always)]
@@ -274,7 +256,7 @@ fn run_registers(
     let mut pc = *pc_out;
     let mut used = *used_out;
     let regs: &mut [i32; 256] = &mut th.regs;
-    let mut flag = Flag::of(th.zero, th.sign);
+    let mut flag = Flag(th.flag);
     let exit = loop {
         // A run of straight ops ([`Op::run`]) at a time, as much of it as the fuel
         // allows, counted once it ends.
@@ -331,14 +313,14 @@ fn run_registers(
             }
             Flow::Fault(kind) => break Exit::Fault { kind, op: pc },
             Flow::Slow => {
-                (th.zero, th.sign) = flag.zero_sign();
+                th.flag = flag.0;
                 *pc_out = pc;
                 *used_out = used;
                 return None;
             }
         }
     };
-    (th.zero, th.sign) = flag.zero_sign();
+    th.flag = flag.0;
     th.pc = pc;
     *pc_out = pc;
     *used_out = used;
@@ -523,8 +505,7 @@ fn wait<H: Host>(th: &mut Thread, host: &mut H, op: &Op) -> Step {
 /// Writes a register and sets the flags from it.
 fn set_flagged(th: &mut Thread, var: u8, value: i32) {
     th.regs[usize::from(var)] = value;
-    th.zero = value == 0;
-    th.sign = value < 0;
+    th.flag = i64::from(value);
 }
 
 /// Runs one instruction that needs the whole thread or the host.

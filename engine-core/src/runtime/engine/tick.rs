@@ -158,7 +158,7 @@ impl Engine {
                 .copy_from_slice(&th.regs[first..first + GLOBAL_COUNT]);
         }
         // Only sounding notes hear a change of levels.
-        let levels_changed = levels::levels_of(&th) != levels_before && th.has_live_notes();
+        let levels_changed = th.has_live_notes() && levels::levels_of(&th) != levels_before;
         let pc = th.pc;
         if th.priority() != priority {
             // Its code (or a global it reads its priority from) changed it.

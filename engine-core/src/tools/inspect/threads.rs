@@ -191,8 +191,8 @@ pub fn threads(engine: &Engine) -> Vec<ThreadView> {
                 line: origin.map(|o| o.line).filter(|l| *l > 0),
                 layout,
                 registers,
-                zero: th.zero,
-                sign: th.sign,
+                zero: th.zero(),
+                sign: th.sign(),
                 call_depth: th.calls.len(),
                 fuel_used: if th.fuel_tick == last_tick {
                     th.fuel_used
