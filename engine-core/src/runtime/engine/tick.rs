@@ -112,7 +112,7 @@ impl Engine {
             th.regs[first..first + GLOBAL_COUNT].copy_from_slice(&self.globals);
         }
         let mut stopped = None;
-        let (exit, used, after) = if th.simple {
+        let (mut exit, used, after) = if th.simple {
             (
                 self.run_simple(index, &mut th),
                 1,
@@ -142,7 +142,6 @@ impl Engine {
                 (exit, used, host.finish())
             }
         };
-        let mut exit = exit;
         self.settle(&mut th, &budget, &mut exit, used);
         // A fault pauses first when the debugger asks for it.
         if let Exit::Fault { kind, op } = &exit
