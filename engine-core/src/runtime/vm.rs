@@ -117,6 +117,7 @@ fn global_index(number: i32) -> Option<usize> {
 /// and flags, with the registers and flags held locally; the others (notes, hit lists,
 /// waits, the world, calls…) leave it for [`step`], which has the whole thread and the
 /// host.
+#[inline(always)]
 pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32) -> (Exit, u32) {
     let ops = program.ops.as_slice();
     let mut pc = th.pc;
