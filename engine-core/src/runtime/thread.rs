@@ -106,11 +106,46 @@ pub enum ListRef {
 /// Ended notes a thread keeps at least before it drops them ([`Thread::end_note`]).
 const DROP_ENDED_AT: usize = 32;
 
-/// One running track.
+/// One running track. Laid out in this order (`repr(C)`): what every run reads and
+/// writes first, so a wake touches few cache lines of a thread, then the registers.
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub struct Thread {
+    /// Virtual time: when the instruction about to run runs.
+    pub time: SampleTime,
+    /// The zero and sign flags as one number: the last result (or a compare's
+    /// difference) itself — zero when the zero flag is set, below zero when the sign
+    /// flag is ([`zero`](Self::zero), [`sign`](Self::sign)). The VM keeps it as it
+    /// runs, with no conversion in and out of each run.
+    pub flag: i64,
+    /// Tick the fuel count belongs to, and instructions run in it.
+    pub fuel_tick: u64,
     /// Bumped when the slot is reused, so stale queue entries are ignored.
     pub generation: u32,
+    /// Op index to run next.
+    pub pc: u32,
+    /// Instructions run in `fuel_tick`.
+    pub fuel_used: u32,
+    /// Fuel the host's work for the instruction being run costs beyond the instruction
+    /// (see [`LIST_ENTRIES_PER_FUEL`](super::vm::LIST_ENTRIES_PER_FUEL)); `vm::run`
+    /// charges and clears it after each instruction.
+    pub host_fuel: u32,
+    /// How many of `notes` are live: whether any is (asked at every note's end and
+    /// levels change) costs nothing however many notes a long-running track started.
+    pub live_notes: u32,
+    /// Gain factor from other threads' ducking (1 = not ducked).
+    pub duck_gain: f32,
+    /// The chain of `play_trk` starts it belongs to in the tick it was started (or
+    /// started another track) in, if any; see [`ChainRef`].
+    pub chain: Option<ChainRef>,
+    /// The Box-X voice it occupies.
+    pub voice: usize,
+    /// Where the attribute registers are in its layout.
+    pub attrs: AttrRegs,
+    /// Running, blocked or finished.
+    pub state: ThreadState,
+    /// Plays the track's sound once instead of running code.
+    pub simple: bool,
     /// Track ID.
     pub track: u32,
     /// Track name.
@@ -123,12 +158,6 @@ pub struct Thread {
     pub owners: BTreeSet<ObjectId>,
     /// True if objects started it (it ends when its last owner is quieted).
     pub by_object: bool,
-    /// The Box-X voice it occupies.
-    pub voice: usize,
-    /// Where the attribute registers are in its layout.
-    pub attrs: AttrRegs,
-    /// Op index to run next.
-    pub pc: u32,
     /// Op index of the entry point.
     pub entry: u32,
     /// Where `loop` goes.
@@ -139,15 +168,6 @@ pub struct Thread {
     pub stack: Vec<i32>,
     /// Every variable; globals are copied in before and out after each run.
     pub regs: [i32; 256],
-    /// The zero and sign flags as one number: the last result (or a compare's
-    /// difference) itself — zero when the zero flag is set, below zero when the sign
-    /// flag is ([`zero`](Self::zero), [`sign`](Self::sign)). The VM keeps it as it
-    /// runs, with no conversion in and out of each run.
-    pub flag: i64,
-    /// Virtual time: when the instruction about to run runs.
-    pub time: SampleTime,
-    /// Running, blocked or finished.
-    pub state: ThreadState,
     /// Notes started, in order, from the one of handle `notes_from` on (note_on's
     /// handle counts every note the thread started). Start and end them with
     /// [`add_note`](Self::add_note), [`end_note`](Self::end_note) and
@@ -157,21 +177,14 @@ pub struct Thread {
     pub notes: Vec<ThreadNote>,
     /// The handle of `notes[0]`: the notes before it ended and were dropped.
     pub notes_from: usize,
-    /// How many of `notes` are live: whether any is (asked at every note's end and
-    /// levels change) costs nothing however many notes a long-running track started.
-    pub live_notes: u32,
     /// Current hit list.
     pub list: Option<ListRef>,
     /// The track's own hit list (`smart_setlist 0`).
     pub own_list: Option<u32>,
     /// The track's patch (simple mode, and patch's initial value).
     pub own_patch: Option<u32>,
-    /// Plays the track's sound once instead of running code.
-    pub simple: bool,
     /// Executed `duck`.
     pub ducking: bool,
-    /// Gain factor from other threads' ducking (1 = not ducked).
-    pub duck_gain: f32,
     /// Sequence groups joined with seqgroup_trkid.
     pub groups: BTreeSet<u8>,
     /// Option group (from the track; the register can change it).
@@ -180,23 +193,12 @@ pub struct Thread {
     /// object's place in the view): while its registers still hold them, its notes'
     /// records name those contributions; once its code changes one, the code's.
     pub given: GivenLevels,
-    /// Tick the fuel count belongs to, and instructions run in it.
-    pub fuel_tick: u64,
-    /// Instructions run in `fuel_tick`.
-    pub fuel_used: u32,
-    /// Fuel the host's work for the instruction being run costs beyond the instruction
-    /// (see [`LIST_ENTRIES_PER_FUEL`](super::vm::LIST_ENTRIES_PER_FUEL)); `vm::run`
-    /// charges and clears it after each instruction.
-    pub host_fuel: u32,
     /// Another thread interrupted this one.
     pub interrupted: bool,
     /// The engine sequence number of the start (older threads have smaller numbers).
     pub started_seq: u64,
     /// When it started.
     pub started_at: SampleTime,
-    /// The chain of `play_trk` starts it belongs to in the tick it was started (or
-    /// started another track) in, if any; see [`ChainRef`].
-    pub chain: Option<ChainRef>,
 }
 
 /// A group of threads that started one another with `play_trk` within one tick. The
