@@ -107,7 +107,7 @@ pub enum ListRef {
 const DROP_ENDED_AT: usize = 32;
 
 /// One running track. Laid out in this order (`repr(C)`): what every run reads and
-/// writes first, so a wake touches few cache lines of a thread, then the registers.
+/// writes comes first, so a wake touches few cache lines of a thread; the rest after.
 #[derive(Debug, Clone)]
 #[repr(C)]
 pub struct Thread {
