@@ -19,9 +19,15 @@
 //! cores makes every clone on the session's thread wait for the other core. So the
 //! capture's thread compares each verdict's voice table with the seats it wrote last by
 //! value ([`TableWriter`](super::binary::TableWriter)), reads names by their address,
-//! and gives each hand-over back to the session, whose thread drops the records and
-//! keeps the emptied buffer for records to come. At most [`QUEUE`] hand-overs wait: a
-//! capture that cannot keep up slows the session down rather than filling memory.
+//! and gives each hand-over back to the session, whose thread keeps the buffer, records
+//! and all, for records to come. It drops a buffer's records just before it fills the
+//! buffer again, not when it gets the buffer back: a few milliseconds of records (the
+//! capture's thread works in bursts) are more than the core's cache holds, so the
+//! buffer comes back from memory either way, and dropping the old records then brings
+//! in the very lines the new ones are written to — one trip to memory instead of two
+//! (measured: the capture's cost on the session's thread a median of 3.6 % against
+//! 6.0 % side by side). At most [`QUEUE`] hand-overs wait: a capture that cannot keep up
+//! slows the session down rather than filling memory.
 
 use super::binary::{FrameRef, MAGIC, TableWriter, table_of};
 use super::{CaptureError, Header, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
@@ -61,8 +67,9 @@ enum Job {
 /// Records gathered for one hand-over.
 type Gathered = Vec<TraceRecord>;
 
-/// Emptied hand-over buffers kept for records to come: as many as can be out at once,
-/// so none is freed (and its memory given to the engine) while capturing.
+/// Hand-over buffers given back and kept for records to come, their old records still
+/// in them: as many as can be out at once, so none is freed (and its memory given to
+/// the engine) while capturing.
 const SPARE: usize = QUEUE + 2;
 /// A buffer that grew past this many records (a tick of thousands) is not kept.
 const SPARE_ROOM: usize = 4 * GATHER;
@@ -82,9 +89,10 @@ pub struct CaptureWriter {
     jobs: Option<SyncSender<Job>>,
     /// Records gathered, not yet handed over.
     gathered: Gathered,
-    /// Hand-overs the capture's thread is done with, to drop here.
+    /// Hand-overs the capture's thread is done with, to keep here.
     done: Receiver<Gathered>,
-    /// Emptied hand-over buffers, for records to come (at most [`SPARE`]).
+    /// Given-back hand-over buffers, for records to come (at most [`SPARE`]), oldest
+    /// first; their records are dropped when the buffer is taken.
     spare: VecDeque<Gathered>,
     thread: Option<JoinHandle<Result<Duration, CaptureError>>>,
 }
@@ -139,13 +147,17 @@ impl CaptureWriter {
         self.hand_over_if_full()
     }
 
-    /// The buffer records are gathered in: a spare one when the last was handed over.
+    /// The buffer records are gathered in: a spare one when the last was handed over,
+    /// its old records dropped now (so its memory is in the cache as it is filled).
     fn room(&mut self) -> &mut Gathered {
         if self.gathered.capacity() == 0 {
-            self.gathered = self
-                .spare
-                .pop_front()
-                .unwrap_or_else(|| Vec::with_capacity(2 * GATHER));
+            self.gathered = match self.spare.pop_front() {
+                Some(mut spare) => {
+                    spare.clear();
+                    spare
+                }
+                None => Vec::with_capacity(2 * GATHER),
+            };
         }
         &mut self.gathered
     }
@@ -185,11 +197,11 @@ impl CaptureWriter {
         self.send(job)
     }
 
-    /// Sends a job, first dropping the records the capture's thread gave back.
+    /// Sends a job, first keeping the buffers the capture's thread gave back.
     fn send(&mut self, job: Job) -> Result<(), CaptureError> {
-        while let Ok(mut gathered) = self.done.try_recv() {
-            // The records go here, on the session's thread; the room stays for more.
-            gathered.clear();
+        while let Ok(gathered) = self.done.try_recv() {
+            // The records go on the session's thread, when the buffer is used again
+            // (`room`); a buffer not kept goes now.
             if self.spare.len() < SPARE && gathered.capacity() <= SPARE_ROOM {
                 self.spare.push_back(gathered);
             }
