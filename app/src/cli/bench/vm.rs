@@ -22,6 +22,8 @@ pub const EVENTS_TARGET: f64 = 5e6;
 pub const CAPTURE_COST_TARGET: f64 = 0.05;
 /// Live tracks in the second figure.
 pub const LIVE_TRACKS: usize = 10_000;
+/// Passes of 10 s of sound the live-tracks figure is the best of.
+const LIVE_PASSES: usize = 5;
 
 fn engine(project: Project, config: EngineConfig, seconds: f64) -> Engine {
     let samples = UniformSamples(SampleInfo {
@@ -122,20 +124,32 @@ fn live_tracks(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     engine.take_trace();
     let seconds = 10.0;
     let ticks = (seconds * f64::from(config.tick_rate)) as usize;
-    let start = Instant::now();
-    for _ in 0..ticks {
-        engine.tick();
+    // Passes of 10 s of sound one after another, the best one the figure (as the other
+    // figures are the best of their runs), the spread of all of them beside it.
+    let mut passes = Vec::with_capacity(LIVE_PASSES);
+    for _ in 0..LIVE_PASSES {
+        let start = Instant::now();
+        for _ in 0..ticks {
+            engine.tick();
+        }
+        passes.push(start.elapsed().as_secs_f64());
+        // Nothing reads the records: they go, as a session's reader would take them.
+        engine.take_trace();
     }
-    let elapsed = start.elapsed().as_secs_f64();
+    passes.sort_by(f64::total_cmp);
+    let elapsed = passes[0];
     let share = elapsed / seconds;
     writeln!(
         io.out,
         "vm: {live_tracks} live tracks at {} Hz: {:.3} s of CPU for {seconds:.0} s of sound = {:.2} % \
-         of one core ({:.1} us per tick); target < {:.0} % ({})",
+         of one core ({:.1} us per tick; best of {LIVE_PASSES} passes, all from {:.2} to {:.2} %); \
+         target < {:.0} % ({})",
         config.tick_rate,
         elapsed,
         share * 100.0,
         elapsed * 1e6 / ticks as f64,
+        passes[0] / seconds * 100.0,
+        passes[passes.len() - 1] / seconds * 100.0,
         LIVE_TRACKS_TARGET * 100.0,
         under_or_over(LIVE_TRACKS_TARGET / share.max(f64::MIN_POSITIVE))
     )?;
