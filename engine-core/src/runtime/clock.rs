@@ -78,16 +78,23 @@ pub struct Clock {
     sample_rate: u32,
     tick_rate: u32,
     tick: u64,
+    /// When the current tick and the two after it start (`tick_start` of `tick`,
+    /// `tick + 1`, `tick + 2`): most wakes fall in those, and [`tick_of`](Self::tick_of)
+    /// finds them by comparing instead of dividing.
+    starts: [SampleTime; 3],
 }
 
 impl Clock {
     /// A clock at tick 0. Rates of 0 are treated as 1.
     pub fn new(sample_rate: u32, tick_rate: u32) -> Self {
-        Self {
+        let mut clock = Self {
             sample_rate: sample_rate.max(1),
             tick_rate: tick_rate.max(1),
             tick: 0,
-        }
+            starts: [SampleTime::ZERO; 3],
+        };
+        clock.starts = [0, 1, 2].map(|k| clock.tick_start(k));
+        clock
     }
 
     /// Samples per second.
@@ -117,17 +124,22 @@ impl Clock {
 
     /// When the current tick starts ("now").
     pub fn now(&self) -> SampleTime {
-        self.tick_start(self.tick)
+        self.starts[0]
     }
 
     /// When the current tick ends (the next one starts).
     pub fn tick_end(&self) -> SampleTime {
-        self.tick_start(self.tick + 1)
+        self.starts[1]
     }
 
     /// Moves on to the next tick.
     pub fn advance(&mut self) {
         self.tick += 1;
+        self.starts = [
+            self.starts[1],
+            self.starts[2],
+            self.tick_start(self.tick + 2),
+        ];
     }
 
     /// Milliseconds as a number of samples (rounded to nearest; negative is 0).
@@ -151,9 +163,15 @@ impl Clock {
 
     /// The tick that contains `time` (starts at or before it, ends after it).
     pub fn tick_of(&self, time: SampleTime) -> u64 {
+        // The current tick or the next: most wakes are (a track that updates every
+        // tick), and two comparisons cost less than the division.
+        let [now, next, after] = self.starts;
+        if time >= now && time < after {
+            return self.tick + u64::from(time >= next);
+        }
         // The last k with ⌊k·sample_rate / tick_rate⌋ ≤ time, that is with
         // k·sample_rate < (time + 1)·tick_rate: ⌊((time + 1)·tick_rate − 1) / sample_rate⌋.
-        // One division (the engine asks this for every wake it queues).
+        // One division.
         let (rate, samples) = (u64::from(self.tick_rate), u64::from(self.sample_rate));
         match time.0.checked_add(1).and_then(|t| t.checked_mul(rate)) {
             Some(product) => (product - 1) / samples,
@@ -198,6 +216,31 @@ mod tests {
                         && u128::from(t) < tick_start_exact(&clock, k + 1),
                     "{rate} Hz, {ticks} ticks/s, t = {t}: tick {k}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn a_clock_that_moved_on_names_the_same_ticks() {
+        // Around the current tick tick_of compares with the starts it keeps; elsewhere
+        // it divides. Both agree with the exact start of every tick.
+        for (rate, ticks) in [(48_000, 60), (22_050, 60), (44_100, 47), (8_000, 1000)] {
+            let mut clock = Clock::new(rate, ticks);
+            for _ in 0..1_000 {
+                clock.advance();
+                let k = clock.tick();
+                assert_eq!(clock.now().0 as u128, tick_start_exact(&clock, k));
+                assert_eq!(clock.tick_end().0 as u128, tick_start_exact(&clock, k + 1));
+                let from = tick_start_exact(&clock, k.saturating_sub(2)) as u64;
+                let to = tick_start_exact(&clock, k + 4) as u64;
+                for t in from..to {
+                    let of = clock.tick_of(SampleTime::from_samples(t));
+                    assert!(
+                        tick_start_exact(&clock, of) <= u128::from(t)
+                            && u128::from(t) < tick_start_exact(&clock, of + 1),
+                        "{rate} Hz, {ticks} ticks/s, at tick {k}, t = {t}: tick {of}"
+                    );
+                }
             }
         }
     }
