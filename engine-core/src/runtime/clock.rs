@@ -163,8 +163,8 @@ impl Clock {
 
     /// The tick that contains `time` (starts at or before it, ends after it).
     pub fn tick_of(&self, time: SampleTime) -> u64 {
-        // The current tick or the next: most wakes are (a track that updates every
-        // tick), and two comparisons cost less than the division.
+        // Most wakes fall in the current tick or the next (a track that updates every
+        // tick): two comparisons find those for less than the division costs.
         let [now, next, after] = self.starts;
         if time >= now && time < after {
             return self.tick + u64::from(time >= next);
