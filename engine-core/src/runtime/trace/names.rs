@@ -87,16 +87,23 @@ impl Drop for Reading {
     }
 }
 
-/// Slots of [`NameWriter::recent`].
+/// Sets of [`NameWriter::recent`].
 const RECENT: usize = 256;
+
+/// Addresses met whose hash picks the same set, with their index, the one added last
+/// first; one cache line. Address 0 (no `Arc` has it) marks an empty place.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
+struct Set([(usize, u32); 4]);
 
 /// A name table as it is written.
 #[derive(Debug)]
 struct NameWriter {
-    /// The addresses met last, with their index, by a few bits of the address: most
-    /// names of a record were in the records just before it, and this finds them
-    /// without hashing. Address 0 (no `Arc` has it) marks an empty slot.
-    recent: Box<[(usize, u32); RECENT]>,
+    /// The addresses met last, with their index, in sets picked by a multiplicative
+    /// hash of the address: most names of a record were in the records just before
+    /// it, and this finds them without a map. A set holds four, so the few names of
+    /// some hundred whose addresses fall in the same set all stay.
+    recent: Box<[Set; RECENT]>,
     /// Index by the name's address. The `Arc`s in `pinned` keep these addresses from
     /// being reused for another name.
     by_address: FastMap<usize, u32>,
@@ -112,7 +119,7 @@ struct NameWriter {
 impl Default for NameWriter {
     fn default() -> Self {
         Self {
-            recent: Box::new([(0, 0); RECENT]),
+            recent: Box::new([Set([(0, 0); 4]); RECENT]),
             by_address: FastMap::default(),
             pinned: Vec::new(),
             by_text: FastMap::default(),
@@ -125,14 +132,19 @@ impl Default for NameWriter {
 impl NameWriter {
     fn index(&mut self, name: &Arc<str>) -> u32 {
         let address = Arc::as_ptr(name).cast::<u8>() as usize;
-        // Allocations are 8-aligned: the bits above those pick the slot.
-        let slot = ((address >> 3) ^ (address >> 11)) % RECENT;
-        let (seen, index) = self.recent[slot];
-        if seen == address {
-            return index;
+        // The top bits of the product depend on every bit of the address (its low bits
+        // alone fall on a few sets: allocations are aligned, names close together).
+        let set = address.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - RECENT.ilog2());
+        let ways = &self.recent[set].0;
+        for &(seen, index) in ways {
+            if seen == address {
+                return index;
+            }
         }
         let index = self.index_of_new(name, address);
-        self.recent[slot] = (address, index);
+        let ways = &mut self.recent[set].0;
+        ways.rotate_right(1);
+        ways[0] = (address, index);
         index
     }
 
@@ -148,7 +160,7 @@ impl NameWriter {
         });
         if self.pinned.len() >= ADDRESSES {
             // Unpinned, an address may come back as another name's.
-            self.recent.fill((0, 0));
+            self.recent.fill(Set([(0, 0); 4]));
             self.by_address.clear();
             self.pinned.clear();
             self.forgotten += 1;
@@ -234,5 +246,34 @@ pub mod option {
         deserializer: D,
     ) -> Result<Option<Arc<str>>, D::Error> {
         Ok(Option::<Owned>::deserialize(deserializer)?.map(|owned| owned.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names whose addresses share a set, names met again after thousands of others,
+    /// the same text at another address: each keeps the index it was first given, and
+    /// each text is a new name once.
+    #[test]
+    fn a_name_keeps_its_index_however_many_names_come_between() {
+        let writing = Writing::start();
+        let names: Vec<Arc<str>> = (0..3000).map(|i| Arc::from(format!("track{i}"))).collect();
+        let first: Vec<u32> = names.iter().map(|n| index_of(n).unwrap()).collect();
+        assert_eq!(first, (0..3000).collect::<Vec<u32>>());
+        for round in 0..3 {
+            for (i, name) in names.iter().enumerate().rev().step_by(round + 1) {
+                assert_eq!(index_of(name), Some(i as u32), "{name}");
+            }
+        }
+        let again = Arc::from("track17");
+        assert_eq!(index_of(&again), Some(17));
+        let new = writing.take_new();
+        assert_eq!(new.len(), 3000);
+        assert_eq!(&*new[2999], "track2999");
+        assert!(writing.take_new().is_empty());
+        drop(writing);
+        assert_eq!(index_of(&names[0]), None);
     }
 }
