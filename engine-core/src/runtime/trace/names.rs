@@ -87,7 +87,7 @@ impl Drop for Reading {
     }
 }
 
-/// Sets of [`NameWriter::recent`].
+/// Sets of [`NameWriter::recent`]; a power of two (the top bits of a hash pick one).
 const RECENT: usize = 256;
 
 /// Addresses met whose hash picks the same set, with their index, the one added last
