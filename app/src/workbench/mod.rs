@@ -15,7 +15,8 @@ mod qa;
 mod renderer;
 
 pub use first_frame::{FIRST_FRAME_ENV, FIRST_FRAME_LINE};
-pub use renderer::{central_frame, clear_color, native_options, software_renderer};
+pub(crate) use renderer::is_software;
+pub use renderer::{central_frame, clear_color, native_options, software_renderer, wgpu_chosen};
 mod render_job;
 pub mod settings;
 

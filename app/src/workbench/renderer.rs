@@ -22,9 +22,10 @@ const SOFTWARE_REFRESH: Duration = Duration::from_millis(500);
 /// it costs through wgpu's Vulkan path. `HITBENCH_RENDERER=wgpu` chooses wgpu. No
 /// dithering: the workbench paints flat colours, and dithering costs every pixel.
 pub fn native_options(title: &str) -> eframe::NativeOptions {
-    let renderer = match std::env::var("HITBENCH_RENDERER") {
-        Ok(name) if name.eq_ignore_ascii_case("wgpu") => eframe::Renderer::Wgpu,
-        _ => eframe::Renderer::Glow,
+    let renderer = if wgpu_chosen() {
+        eframe::Renderer::Wgpu
+    } else {
+        eframe::Renderer::Glow
     };
     eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -34,6 +35,11 @@ pub fn native_options(title: &str) -> eframe::NativeOptions {
         dithering: false,
         ..Default::default()
     }
+}
+
+/// Whether `HITBENCH_RENDERER=wgpu` chooses wgpu over OpenGL.
+pub fn wgpu_chosen() -> bool {
+    std::env::var("HITBENCH_RENDERER").is_ok_and(|name| name.eq_ignore_ascii_case("wgpu"))
 }
 
 /// The name of the renderer painting the window when it is a software one (llvmpipe,
@@ -60,7 +66,7 @@ fn gl_renderer(gl: &eframe::glow::Context) -> String {
 }
 
 /// True for the name of a renderer that paints on the CPU.
-fn is_software(name: &str) -> bool {
+pub(crate) fn is_software(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     [
         "llvmpipe",

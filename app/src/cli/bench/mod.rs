@@ -13,6 +13,8 @@ mod cold_start;
 mod load;
 mod mix;
 mod paint;
+mod paint_gl;
+mod painter;
 mod reload;
 mod scratch;
 mod ui;

@@ -3,13 +3,15 @@
 //! screen size over a fixture of 1,000,000 trace records and 64 busy voices, while new
 //! records arrive every frame; once following the newest record, once with a filter on.
 //! A frame is all of it (target < 8 ms): the layout (`Context::run_ui`), the
-//! tessellation (`Context::tessellate`) and the paint, by egui's own wgpu renderer into
-//! an offscreen texture, waited for until the device is done (`paint.rs`). Where there is
-//! no adapter at all the paint is not measured, and the output says so.
+//! tessellation (`Context::tessellate`) and the paint, by the renderer the window would
+//! use — egui's OpenGL renderer (`paint_gl.rs`), or its wgpu renderer (`paint.rs`) with
+//! `HITBENCH_RENDERER=wgpu` — into an offscreen framebuffer, waited for until it is
+//! drawn. Where there is no renderer at all the paint is not measured, and the output
+//! says so.
 
 use super::super::Io;
 use super::Size;
-use super::paint::Painter;
+use super::painter::Renderer;
 use crate::workbench;
 use crate::workbench::dock::{self, Behavior, Pane, Panels};
 use engine_core::host::live::LiveSnapshot;
@@ -193,8 +195,8 @@ struct Frame {
     layout: Duration,
     /// `Context::tessellate`: the shapes into meshes.
     tessellate: Duration,
-    /// egui's wgpu renderer: texture changes, buffers, the render pass, until the device
-    /// is done (None: there is no adapter).
+    /// egui's renderer: texture changes, buffers, the draws, until the frame is drawn
+    /// (None: there is no renderer).
     paint: Option<Duration>,
     /// Meshes painted.
     meshes: usize,
@@ -213,7 +215,7 @@ impl Frame {
 struct Rig {
     ctx: egui::Context,
     /// egui's renderer, painting offscreen (None: there is no adapter).
-    painter: Option<Painter>,
+    painter: Option<Renderer>,
     /// What the panels read (project, live snapshot, trace log).
     data: ContextData,
     names: Names,
@@ -354,7 +356,7 @@ fn report(io: &mut Io<'_>, case: &str, frames: &[Frame]) -> anyhow::Result<()> {
 /// What the renderer costs by itself, whatever the panels do: an empty frame (cleared,
 /// submitted, waited for) and one rectangle over the whole screen (what a frame that
 /// paints every pixel once costs at the least).
-fn renderer_alone(io: &mut Io<'_>, painter: &mut Painter, frames: usize) -> anyhow::Result<()> {
+fn renderer_alone(io: &mut Io<'_>, painter: &mut Renderer, frames: usize) -> anyhow::Result<()> {
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, SCREEN);
     let mut mesh = egui::epaint::Mesh::default();
     mesh.add_colored_rect(screen, egui::Color32::from_gray(27));
@@ -391,7 +393,7 @@ fn renderer_alone(io: &mut Io<'_>, painter: &mut Painter, frames: usize) -> anyh
         SCREEN.y,
         ms(full.0),
         ms(full.1),
-        if painter.software {
+        if painter.software() {
             " (rasterised on the CPU: every pixel painted costs, which a GPU would not feel)"
         } else {
             ""
@@ -401,14 +403,14 @@ fn renderer_alone(io: &mut Io<'_>, painter: &mut Painter, frames: usize) -> anyh
 }
 
 /// The renderer, and its line: the adapter it paints with, or why there is none.
-fn painter(io: &mut Io<'_>) -> anyhow::Result<Option<Painter>> {
+fn painter(io: &mut Io<'_>) -> anyhow::Result<Option<Renderer>> {
     let start = Instant::now();
-    match Painter::new([SCREEN.x as u32, SCREEN.y as u32], 1.0) {
+    match Renderer::new([SCREEN.x as u32, SCREEN.y as u32], 1.0) {
         Ok(painter) => {
             writeln!(
                 io.out,
-                "ui: painted by egui_wgpu on {} (device ready in {:.0} ms)",
-                painter.adapter,
+                "ui: painted by {} (ready in {:.0} ms)",
+                painter.describe(),
                 ms(start.elapsed())
             )?;
             Ok(Some(painter))
@@ -447,8 +449,9 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         io.out,
         "ui: {records} trace records, {VOICES} busy voices, {}x{} points at 1 pixel a point, \
          the default layout with Traces in front; a frame is layout (egui's run_ui), \
-         tessellation and paint (egui_wgpu's renderer into an offscreen texture, until the \
-         device is done); {frames} frames a case, {PER_FRAME} new records a frame",
+         tessellation and paint (egui's renderer, as the window's, into an offscreen \
+         framebuffer, until it is drawn); {frames} frames a case, {PER_FRAME} new records a \
+         frame",
         SCREEN.x, SCREEN.y
     )?;
     let mut rig = Rig {
