@@ -5,8 +5,10 @@
 //! (meters, voice lanes, the lot view's plots) — on a timer: four times a second, what a
 //! person follows. On a machine without a GPU the frames are painted by a software
 //! renderer (Mesa's llvmpipe, a CPU wgpu adapter), where one frame of the workbench costs
-//! about 40 ms of CPU; there the timer runs twice a second, so that watching a project
-//! play does not take the core its audio needs, and the status bar says so.
+//! about 15 ms of CPU through OpenGL (the demo playing in a 1280×800 window, `bench ui
+//! --window`) and several times that through wgpu; there the timer runs twice a second,
+//! so that watching a project play does not take the core its audio needs, and the
+//! status bar says so.
 
 use super::Workbench;
 use std::time::Duration;

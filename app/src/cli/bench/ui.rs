@@ -214,7 +214,7 @@ impl Frame {
 /// The workbench's panels and dock, drawn headless.
 struct Rig {
     ctx: egui::Context,
-    /// egui's renderer, painting offscreen (None: there is no adapter).
+    /// egui's renderer, painting offscreen (None: there is no renderer).
     painter: Option<Renderer>,
     /// What the panels read (project, live snapshot, trace log).
     data: ContextData,
@@ -402,7 +402,7 @@ fn renderer_alone(io: &mut Io<'_>, painter: &mut Renderer, frames: usize) -> any
     Ok(())
 }
 
-/// The renderer, and its line: the adapter it paints with, or why there is none.
+/// The renderer, and its line: what it paints with, or why there is none.
 fn painter(io: &mut Io<'_>) -> anyhow::Result<Option<Renderer>> {
     let start = Instant::now();
     match Renderer::new([SCREEN.x as u32, SCREEN.y as u32], 1.0) {
