@@ -71,69 +71,73 @@ fn context(device: &Device) -> Result<(Display, PossiblyCurrentContext), String>
 
 impl GlPainter {
     /// A painter for a screen of `size` pixels at `pixels_per_point`, on the first EGL
-    /// device that gives an OpenGL 3.3 context; `Err` says why there is none.
-    #[allow(unsafe_code)]
+    /// device that gives an OpenGL 3.3 context and a framebuffer; `Err` says why there
+    /// is none (what the last device tried lacked).
     pub fn new(size: [u32; 2], pixels_per_point: f32) -> Result<Self, String> {
         let mut why = String::from("no EGL device");
         for device in devices()? {
-            let (display, context) = match context(&device) {
-                Ok(made) => made,
-                Err(e) => {
-                    why = e;
-                    continue;
-                }
-            };
-            // SAFETY: the context is current on this thread; the loader returns the
-            // display's own entry points for it.
-            let gl = Arc::new(unsafe {
-                glow::Context::from_loader_function_cstr(|name: &CStr| {
-                    display.get_proc_address(name)
-                })
-            });
-            // SAFETY: plain OpenGL 3.3 calls on the current context: a colour
-            // renderbuffer of the screen's size attached to a new framebuffer, bound
-            // for every draw that follows (egui's painter draws into what is bound).
-            let (framebuffer, renderbuffer, adapter) = unsafe {
-                let adapter = gl.get_parameter_string(glow::RENDERER);
-                let renderbuffer = gl.create_renderbuffer()?;
-                gl.bind_renderbuffer(glow::RENDERBUFFER, Some(renderbuffer));
-                gl.renderbuffer_storage(
-                    glow::RENDERBUFFER,
-                    glow::RGBA8,
-                    size[0] as i32,
-                    size[1] as i32,
-                );
-                let framebuffer = gl.create_framebuffer()?;
-                gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
-                gl.framebuffer_renderbuffer(
-                    glow::FRAMEBUFFER,
-                    glow::COLOR_ATTACHMENT0,
-                    glow::RENDERBUFFER,
-                    Some(renderbuffer),
-                );
-                if gl.check_framebuffer_status(glow::FRAMEBUFFER) != glow::FRAMEBUFFER_COMPLETE {
-                    return Err("the offscreen framebuffer is incomplete".into());
-                }
-                (framebuffer, renderbuffer, adapter)
-            };
-            // As the window's (`workbench::native_options`): no dithering.
-            let dithering = crate::workbench::native_options("").dithering;
-            let painter = egui_glow::Painter::new(Arc::clone(&gl), "", None, dithering)
-                .map_err(|e| e.to_string())?;
-            let software = crate::workbench::is_software(&adapter);
-            return Ok(Self {
-                painter,
-                gl,
-                _context: context,
-                framebuffer,
-                renderbuffer,
-                size,
-                pixels_per_point,
-                adapter,
-                software,
-            });
+            match Self::on(&device, size, pixels_per_point) {
+                Ok(painter) => return Ok(painter),
+                Err(e) => why = e,
+            }
         }
         Err(why)
+    }
+
+    /// A painter on `device`.
+    #[allow(unsafe_code)]
+    fn on(device: &Device, size: [u32; 2], pixels_per_point: f32) -> Result<Self, String> {
+        let (display, context) = context(device)?;
+        // SAFETY: the context is current on this thread; the loader returns the
+        // display's own entry points for it.
+        let gl = Arc::new(unsafe {
+            glow::Context::from_loader_function_cstr(|name: &CStr| display.get_proc_address(name))
+        });
+        // SAFETY: plain OpenGL 3.3 calls on the current context: a colour renderbuffer
+        // of the screen's size attached to a new framebuffer, bound for every draw that
+        // follows (egui's painter draws into what is bound). On an error the context,
+        // dropped, takes them with it.
+        let (framebuffer, renderbuffer, adapter) = unsafe {
+            let adapter = gl.get_parameter_string(glow::RENDERER);
+            let renderbuffer = gl.create_renderbuffer()?;
+            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(renderbuffer));
+            gl.renderbuffer_storage(
+                glow::RENDERBUFFER,
+                glow::RGBA8,
+                size[0] as i32,
+                size[1] as i32,
+            );
+            let framebuffer = gl.create_framebuffer()?;
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
+            gl.framebuffer_renderbuffer(
+                glow::FRAMEBUFFER,
+                glow::COLOR_ATTACHMENT0,
+                glow::RENDERBUFFER,
+                Some(renderbuffer),
+            );
+            if gl.check_framebuffer_status(glow::FRAMEBUFFER) != glow::FRAMEBUFFER_COMPLETE {
+                return Err(format!(
+                    "the offscreen framebuffer on {adapter} is incomplete"
+                ));
+            }
+            (framebuffer, renderbuffer, adapter)
+        };
+        // As the window's (`workbench::native_options`): no dithering.
+        let dithering = crate::workbench::native_options("").dithering;
+        let painter = egui_glow::Painter::new(Arc::clone(&gl), "", None, dithering)
+            .map_err(|e| e.to_string())?;
+        let software = crate::workbench::is_software(&adapter);
+        Ok(Self {
+            painter,
+            gl,
+            _context: context,
+            framebuffer,
+            renderbuffer,
+            size,
+            pixels_per_point,
+            adapter,
+            software,
+        })
     }
 
     /// Paints one frame: the screen cleared to `clear` (normalised, gamma), the texture
