@@ -34,8 +34,7 @@ impl LotPanel {
             visuals: ui.visuals().clone(),
             small: FontId::proportional(11.0),
         };
-        map.background();
-        map.view(&view);
+        map.ground(&view);
         map.grid();
         map.rooms(world);
         map.stations(world, self.drag);

@@ -18,6 +18,7 @@
 //! pixels, `controls` is the toolbar and the keys, `details` the column beside the map
 //! and `curves` the volume and pan history and its plots.
 
+mod cells;
 mod controls;
 mod curves;
 mod details;

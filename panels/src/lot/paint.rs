@@ -3,6 +3,7 @@
 //! listener, and each object's glyph, ring and labels. Painting only: the map decides
 //! where things are and takes the input.
 
+use super::cells;
 use super::details::signed;
 use super::geometry::{MapFrame, Quad, ViewQuads};
 use super::{Drag, drawn_position};
@@ -36,26 +37,33 @@ pub(super) struct Look {
 }
 
 impl MapPainter {
-    /// The map's background.
-    pub(super) fn background(&self) {
-        let canvas = self.frame.canvas;
-        self.painter
-            .rect_filled(canvas, 4.0, self.visuals.extreme_bg_color);
-    }
-
-    /// The view on the ground: the silent edge, the fade band, the full-volume area, the
-    /// screen (its top edge thicker: which way is up on screen).
-    pub(super) fn view(&self, view: &ViewQuads) {
+    /// The map's ground: its background and the view on it — the silent edge, the fade
+    /// band, the full-volume area, the screen (its top edge thicker: which way is up on
+    /// screen). The background and the areas' fills are painted as cells in their
+    /// blended colours ([`cells`]), every pixel once, the areas' edges over them.
+    pub(super) fn ground(&self, view: &ViewQuads) {
         let painter = &self.painter;
         let poly = |q: &Quad| q.iter().map(|p| self.frame.to_px(*p)).collect::<Vec<_>>();
-        painter.add(Shape::convex_polygon(
-            poly(&view.silent),
-            theme::FADE_BAND_FILL,
+        let (silent, full) = (poly(&view.silent), poly(&view.full));
+        let fills = [theme::FADE_BAND_FILL, theme::FULL_VOLUME_FILL];
+        let mut mesh = egui::Mesh::default();
+        for cell in cells::cells(self.frame.canvas, &[&silent, &full]) {
+            let colour = cells::colour(self.visuals.extreme_bg_color, &fills, cell.inside);
+            let first = mesh.vertices.len() as u32;
+            for p in &cell.points {
+                mesh.colored_vertex(*p, colour);
+            }
+            for k in 1..cell.points.len() as u32 - 1 {
+                mesh.add_triangle(first, first + k, first + k + 1);
+            }
+        }
+        painter.add(Shape::mesh(mesh));
+        painter.add(Shape::closed_line(
+            silent,
             Stroke::new(1.0, theme::SILENT_EDGE),
         ));
-        painter.add(Shape::convex_polygon(
-            poly(&view.full),
-            theme::FULL_VOLUME_FILL,
+        painter.add(Shape::closed_line(
+            full,
             Stroke::new(1.0, theme::FULL_VOLUME_EDGE),
         ));
         let screen_px = poly(&view.screen);
