@@ -95,13 +95,17 @@ impl VoicesPanel {
         samples as f64 / f64::from(self.sample_rate.max(1))
     }
 
-    /// The slots as rows of a table; free slots say so.
+    /// The slots as rows of a table; free slots say so. Rows scrolled out of view keep
+    /// their place (and the stripes their order) without their widgets: with 64 busy
+    /// voices they were most of the workbench's layout.
     fn slots_table(
         &self,
         ui: &mut egui::Ui,
         ctx: &PanelContext<'_>,
         commands: &mut Vec<AppCommand>,
     ) {
+        let clip = ui.clip_rect();
+        let row_height = ui.spacing().interact_size.y;
         egui::Grid::new("voice-slots")
             .striped(true)
             .num_columns(12)
@@ -117,6 +121,12 @@ impl VoicesPanel {
                 }
                 ui.end_row();
                 for view in &ctx.live.voice_slots {
+                    let top = ui.cursor().top();
+                    if top > clip.bottom() || top + row_height < clip.top() {
+                        ui.allocate_exact_size(egui::vec2(0.0, row_height), egui::Sense::hover());
+                        ui.end_row();
+                        continue;
+                    }
                     let selected = ctx.selection == Some(&Selection::Voice(view.slot));
                     let slot = crate::keyed(ui, ("voice slot", view.slot), |ui| {
                         ui.selectable_label(selected, view.slot.to_string())

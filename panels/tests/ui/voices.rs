@@ -498,3 +498,103 @@ fn snapshot_of_the_panel() {
     harness.run();
     harness.snapshot("voices");
 }
+
+/// 64 busy slots, each on its own track (`track_0` …).
+fn busy(slots: usize) -> LiveSnapshot {
+    let voice_slots = (0..slots)
+        .map(|slot| VoiceView {
+            slot,
+            world: None,
+            occupant: Some(VoiceOccupant {
+                thread: slot,
+                track: 0x100 + slot as u32,
+                track_name: Arc::from(format!("track_{slot}").as_str()),
+                event: Arc::from("vox_greet"),
+                source: Some(slot as i32),
+                owners: vec![slot as i32],
+                priority: 20,
+                group: ControlGroup::Fx,
+                gain: Gain::new(0.8),
+                pan: Pan::new(0.0),
+                elapsed: at(1.0) - at(0.0),
+                started_at: at(0.0),
+                live_notes: 1,
+                finished: false,
+            }),
+        })
+        .collect();
+    LiveSnapshot {
+        now: at(1.0),
+        voices: (slots, slots),
+        voice_slots,
+        ..LiveSnapshot::default()
+    }
+}
+
+fn row_top(harness: &Harness<'_, State>, slot: usize) -> Option<f32> {
+    harness
+        .query_by_role_and_label(Role::Link, &format!("track_{slot}"))
+        .map(|n| n.rect().top())
+}
+
+/// Slots scrolled out of view are not built, and keep their place: every slot's row is
+/// as tall as a row left out, so the rows do not move as others come and go; scrolled
+/// to the end, the last slots are there and the first are not.
+#[test]
+fn slots_out_of_view_keep_their_place_without_their_widgets() {
+    let cx = || ContextData {
+        live: busy(64),
+        ..ContextData::default()
+    };
+    // All 64 in view: one row after another, each as tall as a row left out.
+    let mut tall = common::harness(VoicesPanel::default(), cx(), egui::vec2(980.0, 2400.0));
+    tall.run();
+    let pitch = tall.ctx.global_style().spacing.interact_size.y + 4.0;
+    let tops: Vec<f32> = (0..64).map(|s| row_top(&tall, s).unwrap()).collect();
+    for (slot, pair) in tops.windows(2).enumerate() {
+        assert!(
+            (pair[1] - pair[0] - pitch).abs() < 0.01,
+            "row {slot} to {}: {} px",
+            slot + 1,
+            pair[1] - pair[0]
+        );
+    }
+
+    // A short pane: the first rows only.
+    let mut short = common::harness(VoicesPanel::default(), cx(), egui::vec2(980.0, 300.0));
+    short.run();
+    assert_eq!(row_top(&short, 0), Some(tops[0]));
+    assert!(row_top(&short, 63).is_none(), "the last slot is not built");
+    let shown = (0..64).filter(|s| row_top(&short, *s).is_some()).count();
+    assert!((5..20).contains(&shown), "{shown} rows built");
+
+    // Scrolled down step by step until the last slot comes into view: it is built, the
+    // first is not, and the rows above it are where they were in the tall pane.
+    short.hover_at(egui::pos2(400.0, 200.0));
+    let mut steps = 0;
+    while row_top(&short, 63).is_none() {
+        steps += 1;
+        assert!(steps < 200, "the last slot never came into view");
+        short.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -40.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        short.step();
+    }
+    assert!(row_top(&short, 0).is_none(), "the first slot is not built");
+    let last = row_top(&short, 63).unwrap();
+    let before = row_top(&short, 60).expect("the ones before it are built");
+    assert!((last - before - 3.0 * pitch).abs() < 0.01);
+    // Measured from the section's header, now scrolled out of view above: the rows left
+    // out above took exactly the room they would have.
+    let header = |h: &Harness<'_, State>| h.get_by_label("Slots").rect().top();
+    let tall_span = tops[63] - header(&tall);
+    assert!(
+        (last - header(&short) - tall_span).abs() < 0.01,
+        "{} against {tall_span}",
+        last - header(&short)
+    );
+}
