@@ -50,7 +50,7 @@ pub use qa::{QaData, QaPanel, QaScriptState, QaState};
 pub use source_view::SourceViewPanel;
 pub use sources::SourcesPanel;
 pub use threads::ThreadsPanel;
-pub use traces::{TraceFilter, TracesPanel};
+pub use traces::{DEFAULT_INDEX_BUDGET, SOFTWARE_INDEX_BUDGET, TraceFilter, TracesPanel};
 pub use voices::VoicesPanel;
 pub use why::{WhyPanel, WhyTarget};
 

@@ -16,7 +16,9 @@ mod renderer;
 
 pub use first_frame::{FIRST_FRAME_ENV, FIRST_FRAME_LINE};
 pub(crate) use renderer::is_software;
-pub use renderer::{central_frame, clear_color, native_options, software_renderer, wgpu_chosen};
+pub use renderer::{
+    central_frame, clear_color, index_budget, native_options, software_renderer, wgpu_chosen,
+};
 mod render_job;
 pub mod settings;
 

@@ -7,6 +7,7 @@ use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How many kinds of record there are.
@@ -221,18 +222,11 @@ impl Index {
             return true;
         };
         let from = (self.scanned - dropped) as usize;
-        let start = Instant::now();
-        for (i, record) in trace.range(from..).enumerate() {
-            if i > 0 && i % 256 == 0 && start.elapsed() >= budget {
-                self.scanned = dropped + (from + i) as u64;
-                return false;
-            }
-            if matcher.matches_with(record, &mut self.scratch) {
-                self.rows.push_back(dropped + (from + i) as u64);
-            }
-        }
-        self.scanned = end;
-        true
+        let (tested, rows) = test(matcher, trace, from, budget, &mut self.scratch);
+        self.rows
+            .extend(rows.into_iter().map(|i| dropped + i as u64));
+        self.scanned = dropped + (from + tested) as u64;
+        self.scanned == end
     }
 
     /// How far testing the records has come, 0 to 1.
@@ -242,6 +236,120 @@ impl Index {
             return 1.0;
         }
         self.scanned.saturating_sub(self.dropped) as f32 / total as f32
+    }
+}
+
+/// Records tested at a time: between looks at the clock, and the unit of work the
+/// threads share.
+const CHUNK: usize = 256;
+
+/// With fewer records than this to test, they are tested on the calling thread alone
+/// (records arriving a few at a time); with more (a new filter over a long trace), on
+/// every core.
+const PARALLEL_FROM: usize = 16 * CHUNK;
+
+/// How many threads test records when there are many: the cores, up to four.
+fn testers() -> usize {
+    static TESTERS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *TESTERS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(4)
+    })
+}
+
+/// Tests the records of `trace` from position `from` on against `matcher`, for about
+/// `budget` (at least one chunk of them). Returns how many were tested — always the
+/// first ones from `from` — and the positions of those that match, ascending.
+fn test(
+    matcher: &TraceMatcher,
+    trace: &VecDeque<TraceRecord>,
+    from: usize,
+    budget: Duration,
+    scratch: &mut String,
+) -> (usize, Vec<usize>) {
+    let start = Instant::now();
+    let left = trace.len().saturating_sub(from);
+    let threads = if left >= PARALLEL_FROM { testers() } else { 1 };
+    if threads == 1 {
+        let mut rows = Vec::new();
+        let mut at = from;
+        while at < trace.len() {
+            let to = (at + CHUNK).min(trace.len());
+            test_chunk(matcher, trace, at..to, scratch, &mut rows);
+            at = to;
+            if start.elapsed() >= budget {
+                break;
+            }
+        }
+        return (at - from, rows);
+    }
+    // Each thread takes the next chunk until the budget is spent; the chunks tested
+    // without a gap from the first are kept (a few past a gap are tested again later).
+    let chunks = left.div_ceil(CHUNK);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut scratch = String::new();
+        let mut done = Vec::new();
+        loop {
+            let chunk = next.fetch_add(1, Ordering::Relaxed);
+            if chunk >= chunks {
+                break;
+            }
+            let at = from + chunk * CHUNK;
+            let mut rows = Vec::new();
+            test_chunk(
+                matcher,
+                trace,
+                at..(at + CHUNK).min(trace.len()),
+                &mut scratch,
+                &mut rows,
+            );
+            done.push((chunk, rows));
+            if start.elapsed() >= budget {
+                break;
+            }
+        }
+        done
+    };
+    let mut done = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut done = work();
+        for helper in helpers {
+            match helper.join() {
+                Ok(more) => done.extend(more),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        done
+    });
+    done.sort_unstable_by_key(|(chunk, _)| *chunk);
+    let mut rows = Vec::new();
+    let mut tested = 0;
+    for (k, (chunk, more)) in done.into_iter().enumerate() {
+        if chunk != k {
+            break;
+        }
+        rows.extend(more);
+        tested = ((k + 1) * CHUNK).min(left);
+    }
+    (tested, rows)
+}
+
+/// Tests the records at positions `range`, adding the positions of those that match to
+/// `rows`.
+fn test_chunk(
+    matcher: &TraceMatcher,
+    trace: &VecDeque<TraceRecord>,
+    range: std::ops::Range<usize>,
+    scratch: &mut String,
+    rows: &mut Vec<usize>,
+) {
+    let first = range.start;
+    for (i, record) in trace.range(range).enumerate() {
+        if matcher.matches_with(record, scratch) {
+            rows.push(first + i);
+        }
     }
 }
 
@@ -332,6 +440,43 @@ mod tests {
         );
         assert_eq!(index.counts[kind_index(TraceKind::Voice)], trace.len());
         assert!((index.progress() - 1.0).abs() < f32::EPSILON);
+    }
+
+    /// A new filter over a long trace is tested on every core, and finds what testing
+    /// each record by itself finds, in order; over one call or many.
+    #[test]
+    fn many_records_are_tested_in_parallel_as_one_by_one() {
+        let trace: VecDeque<TraceRecord> = (0..(PARALLEL_FROM as u64 * 5 + 17))
+            .map(|i| {
+                let kind = if i % 3 == 0 {
+                    TraceKind::Error
+                } else {
+                    TraceKind::Voice
+                };
+                let text = if i % 7 == 0 { "a Hit" } else { "miss" };
+                record(i, kind, text)
+            })
+            .collect();
+        let mut filter = TraceFilter {
+            text: "hit".into(),
+            ..TraceFilter::default()
+        };
+        filter.kinds[kind_index(TraceKind::Error)] = false;
+        let expected: Vec<u64> = (0..trace.len() as u64)
+            .filter(|&i| filter.matches(&trace[i as usize]))
+            .collect();
+        assert!(expected.len() > 1000);
+        let mut index = Index::default();
+        assert!(index.update(&trace, 0, 0, &filter, Duration::from_secs(60)));
+        assert_eq!(index.rows, expected);
+        // A budget spent at once: a few chunks a call, the same rows in the end.
+        let mut index = Index::default();
+        let mut calls = 1;
+        while !index.update(&trace, 0, 0, &filter, Duration::ZERO) {
+            calls += 1;
+        }
+        assert!(calls > 3, "{calls} calls");
+        assert_eq!(index.rows, expected);
     }
 
     #[test]

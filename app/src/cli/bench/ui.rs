@@ -470,6 +470,9 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         tree,
         time: 0.0,
     };
+    // The indexing budget the window takes with this renderer.
+    rig.panels.traces.index_budget =
+        workbench::index_budget(rig.painter.as_ref().is_some_and(Renderer::software));
     let first = rig.frame(0)?;
     if let Some(painter) = &mut rig.painter {
         // After the first frame: the font atlas the rectangle is painted from is there.
@@ -503,10 +506,11 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     writeln!(
         io.out,
         "ui: first frame (fonts, layout, the font atlas uploaded) {:.1} ms; a filter change \
-         re-indexes {records} records over {} frame(s), {:.1} ms in all; {} record(s) match \
-         the filter",
+         re-indexes {records} records over {} frame(s) ({:.0} ms of indexing a frame, the \
+         window's budget with this renderer), {:.1} ms in all; {} record(s) match the filter",
         ms(first.total()),
         indexing.len(),
+        ms(rig.panels.traces.index_budget),
         ms(reindex),
         rig.panels.traces.matching()
     )?;
