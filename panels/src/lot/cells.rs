@@ -210,11 +210,8 @@ mod tests {
     /// The blended colour is the fills stacked in order over the ground.
     #[test]
     fn a_cells_colour_stacks_its_areas_fills_in_order() {
-        let ground = Color32::from_gray(10);
-        let fills = [
-            Color32::from_rgba_premultiplied(20, 15, 5, 22),
-            Color32::from_rgba_premultiplied(14, 31, 17, 40),
-        ];
+        let ground = egui::Visuals::dark().extreme_bg_color;
+        let fills = [crate::theme::FADE_BAND_FILL, crate::theme::FULL_VOLUME_FILL];
         assert_eq!(colour(ground, &fills, 0), ground);
         assert_eq!(colour(ground, &fills, 0b01), ground.blend(fills[0]));
         assert_eq!(
