@@ -7,6 +7,7 @@ use engine_core::runtime::{TraceKind, TraceRecord};
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -152,8 +153,12 @@ pub(super) struct Index {
     pub(super) dropped: u64,
     /// One past the number of the last record counted in `kinds`.
     pub(super) seen: u64,
-    /// One past the number of the last record tested against `filter`.
-    pub(super) scanned: u64,
+    /// The records tested against `filter` are those from this number…
+    pub(super) tested_from: u64,
+    /// …to one before this one. A new filter is tested from the newest record back,
+    /// so what a list following the newest shows is there in the first frame; records
+    /// arriving meanwhile are tested as they come.
+    pub(super) tested_to: u64,
     /// `filter`, prepared.
     pub(super) matcher: Option<TraceMatcher>,
     /// The trace's epoch (`PanelContext::trace_epoch`) the index was built on.
@@ -164,8 +169,10 @@ pub(super) struct Index {
 
 impl Index {
     /// Brings the index up to date with `trace`, whose first record is number
-    /// `dropped`, of epoch `epoch` (another epoch: another trace), for `filter`, testing records for at most about `budget` (the rest
-    /// on later calls). Returns whether every record has been tested.
+    /// `dropped`, of epoch `epoch` (another epoch: another trace), for `filter`, testing
+    /// records for about `budget` (the rest on later calls): first those that arrived
+    /// since the last call, then older ones, newest first. Returns whether every record
+    /// has been tested.
     pub(super) fn update(
         &mut self,
         trace: &VecDeque<TraceRecord>,
@@ -174,6 +181,7 @@ impl Index {
         filter: &TraceFilter,
         budget: Duration,
     ) -> bool {
+        let start = Instant::now();
         let end = dropped + trace.len() as u64;
         if dropped < self.dropped || end < self.seen || epoch != self.epoch {
             // The trace was replaced: start again.
@@ -183,25 +191,8 @@ impl Index {
             };
             self.dropped = dropped;
             self.seen = dropped;
-            self.scanned = dropped;
         }
-        // Records dropped from the front.
-        if dropped > self.dropped {
-            let gone = (dropped - self.dropped).min(self.kinds.len() as u64);
-            for _ in 0..gone {
-                if let Some(kind) = self.kinds.pop_front()
-                    && let Some(count) = self.counts.get_mut(usize::from(kind))
-                {
-                    *count = count.saturating_sub(1);
-                }
-            }
-            while self.rows.front().is_some_and(|&n| n < dropped) {
-                self.rows.pop_front();
-            }
-            self.dropped = dropped;
-            self.seen = self.seen.max(dropped);
-            self.scanned = self.scanned.max(dropped);
-        }
+        self.drop_front(dropped);
         // Count the new records.
         for record in trace.range((self.seen - dropped) as usize..) {
             let kind = kind_index(record.kind);
@@ -211,22 +202,73 @@ impl Index {
             }
         }
         self.seen = end;
-        // A new filter tests every record again.
+        // A new filter tests every record again, from the newest back.
         if self.filter.as_ref() != Some(filter) {
             self.rows.clear();
-            self.scanned = dropped;
+            self.tested_from = end;
+            self.tested_to = end;
             self.filter = Some(filter.clone());
             self.matcher = Some(filter.matcher());
         }
         let Some(matcher) = &self.matcher else {
             return true;
         };
-        let from = (self.scanned - dropped) as usize;
-        let (tested, rows) = test(matcher, trace, from, budget, &mut self.scratch);
-        self.rows
-            .extend(rows.into_iter().map(|i| dropped + i as u64));
-        self.scanned = dropped + (from + tested) as u64;
-        self.scanned == end
+        let at = |n: u64| (n - dropped) as usize;
+        // The records that arrived since, then older ones.
+        let newer = at(self.tested_to)..trace.len();
+        if !newer.is_empty() {
+            let (tested, rows) = test(
+                matcher,
+                trace,
+                newer.clone(),
+                false,
+                budget,
+                &mut self.scratch,
+            );
+            self.rows
+                .extend(rows.into_iter().map(|i| dropped + i as u64));
+            self.tested_to += tested as u64;
+            if self.tested_to < end {
+                return false;
+            }
+        }
+        let older = 0..at(self.tested_from);
+        if !older.is_empty() {
+            let left = budget.saturating_sub(start.elapsed());
+            let (tested, rows) = test(matcher, trace, older, true, left, &mut self.scratch);
+            for i in rows.into_iter().rev() {
+                self.rows.push_front(dropped + i as u64);
+            }
+            self.tested_from -= tested as u64;
+        }
+        self.complete()
+    }
+
+    /// Forgets the records before number `dropped`, gone from the trace.
+    fn drop_front(&mut self, dropped: u64) {
+        if dropped <= self.dropped {
+            return;
+        }
+        let gone = (dropped - self.dropped).min(self.kinds.len() as u64);
+        for _ in 0..gone {
+            if let Some(kind) = self.kinds.pop_front()
+                && let Some(count) = self.counts.get_mut(usize::from(kind))
+            {
+                *count = count.saturating_sub(1);
+            }
+        }
+        while self.rows.front().is_some_and(|&n| n < dropped) {
+            self.rows.pop_front();
+        }
+        self.dropped = dropped;
+        self.seen = self.seen.max(dropped);
+        self.tested_from = self.tested_from.max(dropped);
+        self.tested_to = self.tested_to.max(dropped);
+    }
+
+    /// Whether every record has been tested against the filter.
+    pub(super) fn complete(&self) -> bool {
+        self.tested_from <= self.dropped && self.tested_to >= self.seen
     }
 
     /// How far testing the records has come, 0 to 1.
@@ -235,7 +277,7 @@ impl Index {
         if total == 0 {
             return 1.0;
         }
-        self.scanned.saturating_sub(self.dropped) as f32 / total as f32
+        self.tested_to.saturating_sub(self.tested_from) as f32 / total as f32
     }
 }
 
@@ -258,82 +300,92 @@ fn testers() -> usize {
     })
 }
 
-/// Tests the records of `trace` from position `from` on against `matcher`, for about
-/// `budget` (at least one chunk of them). Returns how many were tested — always the
-/// first ones from `from` — and the positions of those that match, ascending.
+/// Tests the records of `trace` at positions `range` against `matcher` — from the first
+/// on, or with `newest_first` from the last back — for about `budget` (at least one
+/// chunk of them). Returns how many were tested (always the first ones in that order)
+/// and the positions of those that match, ascending.
 fn test(
     matcher: &TraceMatcher,
     trace: &VecDeque<TraceRecord>,
-    from: usize,
+    range: Range<usize>,
+    newest_first: bool,
     budget: Duration,
     scratch: &mut String,
 ) -> (usize, Vec<usize>) {
     let start = Instant::now();
-    let left = trace.len().saturating_sub(from);
-    let threads = if left >= PARALLEL_FROM { testers() } else { 1 };
-    if threads == 1 {
-        let mut rows = Vec::new();
-        let mut at = from;
-        while at < trace.len() {
-            let to = (at + CHUNK).min(trace.len());
-            test_chunk(matcher, trace, at..to, scratch, &mut rows);
-            at = to;
-            if start.elapsed() >= budget {
-                break;
-            }
+    let chunks = range.len().div_ceil(CHUNK);
+    // Chunk `k` in the order of testing.
+    let chunk = |k: usize| {
+        if newest_first {
+            range.end.saturating_sub((k + 1) * CHUNK).max(range.start)..range.end - k * CHUNK
+        } else {
+            range.start + k * CHUNK..(range.start + (k + 1) * CHUNK).min(range.end)
         }
-        return (at - from, rows);
-    }
-    // Each thread takes the next chunk until the budget is spent; the chunks tested
-    // without a gap from the first are kept (a few past a gap are tested again later).
-    let chunks = left.div_ceil(CHUNK);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut scratch = String::new();
-        let mut done = Vec::new();
-        loop {
-            let chunk = next.fetch_add(1, Ordering::Relaxed);
-            if chunk >= chunks {
-                break;
-            }
-            let at = from + chunk * CHUNK;
-            let mut rows = Vec::new();
-            test_chunk(
-                matcher,
-                trace,
-                at..(at + CHUNK).min(trace.len()),
-                &mut scratch,
-                &mut rows,
-            );
-            done.push((chunk, rows));
-            if start.elapsed() >= budget {
-                break;
-            }
-        }
-        done
     };
-    let mut done = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut done = work();
-        for helper in helpers {
-            match helper.join() {
-                Ok(more) => done.extend(more),
-                Err(panic) => std::panic::resume_unwind(panic),
+    let threads = if range.len() >= PARALLEL_FROM {
+        testers()
+    } else {
+        1
+    };
+    let mut done = if threads == 1 {
+        let mut done = Vec::new();
+        for k in 0..chunks {
+            let mut rows = Vec::new();
+            test_chunk(matcher, trace, chunk(k), scratch, &mut rows);
+            done.push((k, rows));
+            if start.elapsed() >= budget {
+                break;
             }
         }
         done
-    });
-    done.sort_unstable_by_key(|(chunk, _)| *chunk);
-    let mut rows = Vec::new();
-    let mut tested = 0;
-    for (k, (chunk, more)) in done.into_iter().enumerate() {
-        if chunk != k {
-            break;
-        }
-        rows.extend(more);
-        tested = ((k + 1) * CHUNK).min(left);
+    } else {
+        // Each thread takes the next chunk until the budget is spent; the chunks tested
+        // without a gap from the first are kept (a few past a gap are tested again).
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut scratch = String::new();
+            let mut done = Vec::new();
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= chunks {
+                    break;
+                }
+                let mut rows = Vec::new();
+                test_chunk(matcher, trace, chunk(k), &mut scratch, &mut rows);
+                done.push((k, rows));
+                if start.elapsed() >= budget {
+                    break;
+                }
+            }
+            done
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let mut done = work();
+            for helper in helpers {
+                match helper.join() {
+                    Ok(more) => done.extend(more),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            done
+        })
+    };
+    done.sort_unstable_by_key(|(k, _)| *k);
+    let kept = done
+        .iter()
+        .enumerate()
+        .take_while(|(i, (k, _))| i == k)
+        .count();
+    done.truncate(kept);
+    if newest_first {
+        done.reverse();
     }
-    (tested, rows)
+    let tested = (kept * CHUNK).min(range.len());
+    (
+        tested,
+        done.into_iter().flat_map(|(_, rows)| rows).collect(),
+    )
 }
 
 /// Tests the records at positions `range`, adding the positions of those that match to
@@ -341,7 +393,7 @@ fn test(
 fn test_chunk(
     matcher: &TraceMatcher,
     trace: &VecDeque<TraceRecord>,
-    range: std::ops::Range<usize>,
+    range: Range<usize>,
     scratch: &mut String,
     rows: &mut Vec<usize>,
 ) {
@@ -477,6 +529,34 @@ mod tests {
         }
         assert!(calls > 3, "{calls} calls");
         assert_eq!(index.rows, expected);
+    }
+
+    /// A new filter is tested from the newest record back: after one short call the
+    /// newest matches are found (what a list following the newest shows), the oldest
+    /// not yet; records arriving meanwhile are tested as they come.
+    #[test]
+    fn a_new_filter_finds_the_newest_matches_first() {
+        for records in [3_000u64, 40_000] {
+            let mut trace: VecDeque<TraceRecord> = (0..records)
+                .map(|i| record(i, TraceKind::Voice, if i % 100 == 7 { "hit" } else { "x" }))
+                .collect();
+            let filter = TraceFilter {
+                text: "hit".into(),
+                ..TraceFilter::default()
+            };
+            let mut index = Index::default();
+            assert!(!index.update(&trace, 0, 0, &filter, Duration::ZERO));
+            let newest = records - 93;
+            assert_eq!(index.rows.back(), Some(&newest), "{records} records");
+            assert_ne!(index.rows.front(), Some(&7));
+            assert!(index.progress() < 1.0);
+            trace.push_back(record(records, TraceKind::Voice, "a late hit"));
+            while !index.update(&trace, 0, 0, &filter, Duration::ZERO) {}
+            let expected: Vec<u64> = (0..=records)
+                .filter(|i| i % 100 == 7 || *i == records)
+                .collect();
+            assert_eq!(index.rows, expected);
+        }
     }
 
     #[test]

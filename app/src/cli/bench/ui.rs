@@ -496,8 +496,13 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     // The new filter tests every record again, a few milliseconds a frame.
     let start = Instant::now();
     let mut indexing = Vec::new();
+    // Frames until the list following the newest shows matching rows.
+    let mut first_rows = None;
     while indexing.is_empty() || rig.panels.traces.indexing() {
         indexing.push(rig.frame(PER_FRAME)?);
+        if first_rows.is_none() && rig.panels.traces.matching() > 0 {
+            first_rows = Some(indexing.len());
+        }
     }
     let reindex = start.elapsed();
     let filtered = rig.measure(frames)?;
@@ -506,12 +511,14 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     writeln!(
         io.out,
         "ui: first frame (fonts, layout, the font atlas uploaded) {:.1} ms; a filter change \
-         re-indexes {records} records over {} frame(s) ({:.0} ms of indexing a frame, the \
-         window's budget with this renderer), {:.1} ms in all; {} record(s) match the filter",
+         re-indexes {records} records over {} frame(s) ({:.1} ms of indexing a frame, the \
+         window's budget with this renderer), {:.1} ms in all, the newest matches shown \
+         from frame {}; {} record(s) match the filter",
         ms(first.total()),
         indexing.len(),
         ms(rig.panels.traces.index_budget),
         ms(reindex),
+        first_rows.map_or_else(|| "(none)".to_string(), |n| n.to_string()),
         rig.panels.traces.matching()
     )?;
     Ok(())
