@@ -191,6 +191,8 @@ impl Index {
             };
             self.dropped = dropped;
             self.seen = dropped;
+            self.tested_from = dropped;
+            self.tested_to = dropped;
         }
         self.drop_front(dropped);
         // Count the new records.
