@@ -329,9 +329,16 @@ fn test(
     } else {
         1
     };
-    let mut done = if threads == 1 {
+    // Each thread takes the next chunk until the budget is spent; the chunks tested
+    // without a gap from the first are kept (a few past a gap are tested again).
+    let next = AtomicUsize::new(0);
+    let work = |scratch: &mut String| {
         let mut done = Vec::new();
-        for k in 0..chunks {
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= chunks {
+                break;
+            }
             let mut rows = Vec::new();
             test_chunk(matcher, trace, chunk(k), scratch, &mut rows);
             done.push((k, rows));
@@ -340,30 +347,15 @@ fn test(
             }
         }
         done
+    };
+    let mut done = if threads == 1 {
+        work(scratch)
     } else {
-        // Each thread takes the next chunk until the budget is spent; the chunks tested
-        // without a gap from the first are kept (a few past a gap are tested again).
-        let next = AtomicUsize::new(0);
-        let work = || {
-            let mut scratch = String::new();
-            let mut done = Vec::new();
-            loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= chunks {
-                    break;
-                }
-                let mut rows = Vec::new();
-                test_chunk(matcher, trace, chunk(k), &mut scratch, &mut rows);
-                done.push((k, rows));
-                if start.elapsed() >= budget {
-                    break;
-                }
-            }
-            done
-        };
         std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-            let mut done = work();
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| scope.spawn(move || work(&mut String::new())))
+                .collect();
+            let mut done = work(scratch);
             for helper in helpers {
                 match helper.join() {
                     Ok(more) => done.extend(more),
