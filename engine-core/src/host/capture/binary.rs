@@ -2,11 +2,14 @@
 //! length and that many bytes of one postcard-encoded [`Frame`]. The first frame is the
 //! header.
 //!
+//! The records handed over together are one frame ([`RecordsRef`]; a frame of its own
+//! per record should that be too long, as version 7 wrote them all).
+//!
 //! Box-X verdicts (`Stole`, `Refused`) carry the whole voice table, and consecutive
 //! verdicts see the same table or almost. So the table is not written in each record
 //! (a record's tables are written empty): the encoder keeps the table as last written
-//! ([`TableWriter`]) and, before a verdict that saw another, writes a [`TableDelta`]
-//! frame with the seats that changed. The decoder keeps the same table and gives it back
+//! ([`TableWriter`]) and, with a verdict that saw another, writes a [`TableDelta`]
+//! with the seats that changed (next to the record, or in a frame before it). The decoder keeps the same table and gives it back
 //! to each verdict (shared), so a capture reads back exactly as it was recorded.
 //!
 //! Names (events, tracks, patches, samples) are written once: a names frame gives the
@@ -18,8 +21,9 @@ use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::names::{self, Reading};
 use crate::runtime::trace::{Seat, TraceEvent, TraceRecord, VoiceTable};
-use serde::ser::SerializeStruct;
+use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Deserialize, Serialize, Serializer};
+use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
@@ -38,6 +42,7 @@ pub(super) enum FrameRef<'a> {
     End { at: SampleTime },
     Keyframe(&'a Keyframe),
     Names(&'a [Arc<str>]),
+    Records(RecordsRef<'a>),
 }
 
 /// One frame, as read.
@@ -50,6 +55,7 @@ pub(super) enum Frame {
     End { at: SampleTime },
     Keyframe(Box<Keyframe>),
     Names(Vec<String>),
+    Records(Vec<(Option<TableDelta>, TraceRecord)>),
 }
 
 /// How the voice table changed since the last verdict: its new length and the seats
@@ -109,7 +115,7 @@ struct Written {
 /// runs on the capture's thread and holds no part of the engine's tables (no reference
 /// count of theirs is written there): it compares each verdict's table with what it
 /// wrote last, by value.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct TableWriter {
     last: Vec<Written>,
     /// The name table's [`generation`](names::generation) the addresses in `last` are
@@ -192,6 +198,47 @@ impl Serialize for DeltaRef<'_> {
         delta.serialize_field("changed", &Changed(self))?;
         delta.end()
     }
+}
+
+/// Records written as one frame (from version 8): each with the change of the voice
+/// table to apply before it, if it is a verdict that saw another table than the last
+/// one written. Serializing it moves `tables` on, as writing each record's frame would.
+pub(super) struct RecordsRef<'a> {
+    pub records: &'a [TraceRecord],
+    pub tables: RefCell<&'a mut TableWriter>,
+}
+
+impl Serialize for RecordsRef<'_> {
+    /// As `Vec<(Option<TableDelta>, TraceRecord)>`, the records' own tables left out
+    /// (call it inside [`without_tables`](crate::runtime::trace::without_tables)).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut tables = self.tables.borrow_mut();
+        let mut seq = serializer.serialize_seq(Some(self.records.len()))?;
+        each_with_delta(self.records, &mut tables, |delta, record| {
+            seq.serialize_element(&(delta, record))
+        })?;
+        seq.end()
+    }
+}
+
+/// Calls `each` with every record in turn and the change of the voice table to write
+/// before it, if it is a verdict that saw another table than the last one written.
+pub(super) fn each_with_delta<E>(
+    records: &[TraceRecord],
+    tables: &mut TableWriter,
+    mut each: impl FnMut(Option<DeltaRef<'_>>, &TraceRecord) -> Result<(), E>,
+) -> Result<(), E> {
+    // A verdict that saw the very table the verdict before it among these saw (still
+    // held by that record, so no other table has its address) changes nothing: its
+    // seats are not read again.
+    let mut last: Option<&VoiceTable> = None;
+    for record in records {
+        let table = table_of(&record.what);
+        let seen = matches!((table, last), (Some(t), Some(l)) if t.same(l));
+        each(if seen { None } else { tables.delta(record) }, record)?;
+        last = table.or(last);
+    }
+    Ok(())
 }
 
 impl Tables {
@@ -286,11 +333,8 @@ pub(super) fn read(path: &Path, mut reader: impl Read) -> Result<Capture, Captur
         {
             names = Some(Reading::start());
         }
-        if let Some(line) =
-            line_of(decoded, &mut table, names.as_ref()).map_err(|e| bad(frame, offset, e))?
-        {
-            assembler.push(line).map_err(|e| bad(frame, offset, e))?;
-        }
+        push_frame(decoded, &mut table, names.as_ref(), &mut assembler)
+            .map_err(|e| bad(frame, offset, e))?;
         offset += 4 + len as u64;
     }
     assembler.finish().ok_or_else(|| {
@@ -316,30 +360,39 @@ fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize
     Ok(filled)
 }
 
-/// Turns a frame read back into a capture line (a table delta or names are not a line:
-/// `None`).
-fn line_of(
+/// Puts a frame read back into the capture: a line, or a frame of records line by
+/// line (a table delta or names are not a line, but change how the next lines read).
+fn push_frame(
     frame: Frame,
     table: &mut Tables,
     names: Option<&Reading>,
-) -> Result<Option<Line>, String> {
-    Ok(Some(match frame {
+    assembler: &mut Assembler,
+) -> Result<(), String> {
+    let line = match frame {
         Frame::Header(header) => Line::Header(header),
         Frame::Input { seconds, command } => Line::Input { seconds, command },
         Frame::Record(mut record) => {
             table.fill(&mut record);
             Line::Record(record)
         }
-        Frame::Table(delta) => {
-            table.apply(delta)?;
-            return Ok(None);
+        Frame::Records(records) => {
+            for (delta, mut record) in records {
+                if let Some(delta) = delta {
+                    table.apply(delta)?;
+                }
+                table.fill(&mut record);
+                assembler.push(Line::Record(record))?;
+            }
+            return Ok(());
         }
+        Frame::Table(delta) => return table.apply(delta),
         Frame::End { at } => Line::End { at },
         Frame::Keyframe(keyframe) => Line::Keyframe(keyframe),
         Frame::Names(new) => {
             let names = names.ok_or("a name table in a capture of version 6, which has none")?;
             names.define(new);
-            return Ok(None);
+            return Ok(());
         }
-    }))
+    };
+    assembler.push(line)
 }

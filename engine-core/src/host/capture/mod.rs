@@ -38,8 +38,9 @@ pub const FORMAT: &str = "hitbench-capture";
 /// 5: world players hold voice slots — new voice records, and a voice slot's keyframe
 /// names the world player in it; 6: a keyframe's mixer part holds the meters' loudness,
 /// RMS and overs; 7: a compact capture writes each name once, in a name table, and
-/// refers to it by index).
-pub const VERSION: u32 = 7;
+/// refers to it by index; 8: a compact capture writes the records handed over together
+/// in one frame).
+pub const VERSION: u32 = 8;
 /// The oldest version this build reads (version 6's compact captures write names in
 /// full, which a reader still takes): version 5's keyframes lack the meters (a compact
 /// capture's keyframes would not decode), version 4's voice slots lack the world player

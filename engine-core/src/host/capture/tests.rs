@@ -131,13 +131,7 @@ fn a_compact_capture_reads_back_as_written_and_writes_each_table_change_once() {
     // `dishwasher_loop`, whose seat was written with the first table, again after the
     // shorter one and again after the empty one.
     let frames = frames_of(&bytes);
-    let deltas: Vec<&binary::TableDelta> = frames
-        .iter()
-        .filter_map(|frame| match frame {
-            binary::Frame::Table(delta) => Some(delta),
-            _ => None,
-        })
-        .collect();
+    let deltas = deltas_of(&frames);
     assert_eq!(deltas.len(), 6);
     let with_seat = deltas
         .iter()
@@ -148,6 +142,80 @@ fn a_compact_capture_reads_back_as_written_and_writes_each_table_change_once() {
     let name = b"dishwasher_loop";
     let written_names = bytes.windows(name.len()).filter(|w| w == name).count();
     assert_eq!(written_names, 1);
+}
+
+/// The table changes a capture's frames give, in order: in frames of their own, or
+/// with the records they come before.
+fn deltas_of(frames: &[binary::Frame]) -> Vec<&binary::TableDelta> {
+    frames
+        .iter()
+        .flat_map(|frame| match frame {
+            binary::Frame::Table(delta) => vec![delta],
+            binary::Frame::Records(records) => records
+                .iter()
+                .filter_map(|(delta, _)| delta.as_ref())
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Records handed over together are one frame; records too many for one frame of at
+/// most [`MAX_FRAME_BYTES`] are each a frame of their own, their table changes in frames
+/// before them. Either way they read back as written, tables and all.
+#[test]
+fn records_go_in_one_frame_unless_it_would_be_too_long() {
+    let path = scratch("batches");
+    let mut writer = CaptureWriter::create(&path, &header()).unwrap();
+    let small = records();
+    writer.records(small.clone()).unwrap();
+    // A command hands over the records gathered before it.
+    writer.input(0.5, "quietall".into()).unwrap();
+    // Records of about 150 KiB each (50,000 owners of a track, and a name of 100 KiB,
+    // which goes in the name table): a hand-over of twenty is too long for a frame.
+    let long = |i: u64| {
+        let mut record = verdict(3000 + i, &VoiceTable::default(), false);
+        record.event = Some(Arc::from(format!("{i}{}", "x".repeat(100 << 10)).as_str()));
+        record.what = TraceEvent::Joined {
+            object: 1,
+            track: Arc::from("crowd"),
+            voice: 3,
+            owners: (1..50_000).collect(),
+        };
+        record
+    };
+    let mut big: Vec<TraceRecord> = (0..20).map(long).collect();
+    big.insert(5, small[5].clone());
+    writer.records(big.clone()).unwrap();
+    writer.finish(SampleTime::from_samples(9000)).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let read = read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let mut written = small;
+    written.extend(big);
+    assert_eq!(read.records, written);
+    let frames = frames_of(&bytes);
+    let batches: Vec<usize> = frames
+        .iter()
+        .filter_map(|frame| match frame {
+            binary::Frame::Records(records) => Some(records.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(batches, vec![records().len()]);
+    let alone = frames
+        .iter()
+        .filter(|frame| matches!(frame, binary::Frame::Record(_)))
+        .count();
+    assert_eq!(alone, 21);
+    // The verdict among the long ones saw the shorter table, after the full one.
+    assert_eq!(deltas_of(&frames).len(), 6 + 1);
+    // The twenty long names took more than one names frame.
+    let names = frames
+        .iter()
+        .filter(|frame| matches!(frame, binary::Frame::Names(_)))
+        .count();
+    assert!(names >= 4, "{names} names frames");
 }
 
 /// The frames of a compact capture, decoded as a reader does.

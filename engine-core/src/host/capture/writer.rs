@@ -29,13 +29,14 @@
 //! 6.0 % side by side). At most [`QUEUE`] hand-overs wait: a capture that cannot keep up
 //! slows the session down rather than filling memory.
 
-use super::binary::{FrameRef, MAGIC, TableWriter, table_of};
+use super::binary::{FrameRef, MAGIC, RecordsRef, TableWriter, each_with_delta};
 use super::{CaptureError, Header, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::names::Writing;
-use crate::runtime::trace::{TraceRecord, VoiceTable, without_tables};
+use crate::runtime::trace::{TraceRecord, without_tables};
 use serde::Serialize;
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
@@ -300,16 +301,8 @@ fn encode_and_write(
                 MAX_FRAME_BYTES,
             )?,
             Job::Records(gathered) => {
-                // A verdict that saw the very table the last verdict of this hand-over
-                // saw (still held by that record, so no other table has its address)
-                // changes nothing: its seats are not read again.
-                let mut last: Option<&VoiceTable> = None;
-                for record in &gathered {
-                    let table = table_of(&record.what);
-                    let seen = matches!((table, last), (Some(t), Some(l)) if t.same(l));
-                    let changes = if seen { None } else { Some(&mut tables) };
-                    frames.record(record, changes, &names)?;
-                    last = table.or(last);
+                for records in gathered.chunks(GATHER) {
+                    frames.records(records, &mut tables, &names)?;
                 }
                 // The session may have finished already; then the records just go.
                 let _ = give_back.send(gathered);
@@ -345,19 +338,31 @@ impl Frames {
         }
     }
 
-    /// A record (its voice table left out), after the change of the voice table to
-    /// write before it if there is one (`None`: the table is known unchanged).
-    fn record(
+    /// Records as one frame, each after the change of the voice table to write before
+    /// it if there is one — or, should that frame be too long, each record in a frame
+    /// of its own, after a table frame when the table changed.
+    fn records(
         &mut self,
-        record: &TraceRecord,
-        tables: Option<&mut TableWriter>,
+        records: &[TraceRecord],
+        tables: &mut TableWriter,
         names: &Writing,
     ) -> Result<(), CaptureError> {
         self.with_names(names, |frames| {
-            if let Some(delta) = tables.and_then(|tables| tables.delta(record)) {
-                frames.frame(&FrameRef::Table(delta), MAX_FRAME_BYTES)?;
+            let before = tables.clone();
+            let batch = FrameRef::Records(RecordsRef {
+                records,
+                tables: RefCell::new(tables),
+            });
+            if let Fit::Written = without_tables(|| frames.frame_within(&batch, MAX_FRAME_BYTES))? {
+                return Ok(());
             }
-            without_tables(|| frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES))
+            *tables = before;
+            each_with_delta(records, tables, |delta, record| {
+                if let Some(delta) = delta {
+                    frames.frame(&FrameRef::Table(delta), MAX_FRAME_BYTES)?;
+                }
+                without_tables(|| frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES))
+            })
         })
     }
 
@@ -375,35 +380,61 @@ impl Frames {
             return Ok(());
         }
         let written = self.bytes.split_off(start);
-        self.frame(&FrameRef::Names(&new), MAX_FRAME_BYTES)?;
+        // In frames of at most half the limit's worth of text (a name longer than the
+        // limit fails as too long).
+        let mut first = 0;
+        let mut text = 0;
+        for (i, name) in new.iter().enumerate() {
+            if text + name.len() > MAX_FRAME_BYTES / 2 && i > first {
+                self.frame(&FrameRef::Names(&new[first..i]), MAX_FRAME_BYTES)?;
+                (first, text) = (i, 0);
+            }
+            text += name.len();
+        }
+        self.frame(&FrameRef::Names(&new[first..]), MAX_FRAME_BYTES)?;
         self.bytes.extend_from_slice(&written);
         Ok(())
     }
 
     /// One frame: its length, then its postcard bytes.
     fn frame(&mut self, frame: &impl Serialize, limit: usize) -> Result<(), CaptureError> {
+        match self.frame_within(frame, limit)? {
+            Fit::Written => Ok(()),
+            Fit::TooLong(len) => Err(self.error(format!(
+                "a frame of {len} bytes; at most {limit} are allowed"
+            ))),
+        }
+    }
+
+    /// One frame if it is at most `limit` bytes long; a longer one is not written.
+    fn frame_within(&mut self, frame: &impl Serialize, limit: usize) -> Result<Fit, CaptureError> {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(&[0; 4]);
         let bytes = std::mem::take(&mut self.bytes);
-        self.bytes = postcard::serialize_with_flavor(frame, Append(bytes)).map_err(|e| {
-            CaptureError::Io {
-                path: self.path.clone(),
-                source: std::io::Error::other(e),
-            }
-        })?;
+        self.bytes =
+            postcard::serialize_with_flavor(frame, Append(bytes)).map_err(|e| self.error(e))?;
         let len = self.bytes.len() - start - 4;
         if len > limit {
             self.bytes.truncate(start);
-            return Err(CaptureError::Io {
-                path: self.path.clone(),
-                source: std::io::Error::other(format!(
-                    "a frame of {len} bytes; at most {limit} are allowed"
-                )),
-            });
+            return Ok(Fit::TooLong(len));
         }
         self.bytes[start..start + 4].copy_from_slice(&(len as u32).to_le_bytes());
-        Ok(())
+        Ok(Fit::Written)
     }
+
+    fn error(&self, why: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> CaptureError {
+        CaptureError::Io {
+            path: self.path.clone(),
+            source: std::io::Error::other(why),
+        }
+    }
+}
+
+/// Whether a frame was written.
+enum Fit {
+    Written,
+    /// Not written: it would have been this many bytes long.
+    TooLong(usize),
 }
 
 /// Postcard's output into the end of a buffer, whole slices at a time (its `Extend`

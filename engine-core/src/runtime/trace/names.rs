@@ -130,6 +130,8 @@ impl Default for NameWriter {
 }
 
 impl NameWriter {
+    /// Inlined where a name is written: a name met lately is a few instructions.
+    #[inline]
     fn index(&mut self, name: &Arc<str>) -> u32 {
         let address = Arc::as_ptr(name).cast::<u8>() as usize;
         // The top bits of the product depend on every bit of the address (its low bits
@@ -149,6 +151,8 @@ impl NameWriter {
     }
 
     /// The index of a name not in [`recent`](Self::recent).
+    #[cold]
+    #[inline(never)]
     fn index_of_new(&mut self, name: &Arc<str>, address: usize) -> u32 {
         if let Some(&index) = self.by_address.get(&address) {
             return index;
