@@ -197,6 +197,60 @@ fn usage_mistakes_exit_with_status_2() {
 }
 
 #[test]
+fn help_is_there_for_every_command_whichever_way_it_is_asked_for() {
+    for ask in [&["--help"][..], &["-h"], &["help"]] {
+        let run = hitbench(ask);
+        assert_eq!(run.code, ExitCode::SUCCESS, "{ask:?}");
+        assert!(run.out.starts_with("HitBench — "), "{ask:?}: {}", run.out);
+    }
+    for command in ["render", "replay", "why", "play", "test", "compare", "open"] {
+        for ask in [
+            vec![command, "--help"],
+            vec![command, "-h"],
+            vec!["help", command],
+        ] {
+            let run = hitbench(&ask);
+            assert_eq!(run.code, ExitCode::SUCCESS, "{ask:?}: {}", run.err);
+            assert!(
+                run.out.starts_with(&format!(
+                    "Usage: hitbench {command} [options]\n\n  {command}"
+                )),
+                "{ask:?}: {}",
+                run.out
+            );
+            // Only that command's part.
+            assert!(!run.out.contains("\n  asm <source>"), "{ask:?}");
+        }
+    }
+    // --plugin and --cache-mb are explained where a command takes them.
+    assert!(
+        hitbench(&["render", "--help"])
+            .out
+            .contains("Shared options (--plugin DIR")
+    );
+    assert!(!hitbench(&["why", "--help"]).out.contains("Shared options"));
+    // `bench` has a part per measurement; `check` a page of its own.
+    let bench = hitbench(&["bench", "--help"]).out;
+    assert!(
+        bench.contains("  bench vm\n") && bench.contains("  bench ui\n"),
+        "{bench}"
+    );
+    assert_eq!(
+        hitbench(&["help", "check"]).out,
+        hitbench(&["check", "--help"]).out
+    );
+    assert!(hitbench(&["check", "-h"]).out.contains("--strict"));
+    let unknown = hitbench(&["nosuch", "--help"]);
+    assert_eq!(unknown.code, ExitCode::from(2));
+    assert!(
+        unknown.err.contains("unknown command `nosuch`"),
+        "{}",
+        unknown.err
+    );
+    assert_eq!(hitbench(&["help", "nosuch"]).code, ExitCode::from(2));
+}
+
+#[test]
 fn bench_vm_prints_its_three_figures() {
     let run = hitbench(&["bench", "vm", "--quick"]);
     assert_eq!(run.code, ExitCode::SUCCESS, "{}", run.err);

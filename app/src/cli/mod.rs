@@ -162,8 +162,8 @@ world.ini [Cache] BudgetMB; default 256):
         100,000-line source, and the time to write 80,000 LIST lines as a .hot.
   bench vm
         Measure the runtime: HIT instructions per second in a compute-heavy track,
-        the share of one core 10,000 live tracks take at 60 Hz, and events
-        dispatched per second.
+        the share of one core 10,000 live tracks take at 60 Hz, events
+        dispatched per second, and what capturing them (--capture) costs.
   bench mix
         Render the same scene (16, 256 and 1,024 voices of 22,050 Hz mono
         samples to 48 kHz stereo, gain and pan per voice) with HitBench's mixer
@@ -189,8 +189,46 @@ world.ini [Cache] BudgetMB; default 256):
         against the 1 s and 200 MB targets; then time `hitbench open
         projects/demo --null-audio` from its start to the first painted frame
         (median of 5; needs a display, e.g. xvfb-run) against the 400 ms target.
-  help  Show this text.
+  help [<command>]
+        Show this text; with a command, only its part (also `hitbench <command>
+        --help` or -h).
 ";
+
+/// The help for `command`: its usage and description from [`HELP`] (every part whose
+/// usage line starts with it: `bench` has several), after the notes that apply to all
+/// commands; all of it without a command; `None` for a command there is no help for.
+fn help_for(command: Option<&str>) -> Option<String> {
+    let Some(command) = command.filter(|c| !matches!(*c, "help" | "--help" | "-h")) else {
+        return Some(HELP.to_string());
+    };
+    let (head, parts) = HELP.split_once("\n  ")?;
+    // A part starts at a line indented by exactly two spaces; the lines under it are
+    // indented further.
+    let mut text = String::new();
+    let mut taking = false;
+    for line in format!("  {parts}").lines() {
+        let indent = line.len() - line.trim_start().len();
+        if indent == 2 {
+            let name = line.trim_start().split([' ', '\t']).next().unwrap_or("");
+            taking = name == command;
+        }
+        if taking {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    if text.is_empty() {
+        return None;
+    }
+    // The notes on --plugin and --cache-mb, where the command takes them.
+    if text.contains("--plugin") || text.contains("--cache-mb") {
+        let notes = head
+            .split_once("\n\nCommands ")
+            .map_or("", |(_, notes)| notes.trim_end_matches(':'));
+        text.push_str(&format!("\nShared options {notes}.\n"));
+    }
+    Some(format!("Usage: hitbench {command} [options]\n\n{text}"))
+}
 
 fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let choice = play::audio_choice(args);
@@ -241,11 +279,40 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
     };
     let mut args = Args::new(args);
     let command = args.next_positional();
+    // `--help` anywhere: the command's part of the help (`check` has a page of its own).
+    if command.as_deref() != Some("check") && args.flag(&["--help", "-h"]) {
+        return match help_for(command.as_deref()) {
+            Some(text) => match write!(io.out, "{text}") {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::from(EXIT_INPUT_ERRORS),
+            },
+            None => {
+                let _ = writeln!(
+                    io.err,
+                    "hitbench: error: unknown command `{}` (try `hitbench help`)",
+                    command.unwrap_or_default()
+                );
+                ExitCode::from(EXIT_USAGE)
+            }
+        };
+    }
     let result = match command.as_deref() {
         None | Some("open") => open(&mut args, io),
-        Some("help" | "--help" | "-h") => write!(io.out, "{HELP}")
-            .map(|()| ExitCode::SUCCESS)
-            .map_err(Into::into),
+        Some("help") => {
+            let about = args.next_positional();
+            match help_for(about.as_deref()) {
+                _ if about.as_deref() == Some("check") => {
+                    check::run(&mut Args::new(&["--help".to_string()]), io)
+                }
+                Some(text) => write!(io.out, "{text}")
+                    .map(|()| ExitCode::SUCCESS)
+                    .map_err(Into::into),
+                None => Err(args::usage(format!(
+                    "no command `{}` (try `hitbench help`)",
+                    about.unwrap_or_default()
+                ))),
+            }
+        }
         Some("--version" | "-V") => writeln!(io.out, "hitbench {}", env!("CARGO_PKG_VERSION"))
             .map(|()| ExitCode::SUCCESS)
             .map_err(Into::into),
