@@ -734,3 +734,52 @@ fn a_zip_pack_dropped_into_the_folder_goes_live() {
     assert!(plays_patch(&lines, 1), "{lines:#?}");
     assert!(near(peak, 0.25), "the packed tone plays: peak {peak}");
 }
+
+/// A folder that appears holding nothing the project reads (captures, notes) changes
+/// nothing: no reading everything again, no world read again, nothing restarted. A
+/// folder renamed into the project brings the files in it, which came without events of
+/// their own.
+#[test]
+fn a_folder_appearing_reloads_only_what_it_brings() {
+    let p = project("folders");
+    let mut rig = Rig::new(Project::load(&p.0));
+    let (_reloader, reloads) = Reloader::with_channel(
+        rig.session.engine.project(),
+        std::sync::Arc::clone(rig.session.server.cache()),
+        rig.config,
+    )
+    .unwrap();
+    rig.run(0.05);
+
+    std::fs::create_dir_all(p.path("captures/old")).unwrap();
+    p.write("captures/capture-001.hbcap", b"hbcap\0\r\n");
+    p.write("captures/old/notes.txt", "nothing the project reads");
+    // Then a real edit: its reload comes after whatever the folder caused.
+    p.write("tables.hot", tables(600, ""));
+    let seen = rig.until(&reloads, "the .hot edit is live", |rig| {
+        track_volume(&rig.session) == 600
+    });
+    assert!(
+        seen.iter().all(|r| !r.rescan),
+        "the folder made everything be read again: {seen:#?}"
+    );
+    rig.run(0.02);
+    let lines = rig.reload_lines();
+    assert!(
+        !lines.iter().any(|l| l.contains("read again")),
+        "{lines:#?}"
+    );
+
+    // A folder made elsewhere, with tables defining a new event, renamed in.
+    let outside = p.0.with_extension("outside");
+    std::fs::create_dir_all(outside.join("more")).unwrap();
+    std::fs::write(
+        outside.join("more/extra.hot"),
+        "[EventMapping]\nchime=kSndobPlay,0x100,0,0,0,0\n",
+    )
+    .unwrap();
+    std::fs::rename(&outside, p.path("extras")).unwrap();
+    rig.until(&reloads, "the renamed-in folder's tables are live", |rig| {
+        rig.session.engine.project().event("chime").is_some()
+    });
+}

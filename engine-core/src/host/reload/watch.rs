@@ -35,7 +35,10 @@ pub enum Signal {
     /// These paths' change is complete: closed after writing, renamed into place,
     /// removed.
     Settled(Vec<PathBuf>),
-    /// Events were lost or a folder appeared or went: read everything again.
+    /// A folder appeared (created): the files already in it came without events of
+    /// their own.
+    NewFolder(Vec<PathBuf>),
+    /// Events were lost or a folder went: read everything again.
     Rescan,
     /// Nothing to do (opened, read, closed without writing).
     Nothing,
@@ -52,11 +55,11 @@ pub fn signal(event: &notify::Event) -> Signal {
             Signal::Settled(event.paths.clone())
         }
         EventKind::Access(_) => Signal::Nothing,
-        // inotify may miss files written straight into a new folder, and a removed
-        // folder takes its files without an event each: read everything again.
-        EventKind::Create(CreateKind::Folder) | EventKind::Remove(RemoveKind::Folder) => {
-            Signal::Rescan
-        }
+        // inotify may miss files written straight into a new folder (the reader looks
+        // inside it), and a removed folder takes its files without an event each: read
+        // everything again.
+        EventKind::Create(CreateKind::Folder) => Signal::NewFolder(event.paths.clone()),
+        EventKind::Remove(RemoveKind::Folder) => Signal::Rescan,
         _ if event.paths.is_empty() => Signal::Nothing,
         // A rename is atomic and a removal final: the file is as it will be.
         EventKind::Modify(ModifyKind::Name(RenameMode::To | RenameMode::Both))
@@ -495,6 +498,10 @@ mod tests {
         );
         assert_eq!(
             signal(&event(EventKind::Create(CreateKind::Folder))),
+            Signal::NewFolder(vec![PathBuf::from("d/a.src")])
+        );
+        assert_eq!(
+            signal(&event(EventKind::Remove(RemoveKind::Folder))),
             Signal::Rescan
         );
         assert_eq!(

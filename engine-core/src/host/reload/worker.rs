@@ -39,6 +39,9 @@ const FULL_CHECK_BYTES: u64 = 4_000_000;
 /// Extensions the sample loaders decode (others are served raw).
 const DECODED: &[&str] = decode::EXTENSIONS;
 
+/// Entries looked at in a folder that appeared before it is read as everything changed.
+const FOLDER_ENTRIES: usize = 100_000;
+
 fn extension(path: &Path) -> String {
     path.extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -189,25 +192,66 @@ impl Worker {
                     self.debouncer.rescan(now);
                 }
             }
+            Signal::NewFolder(folders) => {
+                for folder in folders {
+                    if self.in_data_dir(&folder, true) {
+                        self.folder_appeared(&folder, now);
+                    }
+                }
+            }
             Signal::Paths(paths) => self.changed(paths, now, false),
             Signal::Settled(paths) => self.changed(paths, now, true),
         }
     }
 
     /// Paths an event named: each relevant one waits in the debouncer (`settled`: its
-    /// change is complete); a folder renamed into the tree means reading everything.
+    /// change is complete); a folder renamed into the tree brings the files in it.
     fn changed(&mut self, paths: Vec<PathBuf>, now: Instant, settled: bool) {
         for path in paths {
             if !self.relevant(&path) {
                 if self.in_data_dir(&path, true) && path.is_dir() {
                     // A folder renamed into the tree: its files came without events.
-                    self.debouncer.rescan(now);
+                    self.folder_appeared(&path, now);
                 }
             } else if settled {
                 self.debouncer.settled(&path, now);
             } else {
                 self.debouncer.path(&path, now);
             }
+        }
+    }
+
+    /// A folder that appeared in a data directory: the files in it the project reads
+    /// wait in the debouncer as changed; one with none changes nothing (a folder for
+    /// captures or renders does not reload the project). One holding more than
+    /// [`FOLDER_ENTRIES`] entries means reading everything again.
+    fn folder_appeared(&mut self, folder: &Path, now: Instant) {
+        let mut files = Vec::new();
+        let mut folders = vec![folder.to_path_buf()];
+        let mut entries = 0;
+        while let Some(dir) = folders.pop() {
+            let Ok(read) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in read.flatten() {
+                entries += 1;
+                if entries > FOLDER_ENTRIES {
+                    self.debouncer.rescan(now);
+                    return;
+                }
+                let path = entry.path();
+                // Links are not followed into folders (the loader does not either).
+                match entry.file_type() {
+                    Ok(kind) if kind.is_dir() && self.in_data_dir(&path, true) => {
+                        folders.push(path);
+                    }
+                    Ok(_) if self.relevant(&path) => files.push(path),
+                    _ => {}
+                }
+            }
+        }
+        for file in files {
+            self.debouncer.path(&file, now);
         }
     }
 
