@@ -74,7 +74,7 @@ enum Picked {
 #[derive(Debug, Default)]
 pub struct FileJobs {
     /// The open dialog's answer (`None` inside: nothing chosen), and when it opened.
-    dialog: Option<(Receiver<Option<Picked>>, Instant)>,
+    dialog: Option<(Receiver<Option<Picked>>, Instant, Dialog)>,
     pub(super) render: Option<super::render_job::RenderJob>,
     pub(super) open: Option<super::opening::OpenJob>,
 }
@@ -174,6 +174,8 @@ impl Workbench {
         };
         if path.is_dir() {
             self.open_in_background(path);
+        } else if is_capture(path) {
+            self.open_capture(path);
         } else if let Some(folder) = project_folder_of(path) {
             self.open_in_background(&folder);
         } else {
@@ -206,7 +208,7 @@ impl Workbench {
     /// Takes what the open dialog chose and the end of a render (without a window: tests
     /// call this while waiting).
     pub fn poll_background(&mut self) {
-        if let Some((answer, opened)) = &self.files.dialog {
+        if let Some((answer, opened, dialog)) = &self.files.dialog {
             match answer.try_recv() {
                 Ok(Some(picked)) => {
                     self.files.dialog = None;
@@ -214,14 +216,13 @@ impl Workbench {
                 }
                 Ok(None) => {
                     // Nobody cancels a dialog this fast: rfd found no portal and no zenity.
-                    self.status = if opened.elapsed() < NO_DIALOG {
-                        "no file dialog could be shown (it needs a desktop portal or zenity); \
-                         drop a folder on the window, or use `hitbench open <folder>`"
-                            .into()
-                    } else {
-                        "nothing chosen".into()
-                    };
+                    let (fast, dialog) = (opened.elapsed() < NO_DIALOG, *dialog);
                     self.files.dialog = None;
+                    if fast {
+                        self.no_dialog(dialog);
+                    } else {
+                        self.status = "nothing chosen".into();
+                    }
                 }
                 Err(TryRecvError::Empty) => {}
                 Err(TryRecvError::Disconnected) => self.files.dialog = None,
@@ -229,6 +230,39 @@ impl Workbench {
         }
         self.poll_render();
         self.poll_open();
+    }
+
+    /// What a File menu entry does when no file dialog can be shown (no desktop portal
+    /// and no zenity): Start capture captures to the next free
+    /// `captures/capture-NNN.hbcap` in the project folder; the others say in the status
+    /// bar how else to do it.
+    pub fn no_dialog(&mut self, dialog: Dialog) {
+        const NONE: &str = "no file dialog could be shown (it needs a desktop portal or zenity)";
+        self.status = match dialog {
+            Dialog::StartCapture => match next_capture_path(self.project.root()) {
+                Ok(path) => {
+                    self.start_capture(&path);
+                    format!("{NONE}, so: {}", self.status)
+                }
+                Err(e) => format!("{NONE}, and {e}"),
+            },
+            Dialog::OpenCapture => {
+                format!("{NONE}: drop a capture (.hbcap) on the window to open it")
+            }
+            Dialog::SaveTrace => format!(
+                "{NONE}: the Traces panel's Export writes the trace to the file named next to it"
+            ),
+            Dialog::ExportRender => format!(
+                "{NONE}: `hitbench render <project> --script <file> -o <out.wav>` renders \
+                 from the command line"
+            ),
+            Dialog::OpenProject => {
+                format!("{NONE}: drop a folder on the window, or use `hitbench open <folder>`")
+            }
+            Dialog::AddPluginDir => format!(
+                "{NONE}: render, play, test and replay take a plug-in folder as --plugin <folder>"
+            ),
+        };
     }
 
     /// Does what a file menu entry asked for.
@@ -314,7 +348,8 @@ impl Workbench {
                 idle && self.live.is_some(),
                 "Start capture…",
                 "Choose a file (*.hbcap): every command, decision and a keyframe of every \
-                 panel's view are written to it until Stop capture",
+                 panel's view are written to it until Stop capture (where no file dialog \
+                 can be shown: the next captures/capture-NNN.hbcap in the project folder)",
                 Dialog::StartCapture,
             );
         }
@@ -322,7 +357,8 @@ impl Workbench {
             ui,
             idle,
             "Open capture…",
-            "Choose a capture (*.hbcap) and show it in every panel, with a timeline to scrub",
+            "Choose a capture (*.hbcap) and show it in every panel, with a timeline to scrub \
+             (or drop one on the window)",
             Dialog::OpenCapture,
         );
         let close = self.capture.is_some()
@@ -351,7 +387,7 @@ impl Workbench {
                 let _ = send.send(run_dialog(dialog, &root));
             });
         match spawned {
-            Ok(_) => self.files.dialog = Some((answer, Instant::now())),
+            Ok(_) => self.files.dialog = Some((answer, Instant::now(), dialog)),
             Err(e) => self.status = format!("cannot open a file dialog: {e}"),
         }
     }
@@ -376,6 +412,41 @@ impl Workbench {
             eprintln!("hitbench: cannot save the workbench settings: {e}");
         }
     }
+}
+
+/// Whether a dropped file is a capture to open: a `.hbcap`, or JSON lines starting with
+/// a capture's header.
+fn is_capture(path: &Path) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("hbcap") => true,
+        Some("jsonl") => {
+            let mut start = [0; 32];
+            std::fs::File::open(path)
+                .and_then(|mut f| std::io::Read::read(&mut f, &mut start))
+                .is_ok_and(|n| {
+                    String::from_utf8_lossy(&start[..n])
+                        .replace(' ', "")
+                        .starts_with("{\"line\":\"header\"")
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The first `captures/capture-NNN.hbcap` in the project folder `root` that does not
+/// exist yet (the folder made if need be), or why there is none.
+pub fn next_capture_path(root: &Path) -> Result<PathBuf, String> {
+    let dir = root.join("captures");
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        format!(
+            "no folder for captures could be made at {}: {e}",
+            dir.display()
+        )
+    })?;
+    (1..10_000)
+        .map(|n| dir.join(format!("capture-{n:03}.hbcap")))
+        .find(|path| !path.exists())
+        .ok_or_else(|| format!("{} holds 9,999 captures already", dir.display()))
 }
 
 /// Shows `dialog` (blocking this thread) starting in the project folder `root`.

@@ -24,6 +24,7 @@ use engine_core::runtime::SampleTime;
 use engine_core::toolchain::project::Project;
 use hitbench::workbench::Workbench;
 use hitbench::workbench::dock::Pane;
+use hitbench::workbench::files::Dialog;
 use panels::DiffState;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -394,6 +395,54 @@ fn start_and_stop_capture_write_a_readable_capture_of_the_live_session() {
         "{}",
         harness.state().status()
     );
+
+    // Without a file dialog, Start capture captures to the project's next
+    // captures/capture-NNN.hbcap, and the file dropped on the window opens.
+    harness.state_mut().close_capture();
+    let project = temp("capture-no-dialog");
+    copy_dir(&demo, &project);
+    let (mut other, other_config) = open_tagged(&project, "capture-no-dialog", SIZE);
+    other.run();
+    std::fs::create_dir_all(project.join("captures")).unwrap();
+    std::fs::write(project.join("captures/capture-001.hbcap"), b"taken").unwrap();
+    other.state_mut().no_dialog(Dialog::StartCapture);
+    let made = project.join("captures/capture-002.hbcap");
+    let status = other.state().status().to_string();
+    assert!(
+        status.starts_with("no file dialog could be shown")
+            && status.contains(&format!("capturing to {}", made.display())),
+        "{status}"
+    );
+    until(&mut other, "it captures", Workbench::capturing);
+    other.state_mut().stop_capture();
+    until(&mut other, "it is written", |wb| {
+        wb.status().starts_with("captured")
+    });
+    other.state_mut().dropped(std::slice::from_ref(&made));
+    assert!(
+        other.state().capture().is_some(),
+        "{}",
+        other.state().status()
+    );
+    // The text form opens when dropped too; the other entries say what to do instead.
+    let text = dir.join("live.jsonl");
+    let mut lines = Vec::new();
+    capture::write_text(&capture::read(&made).unwrap(), &mut lines).unwrap();
+    std::fs::write(&text, lines).unwrap();
+    other.state_mut().close_capture();
+    other.state_mut().dropped(std::slice::from_ref(&text));
+    assert!(
+        other.state().capture().is_some(),
+        "{}",
+        other.state().status()
+    );
+    other.state_mut().no_dialog(Dialog::OpenCapture);
+    assert!(other.state().status().contains("drop a capture (.hbcap)"));
+    other.state_mut().no_dialog(Dialog::ExportRender);
+    assert!(other.state().status().contains("hitbench render"));
+    drop(other);
+    let _ = std::fs::remove_dir_all(&other_config);
+    let _ = std::fs::remove_dir_all(&project);
 
     // A capture that cannot be written is said, naming the file.
     harness.state_mut().close_capture();
