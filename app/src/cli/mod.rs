@@ -54,9 +54,11 @@ defines overrides the project's, a later one winning, like the game's download
 directories; replay's capture already names the folders it was made with. --cache-mb N
 sets the resource cache's budget in MiB for open, render, play, test and replay, over
 world.ini [Cache] BudgetMB; default 256):
-  open [<project>] [--null-audio] [--cache-mb N]
+  open [<project> | <capture.hbcap> | <file>] [--null-audio] [--cache-mb N]
         Open the workbench window on a project folder (default: the project open
-        last time, else projects/demo). The layout and recent projects are kept in
+        last time, else projects/demo); on a capture, show it in the capture
+        view, on the project it was made with; on another file, on the project
+        folder it is in. The layout and recent projects are kept in
         $HITBENCH_CONFIG_DIR (default ~/.config/hitbench).
         This is also what `hitbench` with no command does. Sound goes to the
         default sound card; without one (or with --null-audio, or with

@@ -414,6 +414,27 @@ impl Workbench {
     }
 }
 
+/// What `hitbench open <path>` opens: a folder as the project; a capture in the capture
+/// view, on the project it was made with when that folder is still there (else the
+/// usual one); another file, the project folder it is in. Returns the project folder
+/// (`None`: the usual one) and the capture to show.
+pub fn what_to_open(path: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
+    if !path.is_file() {
+        return (Some(path.to_path_buf()), None);
+    }
+    if is_capture(path) {
+        let project = engine_core::host::capture::read(path)
+            .ok()
+            .and_then(|capture| capture.header.dirs.into_iter().next())
+            .filter(|dir| dir.is_dir());
+        return (project, Some(path.to_path_buf()));
+    }
+    match project_folder_of(path) {
+        Some(folder) => (Some(folder), None),
+        None => (Some(path.to_path_buf()), None),
+    }
+}
+
 /// Whether a dropped file is a capture to open: a `.hbcap`, or JSON lines starting with
 /// a capture's header.
 fn is_capture(path: &Path) -> bool {

@@ -736,7 +736,7 @@ pub fn run(
     cache_budget: Option<usize>,
 ) -> anyhow::Result<()> {
     let options = native_options(APP_NAME);
-    let dir = dir.map(Path::to_path_buf);
+    let (dir, capture) = dir.map_or((None, None), files::what_to_open);
     eframe::run_native(
         APP_NAME,
         options,
@@ -747,6 +747,9 @@ pub fn run(
                 settings::config_dir(),
                 cache_budget,
             );
+            if let Some(capture) = capture {
+                workbench.open_capture(&capture);
+            }
             workbench.set_software_renderer(software_renderer(cc));
             workbench.set_cleared(true);
             Ok(Box::new(workbench))

@@ -457,3 +457,37 @@ fn start_and_stop_capture_write_a_readable_capture_of_the_live_session() {
     let _ = std::fs::remove_dir_all(&config);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `hitbench open` given a capture opens it in the capture view, on the project it was
+/// made with; given another file, the project folder it is in.
+#[test]
+fn open_takes_a_capture_or_a_file_as_well_as_a_folder() {
+    use hitbench::workbench::files::what_to_open;
+    let dir = temp("capture-open");
+    let cap = dir.join("tour.hbcap");
+    capture_tour(&cap, 2.0);
+    let demo = workspace().join("projects/demo").canonicalize().unwrap();
+    assert_eq!(what_to_open(&cap), (Some(demo.clone()), Some(cap.clone())));
+    let (folder, capture) = what_to_open(&demo.join("tour.txt"));
+    assert_eq!(
+        (folder.map(|f| f.canonicalize().unwrap()), capture),
+        (Some(demo.clone()), None)
+    );
+    assert_eq!(what_to_open(&demo), (Some(demo.clone()), None));
+    // A capture whose project folder is gone opens on the usual project.
+    let mut read = capture::read(&cap).unwrap();
+    read.header.dirs = vec![dir.join("gone")];
+    let text = dir.join("moved.jsonl");
+    let mut lines = Vec::new();
+    capture::write_text(&read, &mut lines).unwrap();
+    std::fs::write(&text, lines).unwrap();
+    assert_eq!(what_to_open(&text), (None, Some(text.clone())));
+    // The workbench shows it.
+    let (mut harness, config) = open_tagged(&demo, "capture-open", SIZE);
+    harness.state_mut().open_capture(&cap);
+    harness.run();
+    assert!(harness.state().capture().is_some());
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
