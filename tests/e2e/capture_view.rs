@@ -93,6 +93,36 @@ fn a_rendered_capture_shows_every_panels_facts_at_any_time() {
     );
     assert!(records.len() < timeline.capture.records.len());
 
+    // At 8.0 s itself, where Next decision stops, the panels show the piano's start
+    // with its records: from the keyframe taken right after that tick.
+    let started = SampleTime::from_samples(8 * rate);
+    assert_eq!(
+        timeline.decision_after(SampleTime::from_samples(8 * rate - 1)),
+        Some(started)
+    );
+    let s = timeline.snapshot_at(started);
+    let slot = s
+        .voice_slots
+        .iter()
+        .find_map(|v| {
+            v.occupant
+                .as_ref()
+                .filter(|o| o.event.as_ref() == "piano_play")
+        })
+        .expect("the piano holds a voice at the moment of its decision");
+    assert_eq!(slot.started_at, started);
+    assert_eq!(slot.elapsed, 0);
+    assert!(s.threads.iter().any(|t| t.event.as_ref() == "piano_play"));
+    // Just before it, nothing of the piano yet.
+    let before = timeline.snapshot_at(SampleTime::from_samples(8 * rate - 1));
+    assert!(
+        before
+            .voice_slots
+            .iter()
+            .filter_map(|v| v.occupant.as_ref())
+            .all(|o| o.event.as_ref() != "piano_play")
+    );
+
     // 27 s: the view scrolled right (26.5); 29 s: back (28.5).
     let moved = timeline.snapshot_at(SampleTime::from_samples(27 * rate));
     let back = timeline.snapshot_at(SampleTime::from_samples(29 * rate));
@@ -166,6 +196,23 @@ fn play_captures_a_live_session_that_reads_back() {
     );
     let end = timeline.snapshot_at(timeline.end());
     assert_eq!(end.world.objects.len(), 9);
+    // At the piano's command the panels show it playing (a keyframe after its tick).
+    let piano = timeline
+        .capture
+        .records
+        .iter()
+        .find(|r| r.event.as_deref() == Some("piano_play"))
+        .map(|r| r.time)
+        .unwrap();
+    let s = timeline.snapshot_at(piano);
+    assert!(
+        s.voice_slots
+            .iter()
+            .filter_map(|v| v.occupant.as_ref())
+            .any(|o| o.event.as_ref() == "piano_play"),
+        "{:?}",
+        s.voice_slots
+    );
     // It replays: the same decisions against the same project.
     let same = hitbench(&["replay", &text(&cap), "--diff"]);
     assert_ne!(same.code, ExitCode::from(2), "{}\n{}", same.out, same.err);

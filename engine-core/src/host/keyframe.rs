@@ -145,6 +145,12 @@ impl Keyframer {
         now >= self.next
     }
 
+    /// Makes a keyframe due at the next look (after the tick to come): a command just
+    /// run shows what it did in a keyframe of its own, right after it.
+    pub fn soon(&mut self) {
+        self.next = SampleTime::ZERO;
+    }
+
     /// A keyframe of `session` now (the first one whole, then only what changed), and
     /// the next one due [`KEYFRAME_SECONDS`] later.
     pub fn take(&mut self, session: &Session) -> Keyframe {

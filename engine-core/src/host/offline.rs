@@ -460,7 +460,14 @@ fn run(
         {
             tap(keyframer.take(&session));
         }
+        let before = commands.next;
         commands.run_due(&mut session, rate);
+        // What the commands did shows in a keyframe of its own, after their tick.
+        if let Some((keyframer, _)) = &mut keyframes
+            && commands.next != before
+        {
+            keyframer.soon();
+        }
         let now = session.now();
         commands.looks_due(&mut session, output, peak, now);
         let start = session.now();

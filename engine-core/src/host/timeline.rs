@@ -72,6 +72,10 @@ impl Latest {
     }
 }
 
+/// How soon after a moment with records a keyframe may come and still show that moment
+/// ([`Timeline::snapshot_at`]), in seconds: a few ticks.
+const SETTLED: f64 = 0.05;
+
 /// A capture read for showing at any time.
 #[derive(Debug)]
 pub struct Timeline {
@@ -183,13 +187,39 @@ impl Timeline {
             .checked_sub(1)
     }
 
-    /// What the panels read at `at`: the latest keyframe's views (nothing before the
-    /// first), the voice history rebuilt from the records up to `at`, and every trace on
-    /// (a capture records them all). Trace records and replies are left empty: the
-    /// trace is [`records_until`](Self::records_until).
+    /// The index of the keyframe that shows `at` as the trace does, with the records of
+    /// `at` itself: the latest at or before `at` — or, when records were made at `at`,
+    /// the first keyframe after it if that came within [`SETTLED`] seconds with no record
+    /// between (a keyframe is taken before the records of its own moment, so that one is
+    /// the state right after them: a command's outcome, in the keyframe taken after its
+    /// tick).
+    fn shown_key(&self, at: SampleTime) -> Option<usize> {
+        let keys = &self.capture.keyframes;
+        let after = keys.partition_point(|k| k.at <= at);
+        let records = &self.capture.records;
+        let from = records.partition_point(|r| r.time < at);
+        let made_at = records.get(from).is_some_and(|r| r.time == at);
+        let within = (SETTLED * f64::from(self.sample_rate())) as u64;
+        if let Some(next) = keys.get(after)
+            && made_at
+            && next.at.samples() <= at.samples().saturating_add(within)
+        {
+            let later = records.partition_point(|r| r.time <= at);
+            if records.get(later).is_none_or(|r| r.time >= next.at) {
+                return Some(after);
+            }
+        }
+        after.checked_sub(1)
+    }
+
+    /// What the panels read at `at`: the views of the keyframe that shows it (nothing
+    /// before the first; see [`shown_key`](Self::shown_key)), the voice history rebuilt
+    /// from the records up to `at`, and every trace on (a capture records them all).
+    /// Trace records and replies are left empty: the trace is
+    /// [`records_until`](Self::records_until).
     pub fn snapshot_at(&self, at: SampleTime) -> LiveSnapshot {
         let state = self
-            .key_index(at)
+            .shown_key(at)
             .map(|i| self.state(i))
             .unwrap_or_default();
         let mut snapshot = LiveSnapshot {
@@ -212,7 +242,7 @@ impl Timeline {
             .iter_mut()
             .filter_map(|v| v.occupant.as_mut())
         {
-            occupant.elapsed = at - occupant.started_at;
+            occupant.elapsed = at.samples().saturating_sub(occupant.started_at.samples());
         }
         snapshot.history = Arc::new(self.history_at(at));
         snapshot

@@ -74,8 +74,9 @@ impl Capturing {
         }
     }
 
-    /// Writes a command run now, as its console line.
+    /// Writes a command run now, as its console line; a keyframe follows after the tick.
     pub(super) fn input(&mut self, session: &Session, line: String) -> Result<(), CaptureStatus> {
+        self.keyframer.soon();
         let rate = f64::from(session.engine.config().sample_rate.max(1));
         let seconds = session.now().samples() as f64 / rate;
         self.writer
