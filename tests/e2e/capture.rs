@@ -262,4 +262,31 @@ fn why_at_a_time_explains_the_latest_trigger_and_says_when_there_is_none() {
         "{}",
         none.err
     );
+    // What it has is listed; a misspelt name gets the one meant.
+    assert!(
+        none.err
+            .contains("it has triggers of 6 event(s): Ambience, baby_cry, door_open, piano_play"),
+        "{}",
+        none.err
+    );
+    let typo = run(&["why", &text(&cap), "piano_plya"]);
+    assert_eq!(typo.code, ExitCode::from(1));
+    assert!(
+        typo.err.contains("did you mean `piano_play`?"),
+        "{}",
+        typo.err
+    );
+    // A time after the capture's end says so, and explains the last triggers.
+    let late = run(&["why", &text(&cap), "500"]);
+    assert_eq!(late.code, ExitCode::SUCCESS, "{}", late.err);
+    assert!(
+        late.err.contains("before 500 s: the last triggers in it"),
+        "{}",
+        late.err
+    );
+    assert!(
+        late.out.contains("`vox_laugh` from object 3"),
+        "{}",
+        late.out
+    );
 }

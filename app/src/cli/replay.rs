@@ -110,9 +110,20 @@ pub fn why(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     let capture = capture::read(&path).with_context(|| "cannot explain".to_string())?;
     let rate = capture.header.sample_rate;
     let all = decisions(&capture.records);
+    let end = capture
+        .end
+        .or_else(|| capture.records.last().map(|r| r.time));
     let chosen: Vec<&Decision> = match target.parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => {
             let at = (seconds * f64::from(rate)).round() as u64;
+            if let Some(end) = end.filter(|end| end.samples() < at) {
+                writeln!(
+                    io.err,
+                    "hitbench: {} ends at {:.3} s, before {seconds} s: the last triggers in it",
+                    path.display(),
+                    end.samples() as f64 / f64::from(rate.max(1))
+                )?;
+            }
             let last = all
                 .iter()
                 .filter(|d| d.time.samples() <= at)
@@ -126,9 +137,26 @@ pub fn why(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
             .collect(),
     };
     if chosen.is_empty() {
+        let mut events: Vec<&str> = all.iter().map(|d| &*d.event).collect();
+        events.sort_unstable();
+        events.dedup();
+        events.sort_by_key(|e| e.to_ascii_lowercase());
+        let hint = match engine_core::toolchain::suggest::closest(&target, events.iter().copied()) {
+            Some(near) => format!("; did you mean `{near}`?"),
+            None if target.parse::<f64>().is_ok() => String::new(),
+            None => format!(
+                "; it has triggers of {} event(s){}",
+                events.len(),
+                match events.as_slice() {
+                    [] => String::new(),
+                    few if few.len() <= 8 => format!(": {}", few.join(", ")),
+                    many => format!(", e.g. {}", many[..8].join(", ")),
+                }
+            ),
+        };
         writeln!(
             io.err,
-            "hitbench: no trigger of `{target}` in {} (events are named as triggered; a time is in seconds)",
+            "hitbench: no trigger of `{target}` in {} (events are named as triggered; a time is in seconds){hint}",
             path.display()
         )?;
         return Ok(ExitCode::from(1));

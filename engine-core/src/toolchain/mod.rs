@@ -22,5 +22,5 @@ pub mod isa;
 pub(crate) mod par;
 pub mod project;
 pub mod registers;
-pub(crate) mod suggest;
+pub mod suggest;
 pub mod symbols;

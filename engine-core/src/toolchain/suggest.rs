@@ -2,10 +2,7 @@
 
 /// The candidate closest to `name` by edit distance (case-insensitive, `_` and space
 /// treated alike), if it is close enough to be a plausible typo.
-pub(crate) fn closest<'a>(
-    name: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let wanted = fold(name);
     let limit = (wanted.len() / 3).max(1);
     candidates
