@@ -123,6 +123,21 @@ fn a_rendered_capture_shows_every_panels_facts_at_any_time() {
             .all(|o| o.event.as_ref() != "piano_play")
     );
 
+    // Each command run gets a keyframe after its tick (within 50 ms; the next tick's).
+    for (seconds, command) in &timeline.capture.inputs {
+        let at = (seconds * rate as f64).round() as u64;
+        if at >= timeline.end().samples() {
+            continue;
+        }
+        assert!(
+            timeline
+                .keyframes()
+                .iter()
+                .any(|k| (at + 1..=at + rate / 20).contains(&k.at.samples())),
+            "no keyframe right after `{command}` at {seconds} s"
+        );
+    }
+
     // 27 s: the view scrolled right (26.5); 29 s: back (28.5).
     let moved = timeline.snapshot_at(SampleTime::from_samples(27 * rate));
     let back = timeline.snapshot_at(SampleTime::from_samples(29 * rate));
@@ -145,6 +160,50 @@ fn a_rendered_capture_shows_every_panels_facts_at_any_time() {
             .iter()
             .all(|m| m.kind != MarkerKind::Fault),
         "the tour has no faults"
+    );
+}
+
+/// Commands in a stream (a camera dragged) do not make a keyframe a tick: a command's
+/// keyframe comes at least 50 ms after the one before.
+#[test]
+fn commands_in_a_stream_make_a_keyframe_every_50_ms_at_most() {
+    let dir = TempDir::new("capture-stream");
+    let demo = workspace().join("projects/demo");
+    let script = dir.join("drag.txt");
+    let mut lines = String::from("0.0 sev vox greet @1\n");
+    for i in 0..60 {
+        lines.push_str(&format!(
+            "{:.3} view {} 10\n",
+            1.0 + f64::from(i) * 0.01,
+            10 + i % 3
+        ));
+    }
+    std::fs::write(&script, lines).unwrap();
+    let (wav, cap) = (dir.join("d.wav"), dir.join("d.hbcap"));
+    let render = hitbench(&[
+        "render",
+        &text(&demo),
+        "--script",
+        &text(&script),
+        "-o",
+        &text(&wav),
+        "--capture",
+        &text(&cap),
+    ]);
+    assert_eq!(render.code, ExitCode::SUCCESS, "{}", render.err);
+    let capture = capture::read(&cap).unwrap();
+    let rate = u64::from(capture.header.sample_rate);
+    let times: Vec<u64> = capture.keyframes.iter().map(|k| k.at.samples()).collect();
+    let during: Vec<u64> = times
+        .iter()
+        .copied()
+        .filter(|t| (rate..rate * 16 / 10).contains(t))
+        .collect();
+    // 0.6 s of commands: a keyframe every 50 ms at most (13), not one a tick (36).
+    assert!((8..=13).contains(&during.len()), "{during:?}");
+    assert!(
+        during.windows(2).all(|w| w[1] - w[0] >= rate / 20),
+        "{during:?}"
     );
 }
 

@@ -120,12 +120,23 @@ impl KeyState {
     }
 }
 
+/// The least time, in seconds, between two keyframes made for commands
+/// ([`Keyframer::soon`]).
+pub const SOON_GAP_SECONDS: f64 = 0.05;
+
 /// Takes a keyframe of a session every [`KEYFRAME_SECONDS`], each with only the parts
 /// that changed since the one before.
 #[derive(Debug)]
 pub struct Keyframer {
     interval: u64,
+    /// The least time between two keyframes asked for ([`soon`](Self::soon)).
+    gap: u64,
+    /// When the next keyframe is due in any case.
     next: SampleTime,
+    /// When a keyframe asked for is due, if one is.
+    asked: Option<SampleTime>,
+    /// When the last keyframe asked for was taken.
+    answered: Option<SampleTime>,
     /// What the keyframes so far add up to.
     last: Option<KeyState>,
 }
@@ -135,20 +146,31 @@ impl Keyframer {
     pub fn new(sample_rate: u32) -> Self {
         Self {
             interval: (KEYFRAME_SECONDS * f64::from(sample_rate.max(1))).round() as u64,
+            gap: (SOON_GAP_SECONDS * f64::from(sample_rate.max(1))).round() as u64,
             next: SampleTime::ZERO,
+            asked: None,
+            answered: None,
             last: None,
         }
     }
 
     /// Whether a keyframe is due at `now`.
     pub fn due(&self, now: SampleTime) -> bool {
-        now >= self.next
+        now >= self.next || self.asked.is_some_and(|asked| now >= asked)
     }
 
-    /// Makes a keyframe due at the next look (after the tick to come): a command just
-    /// run shows what it did in a keyframe of its own, right after it.
+    /// Asks for a keyframe at the next look (after the tick to come): a command just
+    /// run shows what it did in a keyframe of its own, right after it — unless the last
+    /// one asked for is less than [`SOON_GAP_SECONDS`] old, then as soon as it is that
+    /// old (commands in a stream, such as a camera dragged, do not make a keyframe a
+    /// tick).
     pub fn soon(&mut self) {
-        self.next = SampleTime::ZERO;
+        if self.asked.is_none() {
+            self.asked = Some(
+                self.answered
+                    .map_or(SampleTime::ZERO, |answered| answered + self.gap),
+            );
+        }
     }
 
     /// A keyframe of `session` now (the first one whole, then only what changed), and
@@ -188,6 +210,10 @@ impl Keyframer {
         };
         last.apply(&key);
         self.next = now + self.interval;
+        if self.asked.is_some_and(|asked| now >= asked) {
+            self.asked = None;
+            self.answered = Some(now);
+        }
         key
     }
 }

@@ -73,8 +73,9 @@ impl Latest {
 }
 
 /// How soon after a moment with records a keyframe may come and still show that moment
-/// ([`Timeline::snapshot_at`]), in seconds: a few ticks.
-const SETTLED: f64 = 0.05;
+/// ([`Timeline::snapshot_at`]), in seconds: a few ticks, as soon as a command's
+/// keyframe may come.
+const SETTLED: f64 = crate::host::keyframe::SOON_GAP_SECONDS;
 
 /// A capture read for showing at any time.
 #[derive(Debug)]
