@@ -4,13 +4,23 @@
 //! a capture that cannot be written is an error naming the file.
 
 use engine_core::host::capture;
+use engine_core::host::live::LiveSnapshot;
 use engine_core::host::timeline::{MarkerKind, Timeline};
 use engine_core::runtime::SampleTime;
+use engine_core::tools::inspect::VoiceOccupant;
 use hitbench_tests::{TempDir, hitbench, workspace};
 use std::process::ExitCode;
 
 fn text(path: &std::path::Path) -> String {
     path.display().to_string()
+}
+
+/// The voice slot's occupant started by `event` in `snapshot`, if one is.
+fn playing<'a>(snapshot: &'a LiveSnapshot, event: &str) -> Option<&'a VoiceOccupant> {
+    snapshot
+        .voice_slots
+        .iter()
+        .find_map(|v| v.occupant.as_ref().filter(|o| o.event.as_ref() == event))
 }
 
 #[test]
@@ -62,15 +72,7 @@ fn a_rendered_capture_shows_every_panels_facts_at_any_time() {
         piano.pc.is_some() && !piano.registers.is_empty(),
         "{piano:?}"
     );
-    let slot = s
-        .voice_slots
-        .iter()
-        .find_map(|v| {
-            v.occupant
-                .as_ref()
-                .filter(|o| o.event.as_ref() == "piano_play")
-        })
-        .expect("the piano holds a voice");
+    let slot = playing(&s, "piano_play").expect("the piano holds a voice");
     assert_eq!(slot.elapsed, at - slot.started_at);
     assert!(!s.instances.is_empty(), "the instance map");
     assert!(
@@ -101,27 +103,14 @@ fn a_rendered_capture_shows_every_panels_facts_at_any_time() {
         Some(started)
     );
     let s = timeline.snapshot_at(started);
-    let slot = s
-        .voice_slots
-        .iter()
-        .find_map(|v| {
-            v.occupant
-                .as_ref()
-                .filter(|o| o.event.as_ref() == "piano_play")
-        })
-        .expect("the piano holds a voice at the moment of its decision");
+    let slot =
+        playing(&s, "piano_play").expect("the piano holds a voice at the moment of its decision");
     assert_eq!(slot.started_at, started);
     assert_eq!(slot.elapsed, 0);
     assert!(s.threads.iter().any(|t| t.event.as_ref() == "piano_play"));
     // Just before it, nothing of the piano yet.
     let before = timeline.snapshot_at(SampleTime::from_samples(8 * rate - 1));
-    assert!(
-        before
-            .voice_slots
-            .iter()
-            .filter_map(|v| v.occupant.as_ref())
-            .all(|o| o.event.as_ref() != "piano_play")
-    );
+    assert!(playing(&before, "piano_play").is_none());
 
     // Each command run gets a keyframe after its tick (within 50 ms; the next tick's).
     for (seconds, command) in &timeline.capture.inputs {
@@ -264,14 +253,7 @@ fn play_captures_a_live_session_that_reads_back() {
         .map(|r| r.time)
         .unwrap();
     let s = timeline.snapshot_at(piano);
-    assert!(
-        s.voice_slots
-            .iter()
-            .filter_map(|v| v.occupant.as_ref())
-            .any(|o| o.event.as_ref() == "piano_play"),
-        "{:?}",
-        s.voice_slots
-    );
+    assert!(playing(&s, "piano_play").is_some(), "{:?}", s.voice_slots);
     // It replays: the same decisions against the same project.
     let same = hitbench(&["replay", &text(&cap), "--diff"]);
     assert_ne!(same.code, ExitCode::from(2), "{}\n{}", same.out, same.err);

@@ -248,6 +248,12 @@ fn help_is_there_for_every_command_whichever_way_it_is_asked_for() {
         unknown.err
     );
     assert_eq!(hitbench(&["help", "nosuch"]).code, ExitCode::from(2));
+    // The version, however it is asked for.
+    for ask in ["--version", "-V"] {
+        let run = hitbench(&[ask]);
+        assert_eq!(run.code, ExitCode::SUCCESS, "{ask}: {}", run.err);
+        assert!(run.out.starts_with("hitbench 0."), "{ask}: {}", run.out);
+    }
 }
 
 #[test]

@@ -197,8 +197,9 @@ world.ini [Cache] BudgetMB; default 256):
 ";
 
 /// The help for `command`: its usage and description from [`HELP`] (every part whose
-/// usage line starts with it: `bench` has several), after the notes that apply to all
-/// commands; all of it without a command; `None` for a command there is no help for.
+/// usage line starts with it: `bench` has several), then the notes on the options
+/// several commands share where it takes them; all of it without a command; `None` for
+/// a command there is no help for.
 fn help_for(command: Option<&str>) -> Option<String> {
     let Some(command) = command.filter(|c| !matches!(*c, "help" | "--help" | "-h")) else {
         return Some(HELP.to_string());
@@ -280,6 +281,13 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
         progress: io.progress,
     };
     let mut args = Args::new(args);
+    // `--version` anywhere (an option: it is not the command).
+    if args.flag(&["--version", "-V"]) {
+        return match writeln!(io.out, "hitbench {}", env!("CARGO_PKG_VERSION")) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(EXIT_INPUT_ERRORS),
+        };
+    }
     let command = args.next_positional();
     // `--help` anywhere: the command's part of the help (`check` has a page of its own).
     if command.as_deref() != Some("check") && args.flag(&["--help", "-h"]) {
@@ -300,12 +308,11 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
     }
     let result = match command.as_deref() {
         None | Some("open") => open(&mut args, io),
-        Some("help") => {
-            let about = args.next_positional();
-            match help_for(about.as_deref()) {
-                _ if about.as_deref() == Some("check") => {
-                    check::run(&mut Args::new(&["--help".to_string()]), io)
-                }
+        Some("help") => match args.next_positional() {
+            Some(about) if about == "check" => {
+                check::run(&mut Args::new(&["--help".to_string()]), io)
+            }
+            about => match help_for(about.as_deref()) {
                 Some(text) => write!(io.out, "{text}")
                     .map(|()| ExitCode::SUCCESS)
                     .map_err(Into::into),
@@ -313,11 +320,8 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
                     "no command `{}` (try `hitbench help`)",
                     about.unwrap_or_default()
                 ))),
-            }
-        }
-        Some("--version" | "-V") => writeln!(io.out, "hitbench {}", env!("CARGO_PKG_VERSION"))
-            .map(|()| ExitCode::SUCCESS)
-            .map_err(Into::into),
+            },
+        },
         Some("asm") => asm::run(&mut args, io),
         Some("disasm") => disasm::run(&mut args, io),
         Some("bench") => bench::run(&mut args, io),
