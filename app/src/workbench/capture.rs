@@ -69,14 +69,20 @@ impl Workbench {
     /// a capture is said in the status bar (naming the file and the line) and the
     /// workbench stays as it was.
     pub fn open_capture(&mut self, path: &Path) {
-        let read = match capture::read(path) {
-            Ok(read) => read,
-            Err(e) => {
-                self.status = format!("cannot open the capture: {e}");
-                return;
-            }
-        };
-        self.show_capture(path, read);
+        self.open_read_capture(path, capture::read(path));
+    }
+
+    /// Opens the capture read from `path` as [`open_capture`](Self::open_capture) does
+    /// (`hitbench open` has read it already to find its project).
+    pub fn open_read_capture(
+        &mut self,
+        path: &Path,
+        read: Result<capture::Capture, capture::CaptureError>,
+    ) {
+        match read {
+            Ok(read) => self.show_capture(path, read),
+            Err(e) => self.status = format!("cannot open the capture: {e}"),
+        }
     }
 
     /// Shows `read` (from `path`: a file, or the QA script whose run it is) in the

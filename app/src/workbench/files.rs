@@ -21,6 +21,7 @@
 //! Renders run on a background thread: see [`render_job`](super::render_job).
 
 use super::Workbench;
+use engine_core::host::capture::{Capture, CaptureError};
 use engine_core::toolchain::project::PROJECT_EXTENSIONS;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -416,22 +417,33 @@ impl Workbench {
 
 /// What `hitbench open <path>` opens: a folder as the project; a capture in the capture
 /// view, on the project it was made with when that folder is still there (else the
-/// usual one); another file, the project folder it is in. Returns the project folder
-/// (`None`: the usual one) and the capture to show.
-pub fn what_to_open(path: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
-    if !path.is_file() {
-        return (Some(path.to_path_buf()), None);
+/// usual one); another file, the project folder it is in.
+#[derive(Default)]
+pub struct ToOpen {
+    /// The project folder (`None`: the usual one).
+    pub project: Option<PathBuf>,
+    /// The capture to show, and what reading it gave.
+    pub capture: Option<(PathBuf, Result<Capture, CaptureError>)>,
+}
+
+/// What `hitbench open <path>` opens ([`ToOpen`]); a capture is read once, here.
+pub fn what_to_open(path: &Path) -> ToOpen {
+    if path.is_file() && is_capture(path) {
+        let read = engine_core::host::capture::read(path);
+        return ToOpen {
+            project: read
+                .as_ref()
+                .ok()
+                .and_then(|capture| capture.header.dirs.first())
+                .filter(|dir| dir.is_dir())
+                .cloned(),
+            capture: Some((path.to_path_buf(), read)),
+        };
     }
-    if is_capture(path) {
-        let project = engine_core::host::capture::read(path)
-            .ok()
-            .and_then(|capture| capture.header.dirs.into_iter().next())
-            .filter(|dir| dir.is_dir());
-        return (project, Some(path.to_path_buf()));
-    }
-    match project_folder_of(path) {
-        Some(folder) => (Some(folder), None),
-        None => (Some(path.to_path_buf()), None),
+    let folder = path.is_file().then(|| project_folder_of(path)).flatten();
+    ToOpen {
+        project: Some(folder.unwrap_or_else(|| path.to_path_buf())),
+        capture: None,
     }
 }
 

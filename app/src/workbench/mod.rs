@@ -736,19 +736,19 @@ pub fn run(
     cache_budget: Option<usize>,
 ) -> anyhow::Result<()> {
     let options = native_options(APP_NAME);
-    let (dir, capture) = dir.map_or((None, None), files::what_to_open);
+    let open = dir.map(files::what_to_open).unwrap_or_default();
     eframe::run_native(
         APP_NAME,
         options,
         Box::new(move |cc| {
             let mut workbench = Workbench::with_cache_budget(
-                dir.as_deref(),
+                open.project.as_deref(),
                 audio,
                 settings::config_dir(),
                 cache_budget,
             );
-            if let Some(capture) = capture {
-                workbench.open_capture(&capture);
+            if let Some((path, read)) = open.capture {
+                workbench.open_read_capture(&path, read);
             }
             workbench.set_software_renderer(software_renderer(cc));
             workbench.set_cleared(true);

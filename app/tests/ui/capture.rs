@@ -467,21 +467,49 @@ fn open_takes_a_capture_or_a_file_as_well_as_a_folder() {
     let cap = dir.join("tour.hbcap");
     capture_tour(&cap, 2.0);
     let demo = workspace().join("projects/demo").canonicalize().unwrap();
-    assert_eq!(what_to_open(&cap), (Some(demo.clone()), Some(cap.clone())));
-    let (folder, capture) = what_to_open(&demo.join("tour.txt"));
+    let open = what_to_open(&cap);
+    assert_eq!(open.project, Some(demo.clone()));
+    let (path, read) = open.capture.expect("the capture");
+    assert_eq!(path, cap);
+    let read = read.unwrap();
+    let inside = what_to_open(&demo.join("tour.txt"));
     assert_eq!(
-        (folder.map(|f| f.canonicalize().unwrap()), capture),
-        (Some(demo.clone()), None)
+        inside.project.map(|f| f.canonicalize().unwrap()),
+        Some(demo.clone())
     );
-    assert_eq!(what_to_open(&demo), (Some(demo.clone()), None));
+    assert!(inside.capture.is_none());
+    let folder = what_to_open(&demo);
+    assert_eq!(folder.project, Some(demo.clone()));
+    assert!(folder.capture.is_none());
     // A capture whose project folder is gone opens on the usual project.
-    let mut read = capture::read(&cap).unwrap();
-    read.header.dirs = vec![dir.join("gone")];
+    let mut moved = read;
+    moved.header.dirs = vec![dir.join("gone")];
     let text = dir.join("moved.jsonl");
     let mut lines = Vec::new();
-    capture::write_text(&read, &mut lines).unwrap();
+    capture::write_text(&moved, &mut lines).unwrap();
     std::fs::write(&text, lines).unwrap();
-    assert_eq!(what_to_open(&text), (None, Some(text.clone())));
+    let open = what_to_open(&text);
+    assert_eq!(open.project, None);
+    assert!(
+        open.capture
+            .is_some_and(|(p, read)| p == text && read.is_ok())
+    );
+    // A damaged one is said when it is shown, naming the file.
+    let bad = dir.join("bad.hbcap");
+    std::fs::write(&bad, b"hbcap\0\r\nnot frames").unwrap();
+    let open = what_to_open(&bad);
+    assert_eq!(open.project, None);
+    let (path, read) = open.capture.unwrap();
+    let (mut harness, config) = open_tagged(&demo, "capture-open-bad", SIZE);
+    harness.state_mut().open_read_capture(&path, read);
+    assert!(harness.state().capture().is_none());
+    assert!(
+        harness.state().status().contains("bad.hbcap"),
+        "{}",
+        harness.state().status()
+    );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
     // The workbench shows it.
     let (mut harness, config) = open_tagged(&demo, "capture-open", SIZE);
     harness.state_mut().open_capture(&cap);

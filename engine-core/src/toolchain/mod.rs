@@ -19,7 +19,7 @@ pub mod disasm;
 pub mod formats;
 pub mod fsrules;
 pub mod isa;
-pub(crate) mod par;
+pub mod par;
 pub mod project;
 pub mod registers;
 pub mod suggest;

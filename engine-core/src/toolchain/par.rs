@@ -40,26 +40,43 @@ pub(crate) fn map_in_order<T: Sync, R: Send>(
             done.push((run, map(&items[start..end])));
         }
     };
-    let mut done: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, Vec<R>)> = on_threads(threads, name, work, work);
+    done.sort_unstable_by_key(|(run, _)| *run);
+    done.into_iter().flat_map(|(_, results)| results).collect()
+}
+
+/// Runs `mine` on this thread and `theirs` on `threads - 1` scoped helpers named
+/// `name` at the same time, and gives all their results: this thread's first, then each
+/// helper's. A helper that cannot be started leaves the work to the others (so `mine`
+/// and `theirs` should take shares of a common pool); a panic on a helper is this
+/// thread's.
+pub fn on_threads<R: Send>(
+    threads: usize,
+    name: &str,
+    mine: impl FnOnce() -> Vec<R>,
+    theirs: impl Fn() -> Vec<R> + Sync,
+) -> Vec<R> {
+    if threads <= 1 {
+        return mine();
+    }
+    std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .filter_map(|_| {
                 std::thread::Builder::new()
                     .name(name.into())
-                    .spawn_scoped(scope, work)
+                    .spawn_scoped(scope, &theirs)
                     .ok()
             })
             .collect();
-        let mut done = work();
+        let mut done = mine();
         for helper in helpers {
             match helper.join() {
-                Ok(theirs) => done.extend(theirs),
+                Ok(more) => done.extend(more),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
         done
-    });
-    done.sort_unstable_by_key(|(run, _)| *run);
-    done.into_iter().flat_map(|(_, results)| results).collect()
+    })
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! filter changes or the trace is replaced.
 
 use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::toolchain::par;
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -348,23 +349,12 @@ fn test(
         }
         done
     };
-    let mut done = if threads == 1 {
-        work(scratch)
-    } else {
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|_| scope.spawn(move || work(&mut String::new())))
-                .collect();
-            let mut done = work(scratch);
-            for helper in helpers {
-                match helper.join() {
-                    Ok(more) => done.extend(more),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
-            done
-        })
-    };
+    let mut done = par::on_threads(
+        threads,
+        "hitbench-index",
+        || work(scratch),
+        || work(&mut String::new()),
+    );
     done.sort_unstable_by_key(|(k, _)| *k);
     let kept = done
         .iter()
