@@ -2,26 +2,26 @@
 //! length and that many bytes of one postcard-encoded [`Frame`]. The first frame is the
 //! header.
 //!
-//! The records handed over together are one frame ([`RecordsRef`]; a frame of its own
-//! per record should that be too long, as version 7 wrote them all).
+//! The records handed over together are one frame ([`EntriesRef`]; a frame of its own
+//! per record should that be too long, as version 7 wrote them all), in which a record
+//! that repeats an earlier one is written as a reference to it (`repeats`; version 8
+//! wrote each in full, [`RecordsRef`]).
 //!
-//! Box-X verdicts (`Stole`, `Refused`) carry the whole voice table, and consecutive
-//! verdicts see the same table or almost. So the table is not written in each record
-//! (a record's tables are written empty): the encoder keeps the table as last written
-//! ([`TableWriter`]) and, with a verdict that saw another, writes a [`TableDelta`]
-//! with the seats that changed (next to the record, or in a frame before it). The decoder keeps the same table and gives it back
-//! to each verdict (shared), so a capture reads back exactly as it was recorded.
+//! A Box-X verdict's voice table is written as the seats that changed since the last
+//! one written (`tables`).
 //!
 //! Names (events, tracks, patches, samples) are written once: a names frame gives the
 //! next entries of the capture's name table before the first frame that uses them, and
 //! frames refer to a name by its index ([`names`](crate::runtime::trace::names)).
 
+use super::repeats::{EntriesRef, Entry, Repeat};
+use super::tables::{DeltaRef, TableDelta, TableWriter, Tables, each_with_delta};
 use super::{Assembler, Capture, CaptureError, Header, Line, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
-use crate::runtime::trace::names::{self, Reading};
-use crate::runtime::trace::{Seat, TraceEvent, TraceRecord, VoiceTable};
-use serde::ser::{SerializeSeq, SerializeStruct};
+use crate::runtime::trace::TraceRecord;
+use crate::runtime::trace::names::Reading;
+use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 use std::cell::RefCell;
 use std::io::Read;
@@ -36,13 +36,22 @@ pub const MAGIC: &[u8; 8] = b"hbcap\0\r\n";
 #[derive(Serialize)]
 pub(super) enum FrameRef<'a> {
     Header(&'a Header),
-    Input { seconds: f64, command: &'a str },
+    Input {
+        seconds: f64,
+        command: &'a str,
+    },
     Record(&'a TraceRecord),
     Table(DeltaRef<'a>),
-    End { at: SampleTime },
+    End {
+        at: SampleTime,
+    },
     Keyframe(&'a Keyframe),
     Names(&'a [Arc<str>]),
+    /// Version 8's records frame, no longer written (the test that a version 8 capture
+    /// still reads writes one).
+    #[cfg_attr(not(test), allow(dead_code))]
     Records(RecordsRef<'a>),
+    Entries(EntriesRef<'a>),
 }
 
 /// One frame, as read.
@@ -56,148 +65,7 @@ pub(super) enum Frame {
     Keyframe(Box<Keyframe>),
     Names(Vec<String>),
     Records(Vec<(Option<TableDelta>, TraceRecord)>),
-}
-
-/// How the voice table changed since the last verdict: its new length and the seats
-/// (by position) that differ.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub(super) struct TableDelta {
-    len: usize,
-    changed: Vec<(usize, Seat)>,
-}
-
-impl TableDelta {
-    /// The seats it writes.
-    #[cfg(test)]
-    pub fn seats(&self) -> impl Iterator<Item = &Seat> {
-        self.changed.iter().map(|(_, seat)| seat)
-    }
-}
-
-/// The voice table as last read.
-#[derive(Debug, Default)]
-pub(super) struct Tables {
-    last: VoiceTable,
-}
-
-/// The voice table of a Box-X verdict.
-fn table_mut(what: &mut TraceEvent) -> Option<&mut VoiceTable> {
-    match what {
-        TraceEvent::Stole { occupants, .. } | TraceEvent::Refused { occupants, .. } => {
-            Some(occupants)
-        }
-        _ => None,
-    }
-}
-
-/// The voice table of a Box-X verdict, to read.
-pub(super) fn table_of(what: &TraceEvent) -> Option<&VoiceTable> {
-    match what {
-        TraceEvent::Stole { occupants, .. } | TraceEvent::Refused { occupants, .. } => {
-            Some(occupants)
-        }
-        _ => None,
-    }
-}
-
-/// A seat as last written: its name by the capture's name index, and by the address of
-/// the engine's shared name, which finds an unchanged seat without looking the name up.
-#[derive(Debug, Clone, Copy)]
-struct Written {
-    voice: usize,
-    address: usize,
-    name: u32,
-    priority: i32,
-    since: SampleTime,
-}
-
-/// The voice table as last written, seat by seat — the writer's side of [`Tables`]. It
-/// runs on the capture's thread and holds no part of the engine's tables (no reference
-/// count of theirs is written there): it compares each verdict's table with what it
-/// wrote last, by value.
-#[derive(Debug, Clone, Default)]
-pub(super) struct TableWriter {
-    last: Vec<Written>,
-    /// The name table's [`generation`](names::generation) the addresses in `last` are
-    /// of: until it changes, the same address is the same name.
-    generation: u64,
-    /// The seats that changed at the last verdict, by position.
-    changed: Vec<usize>,
-}
-
-impl TableWriter {
-    /// If `record` is a verdict that saw another table than the last one written, the
-    /// change to write before it. Call it while the capture's names are written (it
-    /// gives new names their index).
-    pub fn delta<'a>(&'a mut self, record: &'a TraceRecord) -> Option<DeltaRef<'a>> {
-        let seats = table_of(&record.what)?.seats();
-        let generation = names::generation();
-        if generation != self.generation {
-            self.generation = generation;
-            self.last.iter_mut().for_each(|seat| seat.address = 0);
-        }
-        self.changed.clear();
-        for (index, seat) in seats.iter().enumerate() {
-            let address = Arc::as_ptr(&seat.track).cast::<u8>() as usize;
-            let known = self.last.get(index);
-            // The same address is the same name; another is looked up once.
-            let name = match known {
-                Some(last) if last.address == address => last.name,
-                _ => names::index_of(&seat.track).unwrap_or(u32::MAX),
-            };
-            let written = Written {
-                voice: seat.voice,
-                address,
-                name,
-                priority: seat.priority,
-                since: seat.since,
-            };
-            let same = known.is_some_and(|last| {
-                (last.voice, last.name, last.priority, last.since)
-                    == (written.voice, name, written.priority, written.since)
-            });
-            if same {
-                continue;
-            }
-            self.changed.push(index);
-            // Positions past the old table's end all changed, so they come in order.
-            match self.last.get_mut(index) {
-                Some(last) => *last = written,
-                None => self.last.push(written),
-            }
-        }
-        if self.changed.is_empty() && seats.len() == self.last.len() {
-            return None;
-        }
-        self.last.truncate(seats.len());
-        Some(DeltaRef {
-            seats,
-            changed: &self.changed,
-        })
-    }
-}
-
-/// A [`TableDelta`] as written: the seats at the positions that changed, borrowed.
-pub(super) struct DeltaRef<'a> {
-    seats: &'a [Seat],
-    changed: &'a [usize],
-}
-
-impl Serialize for DeltaRef<'_> {
-    /// As [`TableDelta`]: the length, then the (position, seat) pairs.
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        struct Changed<'a>(&'a DeltaRef<'a>);
-        impl Serialize for Changed<'_> {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                let DeltaRef { seats, changed } = self.0;
-                serializer.collect_seq(changed.iter().map(|&index| (index, &seats[index])))
-            }
-        }
-        let mut delta = serializer.serialize_struct("TableDelta", 2)?;
-        delta.serialize_field("len", &self.seats.len())?;
-        delta.serialize_field("changed", &Changed(self))?;
-        delta.end()
-    }
+    Entries(Vec<Entry>),
 }
 
 /// Records written as one frame (from version 8): each with the change of the voice
@@ -218,61 +86,6 @@ impl Serialize for RecordsRef<'_> {
             seq.serialize_element(&(delta, record))
         })?;
         seq.end()
-    }
-}
-
-/// Calls `each` with every record in turn and the change of the voice table to write
-/// before it, if it is a verdict that saw another table than the last one written.
-pub(super) fn each_with_delta<E>(
-    records: &[TraceRecord],
-    tables: &mut TableWriter,
-    mut each: impl FnMut(Option<DeltaRef<'_>>, &TraceRecord) -> Result<(), E>,
-) -> Result<(), E> {
-    // A verdict that saw the very table the verdict before it among these saw (still
-    // held by that record, so no other table has its address) changes nothing: its
-    // seats are not read again.
-    let mut last: Option<&VoiceTable> = None;
-    for record in records {
-        let table = table_of(&record.what);
-        let seen = matches!((table, last), (Some(t), Some(l)) if t.same(l));
-        each(if seen { None } else { tables.delta(record) }, record)?;
-        last = table.or(last);
-    }
-    Ok(())
-}
-
-impl Tables {
-    /// Applies a delta read from the file; a seat out of place is an error.
-    pub fn apply(&mut self, delta: TableDelta) -> Result<(), String> {
-        let mut seats: Vec<Seat> = self.last.seats().iter().take(delta.len).cloned().collect();
-        for (index, seat) in delta.changed {
-            if index < seats.len() {
-                seats[index] = seat;
-            } else if index == seats.len() && index < delta.len {
-                seats.push(seat);
-            } else {
-                return Err(format!(
-                    "a voice-table change at seat {index} of a table of {} seats",
-                    delta.len
-                ));
-            }
-        }
-        if seats.len() != delta.len {
-            return Err(format!(
-                "a voice table of {} seats with {} of them given",
-                delta.len,
-                seats.len()
-            ));
-        }
-        self.last = VoiceTable::new(seats);
-        Ok(())
-    }
-
-    /// Gives a verdict read back the table as it stands (shared, not copied).
-    pub fn fill(&self, record: &mut TraceRecord) {
-        if let Some(table) = table_mut(&mut record.what) {
-            *table = self.last.clone();
-        }
     }
 }
 
@@ -381,6 +194,35 @@ fn push_frame(
                     table.apply(delta)?;
                 }
                 table.fill(&mut record);
+                assembler.push(Line::Record(record))?;
+            }
+            return Ok(());
+        }
+        Frame::Entries(entries) => {
+            for entry in entries {
+                let (delta, mut record, seat) = match entry {
+                    Entry::Full(delta, record) => (delta, record, None),
+                    Entry::Again(delta, repeat) => {
+                        let Repeat {
+                            back,
+                            after,
+                            object,
+                            seat,
+                        } = repeat;
+                        let earlier = assembler.earlier(back).ok_or_else(|| {
+                            format!("a repeat of the record {back} back, which is not there")
+                        })?;
+                        let again = earlier.again(earlier.time.saturating_add(after), object);
+                        (delta, again, seat)
+                    }
+                };
+                if let Some(delta) = delta {
+                    table.apply(delta)?;
+                }
+                table.fill(&mut record);
+                if let Some(seat) = seat {
+                    table.compare(&mut record, seat)?;
+                }
                 assembler.push(Line::Record(record))?;
             }
             return Ok(());

@@ -12,6 +12,8 @@
 
 mod binary;
 mod files;
+mod repeats;
+mod tables;
 mod text;
 mod writer;
 
@@ -39,8 +41,9 @@ pub const FORMAT: &str = "hitbench-capture";
 /// names the world player in it; 6: a keyframe's mixer part holds the meters' loudness,
 /// RMS and overs; 7: a compact capture writes each name once, in a name table, and
 /// refers to it by index; 8: a compact capture writes the records handed over together
-/// in one frame).
-pub const VERSION: u32 = 8;
+/// in one frame; 9: a compact capture writes a record that repeats an earlier one as a
+/// reference to it).
+pub const VERSION: u32 = 9;
 /// The oldest version this build reads (version 6's compact captures write names in
 /// full, which a reader still takes): version 5's keyframes lack the meters (a compact
 /// capture's keyframes would not decode), version 4's voice slots lack the world player
@@ -238,6 +241,15 @@ impl Assembler {
             (Line::End { at }, Some(_)) => self.end = Some(at),
         }
         Ok(())
+    }
+
+    /// The record `back` records before the next one (1: the last), if there is one.
+    fn earlier(&self, back: u64) -> Option<&TraceRecord> {
+        let back = usize::try_from(back).ok().filter(|&back| back > 0)?;
+        self.records
+            .len()
+            .checked_sub(back)
+            .map(|i| &self.records[i])
     }
 
     /// The capture, if it had a header.

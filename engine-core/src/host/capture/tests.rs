@@ -1,9 +1,11 @@
 //! Captures read back exactly as written, in both encodings; the voice table of
 //! consecutive verdicts is written once.
 
+use super::repeats::{Entry, Repeat};
 use super::*;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::{EndReason, Occupant, Seat, TraceEvent, TraceKind, VoiceTable};
+use std::ops::Range;
 use std::sync::Arc;
 
 fn seat(voice: usize, track: &str, priority: i32, since: u64) -> Seat {
@@ -146,7 +148,7 @@ fn a_compact_capture_reads_back_as_written_and_writes_each_table_change_once() {
 
 /// The table changes a capture's frames give, in order: in frames of their own, or
 /// with the records they come before.
-fn deltas_of(frames: &[binary::Frame]) -> Vec<&binary::TableDelta> {
+fn deltas_of(frames: &[binary::Frame]) -> Vec<&tables::TableDelta> {
     frames
         .iter()
         .flat_map(|frame| match frame {
@@ -154,6 +156,12 @@ fn deltas_of(frames: &[binary::Frame]) -> Vec<&binary::TableDelta> {
             binary::Frame::Records(records) => records
                 .iter()
                 .filter_map(|(delta, _)| delta.as_ref())
+                .collect(),
+            binary::Frame::Entries(entries) => entries
+                .iter()
+                .filter_map(|entry| match entry {
+                    Entry::Full(delta, _) | Entry::Again(delta, _) => delta.as_ref(),
+                })
                 .collect(),
             _ => Vec::new(),
         })
@@ -198,7 +206,7 @@ fn records_go_in_one_frame_unless_it_would_be_too_long() {
     let batches: Vec<usize> = frames
         .iter()
         .filter_map(|frame| match frame {
-            binary::Frame::Records(records) => Some(records.len()),
+            binary::Frame::Entries(entries) => Some(entries.len()),
             _ => None,
         })
         .collect();
@@ -277,6 +285,12 @@ fn each_name_is_written_once_whatever_shares_it() {
     assert_eq!(names[..4], ["event0", "track0_0", "event1", "track0_1"]);
 }
 
+/// Adds a frame of these encoded bytes to a compact capture being put together by hand.
+fn push_frame(bytes: &mut Vec<u8>, encoded: &[u8]) {
+    bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(encoded);
+}
+
 #[test]
 fn a_version_6_capture_with_names_in_full_still_reads() {
     let path = scratch("v6");
@@ -286,9 +300,7 @@ fn a_version_6_capture_with_names_in_full_still_reads() {
     };
     let mut bytes = MAGIC.to_vec();
     let mut frame = |frame: &binary::FrameRef<'_>| {
-        let encoded = postcard::to_allocvec(frame).unwrap();
-        bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&encoded);
+        push_frame(&mut bytes, &postcard::to_allocvec(frame).unwrap());
     };
     let written = records();
     let ended = written[3].clone();
@@ -337,10 +349,205 @@ fn a_writer_dropped_without_finishing_leaves_a_capture_without_its_end() {
 
 #[test]
 fn a_table_change_out_of_place_is_refused() {
-    let mut tables = binary::Tables::default();
-    let delta: binary::TableDelta = postcard::from_bytes(
+    let mut tables = tables::Tables::default();
+    let delta: tables::TableDelta = postcard::from_bytes(
         &postcard::to_allocvec(&(2usize, vec![(5usize, seat(0, "x", 1, 0))])).unwrap(),
     )
     .unwrap();
     assert!(tables.apply(delta).unwrap_err().contains("seat 5"));
+}
+
+/// Refusals of one event as a busy session makes them: the engine's shared names, the
+/// table given, its first seat compared (its last from 450 on), objects taking turns,
+/// one every 10 samples.
+fn refusals(names: &[Arc<str>; 2], table: &VoiceTable, times: Range<u64>) -> Vec<TraceRecord> {
+    times
+        .map(|i| {
+            let time = SampleTime::from_samples(1000 + 10 * i);
+            let mut record = TraceRecord::new(
+                time,
+                TraceKind::Voice,
+                TraceEvent::Refused {
+                    track: Arc::clone(&names[1]),
+                    priority: 1,
+                    lowest: table.seats()[if i < 450 { 0 } else { 2 }].at(time),
+                    occupants: table.clone(),
+                    capacity: table.seats().len(),
+                },
+            );
+            record.event = Some(Arc::clone(&names[0]));
+            record.track = Some(Arc::clone(&names[1]));
+            record.object = Some((i % 5) as i32);
+            record
+        })
+        .collect()
+}
+
+/// The entries of a capture's records frames: how many repeats, how many in full.
+fn repeats_and_full(frames: &[binary::Frame]) -> (usize, usize) {
+    let entries = frames.iter().flat_map(|frame| match frame {
+        binary::Frame::Entries(entries) => entries.iter().collect(),
+        _ => Vec::new(),
+    });
+    entries.fold((0, 0), |(again, full), entry| match entry {
+        Entry::Again(..) => (again + 1, full),
+        Entry::Full(..) => (again, full + 1),
+    })
+}
+
+/// A record that repeats the last one about its event and track is written as a
+/// reference to it — across hand-overs, after a change of the voice table, after
+/// records written each in a frame of their own — and reads back exactly.
+#[test]
+fn repeats_are_written_as_references_and_read_back_exactly() {
+    let path = scratch("repeats");
+    let names: [Arc<str>; 2] = [Arc::from("footstep"), Arc::from("footstep_trk")];
+    // The seats not taken share their names, as the engine's tables do.
+    let (music, tv) = (seat(0, "music", 10, 0), seat(2, "tv", 30, 200));
+    let seats =
+        |second: &str| VoiceTable::new(vec![music.clone(), seat(1, second, 20, 100), tv.clone()]);
+    let (table, changed) = (seats("dishwasher"), seats("shower"));
+    let mut writer = CaptureWriter::create(&path, &header()).unwrap();
+    let mut written = refusals(&names, &table, 0..300);
+    // The table changes (not the seat compared): the repeats go on, with the change;
+    // then another seat is compared: the repeats name it.
+    written.extend(refusals(&names, &changed, 300..460));
+    for record in &written {
+        writer.record(record.clone()).unwrap();
+    }
+    // (A command hands over what was gathered before it.)
+    writer.input(0.1, "quietall".into()).unwrap();
+    // A hand-over too long for one frame (each record in a frame of its own: two of
+    // about 600 KB), ending with refusals; the next hand-over repeats those.
+    let long = |object| {
+        let mut long = verdict(6000, &VoiceTable::default(), false);
+        long.what = TraceEvent::Joined {
+            object,
+            track: Arc::from("crowd"),
+            voice: 3,
+            owners: (1..200_000).collect(),
+        };
+        long
+    };
+    let mut big = vec![long(1), long(2)];
+    big.extend(refusals(&names, &changed, 500..510));
+    written.extend(big.iter().cloned());
+    writer.records(big).unwrap();
+    writer.input(0.2, "quietall".into()).unwrap();
+    let last = refusals(&names, &changed, 510..520);
+    written.extend(last.iter().cloned());
+    writer.records(last).unwrap();
+    writer.finish(SampleTime::from_samples(9000)).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let read = read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(read.records, written);
+    let frames = frames_of(&bytes);
+    // In full: the first refusal, and the twelve written in frames of their own.
+    assert_eq!(repeats_and_full(&frames), (459 + 10, 1));
+    let seats: Vec<u32> = frames
+        .iter()
+        .flat_map(|frame| match frame {
+            binary::Frame::Entries(entries) => entries.iter().collect(),
+            _ => Vec::new(),
+        })
+        .filter_map(|entry| match entry {
+            Entry::Again(_, repeat) => repeat.seat,
+            Entry::Full(..) => None,
+        })
+        .collect();
+    // Only the first to compare the last seat names it; the next ones repeat it.
+    assert_eq!(seats, [2]);
+    let alone = frames
+        .iter()
+        .filter(|frame| matches!(frame, binary::Frame::Record(_)))
+        .count();
+    assert_eq!(alone, 12);
+    // The table as first written, and its change (with a repeat).
+    assert_eq!(deltas_of(&frames).len(), 2);
+}
+
+#[test]
+fn a_repeat_that_does_not_read_is_an_error_naming_the_frame() {
+    let path = scratch("bad-repeat");
+    let mut bytes = MAGIC.to_vec();
+    let mut frame = |encoded: Vec<u8>| push_frame(&mut bytes, &encoded);
+    frame(postcard::to_allocvec(&binary::FrameRef::Header(&header())).unwrap());
+    // An entries frame (variant 8) of one repeat (variant 1) of the record 3 back.
+    let repeat = |back, seat| Repeat {
+        back,
+        after: 10,
+        object: None,
+        seat,
+    };
+    let bad = |bytes: &[u8], frame: usize| {
+        std::fs::write(&path, bytes).unwrap();
+        let error = read(&path).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(error.contains(&format!("frame {frame} ")), "{error}");
+        error
+    };
+    let mut once = bytes.clone();
+    let frame = |bytes: &mut Vec<u8>, encoded: Vec<u8>| push_frame(bytes, &encoded);
+    frame(
+        &mut once,
+        postcard::to_allocvec(&(8u32, vec![(1u32, None::<()>, repeat(3, None))])).unwrap(),
+    );
+    assert!(bad(&once, 2).contains("3 back"));
+    // (After a names frame) a record in full (variant 0), then a repeat of it
+    // comparing a seat the table, empty, does not have.
+    let refused = verdict(500, &VoiceTable::default(), false);
+    let mut twice = bytes;
+    let names = crate::runtime::trace::names::Writing::start();
+    let entries = crate::runtime::trace::without_tables(|| {
+        postcard::to_allocvec(&(
+            8u32,
+            (
+                2u8,
+                (0u32, None::<()>, &refused),
+                (1u32, None::<()>, repeat(1, Some(4))),
+            ),
+        ))
+    })
+    .unwrap();
+    let new = names.take_new();
+    drop(names);
+    frame(
+        &mut twice,
+        postcard::to_allocvec(&binary::FrameRef::Names(&new)).unwrap(),
+    );
+    frame(&mut twice, entries);
+    let error = bad(&twice, 3);
+    assert!(
+        error.contains("seat 4 of a voice table of 0 seats"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_version_8_capture_with_every_record_in_full_still_reads() {
+    let path = scratch("v8");
+    let old = Header {
+        version: 8,
+        ..header()
+    };
+    let mut bytes = MAGIC.to_vec();
+    let mut frame = |encoded: Vec<u8>| push_frame(&mut bytes, &encoded);
+    frame(postcard::to_allocvec(&binary::FrameRef::Header(&old)).unwrap());
+    let written = records();
+    let names = crate::runtime::trace::names::Writing::start();
+    let mut tables = tables::TableWriter::default();
+    let batch = binary::FrameRef::Records(binary::RecordsRef {
+        records: &written,
+        tables: std::cell::RefCell::new(&mut tables),
+    });
+    let encoded = crate::runtime::trace::without_tables(|| postcard::to_allocvec(&batch)).unwrap();
+    frame(postcard::to_allocvec(&binary::FrameRef::Names(&names.take_new())).unwrap());
+    frame(encoded);
+    drop(names);
+    std::fs::write(&path, &bytes).unwrap();
+    let read = read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(read.header, old);
+    assert_eq!(read.records, written);
 }

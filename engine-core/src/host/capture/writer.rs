@@ -18,9 +18,11 @@
 //! clones its names and its voice table into every record, and a count written from two
 //! cores makes every clone on the session's thread wait for the other core. So the
 //! capture's thread compares each verdict's voice table with the seats it wrote last by
-//! value ([`TableWriter`](super::binary::TableWriter)), reads names by their address,
-//! and gives each hand-over back to the session, whose thread keeps the buffer, records
-//! and all, for records to come. It drops a buffer's records just before it fills the
+//! value ([`TableWriter`](super::tables::TableWriter)), reads names by their address,
+//! finds a record's earlier one to write it as a repeat of by comparing the two where
+//! they are (`repeats`), and gives each hand-over back to the session once it has
+//! written the next (whose records may repeat its own), and the session's thread keeps
+//! the buffer, records and all, for records to come. It drops a buffer's records just before it fills the
 //! buffer again, not when it gets the buffer back: a few milliseconds of records (the
 //! capture's thread works in bursts) are more than the core's cache holds, so the
 //! buffer comes back from memory either way, and dropping the old records then brings
@@ -29,7 +31,9 @@
 //! 6.0 % side by side). At most [`QUEUE`] hand-overs wait: a capture that cannot keep up
 //! slows the session down rather than filling memory.
 
-use super::binary::{FrameRef, MAGIC, RecordsRef, TableWriter, each_with_delta};
+use super::binary::{FrameRef, MAGIC};
+use super::repeats::{EntriesRef, RecordState, Window};
+use super::tables::each_with_delta;
 use super::{CaptureError, Header, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
@@ -40,6 +44,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, TryRecvError, channel, sync_channel};
 use std::thread::JoinHandle;
@@ -69,9 +74,9 @@ enum Job {
 type Gathered = Vec<TraceRecord>;
 
 /// Hand-over buffers given back and kept for records to come, their old records still
-/// in them: as many as can be out at once, so none is freed (and its memory given to
-/// the engine) while capturing.
-const SPARE: usize = QUEUE + 2;
+/// in them: as many as can be out at once (queued, being written, kept for repeats),
+/// so none is freed (and its memory given to the engine) while capturing.
+const SPARE: usize = QUEUE + 3;
 /// A buffer that grew past this many records (a tick of thousands) is not kept.
 const SPARE_ROOM: usize = 4 * GATHER;
 
@@ -288,7 +293,12 @@ fn encode_and_write(
         source,
     };
     let names = Writing::start();
-    let mut tables = TableWriter::default();
+    let mut state = RecordState::default();
+    // The hand-over before the one being written, kept for the records it holds to be
+    // repeated (`repeats`), and where its records and the next ones start.
+    let mut previous: Option<Gathered> = None;
+    let mut previous_start = 0;
+    let mut written = 0;
     let mut busy = Duration::ZERO;
     while let Some(job) = next_job(queued) {
         let start = Instant::now();
@@ -301,11 +311,22 @@ fn encode_and_write(
                 MAX_FRAME_BYTES,
             )?,
             Job::Records(gathered) => {
-                for records in gathered.chunks(GATHER) {
-                    frames.records(records, &mut tables, &names)?;
+                let window = Window {
+                    previous: previous.as_deref().unwrap_or_default(),
+                    previous_start,
+                    current: &gathered,
+                    current_start: written,
+                };
+                for start in (0..gathered.len()).step_by(GATHER) {
+                    let range = start..gathered.len().min(start + GATHER);
+                    frames.records(window, range, &mut state, &names)?;
                 }
+                previous_start = written;
+                written += gathered.len() as u64;
                 // The session may have finished already; then the records just go.
-                let _ = give_back.send(gathered);
+                if let Some(done) = previous.replace(gathered) {
+                    let _ = give_back.send(done);
+                }
             }
             Job::Keyframe(keyframe) => frames.with_names(&names, |frames| {
                 frames.frame(&FrameRef::Keyframe(&keyframe), MAX_FRAME_BYTES)
@@ -317,6 +338,9 @@ fn encode_and_write(
             frames.bytes.clear();
         }
         busy += start.elapsed();
+    }
+    if let Some(done) = previous {
+        let _ = give_back.send(done);
     }
     let start = Instant::now();
     file.write_all(&frames.bytes).map_err(io)?;
@@ -338,31 +362,45 @@ impl Frames {
         }
     }
 
-    /// Records as one frame, each after the change of the voice table to write before
-    /// it if there is one — or, should that frame be too long, each record in a frame
-    /// of its own, after a table frame when the table changed.
+    /// The window's records `range` as one frame, each a repeat of an earlier record
+    /// or after the change of the voice table to write before it if there is one — or,
+    /// should that frame be too long, each record in full in a frame of its own, after
+    /// a table frame when the table changed.
     fn records(
         &mut self,
-        records: &[TraceRecord],
-        tables: &mut TableWriter,
+        window: Window<'_>,
+        range: Range<usize>,
+        state: &mut RecordState,
         names: &Writing,
     ) -> Result<(), CaptureError> {
         self.with_names(names, |frames| {
-            let before = tables.clone();
-            let batch = FrameRef::Records(RecordsRef {
-                records,
-                tables: RefCell::new(tables),
+            let before = state.tables.clone();
+            let batch = FrameRef::Entries(EntriesRef {
+                window,
+                range: range.clone(),
+                state: RefCell::new(state),
             });
-            if let Fit::Written = without_tables(|| frames.frame_within(&batch, MAX_FRAME_BYTES))? {
+            let fit = without_tables(|| frames.frame_within(&batch, MAX_FRAME_BYTES))?;
+            let FrameRef::Entries(EntriesRef { state, .. }) = batch else {
+                unreachable!("the frame was built just above");
+            };
+            let state = state.into_inner();
+            if let Fit::Written = fit {
                 return Ok(());
             }
-            *tables = before;
-            each_with_delta(records, tables, |delta, record| {
-                if let Some(delta) = delta {
-                    frames.frame(&FrameRef::Table(delta), MAX_FRAME_BYTES)?;
-                }
-                without_tables(|| frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES))
-            })
+            // The records the attempt took for repeats keep their places: each is still
+            // written, in full, where the attempt would have put it.
+            state.tables = before;
+            each_with_delta(
+                &window.current[range],
+                &mut state.tables,
+                |delta, record| {
+                    if let Some(delta) = delta {
+                        frames.frame(&FrameRef::Table(delta), MAX_FRAME_BYTES)?;
+                    }
+                    without_tables(|| frames.frame(&FrameRef::Record(record), MAX_FRAME_BYTES))
+                },
+            )
         })
     }
 
@@ -449,9 +487,7 @@ impl postcard::ser_flavors::Flavor for Append {
         // Most pieces are a varint of one to five bytes: pushed one by one they cost
         // less than a call to `memcpy` each.
         if data.len() <= 8 {
-            for &byte in data {
-                self.0.push(byte);
-            }
+            self.0.extend(data.iter().copied());
         } else {
             self.0.extend_from_slice(data);
         }

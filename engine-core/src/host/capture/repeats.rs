@@ -1,0 +1,200 @@
+//! Records written as repeats (from version 9): a record that
+//! [repeats](TraceRecord::repeats) the last one about the same event and track with the
+//! same decision is written as how far back that one is, the time between them and its
+//! own object — no names, no numbers of the decision (a verdict's voice table is
+//! written as for any verdict: the seats that changed, if any; a verdict that compared
+//! another occupant than the earlier one names the seat it compared). A busy session
+//! is mostly such records (the same footstep refused again and again against the same
+//! full table, the same click started on the same voice), and they cost the capture's
+//! thread a few comparisons instead of encoding the record.
+//!
+//! The capture's thread finds the earlier record by a key of the record's event, track,
+//! kind and kind of decision ([`Repeats`]), among the records of the hand-over it is
+//! writing and the one before ([`Window`]): it compares records it still holds, and
+//! copies none (a copy would count references the engine counts too, see `writer`).
+//! The reader has every record read so far, so any distance back reads.
+
+use super::tables::{DeltaRef, TableDelta, TableWriter, table_of};
+use crate::runtime::hash::FastHasher;
+use crate::runtime::objects::ObjectId;
+use crate::runtime::trace::{Repetition, TraceRecord, VoiceTable};
+use serde::ser::SerializeSeq;
+use serde::{Deserialize, Serialize, Serializer};
+use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// One record of a records frame, as read (version 9), after the change of the voice
+/// table to apply first, if any (a verdict's table is the one that stands then).
+#[derive(Debug, Deserialize)]
+pub(super) enum Entry {
+    /// A record in full.
+    Full(Option<TableDelta>, TraceRecord),
+    /// A record that repeats an earlier one.
+    Again(Option<TableDelta>, Repeat),
+}
+
+/// A record that repeats the one `back` records before it: that one again `after`
+/// samples later, for `object` ([`TraceRecord::again`]) — and if `seat` is given, a
+/// verdict that compared the seat at that position of the voice table (as it stands
+/// with this entry's change) rather than the earlier one's occupant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Repeat {
+    pub back: u64,
+    pub after: u64,
+    pub object: Option<ObjectId>,
+    pub seat: Option<u32>,
+}
+
+impl Repeat {
+    /// How `record`, at `position`, repeats `earlier`, at `at`, if it does.
+    fn of(record: &TraceRecord, position: u64, earlier: &TraceRecord, at: u64) -> Option<Self> {
+        let seat = match record.repeats(earlier) {
+            Repetition::No => return None,
+            Repetition::Exactly => None,
+            Repetition::ButTheOccupant => Some(compared_seat(record)?),
+        };
+        Some(Self {
+            back: position - at,
+            after: record.time - earlier.time,
+            object: record.object,
+            seat,
+        })
+    }
+}
+
+/// The position in a verdict's voice table of the occupant it compared, if it is one
+/// of its seats as it was then.
+fn compared_seat(record: &TraceRecord) -> Option<u32> {
+    let occupant = record.compared()?;
+    let time = record.time.samples();
+    let position = table_of(&record.what)?.seats().iter().position(|seat| {
+        (seat.voice, seat.priority) == (occupant.voice, occupant.priority)
+            && time.saturating_sub(seat.since.samples()) == occupant.age
+            && Arc::ptr_eq(&seat.track, &occupant.track)
+    })?;
+    u32::try_from(position).ok()
+}
+
+/// An [`Entry`] as written.
+#[derive(Serialize)]
+enum EntryRef<'a> {
+    Full(Option<DeltaRef<'a>>, &'a TraceRecord),
+    Again(Option<DeltaRef<'a>>, Repeat),
+}
+
+/// The records the capture's thread still holds: the hand-over it writes and the one
+/// before, each with the position in the capture of its first record.
+#[derive(Clone, Copy)]
+pub(super) struct Window<'a> {
+    pub previous: &'a [TraceRecord],
+    pub previous_start: u64,
+    pub current: &'a [TraceRecord],
+    pub current_start: u64,
+}
+
+impl<'a> Window<'a> {
+    /// The record at `position`, if it is held.
+    fn get(&self, position: u64) -> Option<&'a TraceRecord> {
+        let at = |records: &'a [TraceRecord], start: u64| {
+            position
+                .checked_sub(start)
+                .and_then(|i| records.get(usize::try_from(i).ok()?))
+        };
+        at(self.current, self.current_start).or_else(|| at(self.previous, self.previous_start))
+    }
+}
+
+/// Places of [`Repeats`]; a power of two (the top bits of a key pick one).
+const PLACES: usize = 1024;
+
+/// The position of the last record written with each key (event, track, kind, kind of
+/// decision), in a place picked by the key: two keys that meet in one place take
+/// turns, and a record whose key's place another took is written in full.
+pub(super) struct Repeats {
+    /// `(key, position)`; key 0 marks an empty place.
+    places: Box<[(u64, u64); PLACES]>,
+}
+
+impl Default for Repeats {
+    fn default() -> Self {
+        Self {
+            places: Box::new([(0, 0); PLACES]),
+        }
+    }
+}
+
+impl Repeats {
+    /// The position of the last record with `record`'s key, if it is known, after
+    /// which `position` (`record`'s) is the last.
+    fn last_like(&mut self, record: &TraceRecord, position: u64) -> Option<u64> {
+        let key = key(record);
+        let place = &mut self.places[(key >> (u64::BITS - PLACES.ilog2())) as usize];
+        let (known, last) = std::mem::replace(place, (key, position));
+        (known == key).then_some(last)
+    }
+}
+
+/// A record's key: the addresses of its event's and track's names (the engine shares
+/// one per name; two records about the same names have the same key, and two keys that
+/// are alike only by chance just fail the comparison), its kind and its kind of
+/// decision.
+fn key(record: &TraceRecord) -> u64 {
+    let address = |name: &Option<Arc<str>>| {
+        name.as_ref()
+            .map_or(0, |n| Arc::as_ptr(n).cast::<u8>() as usize)
+    };
+    let mut hasher = FastHasher::default();
+    hasher.write_usize(address(&record.event));
+    hasher.write_usize(address(&record.track));
+    record.kind.hash(&mut hasher);
+    std::mem::discriminant(&record.what).hash(&mut hasher);
+    // Never 0, which marks an empty place.
+    hasher.finish() | 1
+}
+
+/// What the capture's thread keeps between records frames.
+#[derive(Default)]
+pub(super) struct RecordState {
+    pub tables: TableWriter,
+    pub repeats: Repeats,
+}
+
+/// The records `range` of the window's current hand-over as one frame's entries: each
+/// a repeat if it is one, else in full after the change of the voice table to write
+/// before it. Serializing it moves the state on.
+pub(super) struct EntriesRef<'a> {
+    pub window: Window<'a>,
+    pub range: Range<usize>,
+    pub state: RefCell<&'a mut RecordState>,
+}
+
+impl Serialize for EntriesRef<'_> {
+    /// As `Vec<Entry>`, the records' own tables left out (call it inside
+    /// [`without_tables`](crate::runtime::trace::without_tables)).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut state = self.state.borrow_mut();
+        let RecordState { tables, repeats } = &mut **state;
+        let records = &self.window.current[self.range.clone()];
+        let mut seq = serializer.serialize_seq(Some(records.len()))?;
+        // As in `each_with_delta`: a verdict that saw the very table the one before it
+        // saw changes nothing.
+        let mut last: Option<&VoiceTable> = None;
+        let first = self.window.current_start + self.range.start as u64;
+        for (position, record) in (first..).zip(records) {
+            let repeat = repeats
+                .last_like(record, position)
+                .and_then(|at| Repeat::of(record, position, self.window.get(at)?, at));
+            let table = table_of(&record.what);
+            let seen = matches!((table, last), (Some(t), Some(l)) if t.same(l));
+            let delta = if seen { None } else { tables.delta(record) };
+            last = table.or(last);
+            match repeat {
+                Some(repeat) => seq.serialize_element(&EntryRef::Again(delta, repeat))?,
+                None => seq.serialize_element(&EntryRef::Full(delta, record))?,
+            }
+        }
+        seq.end()
+    }
+}
