@@ -551,3 +551,43 @@ fn a_version_8_capture_with_every_record_in_full_still_reads() {
     assert_eq!(read.header, old);
     assert_eq!(read.records, written);
 }
+
+/// Objects joining one copy of a track, one after another, are repeats of the join
+/// before them; the first join of the next copy is written in full.
+#[test]
+fn joins_of_one_copy_are_repeats() {
+    let path = scratch("joins");
+    let name: Arc<str> = Arc::from("crowd_cheer");
+    let join = |time: u64, object: i32, voice: usize, owners: &[i32]| {
+        let mut record = TraceRecord::new(
+            SampleTime::from_samples(time),
+            TraceKind::Voice,
+            TraceEvent::Joined {
+                object,
+                track: Arc::clone(&name),
+                voice,
+                owners: owners.to_vec(),
+            },
+        );
+        record.event = Some(Arc::clone(&name));
+        record.track = Some(Arc::clone(&name));
+        record.object = Some(object);
+        record
+    };
+    let written = vec![
+        join(100, 5, 0, &[2, 5]),
+        join(200, 3, 0, &[2, 3, 5]),
+        join(300, 9, 0, &[2, 3, 5, 9]),
+        // The next copy, on another voice.
+        join(900, 4, 1, &[1, 4]),
+        join(950, 7, 1, &[1, 4, 7]),
+    ];
+    let mut writer = CaptureWriter::create(&path, &header()).unwrap();
+    writer.records(written.clone()).unwrap();
+    writer.finish(SampleTime::from_samples(1000)).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let read = read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(read.records, written);
+    assert_eq!(repeats_and_full(&frames_of(&bytes)), (3, 2));
+}

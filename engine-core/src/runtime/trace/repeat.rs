@@ -7,7 +7,9 @@
 //! A Box-X verdict's occupant (the lowest it was compared with, the victim it took the
 //! voice from) carries its age, which grows with the time between the two: a repeat is
 //! exact when that occupant is older by just that much (when another was compared, the
-//! record repeats but for it, [`Repetition::ButTheOccupant`]). The voice table a verdict saw
+//! record repeats but for it, [`Repetition::ButTheOccupant`]). A join repeats the one
+//! before it when it is another object joining the same copy: the owners are the
+//! earlier ones and the object. The voice table a verdict saw
 //! is left out of the comparison: a compact capture writes it apart, as the seats that
 //! changed, for a repeat as for any verdict.
 
@@ -46,12 +48,13 @@ impl TraceRecord {
         if !same {
             return Repetition::No;
         }
-        same_but_older(&self.what, &earlier.what, after)
+        same_but_older(&self.what, &earlier.what, after, self.object)
     }
 
     /// This record again at `time` (not before its own) for `object`: a verdict's
     /// occupant older by the time between, its voice table this record's (to replace
-    /// with the one the repeat saw).
+    /// with the one the repeat saw); a join, `object` joining the same copy (one more
+    /// owner).
     pub fn again(&self, time: SampleTime, object: Option<ObjectId>) -> TraceRecord {
         let after = time.samples().saturating_sub(self.time.samples());
         let mut record = self.clone();
@@ -59,6 +62,20 @@ impl TraceRecord {
         record.object = object;
         if let Some(occupant) = compared_mut(&mut record.what) {
             occupant.age = occupant.age.saturating_add(after);
+        }
+        if let (
+            TraceEvent::Joined {
+                object: joined,
+                owners,
+                ..
+            },
+            Some(object),
+        ) = (&mut record.what, object)
+        {
+            *joined = object;
+            if let Err(at) = owners.binary_search(&object) {
+                owners.insert(at, object);
+            }
         }
         record
     }
@@ -99,11 +116,41 @@ fn compared_mut(what: &mut TraceEvent) -> Option<&mut Occupant> {
     }
 }
 
-/// Whether `later` is `earlier` with its occupant `after` samples older (a verdict's
-/// voice table apart), or with another occupant.
-fn same_but_older(later: &TraceEvent, earlier: &TraceEvent, after: u64) -> Repetition {
+/// Whether `later` (of a record for `object`) is `earlier` with its occupant `after`
+/// samples older (a verdict's voice table apart), or with another occupant; or, for a
+/// join, `object` joining the same copy.
+fn same_but_older(
+    later: &TraceEvent,
+    earlier: &TraceEvent,
+    after: u64,
+    object: Option<ObjectId>,
+) -> Repetition {
     use TraceEvent as E;
     match (later, earlier) {
+        (
+            E::Joined {
+                object: joined,
+                track,
+                voice,
+                owners,
+            },
+            E::Joined {
+                track: track_then,
+                voice: voice_then,
+                owners: owners_then,
+                ..
+            },
+        ) => {
+            let again = object == Some(*joined)
+                && voice == voice_then
+                && Arc::ptr_eq(track, track_then)
+                && one_more(owners, owners_then, *joined);
+            if again {
+                Repetition::Exactly
+            } else {
+                Repetition::No
+            }
+        }
         (
             E::Refused {
                 track,
@@ -149,6 +196,20 @@ fn same_but_older(later: &TraceEvent, earlier: &TraceEvent, after: u64) -> Repet
         // No other decision changes with time alone.
         _ if later == earlier => Repetition::Exactly,
         _ => Repetition::No,
+    }
+}
+
+/// Whether `owners` are `earlier` with `object` among them, in order (as
+/// [`TraceRecord::again`] adds it).
+fn one_more(owners: &[ObjectId], earlier: &[ObjectId], object: ObjectId) -> bool {
+    match earlier.binary_search(&object) {
+        Ok(_) => owners == earlier,
+        Err(at) => {
+            owners.len() == earlier.len() + 1
+                && owners[..at] == earlier[..at]
+                && owners[at] == object
+                && owners[at + 1..] == earlier[at..]
+        }
     }
 }
 
@@ -254,6 +315,47 @@ mod tests {
         // The same event by name, but not the engine's shared name.
         let mut other = refusal(1_480, 4, 1_380);
         other.event = Some(Arc::from("ui1"));
+        no(other);
+    }
+
+    fn join(time: u64, object: ObjectId, owners: &[ObjectId]) -> TraceRecord {
+        let (name, _) = NAMES.with(Clone::clone);
+        let mut record = TraceRecord::new(
+            SampleTime::from_samples(time),
+            TraceKind::Voice,
+            TraceEvent::Joined {
+                object,
+                track: Arc::clone(&name),
+                voice: 2,
+                owners: owners.to_vec(),
+            },
+        );
+        record.event = Some(Arc::clone(&name));
+        record.track = Some(name);
+        record.object = Some(object);
+        record
+    }
+
+    #[test]
+    fn a_join_of_one_more_owner_to_the_same_copy_repeats() {
+        let first = join(100, 4, &[1, 4]);
+        for later in [join(200, 2, &[1, 2, 4]), join(200, 9, &[1, 4, 9])] {
+            assert_eq!(later.repeats(&first), Repetition::Exactly);
+            assert_eq!(first.again(later.time, later.object), later);
+        }
+        // An owner left, or another copy (another voice), or the owners not the
+        // earlier ones and the object.
+        let no = |later: TraceRecord| assert_eq!(later.repeats(&first), Repetition::No);
+        no(join(200, 2, &[2, 4]));
+        no(join(200, 2, &[1, 2, 3, 4]));
+        no(join(200, 2, &[1, 4]));
+        let mut other = join(200, 2, &[1, 2, 4]);
+        if let TraceEvent::Joined { voice, .. } = &mut other.what {
+            *voice = 3;
+        }
+        no(other);
+        let mut other = join(200, 2, &[1, 2, 4]);
+        other.object = Some(3);
         no(other);
     }
 
