@@ -14,10 +14,10 @@
 //! copies none (a copy would count references the engine counts too, see `writer`).
 //! The reader has every record read so far, so any distance back reads.
 
-use super::tables::{DeltaRef, TableDelta, TableWriter, table_of};
+use super::tables::{DeltaRef, TableDelta, TableWriter, each_with_delta, table_of};
 use crate::runtime::hash::FastHasher;
 use crate::runtime::objects::ObjectId;
-use crate::runtime::trace::{Repetition, TraceRecord, VoiceTable};
+use crate::runtime::trace::{Repetition, TraceRecord};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 use std::cell::RefCell;
@@ -178,23 +178,17 @@ impl Serialize for EntriesRef<'_> {
         let RecordState { tables, repeats } = &mut **state;
         let records = &self.window.current[self.range.clone()];
         let mut seq = serializer.serialize_seq(Some(records.len()))?;
-        // As in `each_with_delta`: a verdict that saw the very table the one before it
-        // saw changes nothing.
-        let mut last: Option<&VoiceTable> = None;
-        let first = self.window.current_start + self.range.start as u64;
-        for (position, record) in (first..).zip(records) {
+        let mut position = self.window.current_start + self.range.start as u64;
+        each_with_delta(records, tables, |delta, record| {
             let repeat = repeats
                 .last_like(record, position)
                 .and_then(|at| Repeat::of(record, position, self.window.get(at)?, at));
-            let table = table_of(&record.what);
-            let seen = matches!((table, last), (Some(t), Some(l)) if t.same(l));
-            let delta = if seen { None } else { tables.delta(record) };
-            last = table.or(last);
+            position += 1;
             match repeat {
-                Some(repeat) => seq.serialize_element(&EntryRef::Again(delta, repeat))?,
-                None => seq.serialize_element(&EntryRef::Full(delta, record))?,
+                Some(repeat) => seq.serialize_element(&EntryRef::Again(delta, repeat)),
+                None => seq.serialize_element(&EntryRef::Full(delta, record)),
             }
-        }
+        })?;
         seq.end()
     }
 }
