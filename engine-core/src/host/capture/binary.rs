@@ -68,6 +68,25 @@ pub(super) enum Frame {
     Entries(Vec<Entry>),
 }
 
+/// A record read from a records frame, made whole: the change of the voice table
+/// before it applied, its verdict's table given back, and — if it names one — the seat
+/// it compared.
+fn push_read(
+    table: &mut Tables,
+    delta: Option<TableDelta>,
+    record: &mut TraceRecord,
+    seat: Option<u32>,
+) -> Result<(), String> {
+    if let Some(delta) = delta {
+        table.apply(delta)?;
+    }
+    table.fill(record);
+    if let Some(seat) = seat {
+        table.compare(record, seat)?;
+    }
+    Ok(())
+}
+
 /// Records written as one frame (from version 8): each with the change of the voice
 /// table to apply before it, if it is a verdict that saw another table than the last
 /// one written. Serializing it moves `tables` on, as writing each record's frame would.
@@ -199,30 +218,40 @@ fn push_frame(
             return Ok(());
         }
         Frame::Entries(entries) => {
+            // The frame's last repeat, which a repeat like it follows.
+            let mut last = None;
             for entry in entries {
-                let (delta, mut record, seat) = match entry {
-                    Entry::Full(delta, record) => (delta, record, None),
-                    Entry::Again(delta, repeat) => {
-                        let Repeat {
-                            back,
-                            after,
+                let (delta, repeat) = match entry {
+                    Entry::Full(delta, mut record) => {
+                        push_read(table, delta, &mut record, None)?;
+                        assembler.push(Line::Record(record))?;
+                        continue;
+                    }
+                    Entry::Again(delta, repeat) => (delta, repeat),
+                    Entry::Like(like) => {
+                        let (object, seat) = (like.object()?, like.seat()?);
+                        let last: Repeat =
+                            last.ok_or("a repeat like the one before it, where there is none")?;
+                        let repeat = Repeat {
                             object,
                             seat,
-                        } = repeat;
-                        let earlier = assembler.earlier(back).ok_or_else(|| {
-                            format!("a repeat of the record {back} back, which is not there")
-                        })?;
-                        let again = earlier.again(earlier.time.saturating_add(after), object);
-                        (delta, again, seat)
+                            ..last
+                        };
+                        (None, repeat)
                     }
                 };
-                if let Some(delta) = delta {
-                    table.apply(delta)?;
-                }
-                table.fill(&mut record);
-                if let Some(seat) = seat {
-                    table.compare(&mut record, seat)?;
-                }
+                last = Some(repeat);
+                let Repeat {
+                    back,
+                    after,
+                    object,
+                    seat,
+                } = repeat;
+                let earlier = assembler.earlier(back).ok_or_else(|| {
+                    format!("a repeat of the record {back} back, which is not there")
+                })?;
+                let mut record = earlier.again(earlier.time.saturating_add(after), object);
+                push_read(table, delta, &mut record, seat)?;
                 assembler.push(Line::Record(record))?;
             }
             return Ok(());

@@ -42,8 +42,9 @@ pub const FORMAT: &str = "hitbench-capture";
 /// RMS and overs; 7: a compact capture writes each name once, in a name table, and
 /// refers to it by index; 8: a compact capture writes the records handed over together
 /// in one frame; 9: a compact capture writes a record that repeats an earlier one as a
-/// reference to it).
-pub const VERSION: u32 = 9;
+/// reference to it; 10: a repeat as far back and as long after as the one before it is
+/// written as its object and seat alone).
+pub const VERSION: u32 = 10;
 /// The oldest version this build reads (version 6's compact captures write names in
 /// full, which a reader still takes): version 5's keyframes lack the meters (a compact
 /// capture's keyframes would not decode), version 4's voice slots lack the world player

@@ -13,6 +13,12 @@
 //! writing and the one before ([`Window`]): it compares records it still holds, and
 //! copies none (a copy would count references the engine counts too, see `writer`).
 //! The reader has every record read so far, so any distance back reads.
+//!
+//! Repeats come in runs: a session that does the same things again does them in the
+//! same order, so each record of a run is as far back and as long after its earlier
+//! one as the one before it was. From version 10, a repeat as far back and as long
+//! after as the last repeat of its frame, with no change of the voice table before
+//! it, is written as just that ([`Like`]): its object and the seat it compared, if any.
 
 use super::tables::{DeltaRef, TableDelta, TableWriter, each_with_delta, table_of};
 use crate::runtime::hash::FastHasher;
@@ -25,7 +31,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::Arc;
 
-/// One record of a records frame, as read (version 9), after the change of the voice
+/// One record of a records frame, as read (from version 9), after the change of the voice
 /// table to apply first, if any (a verdict's table is the one that stands then).
 #[derive(Debug, Deserialize)]
 pub(super) enum Entry {
@@ -33,6 +39,48 @@ pub(super) enum Entry {
     Full(Option<TableDelta>, TraceRecord),
     /// A record that repeats an earlier one.
     Again(Option<TableDelta>, Repeat),
+    /// A record that repeats an earlier one as the last repeat of its frame did (from
+    /// version 10).
+    Like(Like),
+}
+
+/// A repeat as far back and as long after as the last repeat of its frame, with no
+/// change of the voice table before it: a [`Repeat`] but for its `back` and `after`.
+/// Written as two numbers, each 0 for none or one more than the value (an object's
+/// zigzag encoding): a run of them costs the capture's thread two numbers a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Like {
+    object: u64,
+    seat: u64,
+}
+
+impl Like {
+    /// A repeat like the last one, for `object`, comparing `seat` if given.
+    pub fn new(object: Option<ObjectId>, seat: Option<u32>) -> Self {
+        Self {
+            object: object.map_or(0, |id| u64::from((id << 1 ^ id >> 31) as u32) + 1),
+            seat: seat.map_or(0, |seat| u64::from(seat) + 1),
+        }
+    }
+
+    /// The object it is for; a number out of range is an error.
+    pub fn object(self) -> Result<Option<ObjectId>, String> {
+        let Some(zigzag) = self.object.checked_sub(1) else {
+            return Ok(None);
+        };
+        let zigzag = u32::try_from(zigzag)
+            .map_err(|_| format!("an object number {} out of range", self.object))?;
+        Ok(Some((zigzag >> 1) as i32 ^ -((zigzag & 1) as i32)))
+    }
+
+    /// The seat it compared, if it names one; a number out of range is an error.
+    pub fn seat(self) -> Result<Option<u32>, String> {
+        self.seat
+            .checked_sub(1)
+            .map(u32::try_from)
+            .transpose()
+            .map_err(|_| format!("a seat number {} out of range", self.seat))
+    }
 }
 
 /// A record that repeats the one `back` records before it: that one again `after`
@@ -82,6 +130,7 @@ fn compared_seat(record: &TraceRecord) -> Option<u32> {
 enum EntryRef<'a> {
     Full(Option<DeltaRef<'a>>, &'a TraceRecord),
     Again(Option<DeltaRef<'a>>, Repeat),
+    Like(Like),
 }
 
 /// The records the capture's thread still holds: the hand-over it writes and the one
@@ -106,21 +155,29 @@ impl<'a> Window<'a> {
     }
 }
 
-/// Places of [`Repeats`]; a power of two (the top bits of a key pick one).
+/// Places of [`Repeats`], in sets of [`WAYS`]; a power of two (the top bits of a key
+/// pick a set).
 const PLACES: usize = 1024;
+/// Places a key may take within its set: a set of four keys and positions is one cache
+/// line, and a few hundred keys (a busy session's events, tracks and decisions) seldom
+/// meet five to a set.
+const WAYS: usize = 4;
+/// Sets of [`Repeats`].
+const SETS: usize = PLACES / WAYS;
 
 /// The position of the last record written with each key (event, track, kind, kind of
-/// decision), in a place picked by the key: two keys that meet in one place take
-/// turns, and a record whose key's place another took is written in full.
+/// decision), in a set of places picked by the key: a key takes the place in its set
+/// that was used longest ago, and a record whose key was pushed out of its set by
+/// others is written in full.
 pub(super) struct Repeats {
     /// `(key, position)`; key 0 marks an empty place.
-    places: Box<[(u64, u64); PLACES]>,
+    sets: Box<[[(u64, u64); WAYS]; SETS]>,
 }
 
 impl Default for Repeats {
     fn default() -> Self {
         Self {
-            places: Box::new([(0, 0); PLACES]),
+            sets: Box::new([[(0, 0); WAYS]; SETS]),
         }
     }
 }
@@ -130,9 +187,21 @@ impl Repeats {
     /// which `position` (`record`'s) is the last.
     fn last_like(&mut self, record: &TraceRecord, position: u64) -> Option<u64> {
         let key = key(record);
-        let place = &mut self.places[(key >> (u64::BITS - PLACES.ilog2())) as usize];
-        let (known, last) = std::mem::replace(place, (key, position));
-        (known == key).then_some(last)
+        let set = &mut self.sets[(key >> (u64::BITS - SETS.ilog2())) as usize];
+        if let Some(place) = set.iter_mut().find(|(known, _)| *known == key) {
+            return Some(std::mem::replace(&mut place.1, position));
+        }
+        // Positions only grow: the smallest is the place used longest ago (an empty
+        // place's is 0).
+        let oldest = (1..WAYS).fold(0, |oldest, way| {
+            if set[way].1 < set[oldest].1 {
+                way
+            } else {
+                oldest
+            }
+        });
+        set[oldest] = (key, position);
+        None
     }
 }
 
@@ -179,13 +248,26 @@ impl Serialize for EntriesRef<'_> {
         let records = &self.window.current[self.range.clone()];
         let mut seq = serializer.serialize_seq(Some(records.len()))?;
         let mut position = self.window.current_start + self.range.start as u64;
+        // The distance back and time after of the frame's last repeat.
+        let mut last = None;
         each_with_delta(records, tables, |delta, record| {
             let repeat = repeats
                 .last_like(record, position)
                 .and_then(|at| Repeat::of(record, position, self.window.get(at)?, at));
             position += 1;
             match repeat {
-                Some(repeat) => seq.serialize_element(&EntryRef::Again(delta, repeat)),
+                Some(Repeat {
+                    back,
+                    after,
+                    object,
+                    seat,
+                }) if delta.is_none() && last == Some((back, after)) => {
+                    seq.serialize_element(&EntryRef::Like(Like::new(object, seat)))
+                }
+                Some(repeat) => {
+                    last = Some((repeat.back, repeat.after));
+                    seq.serialize_element(&EntryRef::Again(delta, repeat))
+                }
                 None => seq.serialize_element(&EntryRef::Full(delta, record)),
             }
         })?;

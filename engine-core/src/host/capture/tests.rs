@@ -161,6 +161,7 @@ fn deltas_of(frames: &[binary::Frame]) -> Vec<&tables::TableDelta> {
                 .iter()
                 .filter_map(|entry| match entry {
                     Entry::Full(delta, _) | Entry::Again(delta, _) => delta.as_ref(),
+                    Entry::Like(_) => None,
                 })
                 .collect(),
             _ => Vec::new(),
@@ -357,42 +358,64 @@ fn a_table_change_out_of_place_is_refused() {
     assert!(tables.apply(delta).unwrap_err().contains("seat 5"));
 }
 
-/// Refusals of one event as a busy session makes them: the engine's shared names, the
-/// table given, its first seat compared (its last from 450 on), objects taking turns,
-/// one every 10 samples.
+/// A refusal of an event as a busy session makes them: the engine's shared names, the
+/// table given, the seat `compared` of it compared.
+fn refusal(
+    names: &[Arc<str>; 2],
+    table: &VoiceTable,
+    time: u64,
+    compared: usize,
+    object: Option<i32>,
+) -> TraceRecord {
+    let time = SampleTime::from_samples(time);
+    let mut record = TraceRecord::new(
+        time,
+        TraceKind::Voice,
+        TraceEvent::Refused {
+            track: Arc::clone(&names[1]),
+            priority: 1,
+            lowest: table.seats()[compared].at(time),
+            occupants: table.clone(),
+            capacity: table.seats().len(),
+        },
+    );
+    record.event = Some(Arc::clone(&names[0]));
+    record.track = Some(Arc::clone(&names[1]));
+    record.object = object;
+    record
+}
+
+/// Refusals of one event: its first seat compared (its last from 450 on), objects
+/// taking turns, one every 10 samples.
 fn refusals(names: &[Arc<str>; 2], table: &VoiceTable, times: Range<u64>) -> Vec<TraceRecord> {
     times
         .map(|i| {
-            let time = SampleTime::from_samples(1000 + 10 * i);
-            let mut record = TraceRecord::new(
-                time,
-                TraceKind::Voice,
-                TraceEvent::Refused {
-                    track: Arc::clone(&names[1]),
-                    priority: 1,
-                    lowest: table.seats()[if i < 450 { 0 } else { 2 }].at(time),
-                    occupants: table.clone(),
-                    capacity: table.seats().len(),
-                },
-            );
-            record.event = Some(Arc::clone(&names[0]));
-            record.track = Some(Arc::clone(&names[1]));
-            record.object = Some((i % 5) as i32);
-            record
+            let compared = if i < 450 { 0 } else { 2 };
+            refusal(names, table, 1000 + 10 * i, compared, Some((i % 5) as i32))
         })
         .collect()
 }
 
-/// The entries of a capture's records frames: how many repeats, how many in full.
+/// The entries of a capture's records frames.
+fn entries_of(frames: &[binary::Frame]) -> Vec<&Entry> {
+    frames
+        .iter()
+        .flat_map(|frame| match frame {
+            binary::Frame::Entries(entries) => entries.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// The entries of a capture's records frames: how many repeats (written either way),
+/// how many in full.
 fn repeats_and_full(frames: &[binary::Frame]) -> (usize, usize) {
-    let entries = frames.iter().flat_map(|frame| match frame {
-        binary::Frame::Entries(entries) => entries.iter().collect(),
-        _ => Vec::new(),
-    });
-    entries.fold((0, 0), |(again, full), entry| match entry {
-        Entry::Again(..) => (again + 1, full),
-        Entry::Full(..) => (again, full + 1),
-    })
+    let entries = entries_of(frames);
+    let full = entries
+        .iter()
+        .filter(|entry| matches!(entry, Entry::Full(..)))
+        .count();
+    (entries.len() - full, full)
 }
 
 /// A record that repeats the last one about its event and track is written as a
@@ -445,14 +468,11 @@ fn repeats_are_written_as_references_and_read_back_exactly() {
     let frames = frames_of(&bytes);
     // In full: the first refusal, and the twelve written in frames of their own.
     assert_eq!(repeats_and_full(&frames), (459 + 10, 1));
-    let seats: Vec<u32> = frames
-        .iter()
-        .flat_map(|frame| match frame {
-            binary::Frame::Entries(entries) => entries.iter().collect(),
-            _ => Vec::new(),
-        })
+    let seats: Vec<u32> = entries_of(&frames)
+        .into_iter()
         .filter_map(|entry| match entry {
             Entry::Again(_, repeat) => repeat.seat,
+            Entry::Like(like) => like.seat().unwrap(),
             Entry::Full(..) => None,
         })
         .collect();
@@ -590,4 +610,153 @@ fn joins_of_one_copy_are_repeats() {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(read.records, written);
     assert_eq!(repeats_and_full(&frames_of(&bytes)), (3, 2));
+}
+
+/// Repeats as far back and as long after as the repeat before them (a session doing
+/// the same things in the same order) are written as just their object and seat, and
+/// read back exactly, whatever the objects (none, negative, the extremes).
+#[test]
+fn a_run_of_repeats_is_written_as_objects_alone() {
+    let path = scratch("runs");
+    let names: Vec<[Arc<str>; 2]> = (0..3)
+        .map(|i| {
+            [
+                Arc::from(format!("step{i}")),
+                Arc::from(format!("step{i}_trk")),
+            ]
+        })
+        .collect();
+    let table = VoiceTable::new(vec![seat(0, "music", 10, 0)]);
+    let objects = [
+        None,
+        Some(-1),
+        Some(0),
+        Some(i32::MIN),
+        Some(i32::MAX),
+        Some(7),
+    ];
+    // Three events in turn, one every 10 samples, then (from the 60th) every 20: each
+    // repeats the one three back, 30 samples after it, then 40, 50 and 60.
+    let mut time = 1000;
+    let written: Vec<TraceRecord> = (0..90)
+        .map(|i| {
+            time += if i < 60 { 10 } else { 20 };
+            refusal(&names[i % 3], &table, time, 0, objects[i % objects.len()])
+        })
+        .collect();
+    let mut writer = CaptureWriter::create(&path, &header()).unwrap();
+    writer.records(written.clone()).unwrap();
+    writer.finish(SampleTime::from_samples(9000)).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let read = read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(read.records, written);
+    let frames = frames_of(&bytes);
+    let entries = entries_of(&frames);
+    let kinds: Vec<char> = entries
+        .iter()
+        .map(|entry| match entry {
+            Entry::Full(..) => 'F',
+            Entry::Again(..) => 'A',
+            Entry::Like(..) => 'L',
+        })
+        .collect();
+    let expected = format!("FFFA{}AAA{}", "L".repeat(56), "L".repeat(27));
+    assert_eq!(kinds.into_iter().collect::<String>(), expected);
+    let backs: Vec<(u64, u64)> = entries
+        .iter()
+        .filter_map(|entry| match entry {
+            Entry::Again(_, repeat) => Some((repeat.back, repeat.after)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(backs, [(3, 30), (3, 40), (3, 50), (3, 60)]);
+}
+
+/// A repeat like the one before it where none is before it in its frame, or with an
+/// object or seat out of range, is an error naming the frame.
+#[test]
+fn a_repeat_like_none_before_it_is_an_error_naming_the_frame() {
+    let path = scratch("bad-like");
+    let mut bytes = MAGIC.to_vec();
+    push_frame(
+        &mut bytes,
+        &postcard::to_allocvec(&binary::FrameRef::Header(&header())).unwrap(),
+    );
+    let beyond = u64::from(u32::MAX) + 2;
+    for (like, why) in [
+        ((0, 0), "where there is none"),
+        ((beyond, 0), "object number"),
+        ((0, beyond), "seat number"),
+    ] {
+        let mut bad = bytes.clone();
+        // An entries frame (variant 8) of one repeat like the one before (variant 2).
+        let entries = (8u32, vec![(2u32, like)]);
+        push_frame(&mut bad, &postcard::to_allocvec(&entries).unwrap());
+        std::fs::write(&path, &bad).unwrap();
+        let error = read(&path).unwrap_err().to_string();
+        assert!(error.contains("frame 2 ") && error.contains(why), "{error}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// A version 9 capture — records in full and repeats each naming how far back and how
+/// long after — still reads.
+#[test]
+fn a_version_9_capture_still_reads() {
+    let path = scratch("v9");
+    let old = Header {
+        version: 9,
+        ..header()
+    };
+    let mut bytes = MAGIC.to_vec();
+    push_frame(
+        &mut bytes,
+        &postcard::to_allocvec(&binary::FrameRef::Header(&old)).unwrap(),
+    );
+    let names: [Arc<str>; 2] = [Arc::from("footstep"), Arc::from("footstep_trk")];
+    let table = VoiceTable::new(vec![seat(0, "music", 10, 0)]);
+    let first = refusal(&names, &table, 1000, 0, Some(3));
+    let repeat = |object| Repeat {
+        back: 1,
+        after: 10,
+        object,
+        seat: None,
+    };
+    let writing = crate::runtime::trace::names::Writing::start();
+    // Three entries: the refusal in full (variant 0, with the table, which the reader
+    // needs first: written as its own frame here) and two repeats (variant 1).
+    let entries = crate::runtime::trace::without_tables(|| {
+        postcard::to_allocvec(&(
+            8u32,
+            (
+                3u8,
+                (0u32, None::<()>, &first),
+                (1u32, None::<()>, repeat(Some(4))),
+                (1u32, None::<()>, repeat(None)),
+            ),
+        ))
+    })
+    .unwrap();
+    let mut tables = tables::TableWriter::default();
+    let table_frame = crate::runtime::trace::without_tables(|| {
+        let delta = tables.delta(&first).expect("a first table is a change");
+        postcard::to_allocvec(&binary::FrameRef::Table(delta))
+    })
+    .unwrap();
+    let new = writing.take_new();
+    drop(writing);
+    push_frame(
+        &mut bytes,
+        &postcard::to_allocvec(&binary::FrameRef::Names(&new)).unwrap(),
+    );
+    push_frame(&mut bytes, &table_frame);
+    push_frame(&mut bytes, &entries);
+    std::fs::write(&path, &bytes).unwrap();
+    let read = read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(read.header, old);
+    let second = first.again(SampleTime::from_samples(1010), Some(4));
+    let third = second.again(SampleTime::from_samples(1020), None);
+    assert_eq!(read.records, [first, second, third]);
 }
