@@ -14,7 +14,7 @@
 //! next entries of the capture's name table before the first frame that uses them, and
 //! frames refer to a name by its index ([`names`](crate::runtime::trace::names)).
 
-use super::repeats::{EntriesRef, Entry, Repeat};
+use super::repeats::{EntriesRef, Entry, ObjectNumber, Repeat};
 use super::tables::{DeltaRef, TableDelta, TableWriter, Tables, each_with_delta};
 use super::{Assembler, Capture, CaptureError, Header, Line, MAX_FRAME_BYTES, MAX_HEADER_BYTES};
 use crate::host::keyframe::Keyframe;
@@ -66,6 +66,17 @@ pub(super) enum Frame {
     Names(Vec<String>),
     Records(Vec<(Option<TableDelta>, TraceRecord)>),
     Entries(Vec<Entry>),
+}
+
+/// The repeat a like entry is: the frame's `last` repeat, but for `object` and `seat`.
+fn like(last: Option<Repeat>, object: ObjectNumber, seat: Option<u32>) -> Result<Repeat, String> {
+    let object = object.object()?;
+    let last = last.ok_or("a repeat like the one before it, where there is none")?;
+    Ok(Repeat {
+        object,
+        seat,
+        ..last
+    })
 }
 
 /// A record read from a records frame, made whole: the change of the voice table
@@ -228,17 +239,8 @@ fn push_frame(
                         continue;
                     }
                     Entry::Again(delta, repeat) => (delta, repeat),
-                    Entry::Like(like) => {
-                        let (object, seat) = (like.object()?, like.seat()?);
-                        let last: Repeat =
-                            last.ok_or("a repeat like the one before it, where there is none")?;
-                        let repeat = Repeat {
-                            object,
-                            seat,
-                            ..last
-                        };
-                        (None, repeat)
-                    }
+                    Entry::Like(object) => (None, like(last, object, None)?),
+                    Entry::LikeAt(object, seat) => (None, like(last, object, Some(seat))?),
                 };
                 last = Some(repeat);
                 let Repeat {

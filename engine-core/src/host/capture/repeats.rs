@@ -18,7 +18,8 @@
 //! same order, so each record of a run is as far back and as long after its earlier
 //! one as the one before it was. From version 10, a repeat as far back and as long
 //! after as the last repeat of its frame, with no change of the voice table before
-//! it, is written as just that ([`Like`]): its object and the seat it compared, if any.
+//! it, is written as just that ([`Entry::Like`]): its object (and the seat it compared,
+//! if another than the earlier one's occupant: [`Entry::LikeAt`]).
 
 use super::tables::{DeltaRef, TableDelta, TableWriter, each_with_delta, table_of};
 use crate::runtime::hash::FastHasher;
@@ -39,47 +40,32 @@ pub(super) enum Entry {
     Full(Option<TableDelta>, TraceRecord),
     /// A record that repeats an earlier one.
     Again(Option<TableDelta>, Repeat),
-    /// A record that repeats an earlier one as the last repeat of its frame did (from
-    /// version 10).
-    Like(Like),
+    /// A record that repeats an earlier one as the last repeat of its frame did, for
+    /// an object (from version 10).
+    Like(ObjectNumber),
+    /// The same, comparing the seat at that position of the voice table rather than the
+    /// earlier one's occupant (from version 10).
+    LikeAt(ObjectNumber, u32),
 }
 
-/// A repeat as far back and as long after as the last repeat of its frame, with no
-/// change of the voice table before it: a [`Repeat`] but for its `back` and `after`.
-/// Written as two numbers, each 0 for none or one more than the value (an object's
-/// zigzag encoding): a run of them costs the capture's thread two numbers a record.
+/// A record's object as one number: 0 for none, else one more than its zigzag
+/// encoding (a [`Like`](Entry::Like) entry is this number alone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct Like {
-    object: u64,
-    seat: u64,
-}
+pub(super) struct ObjectNumber(u64);
 
-impl Like {
-    /// A repeat like the last one, for `object`, comparing `seat` if given.
-    pub fn new(object: Option<ObjectId>, seat: Option<u32>) -> Self {
-        Self {
-            object: object.map_or(0, |id| u64::from((id << 1 ^ id >> 31) as u32) + 1),
-            seat: seat.map_or(0, |seat| u64::from(seat) + 1),
-        }
+impl ObjectNumber {
+    pub fn new(object: Option<ObjectId>) -> Self {
+        Self(object.map_or(0, |id| u64::from((id << 1 ^ id >> 31) as u32) + 1))
     }
 
     /// The object it is for; a number out of range is an error.
     pub fn object(self) -> Result<Option<ObjectId>, String> {
-        let Some(zigzag) = self.object.checked_sub(1) else {
+        let Some(zigzag) = self.0.checked_sub(1) else {
             return Ok(None);
         };
         let zigzag = u32::try_from(zigzag)
-            .map_err(|_| format!("an object number {} out of range", self.object))?;
+            .map_err(|_| format!("an object number {} out of range", self.0))?;
         Ok(Some((zigzag >> 1) as i32 ^ -((zigzag & 1) as i32)))
-    }
-
-    /// The seat it compared, if it names one; a number out of range is an error.
-    pub fn seat(self) -> Result<Option<u32>, String> {
-        self.seat
-            .checked_sub(1)
-            .map(u32::try_from)
-            .transpose()
-            .map_err(|_| format!("a seat number {} out of range", self.seat))
     }
 }
 
@@ -130,7 +116,8 @@ fn compared_seat(record: &TraceRecord) -> Option<u32> {
 enum EntryRef<'a> {
     Full(Option<DeltaRef<'a>>, &'a TraceRecord),
     Again(Option<DeltaRef<'a>>, Repeat),
-    Like(Like),
+    Like(ObjectNumber),
+    LikeAt(ObjectNumber, u32),
 }
 
 /// The records the capture's thread still holds: the hand-over it writes and the one
@@ -262,7 +249,11 @@ impl Serialize for EntriesRef<'_> {
                     object,
                     seat,
                 }) if delta.is_none() && last == Some((back, after)) => {
-                    seq.serialize_element(&EntryRef::Like(Like::new(object, seat)))
+                    let object = ObjectNumber::new(object);
+                    seq.serialize_element(&match seat {
+                        None => EntryRef::Like(object),
+                        Some(seat) => EntryRef::LikeAt(object, seat),
+                    })
                 }
                 Some(repeat) => {
                     last = Some((repeat.back, repeat.after));

@@ -161,7 +161,7 @@ fn deltas_of(frames: &[binary::Frame]) -> Vec<&tables::TableDelta> {
                 .iter()
                 .filter_map(|entry| match entry {
                     Entry::Full(delta, _) | Entry::Again(delta, _) => delta.as_ref(),
-                    Entry::Like(_) => None,
+                    Entry::Like(_) | Entry::LikeAt(..) => None,
                 })
                 .collect(),
             _ => Vec::new(),
@@ -472,7 +472,8 @@ fn repeats_are_written_as_references_and_read_back_exactly() {
         .into_iter()
         .filter_map(|entry| match entry {
             Entry::Again(_, repeat) => repeat.seat,
-            Entry::Like(like) => like.seat().unwrap(),
+            Entry::LikeAt(_, seat) => Some(*seat),
+            Entry::Like(_) => None,
             Entry::Full(..) => None,
         })
         .collect();
@@ -658,7 +659,7 @@ fn a_run_of_repeats_is_written_as_objects_alone() {
         .map(|entry| match entry {
             Entry::Full(..) => 'F',
             Entry::Again(..) => 'A',
-            Entry::Like(..) => 'L',
+            Entry::Like(..) | Entry::LikeAt(..) => 'L',
         })
         .collect();
     let expected = format!("FFFA{}AAA{}", "L".repeat(56), "L".repeat(27));
@@ -674,7 +675,7 @@ fn a_run_of_repeats_is_written_as_objects_alone() {
 }
 
 /// A repeat like the one before it where none is before it in its frame, or with an
-/// object or seat out of range, is an error naming the frame.
+/// object out of range, is an error naming the frame.
 #[test]
 fn a_repeat_like_none_before_it_is_an_error_naming_the_frame() {
     let path = scratch("bad-like");
@@ -683,20 +684,27 @@ fn a_repeat_like_none_before_it_is_an_error_naming_the_frame() {
         &mut bytes,
         &postcard::to_allocvec(&binary::FrameRef::Header(&header())).unwrap(),
     );
-    let beyond = u64::from(u32::MAX) + 2;
-    for (like, why) in [
-        ((0, 0), "where there is none"),
-        ((beyond, 0), "object number"),
-        ((0, beyond), "seat number"),
-    ] {
+    let bad = |entries: &[u8], why: &str| {
         let mut bad = bytes.clone();
-        // An entries frame (variant 8) of one repeat like the one before (variant 2).
-        let entries = (8u32, vec![(2u32, like)]);
-        push_frame(&mut bad, &postcard::to_allocvec(&entries).unwrap());
+        push_frame(&mut bad, entries);
         std::fs::write(&path, &bad).unwrap();
         let error = read(&path).unwrap_err().to_string();
         assert!(error.contains("frame 2 ") && error.contains(why), "{error}");
-    }
+    };
+    // An entries frame (variant 8) of one repeat like the one before, for an object
+    // (variant 2), or comparing a seat (variant 3).
+    let none = "where there is none";
+    bad(
+        &postcard::to_allocvec(&(8u32, vec![(2u32, 0u64)])).unwrap(),
+        none,
+    );
+    bad(
+        &postcard::to_allocvec(&(8u32, vec![(3u32, 5u64, 1u32)])).unwrap(),
+        none,
+    );
+    let beyond = u64::from(u32::MAX) + 2;
+    let out = postcard::to_allocvec(&(8u32, vec![(2u32, beyond)])).unwrap();
+    bad(&out, "object number");
     std::fs::remove_file(&path).unwrap();
 }
 
