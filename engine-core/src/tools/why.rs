@@ -206,8 +206,8 @@ pub fn grouped(records: &[TraceRecord]) -> (Vec<Decision>, Vec<Option<usize>>) {
                 time: record.time,
                 sample: Arc::clone(sample),
                 patch: *patch,
-                gain: *gain,
-                pan: *pan,
+                gain: **gain,
+                pan: **pan,
             }),
             TraceEvent::Ended(why) | TraceEvent::WorldVoiceLeft { why, .. } => {
                 open.ended = Some((record.time, *why));

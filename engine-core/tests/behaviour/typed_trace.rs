@@ -424,7 +424,7 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
                 patch: 0x2041,
                 patch_name: Arc::from("greet_03"),
                 sample: Arc::from("vox/greet_03.wav"),
-                gain: GainParts {
+                gain: Box::new(GainParts {
                     track_volume: Gain::new(0.8),
                     external: ExternalVolume::View {
                         factors: view,
@@ -434,11 +434,11 @@ fn one_of_each_kind() -> Vec<TraceRecord> {
                     group: ControlGroup::Vox,
                     group_volume: Gain::new(0.75),
                     master: Gain::UNITY,
-                },
-                pan: PanParts {
+                }),
+                pan: Box::new(PanParts {
                     value: Pan::new(-0.31),
                     source: PanSource::Screen(view),
-                },
+                }),
                 looping: true,
                 cents: -100,
             },

@@ -320,7 +320,7 @@ fn a_placed_objects_note_names_every_factor_and_they_multiply_to_what_the_mixer_
     let (gain, pan) = records
         .iter()
         .find_map(|r| match &r.what {
-            TraceEvent::NoteStarted { gain, pan, .. } => Some((*gain, *pan)),
+            TraceEvent::NoteStarted { gain, pan, .. } => Some((**gain, **pan)),
             _ => None,
         })
         .expect("the note started");

@@ -73,18 +73,18 @@ fn note(note: u64, patch: u32, name: &str, sample: &str, external: f32, pan: f32
         patch,
         patch_name: Arc::from(name),
         sample: Arc::from(sample),
-        gain: GainParts {
+        gain: Box::new(GainParts {
             track_volume: Gain::UNITY,
             external: ExternalVolume::Trigger(Gain::new(external)),
             ducking: Gain::UNITY,
             group: ControlGroup::Fx,
             group_volume: Gain::UNITY,
             master: Gain::UNITY,
-        },
-        pan: PanParts {
+        }),
+        pan: Box::new(PanParts {
             value: Pan::new(pan),
             source: PanSource::Trigger,
-        },
+        }),
         looping: false,
         cents: 0,
     }

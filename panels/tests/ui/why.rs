@@ -96,11 +96,11 @@ fn note(
         patch: 0x2041,
         patch_name: Arc::from("greet"),
         sample: Arc::from(format!("{}.wav", who.1)),
-        gain,
-        pan: PanParts {
+        gain: Box::new(gain),
+        pan: Box::new(PanParts {
             value: Pan::new(0.5),
             source,
-        },
+        }),
         looping: false,
         cents: 0,
     };

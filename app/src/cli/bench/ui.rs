@@ -117,18 +117,18 @@ impl Names {
                 patch: (n % 4096) as u32,
                 patch_name: Arc::clone(&self.events[which]),
                 sample: Arc::from(format!("sounds/{}.wav", self.events[which]).as_str()),
-                gain: GainParts {
+                gain: Box::new(GainParts {
                     track_volume: Gain::new(0.8),
                     external: ExternalVolume::Trigger(Gain::UNITY),
                     ducking: Gain::UNITY,
                     group: ControlGroup::Fx,
                     group_volume: Gain::UNITY,
                     master: Gain::UNITY,
-                },
-                pan: PanParts {
+                }),
+                pan: Box::new(PanParts {
                     value: Pan::new(-0.25),
                     source: PanSource::Trigger,
-                },
+                }),
                 looping: false,
                 cents: 0,
             },

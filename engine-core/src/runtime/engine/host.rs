@@ -175,8 +175,8 @@ impl Host for HostCtx<'_> {
                 patch: patch_id,
                 patch_name: Arc::clone(&patch.name),
                 sample: Arc::clone(&sample.name),
-                gain: note_gain_parts(th, &self.engine.buses),
-                pan: note_pan_parts(th),
+                gain: Box::new(note_gain_parts(th, &self.engine.buses)),
+                pan: Box::new(note_pan_parts(th)),
                 looping,
                 cents,
             };

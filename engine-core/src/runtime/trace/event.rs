@@ -334,9 +334,9 @@ pub enum TraceEvent {
         #[serde(with = "crate::runtime::trace::names")]
         sample: Arc<str>,
         /// The gain, contribution by contribution.
-        gain: GainParts,
+        gain: Box<GainParts>,
         /// The pan and where it came from.
-        pan: PanParts,
+        pan: Box<PanParts>,
         /// Looping until stopped.
         looping: bool,
         /// Pitch register, in cents.
