@@ -292,28 +292,57 @@ fn push_frame(bytes: &mut Vec<u8>, encoded: &[u8]) {
     bytes.extend_from_slice(encoded);
 }
 
-#[test]
-fn a_version_6_capture_with_names_in_full_still_reads() {
-    let path = scratch("v6");
+/// Pushes the frames `encode` gives (encoded with names by index and the records' own
+/// tables left out, as the writer encodes), after a names frame with the names they use.
+fn push_with_names(bytes: &mut Vec<u8>, encode: impl FnOnce() -> Vec<Vec<u8>>) {
+    let names = crate::runtime::trace::names::Writing::start();
+    let frames = crate::runtime::trace::without_tables(encode);
+    let new = names.take_new();
+    drop(names);
+    push_frame(
+        bytes,
+        &postcard::to_allocvec(&binary::FrameRef::Names(&new)).unwrap(),
+    );
+    for frame in frames {
+        push_frame(bytes, &frame);
+    }
+}
+
+/// A capture of an older `version`, its header written: its path, header and bytes.
+fn old_capture(version: u32) -> (PathBuf, Header, Vec<u8>) {
+    let path = scratch(&format!("v{version}"));
     let old = Header {
-        version: 6,
+        version,
         ..header()
     };
     let mut bytes = MAGIC.to_vec();
+    let encoded = postcard::to_allocvec(&binary::FrameRef::Header(&old)).unwrap();
+    push_frame(&mut bytes, &encoded);
+    (path, old, bytes)
+}
+
+/// `bytes` written to `path` and read back (the file removed), with `header`.
+fn read_back(path: &Path, bytes: &[u8], header: &Header) -> Capture {
+    std::fs::write(path, bytes).unwrap();
+    let read = read(path).unwrap();
+    std::fs::remove_file(path).unwrap();
+    assert_eq!(&read.header, header);
+    read
+}
+
+#[test]
+fn a_version_6_capture_with_names_in_full_still_reads() {
+    let (path, old, mut bytes) = old_capture(6);
     let mut frame = |frame: &binary::FrameRef<'_>| {
         push_frame(&mut bytes, &postcard::to_allocvec(frame).unwrap());
     };
     let written = records();
     let ended = written[3].clone();
-    frame(&binary::FrameRef::Header(&old));
     frame(&binary::FrameRef::Record(&ended));
     frame(&binary::FrameRef::End {
         at: SampleTime::from_samples(2000),
     });
-    std::fs::write(&path, &bytes).unwrap();
-    let read = read(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(read.header, old);
+    let read = read_back(&path, &bytes, &old);
     // The track's name was in the record itself, and read back as such.
     assert_eq!(read.records, vec![ended]);
 }
@@ -519,25 +548,14 @@ fn a_repeat_that_does_not_read_is_an_error_naming_the_frame() {
     // comparing a seat the table, empty, does not have.
     let refused = verdict(500, &VoiceTable::default(), false);
     let mut twice = bytes;
-    let names = crate::runtime::trace::names::Writing::start();
-    let entries = crate::runtime::trace::without_tables(|| {
-        postcard::to_allocvec(&(
-            8u32,
-            (
-                2u8,
-                (0u32, None::<()>, &refused),
-                (1u32, None::<()>, repeat(1, Some(4))),
-            ),
-        ))
-    })
-    .unwrap();
-    let new = names.take_new();
-    drop(names);
-    frame(
-        &mut twice,
-        postcard::to_allocvec(&binary::FrameRef::Names(&new)).unwrap(),
-    );
-    frame(&mut twice, entries);
+    push_with_names(&mut twice, || {
+        let entries = (
+            2u8,
+            (0u32, None::<()>, &refused),
+            (1u32, None::<()>, repeat(1, Some(4))),
+        );
+        vec![postcard::to_allocvec(&(8u32, entries)).unwrap()]
+    });
     let error = bad(&twice, 3);
     assert!(
         error.contains("seat 4 of a voice table of 0 seats"),
@@ -547,30 +565,31 @@ fn a_repeat_that_does_not_read_is_an_error_naming_the_frame() {
 
 #[test]
 fn a_version_8_capture_with_every_record_in_full_still_reads() {
-    let path = scratch("v8");
-    let old = Header {
-        version: 8,
-        ..header()
-    };
-    let mut bytes = MAGIC.to_vec();
-    let mut frame = |encoded: Vec<u8>| push_frame(&mut bytes, &encoded);
-    frame(postcard::to_allocvec(&binary::FrameRef::Header(&old)).unwrap());
+    let (path, old, mut bytes) = old_capture(8);
     let written = records();
-    let names = crate::runtime::trace::names::Writing::start();
-    let mut tables = tables::TableWriter::default();
-    let batch = binary::FrameRef::Records(binary::RecordsRef {
-        records: &written,
-        tables: std::cell::RefCell::new(&mut tables),
+    push_with_names(&mut bytes, || {
+        let mut tables = tables::TableWriter::default();
+        let batch = binary::FrameRef::Records(binary::RecordsRef {
+            records: &written,
+            tables: std::cell::RefCell::new(&mut tables),
+        });
+        vec![postcard::to_allocvec(&batch).unwrap()]
     });
-    let encoded = crate::runtime::trace::without_tables(|| postcard::to_allocvec(&batch)).unwrap();
-    frame(postcard::to_allocvec(&binary::FrameRef::Names(&names.take_new())).unwrap());
-    frame(encoded);
-    drop(names);
-    std::fs::write(&path, &bytes).unwrap();
-    let read = read(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(read.header, old);
-    assert_eq!(read.records, written);
+    assert_eq!(read_back(&path, &bytes, &old).records, written);
+}
+
+/// The bytes of a capture at `path` of `records` handed over at once, which must read
+/// back as they were (the file removed).
+fn written_in_one(path: &Path, records: &[TraceRecord]) -> Vec<u8> {
+    let mut writer = CaptureWriter::create(path, &header()).unwrap();
+    writer.records(records.to_vec()).unwrap();
+    let end = records.last().map_or(0, |r| r.time.samples()) + 1;
+    writer.finish(SampleTime::from_samples(end)).unwrap();
+    let bytes = std::fs::read(path).unwrap();
+    let read = read(path).unwrap();
+    std::fs::remove_file(path).unwrap();
+    assert_eq!(read.records, records);
+    bytes
 }
 
 /// Objects joining one copy of a track, one after another, are repeats of the join
@@ -603,14 +622,8 @@ fn joins_of_one_copy_are_repeats() {
         join(900, 4, 1, &[1, 4]),
         join(950, 7, 1, &[1, 4, 7]),
     ];
-    let mut writer = CaptureWriter::create(&path, &header()).unwrap();
-    writer.records(written.clone()).unwrap();
-    writer.finish(SampleTime::from_samples(1000)).unwrap();
-    let bytes = std::fs::read(&path).unwrap();
-    let read = read(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(read.records, written);
-    assert_eq!(repeats_and_full(&frames_of(&bytes)), (3, 2));
+    let frames = frames_of(&written_in_one(&path, &written));
+    assert_eq!(repeats_and_full(&frames), (3, 2));
 }
 
 /// Repeats as far back and as long after as the repeat before them (a session doing
@@ -645,14 +658,7 @@ fn a_run_of_repeats_is_written_as_objects_alone() {
             refusal(&names[i % 3], &table, time, 0, objects[i % objects.len()])
         })
         .collect();
-    let mut writer = CaptureWriter::create(&path, &header()).unwrap();
-    writer.records(written.clone()).unwrap();
-    writer.finish(SampleTime::from_samples(9000)).unwrap();
-    let bytes = std::fs::read(&path).unwrap();
-    let read = read(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(read.records, written);
-    let frames = frames_of(&bytes);
+    let frames = frames_of(&written_in_one(&path, &written));
     let entries = entries_of(&frames);
     let kinds: Vec<char> = entries
         .iter()
@@ -712,16 +718,7 @@ fn a_repeat_like_none_before_it_is_an_error_naming_the_frame() {
 /// long after — still reads.
 #[test]
 fn a_version_9_capture_still_reads() {
-    let path = scratch("v9");
-    let old = Header {
-        version: 9,
-        ..header()
-    };
-    let mut bytes = MAGIC.to_vec();
-    push_frame(
-        &mut bytes,
-        &postcard::to_allocvec(&binary::FrameRef::Header(&old)).unwrap(),
-    );
+    let (path, old, mut bytes) = old_capture(9);
     let names: [Arc<str>; 2] = [Arc::from("footstep"), Arc::from("footstep_trk")];
     let table = VoiceTable::new(vec![seat(0, "music", 10, 0)]);
     let first = refusal(&names, &table, 1000, 0, Some(3));
@@ -731,39 +728,23 @@ fn a_version_9_capture_still_reads() {
         object,
         seat: None,
     };
-    let writing = crate::runtime::trace::names::Writing::start();
-    // Three entries: the refusal in full (variant 0, with the table, which the reader
-    // needs first: written as its own frame here) and two repeats (variant 1).
-    let entries = crate::runtime::trace::without_tables(|| {
-        postcard::to_allocvec(&(
-            8u32,
-            (
-                3u8,
-                (0u32, None::<()>, &first),
-                (1u32, None::<()>, repeat(Some(4))),
-                (1u32, None::<()>, repeat(None)),
-            ),
-        ))
-    })
-    .unwrap();
-    let mut tables = tables::TableWriter::default();
-    let table_frame = crate::runtime::trace::without_tables(|| {
+    // The table (as the frame before the entries), then three entries: the refusal in
+    // full (variant 0) and two repeats (variant 1).
+    push_with_names(&mut bytes, || {
+        let mut tables = tables::TableWriter::default();
         let delta = tables.delta(&first).expect("a first table is a change");
-        postcard::to_allocvec(&binary::FrameRef::Table(delta))
-    })
-    .unwrap();
-    let new = writing.take_new();
-    drop(writing);
-    push_frame(
-        &mut bytes,
-        &postcard::to_allocvec(&binary::FrameRef::Names(&new)).unwrap(),
-    );
-    push_frame(&mut bytes, &table_frame);
-    push_frame(&mut bytes, &entries);
-    std::fs::write(&path, &bytes).unwrap();
-    let read = read(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(read.header, old);
+        let entries = (
+            3u8,
+            (0u32, None::<()>, &first),
+            (1u32, None::<()>, repeat(Some(4))),
+            (1u32, None::<()>, repeat(None)),
+        );
+        vec![
+            postcard::to_allocvec(&binary::FrameRef::Table(delta)).unwrap(),
+            postcard::to_allocvec(&(8u32, entries)).unwrap(),
+        ]
+    });
+    let read = read_back(&path, &bytes, &old);
     let second = first.again(SampleTime::from_samples(1010), Some(4));
     let third = second.again(SampleTime::from_samples(1020), None);
     assert_eq!(read.records, [first, second, third]);
