@@ -598,21 +598,8 @@ fn written_in_one(path: &Path, records: &[TraceRecord]) -> Vec<u8> {
 fn joins_of_one_copy_are_repeats() {
     let path = scratch("joins");
     let name: Arc<str> = Arc::from("crowd_cheer");
-    let join = |time: u64, object: i32, voice: usize, owners: &[i32]| {
-        let mut record = TraceRecord::new(
-            SampleTime::from_samples(time),
-            TraceKind::Voice,
-            TraceEvent::Joined {
-                object,
-                track: Arc::clone(&name),
-                voice,
-                owners: owners.to_vec(),
-            },
-        );
-        record.event = Some(Arc::clone(&name));
-        record.track = Some(Arc::clone(&name));
-        record.object = Some(object);
-        record
+    let join = |time, object, voice, owners: &[i32]| {
+        crate::runtime::trace::joined(&name, time, object, voice, owners)
     };
     let written = vec![
         join(100, 5, 0, &[2, 5]),

@@ -30,6 +30,8 @@ pub use levels::{ExternalVolume, GainFactor, GainParts, MAX_NOTE_GAIN, PanParts,
 pub use problem::FileProblem;
 pub use reload::{FileChange, FileRole, ReloadEvent, RunningTrack, SampleOutcome};
 pub use repeat::Repetition;
+#[cfg(test)]
+pub(crate) use repeat::joined;
 pub use sample::{LoadFailure, MissClass, SampleEvent};
 pub(crate) use seats::without_tables;
 pub use seats::{Occupant, Seat, VoiceTable};

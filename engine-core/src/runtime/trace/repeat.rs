@@ -220,6 +220,32 @@ fn older(later: &Occupant, earlier: &Occupant, after: u64) -> bool {
         && Arc::ptr_eq(&later.track, &earlier.track)
 }
 
+/// A record of `object` joining the copy of the track `name` (its event of the same
+/// name) on `voice`, with these `owners`: for tests.
+#[cfg(test)]
+pub(crate) fn joined(
+    name: &Arc<str>,
+    time: u64,
+    object: ObjectId,
+    voice: usize,
+    owners: &[ObjectId],
+) -> TraceRecord {
+    let mut record = TraceRecord::new(
+        SampleTime::from_samples(time),
+        super::TraceKind::Voice,
+        TraceEvent::Joined {
+            object,
+            track: Arc::clone(name),
+            voice,
+            owners: owners.to_vec(),
+        },
+    );
+    record.event = Some(Arc::clone(name));
+    record.track = Some(Arc::clone(name));
+    record.object = Some(object);
+    record
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,20 +346,7 @@ mod tests {
 
     fn join(time: u64, object: ObjectId, owners: &[ObjectId]) -> TraceRecord {
         let (name, _) = NAMES.with(Clone::clone);
-        let mut record = TraceRecord::new(
-            SampleTime::from_samples(time),
-            TraceKind::Voice,
-            TraceEvent::Joined {
-                object,
-                track: Arc::clone(&name),
-                voice: 2,
-                owners: owners.to_vec(),
-            },
-        );
-        record.event = Some(Arc::clone(&name));
-        record.track = Some(name);
-        record.object = Some(object);
-        record
+        joined(&name, time, object, 2, owners)
     }
 
     #[test]
