@@ -10,6 +10,7 @@
 mod asm;
 mod bandwidth;
 mod cold_start;
+mod cores;
 mod load;
 mod mix;
 mod paint;

@@ -44,7 +44,14 @@
 //! nothing written) costs the session 5–8 % and takes three times as long, and the
 //! capture's thread itself takes 1.8 times as long and costs the session 13–18 %; a
 //! thread that only computes, as busy as the capture's, costs nothing then. What the
-//! capture costs in those minutes is the records crossing between cores.
+//! capture costs in those minutes is the records crossing between cores. `bench vm`
+//! measures how far apart the cores are beside each pair of runs (a cache line's round
+//! trip between two threads): 45–130 ns in some minutes, 400–550 ns in others, when the
+//! capture costs 15–24 % (and 0.4–5 % near, though some near minutes cost 11–14 % too).
+//! Reusing a buffer only once 700 others were filled after it (36 MB, more than the
+//! other core's last-level cache holds, so its copies are gone and the session's writes
+//! need not reach across to invalidate them) cost 13–16 % far apart, but 5–9 % near:
+//! not worth it.
 
 use super::binary::{FrameRef, MAGIC};
 use super::repeats::{EntriesRef, RecordState, Window};
