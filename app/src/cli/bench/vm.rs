@@ -364,17 +364,23 @@ const FAR_NS: f64 = 200.0;
 
 /// The capture's cost in the pairs run while the cores were near and in those run
 /// while they were far apart (the round trip of a cache line before and after each
-/// pair, [`cores::round_trip`]; a pair they moved during counts as neither): records
+/// pair, [`cores::round_trip`]; a pair they moved during, or with a round trip not
+/// measured, counts as neither): records
 /// cross from the session's core to the capture's, and what that costs follows the
 /// distance.
-fn by_distance(costs: &[f64], apart: &[f64]) -> String {
-    let nearest = apart.iter().copied().fold(f64::INFINITY, f64::min);
-    let farthest = apart.iter().copied().fold(0.0, f64::max);
+fn by_distance(costs: &[f64], apart: &[Option<f64>]) -> String {
+    let known = || apart.iter().flatten().copied();
+    let (Some(nearest), Some(farthest)) = (known().reduce(f64::min), known().reduce(f64::max))
+    else {
+        return "how far apart the cores were could not be measured (two threads passing a \
+                cache line never ran side by side)"
+            .to_string();
+    };
     let (mut near, mut far, mut moved) = (Vec::new(), Vec::new(), 0);
     for (&cost, around) in costs.iter().zip(apart.windows(2)) {
-        match (around[0] <= FAR_NS, around[1] <= FAR_NS) {
-            (true, true) => near.push(cost),
-            (false, false) => far.push(cost),
+        match (around[0], around[1]) {
+            (Some(before), Some(after)) if before <= FAR_NS && after <= FAR_NS => near.push(cost),
+            (Some(before), Some(after)) if before > FAR_NS && after > FAR_NS => far.push(cost),
             _ => moved += 1,
         }
     }
@@ -387,12 +393,14 @@ fn by_distance(costs: &[f64], apart: &[f64]) -> String {
     };
     format!(
         "the cores were {nearest:.0} to {farthest:.0} ns apart (a cache line's round trip \
-         between two threads, before and after each pair); capture costs {} in the {} pairs \
-         run with them near throughout (under {FAR_NS:.0} ns), {} in the {} with them far \
-         apart throughout ({moved} pairs they moved during)",
+         between two threads, before and after each pair); capture costs {} in the pairs run \
+         with them near throughout ({} of {total}, under {FAR_NS:.0} ns), {} in those run with \
+         them far apart throughout ({} of {total}); {moved} of {total} neither (the cores moved, \
+         or a round trip could not be measured)",
         median(&mut near),
         near.len(),
         median(&mut far),
-        far.len()
+        far.len(),
+        total = costs.len()
     )
 }
