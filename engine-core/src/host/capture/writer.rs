@@ -35,9 +35,10 @@
 //! The capture's thread looks for work every [`POLL`] rather than waiting to be woken:
 //! waking it at each hand-over cost the session's thread a system call each time
 //! (measured: 22–28 % of dispatch against 2–5 %), and looking every 0.2 ms read the
-//! records while they were still in the session's core's own cache (5–9 %). Looking
-//! less often with a longer queue (4 or 8 ms, 128 or 256 hand-overs) made no
-//! difference that showed.
+//! records while they were still in the session's core's own cache (5–9 %); every 1 ms
+//! or 0.5 ms was no better (3.3–6.7 % and 5.3–7.9 % against 3.3–7.6 % in the same
+//! minutes). Looking less often with a longer queue (4 or 8 ms, 128 or 256 hand-overs)
+//! made no difference that showed.
 //!
 //! On the 2-core virtual machine this is measured on, some minutes make the cores far
 //! apart: then a thread that merely reads every record on the other core (no encoding,
@@ -46,8 +47,8 @@
 //! thread that only computes, as busy as the capture's, costs nothing then. What the
 //! capture costs in those minutes is the records crossing between cores. `bench vm`
 //! measures how far apart the cores are beside each pair of runs (a cache line's round
-//! trip between two threads): 45–130 ns in some minutes, 400–550 ns in others, when the
-//! capture costs 15–24 % (and 0.4–5 % near, though some near minutes cost 11–14 % too).
+//! trip between two threads): 43–130 ns in some minutes, 350–550 ns in others, when the
+//! capture costs 15–24 % (and 2.6–4.2 % near, though some near minutes cost 8–14 % too).
 //! Reusing a buffer only once 700 others were filled after it (36 MB, more than the
 //! other core's last-level cache holds, so its copies are gone and the session's writes
 //! need not reach across to invalidate them) cost 13–16 % far apart, but 5–9 % near:
