@@ -1,7 +1,7 @@
 //! How far apart the machine's cores are right now: the time a cache line takes to go
 //! from one thread to another and back. On a virtual machine the host moves its virtual
 //! cores about, and this changes from one second to the next (measured on a 2-core
-//! virtual machine: 45–130 ns in some seconds, 400–550 ns in others); whatever two
+//! virtual machine: 43–130 ns in some seconds, 350–550 ns in others); whatever two
 //! threads hand each other costs in proportion. `bench vm` measures it beside each
 //! pair of runs, so its capture figure says which of those seconds it was taken in.
 

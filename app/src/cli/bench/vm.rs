@@ -358,8 +358,8 @@ fn events(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
 }
 
 /// A cache line's round trip, in nanoseconds, past which two cores are far apart: cores
-/// that share a cache take well under it (45–130 ns measured), cores on other dies or
-/// sockets longer (400–550 ns on a 2-core virtual machine whose host moves its cores).
+/// that share a cache take well under it (43–130 ns measured), cores on other dies or
+/// sockets longer (350–550 ns on a 2-core virtual machine whose host moves its cores).
 const FAR_NS: f64 = 200.0;
 
 /// The capture's cost in the pairs run while the cores were near and in those run
