@@ -365,9 +365,8 @@ const FAR_NS: f64 = 200.0;
 /// The capture's cost in the pairs run while the cores were near and in those run
 /// while they were far apart (the round trip of a cache line before and after each
 /// pair, [`cores::round_trip`]; a pair they moved during, or with a round trip not
-/// measured, counts as neither): records
-/// cross from the session's core to the capture's, and what that costs follows the
-/// distance.
+/// measured, counts as neither): records cross from the session's core to the
+/// capture's, and what that costs follows the distance.
 fn by_distance(costs: &[f64], apart: &[Option<f64>]) -> String {
     let known = || apart.iter().flatten().copied();
     let (Some(nearest), Some(farthest)) = (known().reduce(f64::min), known().reduce(f64::max))
