@@ -48,7 +48,7 @@
 //! capture costs in those minutes is the records crossing between cores. `bench vm`
 //! measures how far apart the cores are beside each pair of runs (a cache line's round
 //! trip between two threads): 43–130 ns in some minutes, 350–550 ns in others, when the
-//! capture costs 15–24 % (and 2.6–4.2 % near, though some near minutes cost 8–14 % too).
+//! capture costs 15–24 % (and 1–4 % near, though some near minutes cost 8–14 % too).
 //! Reusing a buffer only once 700 others were filled after it (36 MB, more than the
 //! other core's last-level cache holds, so its copies are gone and the session's writes
 //! need not reach across to invalidate them) cost 13–16 % far apart, but 5–9 % near:
