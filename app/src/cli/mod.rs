@@ -165,7 +165,9 @@ world.ini [Cache] BudgetMB; default 256):
   bench vm
         Measure the runtime: HIT instructions per second in a compute-heavy track,
         the share of one core 10,000 live tracks take at 60 Hz, events
-        dispatched per second, and what capturing them (--capture) costs.
+        dispatched per second, and what capturing them (--capture) costs — in
+        all, and while the machine's cores were near and far apart (a cache
+        line's round trip between two threads, measured beside each run).
   bench mix
         Render the same scene (16, 256 and 1,024 voices of 22,050 Hz mono
         samples to 48 kHz stereo, gain and pan per voice) with HitBench's mixer
