@@ -175,21 +175,29 @@ impl Repeats {
     fn last_like(&mut self, record: &TraceRecord, position: u64) -> Option<u64> {
         let key = key(record);
         let set = &mut self.sets[(key >> (u64::BITS - SETS.ilog2())) as usize];
-        if let Some(place) = set.iter_mut().find(|(known, _)| *known == key) {
-            return Some(std::mem::replace(&mut place.1, position));
-        }
-        // Positions only grow: the smallest is the place used longest ago (an empty
-        // place's is 0).
-        let oldest = (1..WAYS).fold(0, |oldest, way| {
-            if set[way].1 < set[oldest].1 {
-                way
-            } else {
-                oldest
-            }
-        });
-        set[oldest] = (key, position);
-        None
+        last_in_set(set, key, position)
     }
+}
+
+/// The position of the last record with `key` in `set`, if it is there, after which
+/// `position` is the last; else `key` takes the place used longest ago.
+fn last_in_set(set: &mut [(u64, u64); WAYS], key: u64, position: u64) -> Option<u64> {
+    if let Some(place) = set.iter_mut().find(|(known, _)| *known == key) {
+        return Some(std::mem::replace(&mut place.1, position));
+    }
+    // An empty place first; else, as positions only grow, the smallest is the place
+    // used longest ago (the first record's position is 0 too, so an empty place is
+    // told by its key).
+    let age = |(known, position): (u64, u64)| (known != 0, position);
+    let oldest = (1..WAYS).fold(0, |oldest, way| {
+        if age(set[way]) < age(set[oldest]) {
+            way
+        } else {
+            oldest
+        }
+    });
+    set[oldest] = (key, position);
+    None
 }
 
 /// A record's key: the addresses of its event's and track's names (the engine shares
@@ -263,5 +271,29 @@ impl Serialize for EntriesRef<'_> {
             }
         })?;
         seq.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_keeps_its_keys_until_a_fifth_pushes_out_the_one_used_longest_ago() {
+        let mut set = [(0, 0); WAYS];
+        // The first record (position 0) keeps its place when others come after it.
+        assert_eq!(last_in_set(&mut set, 11, 0), None);
+        assert_eq!(last_in_set(&mut set, 13, 1), None);
+        assert_eq!(last_in_set(&mut set, 15, 2), None);
+        assert_eq!(last_in_set(&mut set, 11, 3), Some(0));
+        assert_eq!(last_in_set(&mut set, 17, 4), None);
+        // Full: 13 (last at 1) was used longest ago and goes; 11, 15 and 17 stay.
+        assert_eq!(last_in_set(&mut set, 19, 5), None);
+        assert_eq!(last_in_set(&mut set, 13, 6), None);
+        assert_eq!(last_in_set(&mut set, 17, 7), Some(4));
+        assert_eq!(last_in_set(&mut set, 19, 8), Some(5));
+        // 13 pushed out 15 (last at 2), the longest unused then.
+        assert_eq!(last_in_set(&mut set, 11, 9), Some(3));
+        assert_eq!(last_in_set(&mut set, 15, 10), None);
     }
 }
