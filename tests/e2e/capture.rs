@@ -106,11 +106,42 @@ fn the_tour_captures_replays_explains_and_shows_what_an_edit_changed() {
         "{}",
         edit.out
     );
+    // Each pick and note that differs says which of the trigger's it is (the crying
+    // track picks and plays a cry several times), a note when it plays.
+    for line in [
+        "24.500 s `baby_cry` @9: pick 1 from hit list 230: 2202 now, 2203 before",
+        "24.500 s `baby_cry` @9: pick 3 from hit list 230: 2202 now, 2203 before",
+        "24.500 s `baby_cry` @9: note 1 at 24.500 s plays `sounds/baby/cry_2.wav` now, \
+         `sounds/baby/cry_3.wav` before",
+    ] {
+        assert!(edit.out.contains(line), "{line}\n{}", edit.out);
+    }
+    assert!(edit.out.contains(" in 3 trigger(s)"), "{}", edit.out);
+
+    // The capture cut off half way (as a crash would leave it): it still replays, and
+    // only what it recorded is compared — its script's later inputs, written ahead, are
+    // not taken for triggers that went missing.
+    let bytes = std::fs::read(&cap).unwrap();
+    let half = dir.join("half.hbcap");
+    std::fs::write(&half, &bytes[..bytes.len() / 2]).unwrap();
+    let same = run(&["replay", &text(&half), "--diff"]);
+    assert_eq!(same.code, ExitCode::SUCCESS, "{}\n{}", same.out, same.err);
+    assert!(same.out.contains("no decision differs"), "{}", same.out);
     assert!(
-        edit.out.contains("`baby_cry` @9: plays `sounds/baby/cry_"),
+        same.out
+            .contains(&format!("{} was cut off (it has no end)", half.display())),
+        "{}",
+        same.out
+    );
+    let edit = run(&["replay", &text(&half), "--project", &text(&copy), "--diff"]);
+    assert_eq!(edit.code, ExitCode::from(1), "{}\n{}", edit.out, edit.err);
+    assert!(
+        edit.out
+            .contains("24.500 s `baby_cry` @9: pick 1 from hit list 230: 2202 now, 2203 before"),
         "{}",
         edit.out
     );
+    assert!(!edit.out.contains("105."), "{}", edit.out);
 
     let why = run(&["why", &text(&cap), "vox_laugh"]);
     assert_eq!(why.code, ExitCode::SUCCESS, "{}\n{}", why.out, why.err);

@@ -76,6 +76,15 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         decisions(&replayed.records).len(),
         decisions(&capture.records).len()
     )?;
+    if let Some(cut) = capture.cut_off_at() {
+        writeln!(
+            io.out,
+            "{} was cut off (it has no end): it holds nothing after {:.3} s, so only what \
+             was decided before then is compared",
+            path.display(),
+            cut.samples() as f64 / f64::from(capture.header.sample_rate.max(1))
+        )?;
+    }
     if !show_diff {
         return Ok(ExitCode::SUCCESS);
     }
@@ -87,7 +96,7 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         writeln!(io.out, "no decision differs")?;
         Ok(ExitCode::SUCCESS)
     } else {
-        writeln!(io.out, "{} decision(s) differ", changes.len())?;
+        writeln!(io.out, "{}", engine_core::tools::diff::summary(&changes))?;
         Ok(ExitCode::from(1))
     }
 }
@@ -110,9 +119,7 @@ pub fn why(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     let capture = capture::read(&path).with_context(|| "cannot explain".to_string())?;
     let rate = capture.header.sample_rate;
     let all = decisions(&capture.records);
-    let end = capture
-        .end
-        .or_else(|| capture.records.last().map(|r| r.time));
+    let end = capture.reaches();
     let chosen: Vec<&Decision> = match target.parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => {
             let at = (seconds * f64::from(rate)).round() as u64;

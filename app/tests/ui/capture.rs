@@ -305,7 +305,10 @@ fn the_diff_against_the_project_now_lists_what_an_edit_changed() {
         .find(|d| d.event.as_ref() == "baby_cry")
         .unwrap_or_else(|| panic!("{differences:?}"));
     show(&mut harness, Pane::Capture);
-    harness.get_by_label_contains("decision(s) differ");
+    harness.get_by_label(&format!(
+        "{}:",
+        engine_core::tools::diff::summary(&differences)
+    ));
     // A click on its time scrubs there.
     let time = format!("{:.3} s", cry.time.samples() as f64 / 48_000.0);
     harness.get_all_by_label(&time).next().unwrap().click();

@@ -71,28 +71,50 @@ pub fn replay(
         seed: settings.seed.unwrap_or(capture.header.seed),
         voices: settings.voices.unwrap_or(capture.header.voices),
         cache_budget: Some(settings.cache_budget.unwrap_or(capture.header.cache_budget)),
-        duration: capture
-            .end
-            .map(|end| end.samples() as f64 / f64::from(rate.max(1))),
+        duration: duration(capture),
         ..RenderOptions::default()
     };
     let mut records = Vec::new();
     let report = offline::run_without_file(project, &script, options, &mut |r| records.push(r))
         .map_err(|e| e.to_string())?;
+    let inputs = match options.duration {
+        Some(seconds) => script.iter().filter(|c| c.time <= seconds).count(),
+        None => script.len(),
+    };
     Ok(Replay {
         report,
         records,
-        inputs: script.len(),
+        inputs,
     })
+}
+
+/// How long a replay runs, in seconds: as long as the capture reaches (a capture cut off,
+/// to its last record: its inputs after that were given but never run to be recorded);
+/// `None`, to the script's end, for a cut-off capture that recorded nothing.
+fn duration(capture: &Capture) -> Option<f64> {
+    let rate = f64::from(capture.header.sample_rate.max(1));
+    capture.reaches().map(|at| at.samples() as f64 / rate)
 }
 
 /// The decisions of `replayed` that differ from the capture's. A live capture starts
 /// when asked, with its first keyframe: what the replay decided before then is not
-/// compared.
+/// compared. Nor, in a capture cut off (no end), what was decided from the moment it
+/// was cut off ([`Capture::cut_off_at`]): it holds nothing after that moment, and of
+/// that moment perhaps only part.
 pub fn differences(capture: &Capture, replayed: &[TraceRecord]) -> Vec<Difference> {
     let since = capture.keyframes.first().map_or(SampleTime::ZERO, |k| k.at);
-    let before = decisions(&capture.records);
-    let mut after = decisions(replayed);
+    // Records, not decisions, are cut: a decision's notes may come after its trigger.
+    let cut = capture.cut_off_at();
+    let before = decisions(before_cut(&capture.records, cut));
+    let mut after = decisions(before_cut(replayed, cut));
     after.retain(|d| d.time >= since);
     diff(&before, &after, GAIN_THRESHOLD_DB)
+}
+
+/// The records before `cut` (all of them if there is none), in time order.
+fn before_cut(records: &[TraceRecord], cut: Option<SampleTime>) -> &[TraceRecord] {
+    match cut {
+        Some(cut) => &records[..records.partition_point(|r| r.time < cut)],
+        None => records,
+    }
 }

@@ -146,11 +146,8 @@ impl Timeline {
 
     /// When it ended: its end, else (cut off) the latest record or keyframe.
     pub fn end(&self) -> SampleTime {
-        let last_record = self.capture.records.last().map(|r| r.time);
-        let last_key = self.capture.keyframes.last().map(|k| k.at);
         self.capture
-            .end
-            .or(last_record.max(last_key))
+            .reaches()
             .unwrap_or(SampleTime::ZERO)
             .max(self.start())
     }

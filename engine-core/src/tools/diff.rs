@@ -11,7 +11,6 @@ use crate::runtime::clock::SampleTime;
 use crate::runtime::objects::ObjectId;
 use crate::runtime::units::Gain;
 use std::collections::VecDeque;
-use std::fmt;
 use std::sync::Arc;
 
 /// The default threshold for a gain to count as moved, in dB.
@@ -33,6 +32,8 @@ pub enum Change {
     },
     /// A hit list picked another entry.
     Pick {
+        /// Which of the trigger's picks, from 1.
+        nth: usize,
         /// The list.
         list: u32,
         /// Picked before.
@@ -42,16 +43,28 @@ pub enum Change {
     },
     /// A note of the trigger played before, not now.
     NoteMissing {
+        /// Which of the trigger's notes, from 1.
+        nth: usize,
+        /// When it played before.
+        at: SampleTime,
         /// Its sample.
         sample: Arc<str>,
     },
     /// A note plays now that did not before.
     NoteExtra {
+        /// Which of the trigger's notes, from 1.
+        nth: usize,
+        /// When it plays now.
+        at: SampleTime,
         /// Its sample.
         sample: Arc<str>,
     },
     /// The n-th note plays another sample.
     Sample {
+        /// Which of the trigger's notes, from 1.
+        nth: usize,
+        /// When it plays now.
+        at: SampleTime,
         /// Before.
         before: Arc<str>,
         /// Now.
@@ -59,6 +72,10 @@ pub enum Change {
     },
     /// A note's gain moved by more than the threshold.
     Gain {
+        /// Which of the trigger's notes, from 1.
+        nth: usize,
+        /// When it plays now.
+        at: SampleTime,
         /// Its sample.
         sample: Arc<str>,
         /// Before.
@@ -86,37 +103,71 @@ impl Difference {
     pub fn line(&self, rate: u32) -> String {
         let object = self.object.map_or_else(String::new, |o| format!(" @{o}"));
         format!(
-            "{:.3} s `{}`{object}: {}",
-            self.time.samples() as f64 / f64::from(rate.max(1)),
+            "{} `{}`{object}: {}",
+            seconds(self.time, rate),
             self.event,
-            self.change
+            self.change.text(rate)
         )
     }
 }
 
-impl fmt::Display for Change {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// `9 difference(s) in 3 trigger(s)`: how many, and in how many triggers (a trigger
+/// whose track picks and plays many can differ in many).
+pub fn summary(differences: &[Difference]) -> String {
+    let mut triggers: Vec<(SampleTime, &str, Option<ObjectId>)> = differences
+        .iter()
+        .map(|d| (d.time, &*d.event, d.object))
+        .collect();
+    triggers.sort_unstable();
+    triggers.dedup();
+    format!(
+        "{} difference(s) in {} trigger(s)",
+        differences.len(),
+        triggers.len()
+    )
+}
+
+/// `12.345 s` at `rate`.
+fn seconds(time: SampleTime, rate: u32) -> String {
+    format!("{:.3} s", time.samples() as f64 / f64::from(rate.max(1)))
+}
+
+impl Change {
+    /// What differs, in words; a pick or a note says which of the trigger's it is (a
+    /// track may pick and play many), a note when it plays, at `rate`.
+    pub fn text(&self, rate: u32) -> String {
+        let note = |nth: &usize, at: &SampleTime| format!("note {nth} at {}", seconds(*at, rate));
         match self {
-            Change::Missing => f.write_str("triggered before, not now"),
-            Change::Extra => f.write_str("triggered now, not before"),
-            Change::Verdict { before, after } => write!(f, "{after} now, {before} before"),
+            Change::Missing => "triggered before, not now".to_string(),
+            Change::Extra => "triggered now, not before".to_string(),
+            Change::Verdict { before, after } => format!("{after} now, {before} before"),
             Change::Pick {
+                nth,
                 list,
                 before,
                 after,
-            } => write!(f, "hit list {list} picked {after} now, {before} before"),
-            Change::NoteMissing { sample } => write!(f, "note `{sample}` no longer plays"),
-            Change::NoteExtra { sample } => write!(f, "note `{sample}` plays now, not before"),
-            Change::Sample { before, after } => {
-                write!(f, "plays `{after}` now, `{before}` before")
+            } => format!("pick {nth} from hit list {list}: {after} now, {before} before"),
+            Change::NoteMissing { nth, at, sample } => {
+                format!("{} (`{sample}`) no longer plays", note(nth, at))
             }
+            Change::NoteExtra { nth, at, sample } => {
+                format!("{} (`{sample}`) plays now, not before", note(nth, at))
+            }
+            Change::Sample {
+                nth,
+                at,
+                before,
+                after,
+            } => format!("{} plays `{after}` now, `{before}` before", note(nth, at)),
             Change::Gain {
+                nth,
+                at,
                 sample,
                 before,
                 after,
-            } => write!(
-                f,
-                "`{sample}` gain {:.3} ({}) now, {:.3} ({}) before",
+            } => format!(
+                "{} (`{sample}`) gain {:.3} ({}) now, {:.3} ({}) before",
+                note(nth, at),
                 after.get(),
                 after.db_text(),
                 before.get(),
@@ -201,9 +252,10 @@ fn compare(b: &Decision, a: &Decision, threshold_db: f32, out: &mut Vec<Differen
         };
         out.push(at(a, change));
     }
-    for (pb, pa) in b.picks.iter().zip(&a.picks) {
+    for (nth, (pb, pa)) in (1..).zip(b.picks.iter().zip(&a.picks)) {
         if pb.list == pa.list && pb.value != pa.value {
             let change = Change::Pick {
+                nth,
                 list: pb.list,
                 before: pb.value,
                 after: pa.value,
@@ -211,15 +263,19 @@ fn compare(b: &Decision, a: &Decision, threshold_db: f32, out: &mut Vec<Differen
             out.push(at(a, change));
         }
     }
-    for (nb, na) in b.notes.iter().zip(&a.notes) {
+    for (nth, (nb, na)) in (1..).zip(b.notes.iter().zip(&a.notes)) {
         if nb.sample != na.sample {
             let change = Change::Sample {
+                nth,
+                at: na.time,
                 before: nb.sample.clone(),
                 after: na.sample.clone(),
             };
             out.push(at(a, change));
         } else if moved(nb.gain.total(), na.gain.total(), threshold_db) {
             let change = Change::Gain {
+                nth,
+                at: na.time,
                 sample: na.sample.clone(),
                 before: nb.gain.total(),
                 after: na.gain.total(),
@@ -227,14 +283,18 @@ fn compare(b: &Decision, a: &Decision, threshold_db: f32, out: &mut Vec<Differen
             out.push(at(a, change));
         }
     }
-    for nb in b.notes.iter().skip(a.notes.len()) {
+    for (nth, nb) in (1..).zip(&b.notes).skip(a.notes.len()) {
         let change = Change::NoteMissing {
+            nth,
+            at: nb.time,
             sample: nb.sample.clone(),
         };
         out.push(at(a, change));
     }
-    for na in a.notes.iter().skip(b.notes.len()) {
+    for (nth, na) in (1..).zip(&a.notes).skip(b.notes.len()) {
         let change = Change::NoteExtra {
+            nth,
+            at: na.time,
             sample: na.sample.clone(),
         };
         out.push(at(a, change));

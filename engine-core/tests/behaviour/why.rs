@@ -16,7 +16,7 @@ use engine_core::runtime::{
 use engine_core::sound::mixer::voice::pan_gains;
 use engine_core::sound::mixer::{MixerConfig, mixer};
 use engine_core::sound::server::ServerConfig;
-use engine_core::tools::diff::{Change, GAIN_THRESHOLD_DB, diff};
+use engine_core::tools::diff::{Change, GAIN_THRESHOLD_DB, diff, summary};
 use engine_core::tools::why::{Decision, Verdict, decisions};
 use support::{TempProject, args, looping_tracks, samples_of};
 
@@ -181,6 +181,7 @@ fn fewer_voices_show_the_steals_and_refusals_that_did_not_happen_before() {
     let changes = diff(&before, &after, GAIN_THRESHOLD_DB);
     let lines: Vec<String> = changes.iter().map(|d| d.line(48_000)).collect();
     assert_eq!(changes.len(), 2, "{lines:#?}");
+    assert_eq!(summary(&changes), "2 difference(s) in 2 trigger(s)");
     assert_eq!(&*changes[0].event, "t3");
     assert!(
         lines[0].ends_with("stole voice 0 from `t0` now, started on voice 3 before"),
@@ -200,9 +201,11 @@ fn a_gain_that_moved_more_than_the_threshold_is_a_difference() {
     assert_eq!(changes.len(), 1, "{changes:#?}");
     let line = changes[0].line(48_000);
     assert!(
-        line.ends_with("`s.wav` gain 0.375 (-8.5 dB) now, 0.750 (-2.5 dB) before"),
+        line.contains(": note 1 at ")
+            && line.ends_with("(`s.wav`) gain 0.375 (-8.5 dB) now, 0.750 (-2.5 dB) before"),
         "{line}"
     );
+    assert_eq!(summary(&changes), "1 difference(s) in 1 trigger(s)");
     let nearly = run(&[10], 4, 700);
     assert_eq!(
         diff(&before, &nearly, GAIN_THRESHOLD_DB),

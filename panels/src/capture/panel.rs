@@ -5,7 +5,7 @@
 
 use super::{CaptureView, DiffState};
 use crate::{AppCommand, Panel, PanelContext, WhyTarget};
-use engine_core::tools::diff::Difference;
+use engine_core::tools::diff::{Difference, summary};
 
 /// How many inputs and differences the tab lists.
 const SHOWN: usize = 500;
@@ -112,6 +112,12 @@ fn diff(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<AppCommand>) {
             commands.push(AppCommand::DiffCapture);
         }
     });
+    if let (DiffState::Done(_), Some(cut)) = (&view.diff, view.timeline.capture.cut_off_at()) {
+        ui.weak(format!(
+            "The capture was cut off at {:.3} s: what was decided from then on is not compared.",
+            view.seconds(cut)
+        ));
+    }
     match &view.diff {
         DiffState::NotRun => {
             ui.weak("Not compared yet: Diff runs the inputs again, offline, in the background.");
@@ -126,7 +132,7 @@ fn diff(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<AppCommand>) {
             ui.label("No decision differs: the project now decides as it did.");
         }
         DiffState::Done(differences) => {
-            ui.label(format!("{} decision(s) differ:", differences.len()));
+            ui.label(format!("{}:", summary(differences)));
             for (i, d) in differences.iter().take(SHOWN).enumerate() {
                 difference(ui, view, i, d, commands);
             }
@@ -155,7 +161,7 @@ fn difference(
             if let Some(object) = d.object {
                 ui.label(format!("@{object}"));
             }
-            ui.label(d.change.to_string());
+            ui.label(d.change.text(view.timeline.sample_rate()));
             if ui
                 .small_button("Why")
                 .on_hover_text("Why: this event's decisions in the capture")

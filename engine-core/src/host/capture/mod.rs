@@ -152,6 +152,28 @@ pub struct Capture {
     pub end: Option<SampleTime>,
 }
 
+impl Capture {
+    /// How far it reaches: its end, else (cut off) its latest record or keyframe; `None`
+    /// for a cut-off capture that holds neither. A capture is written as the session
+    /// runs, its inputs as they are given (a script's all at once, ahead of their
+    /// times), so one cut off holds inputs beyond what it recorded.
+    pub fn reaches(&self) -> Option<SampleTime> {
+        let last_record = self.records.last().map(|r| r.time);
+        let last_key = self.keyframes.last().map(|k| k.at);
+        self.end.or(last_record.max(last_key))
+    }
+
+    /// Where a capture without its end was cut off: its latest record or keyframe (0 if
+    /// it holds neither). What it holds of that moment may be only part of it; after it,
+    /// it holds nothing. `None` for a capture with its end.
+    pub fn cut_off_at(&self) -> Option<SampleTime> {
+        match self.end {
+            Some(_) => None,
+            None => Some(self.reaches().unwrap_or(SampleTime::ZERO)),
+        }
+    }
+}
+
 /// Why a capture could not be written or read. Each names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum CaptureError {
