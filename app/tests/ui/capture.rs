@@ -332,6 +332,47 @@ fn the_diff_against_the_project_now_lists_what_an_edit_changed() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A capture cut off half way (a crash's) opens with its length up to its last whole
+/// frame, and its diff compares only what it recorded: the script's later inputs,
+/// written ahead, are not taken for triggers gone missing.
+#[test]
+fn a_cut_off_capture_opens_and_its_diff_compares_only_what_it_recorded() {
+    let dir = temp("capture-cut");
+    let whole = dir.join("tour.hbcap");
+    capture_tour(&whole, 32.0);
+    let bytes = std::fs::read(&whole).unwrap();
+    let cut = dir.join("cut.hbcap");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let read = capture::read(&cut).unwrap();
+    assert!(read.end.is_none());
+    let reach = read.cut_off_at().unwrap();
+    assert!(
+        reach > SampleTime::ZERO && reach < SampleTime::from_samples(32 * 48_000),
+        "{reach:?}"
+    );
+    let demo = workspace().join("projects/demo");
+    let (mut harness, config) = open_tagged(&demo, "capture-cut", SIZE);
+    harness.run();
+    harness.state_mut().open_capture(&cut);
+    harness.run();
+    show(&mut harness, Pane::Capture);
+    harness.get_by_label_contains("(cut off: no end)");
+    harness.state_mut().diff_capture();
+    until(&mut harness, "the diff", |wb| !wb.diffing());
+    assert_eq!(
+        harness.state().capture().unwrap().diff,
+        DiffState::Done(Vec::new())
+    );
+    harness.get_by_label_contains("No decision differs");
+    harness.get_by_label(&format!(
+        "The capture was cut off at {:.3} s: what was decided from then on is not compared.",
+        reach.samples() as f64 / 48_000.0
+    ));
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_bad_capture_is_an_error_naming_the_file_and_the_workbench_goes_on() {
     let dir = temp("capture-bad");
