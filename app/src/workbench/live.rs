@@ -56,13 +56,21 @@ impl Workbench {
         self.files.busy() || self.qa.busy() || self.capture.as_ref().is_some_and(|c| c.busy())
     }
 
+    /// True if the window repaints on a timer (as of the last frame): while background
+    /// work runs or a pane on screen moves; otherwise only news and input repaint it.
+    pub fn repaints_on_a_timer(&self) -> bool {
+        self.refreshing.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// True if a pane on screen shows something that moves with time while sound plays
     /// (the mixer's meters, the voice lanes and elapsed times, the lot view's plots).
+    /// An open capture shows one moment, which moves only while it plays
+    /// ([`background_work`](Self::background_work)).
     pub(super) fn animating(&self) -> bool {
-        let live = match &self.capture {
-            Some(open) => &open.snapshot,
-            None => &self.live_state,
-        };
+        if self.capture.is_some() {
+            return false;
+        }
+        let live = &self.live_state;
         let playing = !live.tracks.is_empty();
         let on_air = live.world.stations.iter().any(|s| s.on_air.is_some());
         self.tree

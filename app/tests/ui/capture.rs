@@ -373,6 +373,36 @@ fn a_cut_off_capture_opens_and_its_diff_compares_only_what_it_recorded() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An open capture shows one moment: the window repaints on a timer only while it
+/// plays (or diffs), not because the moment shown has sounds playing.
+#[test]
+fn an_open_capture_repaints_on_a_timer_only_while_it_plays() {
+    let dir = temp("capture-idle");
+    let cap = dir.join("tour.hbcap");
+    capture_tour(&cap, 8.0);
+    let demo = workspace().join("projects/demo");
+    let (mut harness, config) = open_tagged(&demo, "capture-idle", SIZE);
+    harness.run();
+    harness.state_mut().open_capture(&cap);
+    show(&mut harness, Pane::Voices);
+    seek(&mut harness, 2);
+    let view = harness.state().capture().unwrap();
+    assert!(
+        !view.timeline.snapshot_at(view.at).tracks.is_empty(),
+        "sounds play at the moment shown"
+    );
+    assert!(!harness.state().repaints_on_a_timer());
+    harness.state_mut().play_capture(true);
+    harness.run();
+    assert!(harness.state().repaints_on_a_timer());
+    harness.state_mut().play_capture(false);
+    harness.run();
+    assert!(!harness.state().repaints_on_a_timer());
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_bad_capture_is_an_error_naming_the_file_and_the_workbench_goes_on() {
     let dir = temp("capture-bad");
