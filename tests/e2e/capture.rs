@@ -142,6 +142,16 @@ fn the_tour_captures_replays_explains_and_shows_what_an_edit_changed() {
         edit.out
     );
     assert!(!edit.out.contains("105."), "{}", edit.out);
+    let late = run(&["why", &text(&half), "80"]);
+    assert_eq!(late.code, ExitCode::SUCCESS, "{}", late.err);
+    assert!(
+        late.err.contains(&format!(
+            "{} was cut off (it has no end) at ",
+            half.display()
+        )) && late.err.contains(", before 80 s: the last triggers in it"),
+        "{}",
+        late.err
+    );
 
     let why = run(&["why", &text(&cap), "vox_laugh"]);
     assert_eq!(why.code, ExitCode::SUCCESS, "{}\n{}", why.out, why.err);

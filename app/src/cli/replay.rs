@@ -124,9 +124,13 @@ pub fn why(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => {
             let at = (seconds * f64::from(rate)).round() as u64;
             if let Some(end) = end.filter(|end| end.samples() < at) {
+                let how = match capture.end {
+                    Some(_) => "ends",
+                    None => "was cut off (it has no end)",
+                };
                 writeln!(
                     io.err,
-                    "hitbench: {} ends at {:.3} s, before {seconds} s: the last triggers in it",
+                    "hitbench: {} {how} at {:.3} s, before {seconds} s: the last triggers in it",
                     path.display(),
                     end.samples() as f64 / f64::from(rate.max(1))
                 )?;
