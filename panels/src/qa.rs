@@ -216,10 +216,16 @@ fn script_ui(
         }
     };
     let name = file_name(&script.file);
+    // The buttons before the name, so they line up and a narrow tab cuts off the
+    // summary rather than them.
     let row = |ui: &mut egui::Ui, commands: &mut Vec<AppCommand>| {
-        ui.colored_label(colour, egui::RichText::new(glyph).strong());
-        ui.label(egui::RichText::new(&name).strong());
-        ui.label(summary);
+        // As wide as the widest ("FAIL"), in the monospace font, so the buttons align.
+        ui.colored_label(
+            colour,
+            egui::RichText::new(format!("{glyph:<4}"))
+                .monospace()
+                .strong(),
+        );
         if ui.add_enabled(!busy, egui::Button::new("Run")).clicked() {
             commands.push(AppCommand::RunQa(vec![script.file.clone()]));
         }
@@ -229,6 +235,8 @@ fn script_ui(
                 line: 1,
             });
         }
+        ui.label(egui::RichText::new(&name).strong());
+        ui.label(summary);
     };
     // Only a script that ran has expectations to open.
     let QaState::Done(run) = &script.state else {
