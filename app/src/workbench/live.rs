@@ -65,9 +65,10 @@ impl Workbench {
     /// True if a pane on screen shows something that moves with time while sound plays
     /// (the mixer's meters, the voice lanes and elapsed times, the lot view's plots).
     /// An open capture shows one moment, which moves only while it plays
-    /// ([`background_work`](Self::background_work)).
+    /// ([`background_work`](Self::background_work)); while the debugger holds the
+    /// engine, its clock, voices and meters stand still.
     pub(super) fn animating(&self) -> bool {
-        if self.capture.is_some() {
+        if self.capture.is_some() || self.live_state.debug.paused.is_some() {
             return false;
         }
         let live = &self.live_state;

@@ -73,6 +73,11 @@ fn the_gutter_toolbar_and_keys_drive_the_debugger() {
         "the toolbar and the status bar say where"
     );
     screenshot(&mut harness, "debugger.png");
+    // Nothing moves while paused: the voices shown (the piano's among them) hold, and
+    // the window repaints only on news and input.
+    show(&mut harness, Pane::Voices);
+    assert!(!harness.state().live().tracks.is_empty());
+    assert!(!harness.state().repaints_on_a_timer());
 
     // F10 steps over to line 38: the highlight moves there.
     harness.key_press(egui::Key::F10);
@@ -103,6 +108,11 @@ fn the_gutter_toolbar_and_keys_drive_the_debugger() {
     harness.run();
     until(&mut harness, "running again", |wb| {
         wb.live().debug.paused.is_none()
+    });
+    // The piano plays on, its voice's time moving in the Voices tab.
+    show(&mut harness, Pane::Voices);
+    until(&mut harness, "the voices move again", |wb| {
+        wb.repaints_on_a_timer()
     });
 
     // The list: disable, then delete.
