@@ -750,14 +750,7 @@ pub fn run(
             if let Some((path, read)) = open.capture {
                 workbench.open_read_capture(&path, read);
             }
-            let software = software_renderer(cc);
-            if software.is_some() {
-                // A blinking text cursor repaints twice a second, ~15 ms of CPU a frame
-                // here: with the console focused, 3 % of a core with nothing playing.
-                cc.egui_ctx
-                    .all_styles_mut(|style| style.visuals.text_cursor.blink = false);
-            }
-            workbench.set_software_renderer(software);
+            workbench.set_software_renderer(software_renderer(cc), &cc.egui_ctx);
             workbench.set_cleared(true);
             Ok(Box::new(workbench))
         }),

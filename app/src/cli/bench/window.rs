@@ -209,7 +209,7 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
             if let Ok(mut name) = renderer_name.lock() {
                 *name = Some(software.clone());
             }
-            workbench.set_software_renderer(software);
+            workbench.set_software_renderer(software, &cc.egui_ctx);
             workbench.set_cleared(true);
             Ok(Box::new(Bench {
                 workbench,
