@@ -114,6 +114,38 @@ fn render_reports_a_full_disk_with_the_path() {
     assert!(run.err.contains("No space left"), "{}", run.err);
 }
 
+/// A capture file that cannot be created is an error naming it, its reason said once
+/// (the error's own words hold its cause), before anything renders.
+#[test]
+fn render_says_once_why_a_capture_cannot_be_created() {
+    let p = Faulty::new("render-capture-dir");
+    let script = text(&p.script("0 quietall\n"));
+    let project = text(p.0.path());
+    let wav = p.0.path().join("out.wav");
+    let cap = p.0.path().join("no such folder/t.hbcap");
+    let run = hitbench(&[
+        "render",
+        &project,
+        "--script",
+        &script,
+        "-o",
+        &text(&wav),
+        "--capture",
+        &text(&cap),
+    ]);
+    assert_eq!(run.code, ExitCode::from(1), "{}\n{}", run.out, run.err);
+    assert!(
+        run.err.contains(&format!(
+            "hitbench: error: {}: No such file or directory",
+            cap.display()
+        )),
+        "{}",
+        run.err
+    );
+    assert_eq!(run.err.matches("No such file").count(), 1, "{}", run.err);
+    assert!(!wav.exists());
+}
+
 #[test]
 fn seeds_are_whole_numbers_read_exactly() {
     let demo = text(&workspace().join("projects/demo"));

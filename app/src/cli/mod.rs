@@ -344,7 +344,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
-            let _ = writeln!(io.err, "hitbench: error: {error:#}");
+            let _ = writeln!(io.err, "hitbench: error: {}", error_text(&error));
             if error.downcast_ref::<args::UsageError>().is_some() {
                 ExitCode::from(EXIT_USAGE)
             } else {
@@ -352,4 +352,19 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
             }
         }
     }
+}
+
+/// An error and its causes, `: `-separated — each cause left out whose words the text
+/// already holds (many errors say their cause in their own message: `cannot create
+/// x.wav: No such file or directory`).
+fn error_text(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
