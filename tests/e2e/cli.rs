@@ -196,6 +196,52 @@ fn usage_mistakes_exit_with_status_2() {
     assert!(help.out.contains("asm <source>"));
 }
 
+/// A project folder that is not there is a command-line mistake for every command that
+/// loads one, said before anything runs: a run of nothing would pass for one (a silent
+/// render, a replay whose every trigger is unknown now).
+#[test]
+fn a_project_folder_that_is_not_there_is_a_usage_mistake() {
+    let dir = TempDir::new("cli-no-project");
+    let missing = dir.join("nowhere").display().to_string();
+    let script = dir.join("s.txt");
+    std::fs::write(&script, "0 quietall\n").unwrap();
+    let script = script.display().to_string();
+    let wav = dir.join("out.wav");
+    let cap = dir.join("c.hbcap");
+    let demo = workspace().join("projects/demo").display().to_string();
+    let captured = hitbench(&[
+        "render",
+        &demo,
+        "--script",
+        &script,
+        "-o",
+        &wav.display().to_string(),
+        "--capture",
+        &cap.display().to_string(),
+    ]);
+    assert_eq!(captured.code, ExitCode::SUCCESS, "{}", captured.err);
+    std::fs::remove_file(&wav).unwrap();
+    let cap = cap.display().to_string();
+    let wav_text = wav.display().to_string();
+    for args in [
+        &["render", &missing, "--script", &script, "-o", &wav_text][..],
+        &["play", &missing, "--script", &script],
+        &["test", &missing],
+        &["replay", &cap, "--project", &missing, "--diff"],
+    ] {
+        let run = hitbench(args);
+        assert_eq!(run.code, ExitCode::from(2), "{args:?}: {}", run.err);
+        assert!(
+            run.err.contains(&format!(
+                "hitbench: error: no such project folder: `{missing}`"
+            )),
+            "{args:?}: {}",
+            run.err
+        );
+    }
+    assert!(!wav.exists(), "nothing rendered");
+}
+
 #[test]
 fn help_is_there_for_every_command_whichever_way_it_is_asked_for() {
     for ask in [&["--help"][..], &["-h"], &["help"]] {

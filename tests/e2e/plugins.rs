@@ -160,9 +160,11 @@ fn every_command_loads_plugin_folders() {
             "render", &demo, "--script", &script, "-o", &wav, "--plugin", &missing,
         ],
         vec!["test", &demo, "--plugin", &missing],
+        vec!["replay", &cap, "--plugin", &missing, "--diff"],
     ] {
         let run = hitbench(&command);
-        assert_ne!(run.code, ExitCode::SUCCESS, "{command:?}");
+        // The command line is wrong (for `replay --diff`: it cannot compare).
+        assert_eq!(run.code, ExitCode::from(2), "{command:?}");
         assert!(
             run.err
                 .contains(&format!("no such plug-in folder: `{missing}`")),

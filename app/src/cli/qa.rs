@@ -35,6 +35,7 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         })
         .collect();
     args.finish()?;
+    super::render::project_folder(&dir)?;
     if files.is_empty() {
         files =
             suite_files(&dir).map_err(|e| anyhow::anyhow!("cannot list the QA scripts: {e}"))?;

@@ -228,20 +228,23 @@ pub(super) fn plugin_dirs(args: &mut Args) -> anyhow::Result<Vec<PathBuf>> {
         .map(PathBuf::from)
         .collect();
     if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
-        return Err(anyhow::anyhow!(
+        return Err(usage(format!(
             "no such plug-in folder: `{}`",
             missing.display()
-        ));
+        )));
     }
     Ok(dirs)
 }
 
-/// Loads a project, printing its problems (what loaded is still used).
+/// Loads a project, printing its problems (what loaded is still used). A project folder
+/// that is not there is a command-line error: nothing would load, and a run of nothing
+/// (a silent render, a replay where every trigger is unknown) would pass for one.
 pub(super) fn load_project(
     dir: &Path,
     plugins: &[PathBuf],
     io: &mut Io<'_>,
 ) -> anyhow::Result<Project> {
+    project_folder(dir)?;
     let dirs: Vec<PathBuf> = std::iter::once(dir.to_path_buf())
         .chain(plugins.iter().cloned())
         .collect();
@@ -258,6 +261,18 @@ pub(super) fn load_project(
         )?;
     }
     Ok(project)
+}
+
+/// Checks that the project folder given is one (a command-line error if not).
+pub(super) fn project_folder(dir: &Path) -> anyhow::Result<()> {
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(usage(format!(
+            "no such project folder: `{}`",
+            dir.display()
+        )))
+    }
 }
 
 /// Parses `--seed`: a whole number (0 when not given), read exactly.
