@@ -682,8 +682,9 @@ fn check_usage() {
         "{}",
         run.out
     );
+    // A wrong command line, as for every command that loads a project.
     let run = hitbench(&["check", "/no/such/project"]);
-    assert_eq!(run.code, ExitCode::from(1));
+    assert_eq!(run.code, ExitCode::from(2));
     assert!(run.err.contains("no such project folder"), "{}", run.err);
 }
 

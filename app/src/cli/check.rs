@@ -62,10 +62,10 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         .map(|d| format!("`{}`", d.display()))
         .collect();
     if !missing.is_empty() {
-        return Err(anyhow::anyhow!(
+        return Err(usage(format!(
             "no such project folder: {}",
             missing.join(", ")
-        ));
+        )));
     }
 
     dirs.extend(plugins);
