@@ -108,7 +108,7 @@ impl HitListsPanel {
         }
         let editable = read_only.is_none();
         let entries = self.entries_of(view);
-        let mut change = entries_grid(ui, ctx, view, &entries, editable, commands);
+        let mut change = entries_ui(ui, ctx, view, &entries, editable, commands);
         ui.horizontal(|ui| {
             let label = ui.label("New entry");
             let response = ui
@@ -140,6 +140,26 @@ impl HitListsPanel {
         if let Some(next) = change {
             self.set_entries(view, next, commands);
         }
+    }
+}
+
+/// Below this width the entries are stacked, what each plays beneath it; above, one grid
+/// row each ([`entries_grid`]: about this wide with a sample path of 30 characters).
+const GRID_WIDTH: f32 = 600.0;
+
+/// The entries of a list, as wide as the tab allows: a grid, or stacked when narrow.
+fn entries_ui(
+    ui: &mut egui::Ui,
+    ctx: &PanelContext<'_>,
+    view: &HitListView,
+    entries: &[String],
+    editable: bool,
+    commands: &mut Vec<AppCommand>,
+) -> Option<Vec<String>> {
+    if ui.available_width() < GRID_WIDTH {
+        entries_stacked(ui, ctx, view, entries, editable, commands)
+    } else {
+        entries_grid(ui, ctx, view, entries, editable, commands)
     }
 }
 
@@ -183,6 +203,42 @@ fn entries_grid(
                 ui.end_row();
             }
         });
+    change
+}
+
+/// The entries of a list for a narrow tab (the default layout's): each a line — its
+/// number, the entry as written, Up, Down and Remove — with what it plays beneath it, so
+/// what plays shows without scrolling sideways. Returns the entries as a button changed
+/// them.
+fn entries_stacked(
+    ui: &mut egui::Ui,
+    ctx: &PanelContext<'_>,
+    view: &HitListView,
+    entries: &[String],
+    editable: bool,
+    commands: &mut Vec<AppCommand>,
+) -> Option<Vec<String>> {
+    let mut change = None;
+    for (index, text) in entries.iter().enumerate() {
+        ui.push_id(("hitlist-entry", index), |ui| {
+            ui.horizontal(|ui| {
+                ui.weak(format!("{index:>2}"));
+                ui.monospace(egui::RichText::new(text).strong());
+                if let Some(next) = entry_buttons(ui, entries, index, editable) {
+                    change = Some(next);
+                }
+            });
+            let (entry, targets) = resolve(ctx.project, view, text);
+            ui.indent("plays", |ui| {
+                if let Err(problem) = &entry {
+                    ui.colored_label(ui.visuals().error_fg_color, problem);
+                }
+                for target in &targets {
+                    target_row(ui, target, commands);
+                }
+            });
+        });
+    }
     change
 }
 
@@ -238,13 +294,13 @@ fn target_row(ui: &mut egui::Ui, target: &EntryTarget, commands: &mut Vec<AppCom
             }
             let file = sample.resource.as_deref().unwrap_or(&sample.path_text);
             let text = format!("patch {} {} — {file}", sample.patch, sample.name);
+            // In full on hover: a narrow tab cuts the path off.
             if sample.exists {
-                ui.label(text);
+                ui.label(&text).on_hover_text(&text);
             } else {
-                ui.colored_label(
-                    ui.visuals().error_fg_color,
-                    format!("{text} (sample file missing)"),
-                );
+                let text = format!("{text} (sample file missing)");
+                ui.colored_label(ui.visuals().error_fg_color, &text)
+                    .on_hover_text(&text);
             }
         }
         Plays::List { id, len } => {

@@ -58,6 +58,10 @@ use crate::common;
 type State = common::State<HitListsPanel>;
 
 fn harness(tag: &str) -> Harness<'static, State> {
+    harness_sized(tag, egui::vec2(1000.0, 720.0))
+}
+
+fn harness_sized(tag: &str, size: egui::Vec2) -> Harness<'static, State> {
     let (dir, project) = project(tag);
     let data = HitListData {
         views: hit_lists(&project),
@@ -68,7 +72,7 @@ fn harness(tag: &str) -> Harness<'static, State> {
         hitlists: data,
         ..ContextData::default()
     };
-    let mut harness = common::harness(HitListsPanel::default(), cx, egui::vec2(1000.0, 720.0));
+    let mut harness = common::harness(HitListsPanel::default(), cx, size);
     harness.state_mut().keep = Some(Box::new(dir));
     harness.run();
     harness
@@ -87,6 +91,31 @@ fn pending_92(harness: &Harness<'_, State>) -> Option<Vec<String>> {
         .into_iter()
         .find(|e| e.key == "92")
         .map(|e| e.entries)
+}
+
+/// In a tab as narrow as the default layout gives it, what each entry plays is stacked
+/// under the entry, where it shows without scrolling sideways; so are its buttons.
+#[test]
+fn a_narrow_tab_shows_what_each_entry_plays_beneath_it() {
+    let width = 560.0;
+    let narrow = harness_sized("narrow", egui::vec2(width, 720.0));
+    let entry = narrow.get_by_label("100").rect();
+    let plays = narrow
+        .get_by_label_contains("patch 100 step_a — sounds/step_a.wav")
+        .rect();
+    assert!(plays.top() >= entry.bottom(), "{entry:?} {plays:?}");
+    assert!(plays.left() < width - 100.0, "{plays:?}");
+    for button in narrow.query_all_by_label("Remove") {
+        assert!(button.rect().right() <= width, "{:?}", button.rect());
+    }
+    // Wide, one row each: what it plays beside the entry.
+    let wide = harness("wide");
+    let entry = wide.get_by_label("100").rect();
+    let plays = wide
+        .get_by_label_contains("patch 100 step_a — sounds/step_a.wav")
+        .rect();
+    assert!(plays.left() > entry.right(), "{entry:?} {plays:?}");
+    assert!(plays.top() < entry.bottom(), "{entry:?} {plays:?}");
 }
 
 #[test]
