@@ -191,15 +191,7 @@ fn entries_grid(
                     }
                 });
                 ui.monospace(text);
-                let (entry, targets) = resolve(ctx.project, view, text);
-                ui.vertical(|ui| {
-                    if let Err(problem) = &entry {
-                        ui.colored_label(ui.visuals().error_fg_color, problem);
-                    }
-                    for target in &targets {
-                        target_row(ui, target, commands);
-                    }
-                });
+                ui.vertical(|ui| entry_plays(ui, ctx, view, text, commands));
                 ui.end_row();
             }
         });
@@ -228,18 +220,28 @@ fn entries_stacked(
                     change = Some(next);
                 }
             });
-            let (entry, targets) = resolve(ctx.project, view, text);
-            ui.indent("plays", |ui| {
-                if let Err(problem) = &entry {
-                    ui.colored_label(ui.visuals().error_fg_color, problem);
-                }
-                for target in &targets {
-                    target_row(ui, target, commands);
-                }
-            });
+            ui.indent("plays", |ui| entry_plays(ui, ctx, view, text, commands));
         });
     }
     change
+}
+
+/// What the entry `text` plays, each ID on a line, after what is wrong with it if it
+/// does not read.
+fn entry_plays(
+    ui: &mut egui::Ui,
+    ctx: &PanelContext<'_>,
+    view: &HitListView,
+    text: &str,
+    commands: &mut Vec<AppCommand>,
+) {
+    let (entry, targets) = resolve(ctx.project, view, text);
+    if let Err(problem) = &entry {
+        ui.colored_label(ui.visuals().error_fg_color, problem);
+    }
+    for target in &targets {
+        target_row(ui, target, commands);
+    }
 }
 
 /// Up, Down and Remove for entry `index`; the entries as the one clicked leaves them.
