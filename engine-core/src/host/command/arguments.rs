@@ -154,11 +154,6 @@ pub(super) fn volume(line: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::Volume { target, value })
 }
 
-/// `help`.
-pub(super) fn help(_: &Line<'_>) -> Result<Command, ParseError> {
-    Ok(Command::Help)
-}
-
 /// `reload`.
 pub(super) fn reload(_: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::Reload)

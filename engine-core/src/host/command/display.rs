@@ -51,7 +51,8 @@ impl fmt::Display for Command {
             }
             Command::Volume { target, value } => write!(f, "volume {target} {value}"),
             Command::World(world) => write!(f, "{world}"),
-            Command::Help => f.write_str("help"),
+            Command::Help(None) => f.write_str("help"),
+            Command::Help(Some(name)) => write!(f, "help {name}"),
             Command::Play(target) => write!(f, "play {target}"),
             Command::Why(subject) => write!(f, "why {subject}"),
             Command::Reload => f.write_str("reload"),

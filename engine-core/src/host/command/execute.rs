@@ -2,7 +2,7 @@
 //! character, data fields, traces, volumes, `help` and auditioning a patch or sample.
 //! The world's commands are the session's world director's to run.
 
-use super::grammar::help_lines;
+use super::grammar::{help_lines, help_lines_of};
 use super::{Command, TraceTarget, VolumeTarget};
 use crate::runtime::sink::SampleRef;
 use crate::runtime::{Engine, EventArgs, TraceSwitches, TriggerError};
@@ -184,7 +184,9 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
                 ),
             })
         }
-        Command::Help => Ok(help_lines()
+        Command::Help(name) => Ok(name
+            .as_deref()
+            .map_or_else(help_lines, help_lines_of)
             .iter()
             .map(|(syntax, what)| format!("{syntax:<42} {what}"))
             .collect::<Vec<_>>()

@@ -237,7 +237,13 @@ pub const COMMANDS: &[CommandSpec] = &[
     ),
     CommandSpec {
         hidden: &["?"],
-        ..spec("help", "", "list the commands", AtMost(0), engine::help)
+        ..spec(
+            "help",
+            "[command]",
+            "list the commands, or say what one does",
+            AtMost(1),
+            help,
+        )
     },
     spec(
         "play",
@@ -403,14 +409,50 @@ pub const WORDS: &[&str] = &WORD_ARRAY;
 /// The `help` listing: (syntax, what it does) per command word, aliases saying which
 /// command they stand for.
 pub fn help_lines() -> Vec<(String, String)> {
-    let mut lines = Vec::new();
-    for spec in COMMANDS {
-        lines.push((spec.syntax(spec.name), spec.help.to_owned()));
-        for alias in spec.aliases {
-            lines.push((spec.syntax(alias), format!("the same as {}", spec.name)));
+    COMMANDS.iter().flat_map(spec_lines).collect()
+}
+
+/// `help <command>`: the lines of the command `name` (its word in the grammar) and its
+/// aliases; none for a word that is not a command's.
+pub fn help_lines_of(name: &str) -> Vec<(String, String)> {
+    COMMANDS
+        .iter()
+        .filter(|spec| spec.name == name)
+        .flat_map(spec_lines)
+        .collect()
+}
+
+/// One command's lines of the listing: its syntax and help, then each alias's.
+fn spec_lines(spec: &CommandSpec) -> Vec<(String, String)> {
+    std::iter::once((spec.syntax(spec.name), spec.help.to_owned()))
+        .chain(
+            spec.aliases
+                .iter()
+                .map(|alias| (spec.syntax(alias), format!("the same as {}", spec.name))),
+        )
+        .collect()
+}
+
+/// `help [command]`: any of its words (`soundevent`, `?`) names the command.
+fn help(line: &Line<'_>) -> Result<Command, ParseError> {
+    let Some((column, word)) = line.arg(0) else {
+        return Ok(Command::Help(None));
+    };
+    match lookup(word) {
+        Some(spec) => Ok(Command::Help(Some(spec.name.to_owned()))),
+        None => {
+            let hint = crate::toolchain::suggest::closest(
+                &word.to_ascii_lowercase(),
+                WORDS.iter().copied(),
+            )
+            .map(|w| format!(" (did you mean `{w}`?)"))
+            .unwrap_or_default();
+            Err(error(
+                column,
+                format!("`{word}` is not a command{hint}; `help` lists them"),
+            ))
         }
     }
-    lines
 }
 
 /// The command a word names (case-insensitive), if any.

@@ -39,7 +39,7 @@ pub use crate::tools::why::Subject;
 pub use crate::world::commands::{Turn, WorldCommand, ZoomStep};
 pub use debug_arguments::DebugCommand;
 pub use execute::{AuditionError, CommandError, Context, execute};
-pub use grammar::{COMMANDS, CommandSpec, WORDS, help_lines, parse};
+pub use grammar::{COMMANDS, CommandSpec, WORDS, help_lines, help_lines_of, parse};
 pub use line::ParseError;
 pub use script::{
     MAX_SCRIPT_SECONDS, ScriptLine, TimedCommand, line_command, parse_script, savelot_refusals,
@@ -134,8 +134,9 @@ pub enum Command {
     },
     /// A command for the world (camera, hour, music mode, objects, stations).
     World(WorldCommand),
-    /// List the commands.
-    Help,
+    /// List the commands, or say one's syntax and what it does (its word as written in
+    /// the grammar, e.g. `why`).
+    Help(Option<String>),
     /// Play one patch (by ID or name) or sample file (a path inside a data directory,
     /// or a resource name) once as a UI sound: for auditioning.
     Play(String),

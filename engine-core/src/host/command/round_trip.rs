@@ -93,7 +93,8 @@ fn engine_samples() -> Vec<Command> {
             samples.push(Command::Volume { target, value });
         }
     }
-    samples.push(Command::Help);
+    samples.push(Command::Help(None));
+    samples.push(Command::Help(Some("why".to_owned())));
     samples.push(Command::Reload);
     samples.extend(debug_samples().into_iter().map(Command::Debug));
     for target in [
@@ -355,7 +356,9 @@ fn engine_command() -> impl Strategy<Value = Command> {
             .prop_map(|(target, on)| Command::Trace { target, on }),
         (proptest::sample::select(volumes.to_vec()), 0.0f32..=4.0)
             .prop_map(|(target, value)| Command::Volume { target, value }),
-        Just(Command::Help),
+        Just(Command::Help(None)),
+        proptest::sample::select(COMMANDS.iter().map(|s| s.name).collect::<Vec<_>>())
+            .prop_map(|name| Command::Help(Some(name.to_owned()))),
         Just(Command::Reload),
         proptest::sample::select(debug_samples()).prop_map(Command::Debug),
         play_target().prop_map(Command::Play),

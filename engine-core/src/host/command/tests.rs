@@ -8,7 +8,7 @@ use std::path::Path;
 fn ok(line: &str) -> Command {
     parse(line)
         .unwrap_or_else(|e| panic!("{line}: {e}"))
-        .unwrap_or(Command::Help)
+        .unwrap_or(Command::Help(None))
 }
 
 #[test]
@@ -62,7 +62,18 @@ fn every_command_parses() {
             value: 0.5
         }
     );
-    assert_eq!(ok("help"), Command::Help);
+    assert_eq!(ok("help"), Command::Help(None));
+    // Any of a command's words names it, as its own word.
+    assert_eq!(ok("help why"), Command::Help(Some("why".into())));
+    assert_eq!(ok("HELP soundevent"), Command::Help(Some("sev".into())));
+    assert_eq!(ok("help ?"), Command::Help(Some("help".into())));
+    let unknown = parse("help quiteall").unwrap_err();
+    assert_eq!(unknown.column, 6);
+    assert_eq!(
+        unknown.message,
+        "`quiteall` is not a command (did you mean `quietall`?); `help` lists them"
+    );
+    assert!(parse("help why now").is_err(), "help takes one word");
     assert_eq!(ok("reload"), Command::Reload);
     assert!(parse("reload now").is_err(), "reload takes nothing");
     assert_eq!(ok("play 100"), Command::Play("100".into()));
@@ -196,6 +207,22 @@ fn help_lists_every_command_and_alias() {
 }
 
 #[test]
+fn help_of_one_command_says_its_syntax_what_it_does_and_its_aliases() {
+    let lines = help_lines_of("sev");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].0.starts_with("sev <event…>"), "{lines:?}");
+    assert_eq!(
+        lines[1],
+        (
+            "soundevent <event…> [@object]".to_owned(),
+            "the same as sev".to_owned()
+        )
+    );
+    assert_eq!(help_lines_of("help")[0].0, "help [command]");
+    assert!(help_lines_of("frob").is_empty());
+}
+
+#[test]
 fn a_word_past_a_commands_arity_is_unexpected() {
     let full = [
         "quiet 1",
@@ -217,7 +244,7 @@ fn a_word_past_a_commands_arity_is_unexpected() {
         "turnoff 1",
         "world",
         "savelot x.lot",
-        "help",
+        "help why",
     ];
     for line in full {
         assert!(parse(line).is_ok(), "{line}");
