@@ -441,18 +441,20 @@ fn help(line: &Line<'_>) -> Result<Command, ParseError> {
     match lookup(word) {
         Some(spec) => Ok(Command::Help(Some(spec.name.to_owned()))),
         None => {
-            let hint = crate::toolchain::suggest::closest(
-                &word.to_ascii_lowercase(),
-                WORDS.iter().copied(),
-            )
-            .map(|w| format!(" (did you mean `{w}`?)"))
-            .unwrap_or_default();
+            let hint = did_you_mean(&word.to_ascii_lowercase());
             Err(error(
                 column,
                 format!("`{word}` is not a command{hint}; `help` lists them"),
             ))
         }
     }
+}
+
+/// ` (did you mean `quietall`?)` for the command word closest to `word`, if one is close.
+fn did_you_mean(word: &str) -> String {
+    crate::toolchain::suggest::closest(word, WORDS.iter().copied())
+        .map(|w| format!(" (did you mean `{w}`?)"))
+        .unwrap_or_default()
 }
 
 /// The command a word names (case-insensitive), if any.
@@ -470,9 +472,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
     };
     let Some(spec) = lookup(line.head) else {
         let other = line.head.to_ascii_lowercase();
-        let hint = crate::toolchain::suggest::closest(&other, WORDS.iter().copied())
-            .map(|w| format!(" (did you mean `{w}`?)"))
-            .unwrap_or_default();
+        let hint = did_you_mean(&other);
         return Err(error(
             line.head_column,
             format!("unknown command `{other}`{hint}; `help` lists the commands"),
