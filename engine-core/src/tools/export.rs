@@ -10,6 +10,8 @@
 //! name and renamed, so a failure leaves no half-written file and never replaces one
 //! that was there. Its length is bounded by what a WAV file holds
 //! ([`WavSpec::max_frames`], 4 GiB of data).
+//!
+//! [`Quantize::Exact`]: crate::sound::output::Quantize::Exact
 
 use crate::sound::audio::decode::{AudioInfo, DecodeError, StreamDecoder};
 use crate::sound::output::{WavError, WavSpec, WavWriter};

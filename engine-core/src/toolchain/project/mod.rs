@@ -9,7 +9,7 @@
 //! that source's earlier output and is skipped. Loading never fails: every problem becomes a
 //! diagnostic naming its file and line, and everything else still loads.
 //!
-//! Loading runs in phases: read every directory ([`unit`], [`tables`]); collect the
+//! Loading runs in phases: read every directory ([`unit`](mod@unit), [`tables`]); collect the
 //! project-wide names, later directories winning; resolve the tables into definitions;
 //! make events and tracks for labels nobody mapped; bind late symbols (`.sym` imports).
 //!

@@ -21,6 +21,8 @@
 //! The parts: `ticks` runs the world each tick; `console` carries out the console's
 //! world commands; `snapshot` is what the workbench and `world` show. Here: loading the
 //! world, handing over to a reloaded director, and the news.
+//!
+//! [`TraceKind::World`]: crate::runtime::trace::TraceKind::World
 
 mod console;
 mod error;

@@ -39,6 +39,8 @@ pub enum HotLineKind {
 }
 
 /// A read-only view of one line of a [`HotDocument`], for editors and listings.
+///
+/// [`HotDocument`]: super::document::HotDocument
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HotLine<'a> {
     /// 1-based line number.
