@@ -273,7 +273,7 @@ pub fn main(args: &[String]) -> ExitCode {
 }
 
 /// Runs the command line, writing through `io` (control characters escaped, see
-/// [`terminal`]).
+/// `terminal`).
 pub fn run(args: &[String], io: &mut Io<'_>) -> ExitCode {
     let mut out = terminal::TerminalSafe::new(&mut *io.out);
     let mut err = terminal::TerminalSafe::new(&mut *io.err);

@@ -18,7 +18,7 @@
 //! [`remove_plugin_dir`](Workbench::remove_plugin_dir),
 //! [`export_render`](Workbench::export_render), [`dropped`](Workbench::dropped).
 //!
-//! Renders run on a background thread: see [`render_job`](super::render_job).
+//! Renders run on a background thread: see `render_job`.
 
 use super::Workbench;
 use engine_core::host::capture::{Capture, CaptureError};

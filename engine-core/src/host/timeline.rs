@@ -211,7 +211,7 @@ impl Timeline {
     }
 
     /// What the panels read at `at`: the views of the keyframe that shows it (nothing
-    /// before the first; see [`shown_key`](Self::shown_key)), the voice history rebuilt
+    /// before the first; see `shown_key`), the voice history rebuilt
     /// from the records up to `at`, and every trace on (a capture records them all).
     /// Trace records and replies are left empty: the trace is
     /// [`records_until`](Self::records_until).

@@ -1,6 +1,6 @@
 //! The track debugger's state (`docs/debugger.md`): breakpoints on source lines and on
 //! tracks' entries, optionally conditional; break on fault; the step under way; and
-//! where the engine is paused. The engine asks [`Debugger::stops`] before each
+//! where the engine is paused. The engine asks `Debugger::stops` before each
 //! instruction of a thread while the debugger is armed (and runs threads at full speed
 //! while it is not); a pause stops the engine's clock until the debugger resumes it.
 

@@ -113,9 +113,9 @@ fn global_index(number: i32) -> Option<usize> {
 /// Runs `th` from its `pc` for at most `fuel` instructions. Returns how the run ended
 /// and how many instructions ran. `th.pc` is left where the thread resumes.
 ///
-/// The inner loop ([`run_registers`]) runs the instructions that only touch registers
+/// The inner loop (`run_registers`) runs the instructions that only touch registers
 /// and flags, with the registers and flags held locally; the others (notes, hit lists,
-/// waits, the world, calls…) leave it for [`step`], which has the whole thread and the
+/// waits, the world, calls…) leave it for `step`, which has the whole thread and the
 /// host.
 #[inline(always)]
 pub fn run<H: Host>(th: &mut Thread, program: &Program, host: &mut H, fuel: u32) -> (Exit, u32) {

@@ -83,7 +83,7 @@ impl Seat {
 pub struct VoiceTable(Arc<[Seat]>);
 
 impl Serialize for VoiceTable {
-    /// Its seats, as a sequence (none inside [`without_tables`]).
+    /// Its seats, as a sequence (none inside `without_tables`).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let seats: &[Seat] = if LEFT_OUT.get() { &[] } else { &self.0 };
         serializer.serialize_newtype_struct("VoiceTable", seats)

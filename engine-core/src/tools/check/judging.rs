@@ -84,7 +84,7 @@ pub(super) fn verdict(file: &Path, rules: &ReadRules) -> Verdict {
 }
 
 /// Sample files being judged on a thread of their own ([`start`](Self::start)). Dropped
-/// without [`finish`](Self::finish), it stops that thread after the file in hand.
+/// without `finish`, it stops that thread after the file in hand.
 #[derive(Debug)]
 pub struct SampleJudging {
     work: Arc<Work>,
