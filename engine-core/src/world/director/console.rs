@@ -209,10 +209,18 @@ impl WorldDirector {
     /// Says in the news that `why` (a command or event) was refused for `error` about
     /// `object`, and gives the error back.
     fn refuse(&mut self, object: ObjectId, why: &str, error: WorldError) -> WorldError {
-        let what = WorldEvent::Refused {
-            by: why.to_owned(),
-            object,
-            reason: error.to_string(),
+        let what = match &error {
+            // Box-X refusing a station its slot is a voice decision (the engine traces
+            // it), not a fault in the data: its news is the world's, not an error.
+            WorldError::NoVoice { station, priority } => WorldEvent::NoVoice {
+                who: WorldVoice::Station(*station),
+                priority: *priority,
+            },
+            _ => WorldEvent::Refused {
+                by: why.to_owned(),
+                object,
+                reason: error.to_string(),
+            },
         };
         self.say(Some(object), what);
         WorldError::Refused {
