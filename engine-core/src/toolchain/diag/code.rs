@@ -148,6 +148,8 @@ codes! {
     SampleRefused => "sample-refused",
     /// A patch whose sample file is outside the data directories.
     SampleOutsideData => "sample-outside-data",
+    /// A patch's path with folders is not there; a file of the same name elsewhere plays.
+    SampleFoundByName => "sample-found-by-name",
     /// An event whose track no table, export table or label defines.
     EventWithoutTrack => "event-without-track",
     /// A hit list or range that expands to more IDs than the limit.
@@ -186,6 +188,8 @@ codes! {
     BadCommand => "bad-command",
     /// A `savelot` in a script that may not save the lot.
     SavelotNotAllowed => "savelot-not-allowed",
+    /// A QA expectation naming something the project does not have.
+    UnknownName => "unknown-name",
 }
 
 impl DiagCode {

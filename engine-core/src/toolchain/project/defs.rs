@@ -260,6 +260,10 @@ pub struct PatchDef {
     /// The file's name as the resource cache knows it: its path relative to the data
     /// directory holding it (shared, made once at load).
     pub resource: Option<Arc<str>>,
+    /// Its file was found by file name alone, elsewhere than the folders the path
+    /// written names (which are not there): the game's rule for bare names, a stand-in
+    /// for a path with folders (warned at load, `sample-found-by-name`).
+    pub found_by_name: bool,
     /// Loop the sample.
     pub looped: bool,
     /// A piano patch.

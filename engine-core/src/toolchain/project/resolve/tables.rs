@@ -15,7 +15,7 @@ use crate::toolchain::project::error::ResolveError;
 use crate::toolchain::project::tables::{self, RawEvents, RawTables, resolve_id};
 use crate::toolchain::project::unit::CodeUnit;
 use crate::toolchain::project::{DefinitionKind, MAX_HIT_LIST_IDS, Project};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The column of value field `i` (1 when the entry has no such field).
@@ -116,6 +116,7 @@ impl TableResolver<'_> {
                 resource_name_with(f, canonical, &self.project.dirs, self.canonical_dirs)
             }),
         };
+        let found_by_name = resource.as_deref().is_some_and(|r| stands_in(&relative, r));
         let problem = if let Some(refusal) = refused {
             Some((
                 DiagCode::SampleRefused,
@@ -138,6 +139,17 @@ impl TableResolver<'_> {
                     patch.name, patch.path
                 ),
             ))
+        } else if found_by_name {
+            Some((
+                DiagCode::SampleFoundByName,
+                format!(
+                    "patch {id} ({}): `{}` is not there; `{}`, found by its file name alone, \
+                     plays instead",
+                    patch.name,
+                    patch.path,
+                    resource.as_deref().unwrap_or_default()
+                ),
+            ))
         } else {
             None
         };
@@ -154,6 +166,7 @@ impl TableResolver<'_> {
             resource: resource.map(|r| Arc::from(r.as_str())),
             file,
             pack: packed.map(|(pack, _)| pack),
+            found_by_name,
             looped: patch.looped,
             piano: patch.piano,
             origin,
@@ -353,4 +366,22 @@ pub(super) fn resolve_evt(
             }
         }
     }
+}
+
+/// True when the sample found for a path with folders (`relative`, as written) is not
+/// at that path: its resource name does not end with it (`..` and `.` left out), so it
+/// was found by its file name alone.
+fn stands_in(relative: &Path, resource: &str) -> bool {
+    let written: Vec<String> = relative
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(part) => Some(part.to_string_lossy().to_lowercase()),
+            _ => None,
+        })
+        .collect();
+    if written.len() < 2 {
+        return false;
+    }
+    let found: Vec<String> = resource.split(['/', '\\']).map(str::to_lowercase).collect();
+    !found.ends_with(&written)
 }
