@@ -202,16 +202,10 @@ fn script_ui(
             format!("cannot run: {} problem(s)", problems.len()),
         ),
         QaState::Done(ScriptRun::Ran(report, _)) => {
-            let failed = report.failures().count();
-            let total = report.results.len();
-            if failed == 0 {
-                ("ok", theme::PLAYED, format!("{total} expectation(s) held"))
+            if report.passed() {
+                ("ok", theme::PLAYED, report.summary())
             } else {
-                (
-                    "FAIL",
-                    visuals.error_fg_color,
-                    format!("{failed} of {total} expectation(s) failed"),
-                )
+                ("FAIL", visuals.error_fg_color, report.summary())
             }
         }
     };
@@ -274,14 +268,19 @@ fn script_ui(
                     } else {
                         ui.colored_label(visuals.error_fg_color, "FAIL");
                     }
-                    let place = format!("{}:{}", name, result.expectation.line);
+                    // Trouble from the project as loaded stands at no line of the script.
+                    let line = result.expectation.line;
+                    let place = match line {
+                        0 => name.clone(),
+                        line => format!("{name}:{line}"),
+                    };
                     if ui.link(&place).clicked() {
                         commands.push(AppCommand::OpenSource {
                             path: script.file.clone(),
-                            line: result.expectation.line,
+                            line: line.max(1),
                         });
                     }
-                    ui.label(format!("expect {}", result.expectation.text));
+                    ui.label(result.label());
                     if !passed {
                         ui.colored_label(
                             visuals.error_fg_color,

@@ -148,3 +148,60 @@ fn a_deleted_sample_fails_the_scripts_that_hear_it() {
     // The missing file is named as a warning of the project.
     assert!(run.err.contains("door_open.ogg"), "{}", run.err);
 }
+
+/// Every folder of the demo that holds samples, deleted from a copy in turn: the suite
+/// fails, and says in which script, at which line, and which sample (or folder) is gone —
+/// a missing sample is an error record, a sample found by its file name in another
+/// folder a stand-in, a station's list an expectation naming a sample there is none of,
+/// a folder `world.ini` names a problem of the project as loaded.
+#[test]
+fn the_suite_fails_with_any_one_sample_folder_deleted() {
+    let demo = workspace().join("projects/demo");
+    let mut folders = Vec::new();
+    sample_folders(&demo, &demo.join("sounds"), &mut folders);
+    assert!(folders.len() >= 19, "{folders:?}");
+    for folder in folders {
+        let dir = TempDir::new("qa-folder");
+        let copy = dir.join("demo");
+        copy_dir(&demo, &copy);
+        std::fs::remove_dir_all(copy.join(&folder)).unwrap();
+        let run = hitbench(&["test", &copy.display().to_string()]);
+        let said = format!("{}\n{}", run.out, run.err);
+        assert_eq!(run.code, ExitCode::from(1), "{folder} deleted:\n{said}");
+        // A failure at a line of a script …
+        let qa = copy.join("qa").display().to_string();
+        let at_a_line = run.out.lines().any(|line| {
+            line.trim_start()
+                .strip_prefix(&qa)
+                .and_then(|rest| rest.split(':').nth(1))
+                .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n > 0))
+        });
+        assert!(at_a_line, "{folder} deleted: no script line named:\n{said}");
+        // … and the sample or the folder named in what the suite printed.
+        let printed = run.out.replace('\\', "/");
+        assert!(
+            printed.contains(&format!("{folder}/")) || printed.contains(&format!("{folder} ")),
+            "{folder} deleted: not named:\n{said}"
+        );
+    }
+}
+
+/// The folders under `dir` that hold a sound file themselves, relative to `root`.
+fn sample_folders(root: &std::path::Path, dir: &std::path::Path, found: &mut Vec<String>) {
+    let mut holds = false;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sample_folders(root, &path, found);
+        } else if path
+            .extension()
+            .is_some_and(|x| ["wav", "ogg", "mp3", "flac"].contains(&x.to_str().unwrap_or("")))
+        {
+            holds = true;
+        }
+    }
+    if holds {
+        let relative = dir.strip_prefix(root).unwrap();
+        found.push(relative.display().to_string());
+    }
+}

@@ -108,23 +108,25 @@ fn report(file: &Path, run: &ScriptRun, io: &mut Io<'_>) -> anyhow::Result<()> {
             }
         }
         ScriptRun::Ran(report, _) => {
-            let total = report.results.len();
             let failures: Vec<_> = report.failures().collect();
             if failures.is_empty() {
+                let total = report.results.len();
                 writeln!(io.out, "ok   {name}: {total} expectation(s)")?;
             } else {
-                writeln!(
-                    io.out,
-                    "FAIL {name}: {} of {total} expectation(s) failed",
-                    failures.len()
-                )?;
+                writeln!(io.out, "FAIL {name}: {}", report.summary())?;
             }
             for failure in failures {
                 let seconds = failure.at.samples() as f64 / f64::from(report.rate.max(1));
+                // Trouble from the project as loaded stands at no line of the script.
+                let place = match failure.expectation.line {
+                    0 => name.to_string(),
+                    line => format!("{name}:{line}"),
+                };
                 writeln!(
                     io.out,
-                    "  {name}:{}: expect {}\n    actually: {} (at {seconds:.3} s)",
-                    failure.expectation.line, failure.expectation.text, failure.outcome.actual
+                    "  {place}: {}\n    actually: {} (at {seconds:.3} s)",
+                    failure.label(),
+                    failure.outcome.actual
                 )?;
                 if let Some(decision) = &failure.outcome.decision {
                     for line in decision.explain(report.rate) {
@@ -157,10 +159,7 @@ fn junit_xml(files: &[PathBuf], runs: &[ScriptRun]) -> String {
             ScriptRun::Ran(report, _) => {
                 for result in &report.results {
                     tests += 1;
-                    let name = escape(&format!(
-                        "{}: expect {}",
-                        result.expectation.line, result.expectation.text
-                    ));
+                    let name = escape(&format!("{}: {}", result.expectation.line, result.label()));
                     if result.outcome.passed {
                         let _ = writeln!(
                             cases,

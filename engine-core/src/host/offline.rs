@@ -23,7 +23,7 @@ use crate::host::command::{Command, TimedCommand};
 use crate::host::keyframe::{Keyframe, Keyframer};
 use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
 use crate::runtime::{EngineConfig, SampleTime, TraceRecord, TraceSwitches};
-use crate::sound::mixer::{MixerConfig, mixer};
+use crate::sound::mixer::{Mixer, MixerConfig, MixerControls, mixer};
 use crate::sound::output::{
     Loudness, LoudnessError, LoudnessMeter, WAV_MAX_FRAMES, WavError, WavWriter, wav_file_bytes,
 };
@@ -341,6 +341,11 @@ pub trait Probe {
     /// and moves [`next_look`](Self::next_look) on; false when it had nothing to look
     /// at (then it is not asked again at this time).
     fn look(&mut self, session: &Session, output: &OutputSoFar) -> bool;
+    /// A script line ran, with the engine's answer (an error: the engine refused it).
+    fn ran(&mut self, _line: &TimedCommand, _result: Result<&str, &str>) {}
+    /// The mixer rendered a block that starts at `at`; its per-voice levels are in
+    /// `controls`. The records of the tick it renders were handed over before.
+    fn rendered(&mut self, _at: SampleTime, _controls: &MixerControls) {}
 }
 
 /// The output of a render so far, as a [`Probe`] sees it.
@@ -474,25 +479,12 @@ fn run(
         session.tick();
         commands.ticked = true;
         commands.note_pause(&session, rate);
-        let frames = (session.now() - start).min(end - start) as usize;
-        let mut done = 0;
-        while done < frames {
-            let n = (frames - done).min(buffer.len() / 2);
-            let Some(block) = buffer.get_mut(..n * 2) else {
-                break;
-            };
-            mixer.render(block);
-            peak = block.iter().fold(peak, |p, s| p.max(s.abs()));
-            if let Some(writer) = &mut output.writer {
-                writer.write(block)?;
-            }
-            output.frames += n as u64;
-            if let Some(meter) = &mut output.meter {
-                meter.feed(block);
-            }
-            done += n;
-        }
+        // The tick's records go on before its frames are rendered, so a probe knows the
+        // notes the mixer is about to play.
         commands.take_trace(&mut session);
+        let frames = (session.now() - start).min(end - start) as usize;
+        let probe = commands.probe.as_deref_mut();
+        peak = peak.max(render_frames(&mut mixer, &mut buffer, start, frames, output, probe)?);
         if let Some(progress) = &mut progress {
             let at = RenderProgress {
                 frames: output.frames,
@@ -529,6 +521,41 @@ fn run(
         peak,
         loudness: output.meter.as_ref().map(LoudnessMeter::loudness),
     })
+}
+
+/// Renders the `frames` frames of a tick that started at `start` through `buffer` into
+/// `output`, telling `probe` after each block; returns their peak.
+fn render_frames(
+    mixer: &mut Mixer,
+    buffer: &mut [f32],
+    start: SampleTime,
+    frames: usize,
+    output: &mut Output,
+    mut probe: Option<&mut (dyn Probe + '_)>,
+) -> Result<f32, RenderError> {
+    let mut peak = 0.0f32;
+    let mut done = 0;
+    while done < frames {
+        let n = (frames - done).min(buffer.len() / 2);
+        let Some(block) = buffer.get_mut(..n * 2) else {
+            break;
+        };
+        mixer.render(block);
+        if let Some(probe) = probe.as_mut() {
+            let at = SampleTime::from_samples(start.samples() + done as u64);
+            probe.rendered(at, mixer.controls());
+        }
+        peak = block.iter().fold(peak, |p, s| p.max(s.abs()));
+        if let Some(writer) = &mut output.writer {
+            writer.write(block)?;
+        }
+        output.frames += n as u64;
+        if let Some(meter) = &mut output.meter {
+            meter.feed(block);
+        }
+        done += n;
+    }
+    Ok(peak)
 }
 
 /// The script's commands as the render reaches them, their log, and where the trace
@@ -633,6 +660,9 @@ impl<'a> Commands<'a> {
                 Command::Why(subject) => self.why(session, subject),
                 command => session.execute(command),
             };
+            if let Some(probe) = self.probe.as_mut() {
+                probe.ran(timed, result.as_deref().map_err(String::as_str));
+            }
             self.log.push(match result {
                 Ok(message) => format!("{:>8.3}  line {}: {message}", timed.time, timed.line),
                 Err(message) => {

@@ -18,6 +18,7 @@ mod monitor;
 mod packs;
 mod plugins;
 mod qa;
+mod qa_trust;
 mod reload;
 mod render_progress;
 mod rooms;

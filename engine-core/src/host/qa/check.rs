@@ -2,7 +2,9 @@
 //! sounding now and the output so far. Each check says what actually happened, so a
 //! failure reads "expected …, actually …".
 
-use super::{Assertion, Bound, Counted, Sounding};
+use super::heard::{HeardNotes, dbfs_text};
+use super::names::sample_key;
+use super::{Assertion, Bound, Counted, HEARD_DBFS, Sounding};
 use crate::host::offline::OutputSoFar;
 use crate::runtime::trace::{MissClass, SampleEvent, TraceEvent, TraceRecord};
 use crate::runtime::{ActiveTrack, SampleTime};
@@ -26,6 +28,8 @@ pub(super) struct Moment<'a> {
     pub world: &'a WorldView,
     /// The output so far.
     pub output: &'a OutputSoFar,
+    /// How loud each track note was at the output so far.
+    pub heard: &'a HeardNotes,
 }
 
 /// Whether an assertion held, what actually was, and the decision behind it.
@@ -57,6 +61,11 @@ pub(super) fn check(assertion: &Assertion, moment: &Moment<'_>) -> Outcome {
             object,
             within_ms,
         } => started(moment, event, *object, *within_ms),
+        Assertion::Heard {
+            event,
+            object,
+            within_ms,
+        } => heard(moment, event, *object, *within_ms),
         Assertion::Refused { event } => refused(moment, event),
         Assertion::Stolen { track } => {
             let steals = steals(moment.records, None);
@@ -155,6 +164,8 @@ pub(super) fn check(assertion: &Assertion, moment: &Moment<'_>) -> Outcome {
                 format!("integrated loudness {}", db_text(lufs, "LUFS")),
             )
         }
+        // Never written in a script: trouble is found as the records come (`run`).
+        Assertion::Untroubled => Outcome::of(true, "nothing went wrong"),
         Assertion::Count { what, bound } => {
             let n = count(moment.records, *what);
             Outcome::of(holds(bound, n as f64, 0.0), format!("{n} so far"))
@@ -222,6 +233,78 @@ fn started(
     }
     Outcome {
         passed: got_voice && in_time,
+        actual,
+        decision: Some(decision),
+    }
+}
+
+/// `heard`: a note of the track of the last trigger sounded at the output at or above
+/// [`HEARD_DBFS`] at some time from the trigger to the deadline (`within`, else now).
+/// A trigger that joined a playing copy is heard through that copy's notes.
+fn heard(moment: &Moment<'_>, event: &str, object: Option<i32>, within_ms: Option<f64>) -> Outcome {
+    let Some(decision) = last_trigger(moment, event, object) else {
+        return Outcome::of(false, format!("`{event}` was not triggered"));
+    };
+    let rate = f64::from(moment.rate.max(1));
+    let deadline = within_ms.map_or(u64::MAX, |ms| {
+        decision
+            .time
+            .samples()
+            .saturating_add((ms / 1000.0 * rate).round() as u64)
+    });
+    let mut loudest: Option<(f32, &str)> = None;
+    let mut first_heard: Option<(u64, &str)> = None;
+    for record in moment.records {
+        let TraceEvent::NoteStarted { note, sample, .. } = &record.what else {
+            continue;
+        };
+        if record.track.is_none() || record.track != decision.track {
+            continue;
+        }
+        let Some(level) = moment.heard.level(*note) else {
+            continue;
+        };
+        if loudest.is_none_or(|(l, _)| level.loudest > l) {
+            loudest = Some((level.loudest, sample));
+        }
+        if let Some((first, last)) = level.heard
+            && last.samples() >= decision.time.samples()
+            && first.samples() <= deadline
+        {
+            let at = first.samples().max(decision.time.samples());
+            if first_heard.is_none_or(|(t, _)| at < t) {
+                first_heard = Some((at, sample));
+            }
+        }
+    }
+    let mut actual = decision.verdict.sentence();
+    let passed = match (first_heard, loudest) {
+        (Some((at, sample)), _) => {
+            let after = (at - decision.time.samples()) as f64 * 1000.0 / rate;
+            actual.push_str(&format!(
+                "; `{sample}` reached the output at or above {HEARD_DBFS} dBFS {after:.0} ms after the trigger"
+            ));
+            true
+        }
+        (None, Some((level, sample))) => {
+            actual.push_str(&format!(
+                "; its loudest note, `{sample}`, reached {} at the output (below {HEARD_DBFS} dBFS{})",
+                dbfs_text(level),
+                if within_ms.is_some() {
+                    " in time"
+                } else {
+                    ""
+                }
+            ));
+            false
+        }
+        (None, None) => {
+            actual.push_str("; no note of it reached the output");
+            false
+        }
+    };
+    Outcome {
+        passed,
         actual,
         decision: Some(decision),
     }
@@ -316,17 +399,22 @@ fn sounding(moment: &Moment<'_>, what: &Sounding, playing: bool) -> Outcome {
     )
 }
 
-/// A sample is playing when a note of it started and its track still has live notes.
+/// A sample is playing when the mixer played a note of it in its last block — a
+/// track's, a station's, the music's, the ambience's or the server's own. The sample is
+/// named as the project names it: a patch's name, the path as the source writes it, or
+/// its file's path in the data folder, either slash, any case.
 fn sample_playing(moment: &Moment<'_>, name: &str) -> bool {
-    moment.records.iter().rev().any(|r| match &r.what {
-        TraceEvent::NoteStarted { sample, .. } if sample.as_ref() == name => {
-            moment.tracks.iter().any(|t| {
-                t.live_notes > 0
-                    && Some(&t.track_name) == r.track.as_ref()
-                    && t.started_at <= r.time
+    let key = sample_key(name);
+    moment.heard.sounding().any(|note| {
+        sample_key(&note.sample) == key
+            || note.patch.as_ref().is_some_and(|(patch, patch_name)| {
+                patch_name.eq_ignore_ascii_case(name)
+                    || moment
+                        .project
+                        .patches
+                        .get(patch)
+                        .is_some_and(|p| sample_key(&p.path_text) == key)
             })
-        }
-        _ => false,
     })
 }
 
@@ -402,46 +490,48 @@ fn fault(moment: &Moment<'_>, kind: &str, at: Option<&(String, u32)>) -> Outcome
 }
 
 pub(super) fn count(records: &[TraceRecord], what: Counted) -> usize {
-    records
-        .iter()
-        .filter(|r| match what {
-            Counted::Events => matches!(
-                r.what,
-                TraceEvent::Dispatched { .. } | TraceEvent::UnknownEvent { .. }
-            ),
-            Counted::Starts => matches!(r.what, TraceEvent::Started { .. }),
-            Counted::Joins => matches!(r.what, TraceEvent::Joined { .. }),
-            Counted::Steals => matches!(r.what, TraceEvent::Stole { .. }),
-            Counted::Refusals => matches!(r.what, TraceEvent::Refused { .. }),
-            Counted::Notes => matches!(r.what, TraceEvent::NoteStarted { .. }),
-            Counted::Picks => matches!(r.what, TraceEvent::Pick { .. }),
-            Counted::Faults => matches!(r.what, TraceEvent::Fault { .. }),
-            Counted::Misses => matches!(
-                r.what,
-                TraceEvent::Sample(
-                    SampleEvent::CacheMiss { .. } | SampleEvent::Fetched { miss: Some(_), .. }
-                )
-            ),
-            Counted::CapacityMisses => matches!(
-                r.what,
-                TraceEvent::Sample(
-                    SampleEvent::CacheMiss {
-                        class: Some(MissClass::Capacity),
-                        ..
-                    } | SampleEvent::Fetched {
-                        miss: Some(MissClass::Capacity),
-                        ..
-                    }
-                )
-            ),
-            Counted::Drops => matches!(&r.what, TraceEvent::Sample(s) if s.dropped()),
-            Counted::ServerSounds => {
-                matches!(r.what, TraceEvent::Sample(SampleEvent::ServerSound { .. }))
-            }
-            Counted::NoiseDrops => {
-                matches!(r.what, TraceEvent::Sample(SampleEvent::OriginBusy { .. }))
-            }
-            Counted::Kind(kind) => r.kind == kind,
-        })
-        .count()
+    records.iter().filter(|r| counts(what, r)).count()
+}
+
+/// True when `count <what>` counts `r`.
+pub(super) fn counts(what: Counted, r: &TraceRecord) -> bool {
+    match what {
+        Counted::Events => matches!(
+            r.what,
+            TraceEvent::Dispatched { .. } | TraceEvent::UnknownEvent { .. }
+        ),
+        Counted::Starts => matches!(r.what, TraceEvent::Started { .. }),
+        Counted::Joins => matches!(r.what, TraceEvent::Joined { .. }),
+        Counted::Steals => matches!(r.what, TraceEvent::Stole { .. }),
+        Counted::Refusals => matches!(r.what, TraceEvent::Refused { .. }),
+        Counted::Notes => matches!(r.what, TraceEvent::NoteStarted { .. }),
+        Counted::Picks => matches!(r.what, TraceEvent::Pick { .. }),
+        Counted::Faults => matches!(r.what, TraceEvent::Fault { .. }),
+        Counted::Misses => matches!(
+            r.what,
+            TraceEvent::Sample(
+                SampleEvent::CacheMiss { .. } | SampleEvent::Fetched { miss: Some(_), .. }
+            )
+        ),
+        Counted::CapacityMisses => matches!(
+            r.what,
+            TraceEvent::Sample(
+                SampleEvent::CacheMiss {
+                    class: Some(MissClass::Capacity),
+                    ..
+                } | SampleEvent::Fetched {
+                    miss: Some(MissClass::Capacity),
+                    ..
+                }
+            )
+        ),
+        Counted::Drops => matches!(&r.what, TraceEvent::Sample(s) if s.dropped()),
+        Counted::ServerSounds => {
+            matches!(r.what, TraceEvent::Sample(SampleEvent::ServerSound { .. }))
+        }
+        Counted::NoiseDrops => {
+            matches!(r.what, TraceEvent::Sample(SampleEvent::OriginBusy { .. }))
+        }
+        Counted::Kind(kind) => r.kind == kind,
+    }
 }

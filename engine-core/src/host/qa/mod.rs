@@ -16,21 +16,29 @@
 //!   decisions its lines caused as expectations to tick.
 
 mod check;
+mod heard;
+mod names;
 mod parse;
 mod record;
 mod run;
 mod suite;
 
 pub use check::Outcome;
+pub use names::{KnownNames, check_names, sample_key};
 pub use parse::parse_qa;
 pub use record::{HandLine, Offer, Recording, record};
-pub use run::{QaReport, QaResult, run_qa, run_qa_with};
+pub use run::{QaError, QaReport, QaResult, run_qa, run_qa_with};
 pub use suite::{ScriptRun, run_file, run_files, suite_files};
 
 use crate::host::command::TimedCommand;
 use crate::runtime::TraceKind;
 use crate::world::ObjectId;
 use std::fmt;
+
+/// The level a note must reach at the output for `expect heard`: −60 dBFS, the
+/// mixer's RMS estimate of the note after its gain, pan, option group and master
+/// volume (a note faded out by the view, muted, or of a silent sample stays below).
+pub const HEARD_DBFS: f64 = -60.0;
 
 /// A QA script read: the commands to run, in time order, and what to expect when.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -57,6 +65,58 @@ pub struct Expectation {
     pub text: String,
     /// What it asserts.
     pub assertion: Assertion,
+    /// The names it uses, where they stand: checked against the project before the
+    /// script runs ([`check_names`]).
+    pub names: Vec<NameRef>,
+}
+
+/// What kind of thing an expectation names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    /// An event (`started`, `refused`, `heard`).
+    Event,
+    /// A track (`stolen`, `playing track`).
+    Track,
+    /// A station (`playing station`).
+    Station,
+    /// A sample: a patch's name, its path as the source writes it, or a sample file's
+    /// path in a data folder (`playing sample`).
+    Sample,
+    /// A hit list, by number or name (`picks`).
+    HitList,
+    /// An object of the lot (`@3`).
+    Object,
+    /// A room of the lot (`room`).
+    Room,
+    /// A source file of the project (`fault … at <file>:<line>`).
+    SourceFile,
+}
+
+impl NameKind {
+    /// What it is, in words (`an event`).
+    pub fn what(self) -> &'static str {
+        match self {
+            NameKind::Event => "event",
+            NameKind::Track => "track",
+            NameKind::Station => "station",
+            NameKind::Sample => "sample",
+            NameKind::HitList => "hit list",
+            NameKind::Object => "object",
+            NameKind::Room => "room",
+            NameKind::SourceFile => "source file",
+        }
+    }
+}
+
+/// A name an expectation uses, and its 1-based column in the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameRef {
+    /// What it names.
+    pub kind: NameKind,
+    /// The name as written.
+    pub text: String,
+    /// Its column.
+    pub column: u32,
 }
 
 /// A comparison: `<`, `<=`, `==`, `>=` or `>`.
@@ -174,13 +234,13 @@ pub enum Counted {
     ServerSounds,
     /// Server sounds dropped by noise reduction (their object was still playing one).
     NoiseDrops,
-    /// Records of one trace kind.
+    /// Records of one trace kind (`errors` is `error`'s plural).
     Kind(TraceKind),
 }
 
 impl Counted {
     /// Every name `expect count` takes (trace kinds by their names besides).
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "events",
         "starts",
         "joins",
@@ -194,6 +254,7 @@ impl Counted {
         "drops",
         "server-sounds",
         "noise-drops",
+        "errors",
     ];
 
     /// The counter named `text`.
@@ -212,6 +273,7 @@ impl Counted {
             "drops" => Counted::Drops,
             "server-sounds" => Counted::ServerSounds,
             "noise-drops" => Counted::NoiseDrops,
+            "errors" => Counted::Kind(TraceKind::Error),
             other => Counted::Kind(TraceKind::ALL.into_iter().find(|k| k.name() == other)?),
         })
     }
@@ -223,6 +285,17 @@ pub enum Assertion {
     /// `started <event> [@object] [within <ms>ms]`: the last trigger of the event (from
     /// the object) got a voice — started or joined — within the time given of it.
     Started {
+        /// The event.
+        event: String,
+        /// The object that triggered it, if it matters.
+        object: Option<ObjectId>,
+        /// How soon after the trigger, in milliseconds.
+        within_ms: Option<f64>,
+    },
+    /// `heard <event> [@object] [within <ms>ms]`: a note of the last trigger of the event
+    /// (from the object) reached the output at or above [`HEARD_DBFS`], no later than
+    /// the time given after the trigger.
+    Heard {
         /// The event.
         event: String,
         /// The object that triggered it, if it matters.
@@ -298,6 +371,12 @@ pub enum Assertion {
     },
     /// `loudness <op> <LUFS>`: integrated loudness of the output so far.
     Loudness(Bound),
+    /// Never written: every script expects that nothing goes wrong it does not expect —
+    /// no error record (a sample that cannot be loaded, a fault, a broken link, an
+    /// unknown event) that none of its expectations counts or names (`count errors`,
+    /// `fault`, `no fault`, …), and no command the engine refuses. Its results stand at
+    /// the line that caused the trouble.
+    Untroubled,
     /// `count <what> <op> <n>`: how many so far.
     Count {
         /// What is counted.

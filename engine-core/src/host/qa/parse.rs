@@ -1,6 +1,8 @@
 //! Reading a `.qa` script: the lines of a render script, bursts and expectations.
 
-use super::{Assertion, Bound, Compare, Counted, Expectation, QaScript, Sounding};
+use super::{
+    Assertion, Bound, Compare, Counted, Expectation, NameKind, NameRef, QaScript, Sounding,
+};
 use crate::host::command::line::split_words;
 use crate::host::command::{ScriptLine, TimedCommand, line_command, script_lines};
 use crate::runtime::vm::FaultKind;
@@ -13,9 +15,9 @@ use std::path::Path;
 pub const MAX_REPEAT: u32 = 10_000;
 
 /// Every assertion word after `expect`.
-const ASSERTIONS: [&str; 16] = [
-    "started", "refused", "stolen", "not", "voices", "gain", "pan", "playing", "silent", "picks",
-    "no", "fault", "peak", "loudness", "reverb", "room",
+const ASSERTIONS: [&str; 17] = [
+    "started", "heard", "refused", "stolen", "not", "voices", "gain", "pan", "playing", "silent",
+    "picks", "no", "fault", "peak", "loudness", "reverb", "room",
 ];
 /// What `playing` and `silent` take.
 const SOUNDING: [&str; 7] = [
@@ -190,12 +192,18 @@ fn expectation(line: &ScriptLine<'_>) -> Result<Expectation, Problem> {
     let end = words
         .last()
         .map_or(line.rest_column, |(c, w)| c + w.len() as u32);
-    let assertion = Reader { words: after, end }.assertion()?;
+    let mut reader = Reader {
+        words: after,
+        end,
+        names: Vec::new(),
+    };
+    let assertion = reader.assertion()?;
     Ok(Expectation {
         time: line.time,
         line: line.line,
         text: text.trim().to_string(),
         assertion,
+        names: reader.names,
     })
 }
 
@@ -203,6 +211,8 @@ fn expectation(line: &ScriptLine<'_>) -> Result<Expectation, Problem> {
 struct Reader<'w, 'a> {
     words: &'w [(u32, &'a str)],
     end: u32,
+    /// The names read so far, with their columns.
+    names: Vec<NameRef>,
 }
 
 impl<'a> Reader<'_, 'a> {
@@ -220,28 +230,56 @@ impl<'a> Reader<'_, 'a> {
         }
     }
 
-    fn assertion(&self) -> Result<Assertion, Problem> {
+    /// Notes that the word at `column` names a `kind`.
+    fn named(&mut self, kind: NameKind, column: u32, text: &str) {
+        self.names.push(NameRef {
+            kind,
+            text: text.to_string(),
+            column,
+        });
+    }
+
+    fn assertion(&mut self) -> Result<Assertion, Problem> {
         let (column, head) = self.word(
             0,
             "an assertion after `expect`, e.g. `expect started ui_click`",
         )?;
         let assertion = match head {
-            "started" => self.started()?,
+            "started" => {
+                let (event, object, within_ms) = self.trigger()?;
+                Assertion::Started {
+                    event,
+                    object,
+                    within_ms,
+                }
+            }
+            "heard" => {
+                let (event, object, within_ms) = self.trigger()?;
+                Assertion::Heard {
+                    event,
+                    object,
+                    within_ms,
+                }
+            }
             "refused" => Assertion::Refused {
-                event: self.name(1, "an event")?,
+                event: self.name(1, NameKind::Event)?,
             },
             "stolen" => Assertion::Stolen {
-                track: self.name(1, "a track")?,
+                track: self.name(1, NameKind::Track)?,
             },
             "not" => self.not_stolen()?,
             "voices" => Assertion::Voices(self.bound(1)?),
             "reverb" => Assertion::Reverb(self.bound(1)?),
             "room" => {
-                self.word(1, "a room's name, or `none`")?;
+                let (column, _) = self.word(1, "a room's name, or `none`")?;
                 let name: Vec<&str> = self.words.iter().skip(1).map(|(_, w)| *w).collect();
                 let name = name.join(" ");
+                let none = name.eq_ignore_ascii_case("none");
+                if !none {
+                    self.named(NameKind::Room, column, &name);
+                }
                 Assertion::Room {
-                    name: (!name.eq_ignore_ascii_case("none")).then_some(name),
+                    name: (!none).then_some(name),
                 }
             }
             "gain" | "pan" => self.level(head == "gain")?,
@@ -270,7 +308,7 @@ impl<'a> Reader<'_, 'a> {
                     column,
                     format!(
                         "unknown assertion `{other}`{hint}; docs/qa.md lists them: started, \
-                         refused, stolen, not stolen, voices, gain, pan, playing, silent, picks, \
+                         heard, refused, stolen, not stolen, voices, gain, pan, playing, silent, picks, \
                          no fault, fault, peak below, loudness, count"
                     ),
                 ));
@@ -279,10 +317,11 @@ impl<'a> Reader<'_, 'a> {
         Ok(assertion)
     }
 
-    /// A name at `index`, the last word.
-    fn name(&self, index: usize, what: &str) -> Result<String, Problem> {
-        let (_, name) = self.word(index, what)?;
+    /// A name of `kind` at `index`, the last word.
+    fn name(&mut self, index: usize, kind: NameKind) -> Result<String, Problem> {
+        let (column, name) = self.word(index, &format!("a {}", kind.what()))?;
         self.nothing_after(index + 1)?;
+        self.named(kind, column, name);
         Ok(name.to_string())
     }
 
@@ -308,19 +347,26 @@ impl<'a> Reader<'_, 'a> {
             .ok_or_else(|| (column, format!("`{text}` is not a number")))
     }
 
-    fn object(&self, index: usize) -> Result<i32, Problem> {
+    fn object(&mut self, index: usize) -> Result<i32, Problem> {
         let (column, text) = self.word(index, "an object, `@<id>`")?;
-        text.strip_prefix('@').unwrap_or(text).parse().map_err(|_| {
-            (
-                column,
-                format!("`{text}` is not an object: write `@<id>`, e.g. `@3`"),
-            )
-        })
+        let id = text
+            .strip_prefix('@')
+            .unwrap_or(text)
+            .parse()
+            .map_err(|_| {
+                (
+                    column,
+                    format!("`{text}` is not an object: write `@<id>`, e.g. `@3`"),
+                )
+            })?;
+        self.named(NameKind::Object, column, text);
+        Ok(id)
     }
 
-    /// `started <event> [@object] [within <ms>ms]`.
-    fn started(&self) -> Result<Assertion, Problem> {
-        let (_, event) = self.word(1, "an event")?;
+    /// `<event> [@object] [within <ms>ms]` after `started` or `heard`.
+    fn trigger(&mut self) -> Result<(String, Option<i32>, Option<f64>), Problem> {
+        let (event_column, event) = self.word(1, "an event")?;
+        self.named(NameKind::Event, event_column, event);
         let mut index = 2;
         let mut object = None;
         if self
@@ -355,11 +401,7 @@ impl<'a> Reader<'_, 'a> {
             index += 2;
         }
         self.nothing_after(index)?;
-        Ok(Assertion::Started {
-            event: event.to_string(),
-            object,
-            within_ms,
-        })
+        Ok((event.to_string(), object, within_ms))
     }
 
     /// `not stolen [priority >= n]`.
@@ -394,7 +436,7 @@ impl<'a> Reader<'_, 'a> {
     }
 
     /// `gain @<object> <op> <value>` or `pan …`.
-    fn level(&self, gain: bool) -> Result<Assertion, Problem> {
+    fn level(&mut self, gain: bool) -> Result<Assertion, Problem> {
         let object = self.object(1)?;
         let bound = self.bound(2)?;
         Ok(if gain {
@@ -405,7 +447,7 @@ impl<'a> Reader<'_, 'a> {
     }
 
     /// `playing|silent track <name> | station <name> | music | sample <name>`.
-    fn playing(&self, playing: bool) -> Result<Assertion, Problem> {
+    fn playing(&mut self, playing: bool) -> Result<Assertion, Problem> {
         let (column, kind) = self.word(
             1,
             "what: `track <name>`, `station <name>`, `music`, `sample <name>`, `ambience`, `night loop` or `river`",
@@ -427,9 +469,9 @@ impl<'a> Reader<'_, 'a> {
                 self.nothing_after(3)?;
                 Sounding::NightLoop
             }
-            "track" => Sounding::Track(self.name(2, "a track")?),
-            "station" => Sounding::Station(self.name(2, "a station")?),
-            "sample" => Sounding::Sample(self.name(2, "a sample")?),
+            "track" => Sounding::Track(self.name(2, NameKind::Track)?),
+            "station" => Sounding::Station(self.name(2, NameKind::Station)?),
+            "sample" => Sounding::Sample(self.name(2, NameKind::Sample)?),
             other => {
                 let hint = closest(other, SOUNDING.into_iter())
                     .map(|m| format!(" (did you mean `{m}`?)"))
@@ -446,8 +488,9 @@ impl<'a> Reader<'_, 'a> {
     }
 
     /// `picks <hit list> norepeat`.
-    fn picks(&self) -> Result<Assertion, Problem> {
-        let (_, list) = self.word(1, "a hit list")?;
+    fn picks(&mut self) -> Result<Assertion, Problem> {
+        let (list_column, list) = self.word(1, "a hit list")?;
+        self.named(NameKind::HitList, list_column, list);
         let (column, word) = self.word(2, "`norepeat`")?;
         if word != "norepeat" {
             return Err((
@@ -462,7 +505,7 @@ impl<'a> Reader<'_, 'a> {
     }
 
     /// `fault <kind> [at <file:line>]`.
-    fn fault(&self) -> Result<Assertion, Problem> {
+    fn fault(&mut self) -> Result<Assertion, Problem> {
         let (column, kind) = self.word(1, "a fault kind, e.g. `divide-by-zero`")?;
         if !FaultKind::NAMES.contains(&kind) {
             let hint = closest(kind, FaultKind::NAMES.iter().copied())
@@ -480,6 +523,7 @@ impl<'a> Reader<'_, 'a> {
                     .filter(|(f, _)| !f.is_empty())
                     .ok_or_else(|| (place_column, format!("`{place}` is not `<file>:<line>`")))?;
                 self.nothing_after(4)?;
+                self.named(NameKind::SourceFile, place_column, file);
                 Some((file.to_string(), line))
             }
             Some((column, word)) => {

@@ -2,8 +2,9 @@
 //! many threads as the machine has cores with every result reported as it comes — what
 //! `hitbench test` and the workbench's QA panel both run.
 
+use super::names::KnownNames;
 use super::parse_qa;
-use super::run::{QaReport, run_qa_with};
+use super::run::{QaError, QaReport, run_qa_with};
 use crate::host::capture::Capture;
 use crate::host::offline::RenderOptions;
 use crate::toolchain::project::Project;
@@ -41,11 +42,13 @@ pub fn suite_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// Reads and runs the script in `file` against `project`. With `capture`, a run in which
+/// Reads and runs the script in `file` against `project`, its names checked against
+/// `known` (what the project has, [`KnownNames::of`]). With `capture`, a run in which
 /// an expectation failed comes back with its capture (to be shown at the failure).
 /// `cache_budget` (`--cache-mb`) is the cache's budget unless the script sets one.
 pub fn run_file(
     project: Project,
+    known: &KnownNames,
     file: &Path,
     capture: bool,
     cache_budget: Option<usize>,
@@ -62,10 +65,13 @@ pub fn run_file(
         cache_budget,
         ..RenderOptions::default()
     };
-    match run_qa_with(project, &script, options, capture) {
+    match run_qa_with(project, &script, file, options, known, capture) {
         Ok((report, capture)) => {
             let capture = capture.filter(|_| !report.passed()).map(Box::new);
             ScriptRun::Ran(report, capture)
+        }
+        Err(QaError::UnknownNames(problems)) => {
+            ScriptRun::Broken(problems.iter().map(ToString::to_string).collect())
         }
         Err(e) => ScriptRun::Broken(vec![format!("{}: {e}", file.display())]),
     }
@@ -87,6 +93,8 @@ pub fn run_files(
         .min(files.len())
         .max(1);
     let next = AtomicUsize::new(0);
+    let known = KnownNames::of(project);
+    let known = &known;
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -97,7 +105,7 @@ pub fn run_files(
                     };
                     done(
                         index,
-                        run_file(project.clone(), file, capture, cache_budget),
+                        run_file(project.clone(), known, file, capture, cache_budget),
                     );
                 }
             });
