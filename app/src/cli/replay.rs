@@ -7,7 +7,9 @@ use super::render::{load_project, parse_seed, plugin_dirs};
 use super::{EXIT_TROUBLE, Io};
 use anyhow::Context as _;
 use engine_core::host::capture;
+use engine_core::host::offline::VOICE_LIMITS;
 use engine_core::host::replay::{self, ReplaySettings};
+use engine_core::toolchain::fsrules;
 use engine_core::toolchain::project::Project;
 use engine_core::tools::why::{Decision, decisions};
 use std::path::PathBuf;
@@ -22,8 +24,11 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         .map(|t| {
             t.parse::<usize>()
                 .ok()
-                .filter(|v| (1..=1024).contains(v))
-                .ok_or_else(|| usage(format!("--voices must be from 1 to 1024, not `{t}`")))
+                .filter(|v| VOICE_LIMITS.contains(v))
+                .ok_or_else(|| {
+                    let (low, high) = (VOICE_LIMITS.start(), VOICE_LIMITS.end());
+                    usage(format!("--voices must be from {low} to {high}, not `{t}`"))
+                })
         })
         .transpose()?;
     let seed = args
@@ -188,19 +193,19 @@ pub fn capture_text(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<E
         usage("capture-text needs a capture: hitbench capture-text <file.hbcap> [-o out.jsonl]")
     })?;
     args.finish()?;
+    if let Some(file) = &out {
+        super::paths::check_output(file, &[&path])?;
+    }
     let capture = match capture::read(&path) {
         Ok(capture) => capture,
         Err(e) => return trouble(io, &e.to_string()),
     };
     match &out {
         Some(file) => {
-            let mut writer = std::io::BufWriter::new(
-                std::fs::File::create(file)
-                    .with_context(|| format!("cannot create {}", file.display()))?,
-            );
-            capture::write_text(&capture, &mut writer)
-                .and_then(|()| std::io::Write::flush(&mut writer))
-                .with_context(|| format!("cannot write {}", file.display()))?;
+            fsrules::write_output_with(file, &[&path], |writer| {
+                capture::write_text(&capture, writer)
+            })
+            .map_err(super::paths::output_error)?;
             writeln!(io.out, "wrote {}", file.display())?;
         }
         None => capture::write_text(&capture, io.out)?,

@@ -1,6 +1,6 @@
 //! A render reports its progress as it goes and can be cancelled: the callback sees the
 //! frames done rise to the total, and a render it cancels ends with an error naming the
-//! file, which is deleted. A project load counts the files it finds and reads, and a
+//! file, which is never left half written (a file that was there stays as it was). A project load counts the files it finds and reads, and a
 //! cancelled one gives nothing.
 
 use crate::support::looping_tracks;
@@ -79,6 +79,42 @@ fn a_cancelled_render_stops_there_and_leaves_no_file() {
     // It stopped at the first answer to cancel, and the unfinished file is gone.
     assert!(calls < 40, "{calls} calls");
     assert!(!out.exists());
+    assert_no_temporary_files(p.path());
+}
+
+/// A render that fails (here: cancelled) leaves the file that was at its output as it
+/// was, never a partial one and never nothing.
+#[test]
+fn a_failed_render_leaves_the_old_file_whole() {
+    let p = looping_tracks("progress-cancel-old", &[40], 1024, "");
+    let (script, _) = parse_script("0 ui t0\n", Path::new("s.txt"));
+    let out = p.path().join("out.wav");
+    std::fs::write(&out, b"the render before").unwrap();
+    let mut ignore = |_| {};
+    let mut progress = |at: RenderProgress| {
+        if at.fraction() >= 0.25 {
+            Flow::Cancel
+        } else {
+            Flow::Continue
+        }
+    };
+    let taps = Taps {
+        progress: Some(&mut progress),
+        ..Taps::records(&mut ignore)
+    };
+    let error = render_tapped(Project::load(p.path()), &script, &out, options(), taps).unwrap_err();
+    assert!(matches!(error, RenderError::Cancelled { .. }), "{error}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"the render before");
+    assert_no_temporary_files(p.path());
+}
+
+fn assert_no_temporary_files(dir: &Path) {
+    let left: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]
