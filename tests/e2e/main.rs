@@ -5,6 +5,7 @@
 
 mod audio;
 mod capture;
+mod capture_trust;
 mod capture_view;
 mod cli;
 mod decode;

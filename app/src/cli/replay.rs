@@ -5,7 +5,6 @@
 use super::args::usage;
 use super::render::{load_project, parse_seed, plugin_dirs};
 use super::{EXIT_TROUBLE, Io};
-use anyhow::Context as _;
 use engine_core::host::capture;
 use engine_core::host::offline::VOICE_LIMITS;
 use engine_core::host::replay::{self, ReplaySettings};
@@ -49,16 +48,12 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     };
     let project = match &project_dir {
         Some(dir) => load_project(dir, &plugins, io)?,
-        // The capture's folders (its plug-ins with them), then any more given.
-        None => Project::load_dirs(
-            &capture
-                .header
-                .dirs
-                .iter()
-                .chain(&plugins)
-                .cloned()
-                .collect::<Vec<_>>(),
-        ),
+        // The capture's folders (its plug-ins with them), found and checked, then any
+        // more given.
+        None => match capture::project_dirs(&capture, &path) {
+            Ok(dirs) => Project::load_dirs(&[dirs, plugins].concat()),
+            Err(e) => return trouble(io, &e.to_string()),
+        },
     };
     for change in capture::changed_files(&capture.header.files, &capture::hash_files(&project.dirs))
     {
@@ -121,7 +116,10 @@ pub fn why(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         usage("why needs an event name or a time: hitbench why <file.hbcap> <event|seconds>")
     })?;
     args.finish()?;
-    let capture = capture::read(&path).with_context(|| "cannot explain".to_string())?;
+    let capture = match capture::read(&path) {
+        Ok(capture) => capture,
+        Err(e) => return trouble(io, &format!("cannot explain: {e}")),
+    };
     let rate = capture.header.sample_rate;
     let all = decisions(&capture.records);
     let end = capture.reaches();

@@ -12,6 +12,7 @@
 
 mod binary;
 mod files;
+mod project;
 mod repeats;
 mod tables;
 mod text;
@@ -19,6 +20,7 @@ mod writer;
 
 pub use binary::MAGIC;
 pub use files::{changed_files, hash_files};
+pub use project::{project_dirs, stored_dirs};
 pub use text::write_text;
 pub use writer::{CaptureWriter, Finished};
 
@@ -79,7 +81,8 @@ pub struct Header {
     pub format: String,
     /// [`VERSION`] when written.
     pub version: u32,
-    /// The project's data directories, in load order.
+    /// The project's data directories, in load order: absolute, links resolved, as
+    /// [`stored_dirs`] writes them (older captures may hold relative ones).
     pub dirs: Vec<PathBuf>,
     /// Random seed.
     pub seed: u64,
@@ -101,14 +104,14 @@ impl Header {
         Self {
             format: FORMAT.to_string(),
             version: VERSION,
-            dirs: project.dirs.clone(),
+            dirs: stored_dirs(&project.dirs),
             seed: options.seed,
             sample_rate: options.sample_rate,
             voices: options.voices,
             cache_budget: CacheSettings::load(&project.dirs)
                 .0
                 .budget_or(options.cache_budget),
-            files: hash_files(&project.dirs),
+            files: hash_files(&stored_dirs(&project.dirs)),
         }
     }
 }
@@ -220,6 +223,14 @@ pub enum CaptureError {
     /// The file is not one HitBench may read.
     #[error(transparent)]
     Refused(#[from] fsrules::Refusal),
+    /// The project folders the capture names cannot be taken for its project.
+    #[error("{}: {why}", path.display())]
+    Project {
+        /// The capture.
+        path: PathBuf,
+        /// Which folder, and why.
+        why: String,
+    },
     /// The file is not one HitBench may write (a device, a named pipe, an input).
     #[error(transparent)]
     NotWritable(fsrules::OutputError),
