@@ -260,3 +260,44 @@ fn play_runs_live_on_the_null_output_and_says_so() {
         run.out
     );
 }
+
+/// `play` finds samples inside a zip pack as the cache does: a patch's (`ui beep`) and
+/// one asked for by its name (`play beep.wav`), which is no file on disk.
+#[test]
+fn play_finds_samples_inside_packs() {
+    use std::io::Write as _;
+    let temp = TempDir::new("play-pack");
+    let project = beep_project(&temp);
+    let wav = std::fs::read(project.join("beep.wav")).unwrap();
+    std::fs::remove_file(project.join("beep.wav")).unwrap();
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(project.join("extra.zip")).unwrap());
+    zip.start_file("beep.wav", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    zip.write_all(&wav).unwrap();
+    zip.finish().unwrap();
+    let script = temp.join("script.txt");
+    std::fs::write(&script, "0.0 ui beep\n0.1 play beep.wav\n0.2 play 1\n").unwrap();
+    let run = hitbench(&[
+        "play",
+        &project.display().to_string(),
+        "--script",
+        &script.display().to_string(),
+        "--tail",
+        "0.3",
+        "--null-audio",
+    ]);
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}\n{}", run.out, run.err);
+    assert!(
+        run.out.contains("playing sample beep.wav"),
+        "{}\n{}",
+        run.out,
+        run.err
+    );
+    assert!(
+        run.out.contains("3 note(s) started"),
+        "{}\n{}",
+        run.out,
+        run.err
+    );
+    assert!(!run.err.contains("error"), "{}", run.err);
+}

@@ -20,7 +20,7 @@ use engine_core::host::session::SaveLotPolicy;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::fsrules;
 use engine_core::toolchain::project::Project;
-use engine_core::world::cache_settings::{MAX_CACHE_MB, megabytes};
+use engine_core::world::cache_settings::{MAX_CACHE_MB, budget_bytes};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -230,10 +230,11 @@ pub(super) fn load_script(
 pub(super) fn cache_budget(args: &mut Args) -> anyhow::Result<Option<usize>> {
     match parse_number(args.value(&["--cache-mb"])?, "--cache-mb")? {
         None => Ok(None),
-        Some(mb) if mb > 0.0 && mb <= MAX_CACHE_MB => Ok(Some(megabytes(mb))),
-        Some(mb) => Err(usage(format!(
-            "--cache-mb must be more than 0 and at most {MAX_CACHE_MB}, not {mb}"
-        ))),
+        Some(mb) => budget_bytes(mb).map(Some).ok_or_else(|| {
+            usage(format!(
+                "--cache-mb must be more than 0 (at least a byte) and at most {MAX_CACHE_MB}, not {mb}"
+            ))
+        }),
     }
 }
 
