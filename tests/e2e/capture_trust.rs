@@ -3,24 +3,13 @@
 //! anything is read), folders are found from wherever the replay runs, and a damaged
 //! capture is exit status 2 for `why` as for `replay`.
 
-use hitbench_tests::{Run, TempDir, copy_dir, hitbench, workspace};
+use hitbench_tests::{TempDir, copy_dir, hitbench, hitbench_within, workspace};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 fn text(path: &Path) -> String {
     path.display().to_string()
-}
-
-/// Runs the command line on its own thread; `None` if it has not ended within 20 s.
-fn hitbench_within_20s(args: &[String]) -> Option<Run> {
-    let args = args.to_vec();
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let _ = send.send(hitbench(&args));
-    });
-    receive.recv_timeout(Duration::from_secs(20)).ok()
 }
 
 /// A capture of a short script on `project`, as JSON lines at `dir/name.jsonl`.
@@ -71,7 +60,7 @@ fn a_captures_folders_never_decide_what_is_walked() {
             vec!["replay", &text(&path), "--diff"],
         ] {
             let args: Vec<String> = command.iter().map(|s| s.to_string()).collect();
-            let run = hitbench_within_20s(&args)
+            let run = hitbench_within(&args, Duration::from_secs(20))
                 .unwrap_or_else(|| panic!("replay walked {forged} (still running after 20 s)"));
             assert_eq!(
                 run.code,

@@ -2,20 +2,10 @@
 //! `INCLUDE` follows: a named pipe is refused without waiting for a writer, a device such
 //! as /dev/zero without reading it, a file over the size limit without reading it all.
 
-use hitbench_tests::{Run, TempDir, hitbench, workspace};
+use hitbench_tests::{TempDir, hitbench, hitbench_within, mkfifo, workspace};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-
-/// Runs the command line on its own thread; `None` if it has not ended within 30 s.
-fn hitbench_within_30s(args: Vec<String>) -> Option<Run> {
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let _ = send.send(hitbench(&args));
-    });
-    receive.recv_timeout(Duration::from_secs(30)).ok()
-}
 
 fn text(path: &Path) -> String {
     path.display().to_string()
@@ -42,7 +32,7 @@ fn each_input(hit: &Path, bad: &Path) -> Vec<(&'static str, Vec<String>)> {
 }
 
 fn expect_refused(what: &str, args: Vec<String>, bad: &Path, reason: &str) {
-    let run = hitbench_within_30s(args)
+    let run = hitbench_within(&args, Duration::from_secs(30))
         .unwrap_or_else(|| panic!("disasm {what} {} did not end", bad.display()));
     assert_eq!(
         run.code,
@@ -65,11 +55,7 @@ fn disasm_reads_no_pipe_device_or_huge_file() {
     let dir = TempDir::new("disasm-inputs");
     let hit = built(&dir);
     let pipe = dir.join("pipe.hsm");
-    let status = std::process::Command::new("mkfifo")
-        .arg(&pipe)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    mkfifo(&pipe);
     let huge = dir.join("huge.hdb");
     let file = std::fs::File::create(&huge).unwrap();
     file.set_len(64 << 20).unwrap();
@@ -89,11 +75,7 @@ fn disasm_reads_no_pipe_device_or_huge_file() {
     std::fs::create_dir_all(&beside).unwrap();
     std::fs::copy(&hit, beside.join("seed_tracks.hit")).unwrap();
     let fifo = beside.join("seed_tracks.hsm");
-    let status = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    mkfifo(&fifo);
     let args = vec!["disasm".into(), text(&beside.join("seed_tracks.hit"))];
     expect_refused(
         "(beside)",

@@ -3,33 +3,13 @@
 //! command's own inputs. Each is refused with the path named, exit status 2, and the
 //! thing that was there stays as it was.
 
-use hitbench_tests::{Run, TempDir, hitbench, workspace};
+use hitbench_tests::{TempDir, hitbench, hitbench_within, mkfifo, workspace};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Runs the command line on its own thread; `None` if it has not ended within a minute.
-fn hitbench_within_a_minute(args: &[String]) -> Option<Run> {
-    let args = args.to_vec();
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let _ = send.send(hitbench(&args));
-    });
-    receive.recv_timeout(Duration::from_secs(60)).ok()
-}
-
 fn text(path: &Path) -> String {
     path.display().to_string()
-}
-
-#[cfg(unix)]
-fn mkfifo(path: &Path) {
-    let status = std::process::Command::new("mkfifo")
-        .arg(path)
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 /// The inputs the commands read, made once in `dir`.
@@ -170,7 +150,7 @@ fn writers(inputs: &Inputs, out: &Path) -> Vec<Writer> {
 
 /// Runs `writer` and expects a refusal naming `shown` with `reason`, exit status 2.
 fn expect_refused(writer: &Writer, shown: &Path, reason: &str) {
-    let run = hitbench_within_a_minute(&writer.args)
+    let run = hitbench_within(&writer.args, Duration::from_secs(60))
         .unwrap_or_else(|| panic!("{}: blocked on {}", writer.name, shown.display()));
     assert_eq!(
         run.code,

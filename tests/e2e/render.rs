@@ -2,22 +2,10 @@
 //! cannot hold, a device as the output, whole-number seeds, faults and lot errors on stderr without
 //! `--trace`, and `savelot` only where it was allowed, never over what is not a file.
 
-use hitbench_tests::{Run, TempDir, hitbench, workspace};
+use hitbench_tests::{Run, TempDir, hitbench, hitbench_within, workspace};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-
-/// Runs the command line on its own thread; `None` if it has not ended within `limit`
-/// (the thread is left to the end of the test process).
-fn hitbench_within(args: &[&str], limit: Duration) -> Option<Run> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let _ = send.send(hitbench(&args));
-    });
-    receive.recv_timeout(limit).ok()
-}
 
 fn text(path: &Path) -> String {
     path.display().to_string()

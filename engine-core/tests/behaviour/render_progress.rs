@@ -47,11 +47,10 @@ fn progress_rises_to_the_total_and_the_file_is_whole() {
     assert!(out.is_file());
 }
 
-#[test]
-fn a_cancelled_render_stops_there_and_leaves_no_file() {
-    let p = looping_tracks("progress-cancel", &[40], 1024, "");
+/// Renders `ui t0` of `p` to `out`, cancelled once a quarter is done: the error and how
+/// many times the progress callback was called.
+fn cancelled_at_a_quarter(p: &Path, out: &Path) -> (RenderError, usize) {
     let (script, _) = parse_script("0 ui t0\n", Path::new("s.txt"));
-    let out = p.path().join("out.wav");
     let mut calls = 0;
     let mut ignore = |_| {};
     let mut progress = |at: RenderProgress| {
@@ -66,7 +65,15 @@ fn a_cancelled_render_stops_there_and_leaves_no_file() {
         progress: Some(&mut progress),
         ..Taps::records(&mut ignore)
     };
-    let error = render_tapped(Project::load(p.path()), &script, &out, options(), taps).unwrap_err();
+    let error = render_tapped(Project::load(p), &script, out, options(), taps).unwrap_err();
+    (error, calls)
+}
+
+#[test]
+fn a_cancelled_render_stops_there_and_leaves_no_file() {
+    let p = looping_tracks("progress-cancel", &[40], 1024, "");
+    let out = p.path().join("out.wav");
+    let (error, calls) = cancelled_at_a_quarter(p.path(), &out);
     match &error {
         RenderError::Cancelled { path, seconds } => {
             assert_eq!(path, &out);
@@ -87,22 +94,9 @@ fn a_cancelled_render_stops_there_and_leaves_no_file() {
 #[test]
 fn a_failed_render_leaves_the_old_file_whole() {
     let p = looping_tracks("progress-cancel-old", &[40], 1024, "");
-    let (script, _) = parse_script("0 ui t0\n", Path::new("s.txt"));
     let out = p.path().join("out.wav");
     std::fs::write(&out, b"the render before").unwrap();
-    let mut ignore = |_| {};
-    let mut progress = |at: RenderProgress| {
-        if at.fraction() >= 0.25 {
-            Flow::Cancel
-        } else {
-            Flow::Continue
-        }
-    };
-    let taps = Taps {
-        progress: Some(&mut progress),
-        ..Taps::records(&mut ignore)
-    };
-    let error = render_tapped(Project::load(p.path()), &script, &out, options(), taps).unwrap_err();
+    let (error, _) = cancelled_at_a_quarter(p.path(), &out);
     assert!(matches!(error, RenderError::Cancelled { .. }), "{error}");
     assert_eq!(std::fs::read(&out).unwrap(), b"the render before");
     assert_no_temporary_files(p.path());
