@@ -48,14 +48,14 @@ pub enum LengthError {
     #[error(transparent)]
     Cache(#[from] CacheError),
     /// A sample in a zip pack the cache could not load (encrypted, damaged, not audio).
-    #[error("`{name}` in the pack {}: {error}", pack.display())]
+    #[error("`{name}` in the pack {}: {why}", pack.display())]
     Packed {
         /// The sample.
         name: String,
         /// The pack.
         pack: PathBuf,
-        /// Why (not a `source`: the message holds it).
-        error: CacheError,
+        /// What the cache said.
+        why: String,
     },
     /// A sample in a zip pack too long to decode whole: it would have to stream, and a
     /// pack's samples are not streamed.
@@ -175,7 +175,7 @@ impl CacheSamples {
             Err(e) => Err(LengthError::Packed {
                 name: sample.name.to_string(),
                 pack: pack.to_path_buf(),
-                error: e,
+                why: e.to_string(),
             }),
         }
     }
