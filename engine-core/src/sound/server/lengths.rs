@@ -19,6 +19,12 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(head)
 }
 
+/// The pack a sample's path leads into (`data/extra.zip/s.wav`: `data/extra.zip`), if it
+/// is one: a file above it on the path. Looked for only when the sample cannot be opened.
+pub(super) fn packed_in(path: &Path) -> Option<&Path> {
+    path.ancestors().skip(1).find(|above| above.is_file())
+}
+
 /// Why the length of a sample could not be measured.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LengthError {
@@ -103,7 +109,7 @@ impl CacheSamples {
             Err(e) => {
                 // Not a file on disk: a sample inside a zip pack, which the cache reads
                 // and decodes (whole: a packed sample does not stream).
-                if let Some(pack) = super::streaming::packed_in(path) {
+                if let Some(pack) = packed_in(path) {
                     return self.packed_length(sample, pack);
                 }
                 return Err(LengthError::Read {

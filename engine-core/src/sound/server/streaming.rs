@@ -2,7 +2,7 @@
 //! them through the streaming path (`streamer`) — on the streaming thread live, on
 //! the server's own thread offline.
 
-use super::lengths::LengthError;
+use super::lengths::{LengthError, packed_in};
 use super::{MUSIC_STREAM_FILE_BYTES, Pending, SoundServer, decode_failure};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::ControlGroup;
@@ -29,12 +29,6 @@ impl FrameSource for StreamSource {
     fn rewind(&mut self) -> Result<(), DecodeError> {
         self.0.rewind()
     }
-}
-
-/// The pack a sample's path leads into (`data/extra.zip/s.wav`: `data/extra.zip`), if it
-/// is one: a file above it on the path. Looked for only when the sample cannot be opened.
-pub(super) fn packed_in(path: &Path) -> Option<&Path> {
-    path.ancestors().skip(1).find(|above| above.is_file())
 }
 
 impl SoundServer {
