@@ -1,5 +1,6 @@
 //! End-to-end test support for HitBench (the tests themselves live in `e2e/`): running
-//! the command line in-process and temporary folders.
+//! the command line in-process (with a time limit, for what must not hang), temporary
+//! folders and named pipes.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -43,6 +44,28 @@ pub fn hitbench(args: &[&str]) -> Run {
         out: String::from_utf8_lossy(&out).into_owned(),
         err: String::from_utf8_lossy(&err).into_owned(),
     }
+}
+
+/// Runs `hitbench <args>` in-process on a thread of its own; `None` if it has not ended
+/// within `limit` (a hang: the thread is left to the end of the test process).
+pub fn hitbench_within<S: AsRef<str>>(args: &[S], limit: std::time::Duration) -> Option<Run> {
+    let args: Vec<String> = args.iter().map(|s| s.as_ref().to_string()).collect();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let _ = send.send(hitbench(&args));
+    });
+    receive.recv_timeout(limit).ok()
+}
+
+/// Makes a named pipe at `path` (with `mkfifo`).
+#[cfg(unix)]
+pub fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
 }
 
 /// A temporary folder, removed when dropped.

@@ -1,7 +1,7 @@
 //! Sound through the command line: `hitbench probe` against the fixture manifest,
 //! `hitbench render` determinism and start accuracy, `hitbench play` on the null output.
 
-use hitbench_tests::{TempDir, hitbench, workspace};
+use hitbench_tests::{Run, TempDir, hitbench, workspace};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -231,21 +231,27 @@ fn a_voice_starts_within_one_block_of_its_time() {
     );
 }
 
+/// `hitbench play` of `script` (written in `temp`) on `project`, 0.3 s of tail, on the
+/// null output.
+fn play_script(temp: &TempDir, project: &Path, script: &str) -> Run {
+    let path = temp.join("script.txt");
+    std::fs::write(&path, script).unwrap();
+    hitbench(&[
+        "play",
+        &project.display().to_string(),
+        "--script",
+        &path.display().to_string(),
+        "--tail",
+        "0.3",
+        "--null-audio",
+    ])
+}
+
 #[test]
 fn play_runs_live_on_the_null_output_and_says_so() {
     let temp = TempDir::new("play");
     let project = beep_project(&temp);
-    let script = temp.join("script.txt");
-    std::fs::write(&script, "0.0 ui beep\n0.1 ui beep\n").unwrap();
-    let run = hitbench(&[
-        "play",
-        &project.display().to_string(),
-        "--script",
-        &script.display().to_string(),
-        "--tail",
-        "0.3",
-        "--null-audio",
-    ]);
+    let run = play_script(&temp, &project, "0.0 ui beep\n0.1 ui beep\n");
     assert_eq!(run.code, ExitCode::SUCCESS, "{}\n{}", run.out, run.err);
     let audio: Vec<&str> = run
         .out
@@ -259,4 +265,39 @@ fn play_runs_live_on_the_null_output_and_says_so() {
         "both beeps played:\n{}",
         run.out
     );
+}
+
+/// `play` finds samples inside a zip pack as the cache does: a patch's (`ui beep`) and
+/// one asked for by its name (`play beep.wav`), which is no file on disk.
+#[test]
+fn play_finds_samples_inside_packs() {
+    use std::io::Write as _;
+    let temp = TempDir::new("play-pack");
+    let project = beep_project(&temp);
+    let wav = std::fs::read(project.join("beep.wav")).unwrap();
+    std::fs::remove_file(project.join("beep.wav")).unwrap();
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(project.join("extra.zip")).unwrap());
+    zip.start_file("beep.wav", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    zip.write_all(&wav).unwrap();
+    zip.finish().unwrap();
+    let run = play_script(
+        &temp,
+        &project,
+        "0.0 ui beep\n0.1 play beep.wav\n0.2 play 1\n",
+    );
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}\n{}", run.out, run.err);
+    assert!(
+        run.out.contains("playing sample beep.wav"),
+        "{}\n{}",
+        run.out,
+        run.err
+    );
+    assert!(
+        run.out.contains("3 note(s) started"),
+        "{}\n{}",
+        run.out,
+        run.err
+    );
+    assert!(!run.err.contains("error"), "{}", run.err);
 }

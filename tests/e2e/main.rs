@@ -5,10 +5,13 @@
 
 mod audio;
 mod capture;
+mod capture_trust;
 mod capture_view;
 mod cli;
 mod decode;
+mod disasm_inputs;
 mod loudness;
+mod outputs;
 mod plugins;
 mod qa;
 mod render;

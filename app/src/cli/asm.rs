@@ -6,6 +6,7 @@ use super::paths::relative_to;
 use anyhow::Context as _;
 use engine_core::toolchain::asm::{self, AsmOptions, DiskFiles};
 use engine_core::toolchain::diag::Severity;
+use engine_core::toolchain::fsrules;
 use engine_core::toolchain::registers::Layout;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -86,9 +87,17 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         ("hdb", hdb.to_text().into_bytes()),
         ("sym", sym.to_text().into_bytes()),
     ];
-    for (extension, bytes) in &outputs {
-        let path = dir.join(format!("{stem}.{extension}"));
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    // Every output checked before any is written: all five, or none.
+    let mut inputs: Vec<&Path> = assembly.sources.iter().map(PathBuf::as_path).collect();
+    inputs.push(&source);
+    let paths = outputs
+        .each_ref()
+        .map(|(extension, _)| dir.join(format!("{stem}.{extension}")));
+    for path in &paths {
+        super::paths::check_output(path, &inputs)?;
+    }
+    for (path, (_, bytes)) in paths.iter().zip(&outputs) {
+        fsrules::write_output(path, &inputs, bytes).map_err(super::paths::output_error)?;
     }
     let labels = assembly
         .symbols

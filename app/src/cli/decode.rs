@@ -20,6 +20,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
             "decode needs an audio file and an output file: hitbench decode <file> -o <out.wav>",
         ));
     };
+    super::paths::check_output(&out, &[&input])?;
     let done = decode_to_wav(&input, &out)?;
     let info = &done.info;
     if info.source_channels > 2 {

@@ -1,13 +1,18 @@
-//! `hitbench disasm`: turn a `.hit` back into MakeTrax source.
+//! `hitbench disasm`: turn a `.hit` back into MakeTrax source. Every file it reads (the
+//! `.hit`, `--hsm`, `--hdb`, `--sym` or the side files found beside the `.hit`) follows
+//! the rules `INCLUDE` follows: a regular file (never a named pipe or device, which are
+//! not opened to wait on) of at most [`MAX_TEXT_FILE_BYTES`]; links named on the command
+//! line are followed. `-o` follows the output rule: never over a device, a pipe or one of
+//! the files read.
 
 use super::Io;
 use super::args::{Args, usage};
-use anyhow::Context as _;
 use engine_core::toolchain::disasm::{self, DisasmOptions};
 use engine_core::toolchain::formats::hdb::HdbFile;
 use engine_core::toolchain::formats::hit::HitFile;
 use engine_core::toolchain::formats::hsm::HsmFile;
 use engine_core::toolchain::formats::sym::SymFile;
+use engine_core::toolchain::fsrules::{self, LinkPolicy, MAX_TEXT_FILE_BYTES, ReadRules, Refusal};
 use engine_core::toolchain::registers::Layout;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,13 +33,18 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         .ok_or_else(|| usage("disasm needs a .hit file: hitbench disasm <file.hit>"))?;
     args.finish()?;
 
-    let bytes =
-        std::fs::read(&hit_path).with_context(|| format!("cannot read {}", hit_path.display()))?;
-    let hit = HitFile::from_bytes(bytes).with_context(|| format!("{}", hit_path.display()))?;
+    let bytes = read(&hit_path)?;
+    let hit =
+        HitFile::from_bytes(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", hit_path.display()))?;
 
-    let hsm = load_side_file(hsm_path, &hit_path, "hsm", io, HsmFile::parse)?;
-    let hdb = load_side_file(hdb_path, &hit_path, "hdb", io, HdbFile::parse)?;
-    let sym = load_side_file(sym_path, &hit_path, "sym", io, SymFile::parse)?;
+    let mut inputs = vec![hit_path.clone()];
+    let hsm = load_side_file(hsm_path, &hit_path, "hsm", io, &mut inputs, HsmFile::parse)?;
+    let hdb = load_side_file(hdb_path, &hit_path, "hdb", io, &mut inputs, HdbFile::parse)?;
+    let sym = load_side_file(sym_path, &hit_path, "sym", io, &mut inputs, SymFile::parse)?;
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    if let Some(path) = &out {
+        super::paths::check_output(path, &inputs)?;
+    }
     let source = disasm::disassemble_linked(
         &hit,
         hsm.as_ref(),
@@ -43,32 +53,43 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         DisasmOptions { layout },
     );
     match out {
-        Some(path) => std::fs::write(&path, source)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => fsrules::write_output(&path, &inputs, source.as_bytes())
+            .map_err(super::paths::output_error)?,
         None => io.out.write_all(source.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads a `.hsm`/`.hdb` given on the command line (an error if unreadable) or found
-/// next to the `.hit` (skipped if absent). Its diagnostics are printed as warnings: the
-/// disassembly only uses it for names.
+/// Reads a file disasm was given, under the rules `INCLUDE` follows (see the module).
+fn read(path: &Path) -> Result<Vec<u8>, Refusal> {
+    ReadRules::for_file(path)
+        .with_links(LinkPolicy::FollowAnywhere)
+        .with_max_bytes(MAX_TEXT_FILE_BYTES)
+        .read(path)
+}
+
+/// Reads a `.hsm`/`.hdb`/`.sym` given on the command line (an error if it cannot be
+/// read) or found next to the `.hit` (skipped if absent; an error if something is there
+/// that may not be read). Its diagnostics are printed as warnings: the disassembly only
+/// uses it for names. The file read is added to `inputs`.
 fn load_side_file<T>(
     given: Option<PathBuf>,
     hit_path: &Path,
     extension: &str,
     io: &mut Io<'_>,
+    inputs: &mut Vec<PathBuf>,
     parse: impl Fn(&str, &Path) -> (T, Vec<engine_core::toolchain::diag::Diagnostic>),
 ) -> anyhow::Result<Option<T>> {
     let (path, required) = match given {
         Some(path) => (path, true),
         None => (hit_path.with_extension(extension), false),
     };
-    let text = match std::fs::read(&path) {
+    let text = match read(&path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(_) if !required => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(Refusal::NotFound { .. }) if !required => return Ok(None),
+        Err(refusal) => return Err(refusal.into()),
     };
+    inputs.push(path.clone());
     let (value, diagnostics) = parse(&text, &path);
     for diagnostic in diagnostics {
         writeln!(io.err, "{diagnostic}")?;

@@ -49,6 +49,10 @@ HitBench — a workbench for HIT-style game audio
 
 Usage: hitbench [command] [options]
 
+Outputs (-o, --capture, --junit, asm's files) replace only a regular file, never a
+device, named pipe or one of the command's inputs (exit status 2), and only once the
+new file is complete: a failed write leaves the old file.
+
 Commands (--plugin DIR, repeatable, loads a plug-in folder after the project: what it
 defines overrides the project's, a later one winning, like the game's download
 directories; replay's capture already names the folders it was made with. --cache-mb N
@@ -77,6 +81,8 @@ world.ini [Cache] BudgetMB; default 256):
         Turn a .hit back into MakeTrax source that reassembles byte for byte.
         A .hsm/.hdb next to the .hit is used for label names when not given;
         a .sym names its late-bound imports (written back as EXTERN names).
+        Each file read must be a regular file of at most 16 MiB, as for INCLUDE
+        (a named pipe or a device is refused, not waited on or read).
         Writes to standard output without -o.
   check <project> [<more data dirs>...] [--strict] [--plugin DIR]...
         Lint a project without running it: unbound names, missing or damaged
@@ -108,8 +114,11 @@ world.ini [Cache] BudgetMB; default 256):
         the decisions that differ: triggers refused or stealing now and not
         before, other hit-list picks, notes missing, extra or of another
         sample, gains moved by more than 1 dB — each with its time and event.
+        Without --project the capture's folders are used only when each is
+        found (as stored, or beside the capture) and holds files the capture
+        lists; else it names the folder and asks for --project DIR.
         Exit status 0: no difference, 1: they differ, 2: the capture cannot be
-        read.
+        read or its folders are not found.
   why <file.hbcap> <event | seconds>
         Explain every trigger of an event in a capture (or the triggers at the
         latest time not after the one given): the Box-X verdict with every
@@ -117,6 +126,7 @@ world.ini [Cache] BudgetMB; default 256):
         and each note's gain as the product of its named contributions: track
         volume, the trigger's volume or the view's fade, zoom and floor,
         ducking, option group and master volume; and where its pan came from.
+        Exit status 2 when the capture cannot be read.
   test <project> [files.qa…] [--junit out.xml] [--plugin DIR]... [--cache-mb N]
         Run the project's QA scripts (qa/*.qa, or the files given; docs/qa.md)
         offline, on all cores: render scripts with `expect` lines checked at their

@@ -1,6 +1,27 @@
-//! Path helpers for the command line.
+//! Path helpers for the command line: relative paths, and the output rule's refusals as
+//! errors of the command line.
 
+use super::args::usage;
+use engine_core::toolchain::fsrules::{self, OutputError};
 use std::path::{Component, Path, PathBuf};
+
+/// Checks an output the command line names against the output rule (`fsrules::output`:
+/// a regular file or nothing, not one of `inputs`) before any work is done; a refusal is
+/// an error of the command line (exit status 2). The writing follows the rule again.
+pub fn check_output(path: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
+    fsrules::check_output(path, inputs)
+        .map(drop)
+        .map_err(output_error)
+}
+
+/// An output error for the command line: a refusal is an error of the command line.
+pub fn output_error(error: OutputError) -> anyhow::Error {
+    if error.is_refusal() {
+        usage(error.to_string())
+    } else {
+        error.into()
+    }
+}
 
 /// `target` written relative to the folder `base` (`a/b.src` from `out/` is
 /// `../a/b.src`), with `/` separators; the absolute path when no relative one exists.

@@ -45,6 +45,9 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         usage("play needs a project folder: hitbench play <project> --script <file>")
     })?;
     args.finish()?;
+    if let Some(path) = &capture {
+        super::paths::check_output(path, &[&script_path])?;
+    }
 
     let Some(script) = load_script(&script_path, allow_savelot, io)? else {
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));

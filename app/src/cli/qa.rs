@@ -7,6 +7,7 @@ use super::progress::Bar;
 use super::render::{load_project, plugin_dirs};
 use super::{EXIT_INPUT_ERRORS, Io};
 use engine_core::host::qa::{ScriptRun, run_files, suite_files};
+use engine_core::toolchain::fsrules;
 use engine_core::toolchain::project::Project;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -44,6 +45,10 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
             return Ok(ExitCode::from(EXIT_INPUT_ERRORS));
         }
     }
+    if let Some(path) = &junit {
+        let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+        super::paths::check_output(path, &inputs)?;
+    }
     let project = load_project(&dir, &plugins, io)?;
     let bar = Bar::new(
         io,
@@ -59,8 +64,9 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     }
     writeln!(io.out, "{} passed, {failed} failed", runs.len() - failed)?;
     if let Some(path) = &junit {
-        std::fs::write(path, junit_xml(&files, &runs))
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+        fsrules::write_output(path, &inputs, junit_xml(&files, &runs).as_bytes())
+            .map_err(super::paths::output_error)?;
         writeln!(io.out, "wrote {}", path.display())?;
     }
     Ok(if failed == 0 {

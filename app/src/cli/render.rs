@@ -15,11 +15,12 @@ use engine_core::host::command::{
     MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals,
 };
 use engine_core::host::keyframe::Keyframe;
-use engine_core::host::offline::{self, Flow, RenderOptions, RenderProgress, Taps};
+use engine_core::host::offline::{self, Flow, RenderOptions, RenderProgress, SAMPLE_RATES, Taps};
 use engine_core::host::session::SaveLotPolicy;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
+use engine_core::toolchain::fsrules;
 use engine_core::toolchain::project::Project;
-use engine_core::world::cache_settings::{MAX_CACHE_MB, megabytes};
+use engine_core::world::cache_settings::{MAX_CACHE_MB, budget_bytes};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -39,9 +40,10 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let plugins = plugin_dirs(args)?;
     let cache_budget = cache_budget(args)?;
     let rate = parse_number(args.value(&["--rate"])?, "--rate")?.map_or(48_000.0, |v| v);
-    if !(8_000.0..=192_000.0).contains(&rate) {
+    let (low, high) = (*SAMPLE_RATES.start(), *SAMPLE_RATES.end());
+    if !(f64::from(low)..=f64::from(high)).contains(&rate) {
         return Err(usage(format!(
-            "--rate must be between 8000 and 192000, not {rate}"
+            "--rate must be between {low} and {high}, not {rate}"
         )));
     }
     let duration = parse_number(args.value(&["--duration"])?, "--duration")?;
@@ -55,6 +57,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         )
     })?;
     args.finish()?;
+    check_outputs(&out, capture_path.as_deref(), &script_path)?;
 
     let Some(script) = load_script(&script_path, allow_savelot, io)? else {
         return Ok(ExitCode::from(super::EXIT_INPUT_ERRORS));
@@ -141,6 +144,21 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The output and the capture under the output rule, before any work; never one file.
+fn check_outputs(out: &Path, capture: Option<&Path>, script: &Path) -> anyhow::Result<()> {
+    super::paths::check_output(out, &[script])?;
+    if let Some(path) = capture {
+        super::paths::check_output(path, &[script])?;
+        if fsrules::lexical_absolute(path) == fsrules::lexical_absolute(out) {
+            return Err(usage(format!(
+                "{} is both the output and the capture: choose two files",
+                out.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Creates the capture file: its header (settings and the project's file hashes) and the
 /// script's inputs.
 fn start_capture(
@@ -212,10 +230,11 @@ pub(super) fn load_script(
 pub(super) fn cache_budget(args: &mut Args) -> anyhow::Result<Option<usize>> {
     match parse_number(args.value(&["--cache-mb"])?, "--cache-mb")? {
         None => Ok(None),
-        Some(mb) if mb > 0.0 && mb <= MAX_CACHE_MB => Ok(Some(megabytes(mb))),
-        Some(mb) => Err(usage(format!(
-            "--cache-mb must be more than 0 and at most {MAX_CACHE_MB}, not {mb}"
-        ))),
+        Some(mb) => budget_bytes(mb).map(Some).ok_or_else(|| {
+            usage(format!(
+                "--cache-mb must be more than 0 (at least a byte) and at most {MAX_CACHE_MB}, not {mb}"
+            ))
+        }),
     }
 }
 

@@ -5,9 +5,10 @@
 use super::args::usage;
 use super::render::{load_project, parse_seed, plugin_dirs};
 use super::{EXIT_TROUBLE, Io};
-use anyhow::Context as _;
 use engine_core::host::capture;
+use engine_core::host::offline::VOICE_LIMITS;
 use engine_core::host::replay::{self, ReplaySettings};
+use engine_core::toolchain::fsrules;
 use engine_core::toolchain::project::Project;
 use engine_core::tools::why::{Decision, decisions};
 use std::path::PathBuf;
@@ -22,8 +23,11 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         .map(|t| {
             t.parse::<usize>()
                 .ok()
-                .filter(|v| (1..=1024).contains(v))
-                .ok_or_else(|| usage(format!("--voices must be from 1 to 1024, not `{t}`")))
+                .filter(|v| VOICE_LIMITS.contains(v))
+                .ok_or_else(|| {
+                    let (low, high) = (VOICE_LIMITS.start(), VOICE_LIMITS.end());
+                    usage(format!("--voices must be from {low} to {high}, not `{t}`"))
+                })
         })
         .transpose()?;
     let seed = args
@@ -44,16 +48,12 @@ pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
     };
     let project = match &project_dir {
         Some(dir) => load_project(dir, &plugins, io)?,
-        // The capture's folders (its plug-ins with them), then any more given.
-        None => Project::load_dirs(
-            &capture
-                .header
-                .dirs
-                .iter()
-                .chain(&plugins)
-                .cloned()
-                .collect::<Vec<_>>(),
-        ),
+        // The capture's folders (its plug-ins with them), found and checked, then any
+        // more given.
+        None => match capture::project_dirs(&capture, &path) {
+            Ok(dirs) => Project::load_dirs(&[dirs, plugins].concat()),
+            Err(e) => return trouble(io, &e.to_string()),
+        },
     };
     for change in capture::changed_files(&capture.header.files, &capture::hash_files(&project.dirs))
     {
@@ -116,7 +116,10 @@ pub fn why(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> 
         usage("why needs an event name or a time: hitbench why <file.hbcap> <event|seconds>")
     })?;
     args.finish()?;
-    let capture = capture::read(&path).with_context(|| "cannot explain".to_string())?;
+    let capture = match capture::read(&path) {
+        Ok(capture) => capture,
+        Err(e) => return trouble(io, &format!("cannot explain: {e}")),
+    };
     let rate = capture.header.sample_rate;
     let all = decisions(&capture.records);
     let end = capture.reaches();
@@ -188,19 +191,19 @@ pub fn capture_text(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<E
         usage("capture-text needs a capture: hitbench capture-text <file.hbcap> [-o out.jsonl]")
     })?;
     args.finish()?;
+    if let Some(file) = &out {
+        super::paths::check_output(file, &[&path])?;
+    }
     let capture = match capture::read(&path) {
         Ok(capture) => capture,
         Err(e) => return trouble(io, &e.to_string()),
     };
     match &out {
         Some(file) => {
-            let mut writer = std::io::BufWriter::new(
-                std::fs::File::create(file)
-                    .with_context(|| format!("cannot create {}", file.display()))?,
-            );
-            capture::write_text(&capture, &mut writer)
-                .and_then(|()| std::io::Write::flush(&mut writer))
-                .with_context(|| format!("cannot write {}", file.display()))?;
+            fsrules::write_output_with(file, &[&path], |writer| {
+                capture::write_text(&capture, writer)
+            })
+            .map_err(super::paths::output_error)?;
             writeln!(io.out, "wrote {}", file.display())?;
         }
         None => capture::write_text(&capture, io.out)?,

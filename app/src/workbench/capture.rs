@@ -88,8 +88,9 @@ impl Workbench {
     /// Shows `read` (from `path`: a file, or the QA script whose run it is) in the
     /// capture view, at its start.
     pub(super) fn show_capture(&mut self, path: &Path, read: capture::Capture) {
+        // Compared with the project open (the user's), never a folder the capture names.
         let changed =
-            capture::changed_files(&read.header.files, &capture::hash_files(&read.header.dirs));
+            capture::changed_files(&read.header.files, &capture::hash_files(&self.project.dirs));
         let rate = read.header.sample_rate;
         let view = CaptureView::new(path.to_path_buf(), Timeline::new(read), changed);
         let start = view.at;

@@ -431,12 +431,13 @@ pub fn what_to_open(path: &Path) -> ToOpen {
     if path.is_file() && is_capture(path) {
         let read = engine_core::host::capture::read(path);
         return ToOpen {
+            // The capture's folders only once found and checked (they name the files
+            // the capture lists); else the project open last time.
             project: read
                 .as_ref()
                 .ok()
-                .and_then(|capture| capture.header.dirs.first())
-                .filter(|dir| dir.is_dir())
-                .cloned(),
+                .and_then(|capture| engine_core::host::capture::project_dirs(capture, path).ok())
+                .and_then(|dirs| dirs.into_iter().next()),
             capture: Some((path.to_path_buf(), read)),
         };
     }

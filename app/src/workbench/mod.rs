@@ -36,7 +36,7 @@ use panels::{
 };
 use settings::Settings;
 use std::collections::VecDeque;
-use std::io::Write as _;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Window title prefix.
@@ -670,8 +670,7 @@ impl Workbench {
     /// Writes the trace records that pass `filter` to `path`, one per line, and says in
     /// the status line how it went.
     fn export_trace(&mut self, path: &Path, filter: &TraceFilter) {
-        let write = || -> std::io::Result<usize> {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+        let write = |out: &mut dyn Write| -> std::io::Result<usize> {
             let matcher = filter.matcher();
             let mut written = 0;
             let rate = self.panels.traces.sample_rate;
@@ -679,12 +678,11 @@ impl Workbench {
                 writeln!(out, "{}", panels::traces::export_line(record, rate))?;
                 written += 1;
             }
-            out.flush()?;
             Ok(written)
         };
-        self.status = match write() {
+        self.status = match engine_core::toolchain::fsrules::write_output_with(path, &[], write) {
             Ok(n) => format!("exported {n} trace record(s) to {}", path.display()),
-            Err(e) => format!("cannot export the trace to {}: {e}", path.display()),
+            Err(e) => format!("the trace was not exported: {e}"),
         };
     }
 

@@ -266,7 +266,8 @@ impl Workbench {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
             }
-            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+            engine_core::toolchain::fsrules::write_output(path, &[], text.as_bytes())
+                .map_err(|e| e.to_string())
         };
         let outcome = write().map(|()| path.to_path_buf());
         self.status = match &outcome {

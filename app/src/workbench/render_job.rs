@@ -86,6 +86,11 @@ impl Workbench {
             self.status = "a render is already running; wait for it to finish".into();
             return;
         }
+        // The output rule (`fsrules::output`), said before the render rather than after.
+        if let Err(e) = engine_core::toolchain::fsrules::check_output(out, &[script]) {
+            self.status = format!("nothing rendered: {e}");
+            return;
+        }
         let label = format!("rendering {} to {}", script.display(), out.display());
         let (send, done) = channel();
         let project = self.project.clone();

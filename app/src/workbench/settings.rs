@@ -95,15 +95,14 @@ impl Settings {
         }
     }
 
-    /// Writes the settings to `dir` (created if needed), through a temporary file so a
-    /// crash never leaves half a file.
+    /// Writes the settings to `dir` (created if needed) under the output rule
+    /// (`fsrules::output`: through a temporary file, so a crash never leaves half a file,
+    /// and never over a pipe or device).
     pub fn save(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        let path = dir.join(FILE_NAME);
-        let temp = dir.join(format!(".{FILE_NAME}.tmp"));
-        std::fs::write(&temp, text)?;
-        std::fs::rename(&temp, &path)
+        engine_core::toolchain::fsrules::write_output(&dir.join(FILE_NAME), &[], text.as_bytes())
+            .map_err(|e| e.into_io())
     }
 
     /// Notes that `project` was opened: it becomes the current project and the first of

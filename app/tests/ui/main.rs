@@ -8,6 +8,7 @@ mod capture;
 mod common;
 mod debugger;
 mod mixing;
+mod outputs;
 mod progress;
 mod properties;
 mod qa;

@@ -1,6 +1,7 @@
 //! U13: long work shows a progress bar with the time left and a Cancel button. A render
 //! exported from the File menu runs in the background; the status bar follows it and
-//! can stop it, and a stopped render leaves no file behind.
+//! can stop it, and a stopped render leaves no file behind (it is written beside its
+//! place and put there only whole).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -36,7 +37,15 @@ fn an_exported_render_shows_its_progress_and_cancel_stops_it() {
             .is_some(),
         "a progress bar in the status bar says the time left"
     );
-    assert!(out.exists(), "the file is being written");
+    // Written beside its place under a temporary name: the output appears only whole.
+    let temporary = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|e| e.file_name().to_string_lossy().starts_with(".hour.wav."))
+    };
+    assert!(temporary(), "the file is being written");
+    assert!(!out.exists(), "not in its place before it is whole");
 
     harness.get_by_label("Cancel render").click();
     harness.run();
@@ -44,7 +53,8 @@ fn an_exported_render_shows_its_progress_and_cancel_stops_it() {
     let status = harness.state().status().to_string();
     assert!(status.contains("cancelled"), "{status}");
     assert!(status.contains("hour.wav"), "{status}");
-    assert!(!out.exists(), "the unfinished file is deleted");
+    assert!(!out.exists(), "nothing is put in its place");
+    assert!(!temporary(), "the unfinished file is deleted");
     assert!(harness.query_by_label("Cancel render").is_none());
     assert!(
         harness

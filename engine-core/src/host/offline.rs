@@ -12,7 +12,8 @@
 //!
 //! A render can be watched and cancelled: [`Taps::progress`] is called as it goes with
 //! the frames done and the frames to do, and a render it answers [`Flow::Cancel`] stops
-//! there with [`RenderError::Cancelled`] (the unfinished file deleted).
+//! there with [`RenderError::Cancelled`] (the unfinished file deleted; a file that was
+//! at the output stays as it was: the WAV follows the output rule, `fsrules::output`).
 //!
 //! A script's `why` lines are answered here, not by the session (the engine keeps no
 //! history): the records about their subjects are kept as the render goes
@@ -31,6 +32,13 @@ use crate::sound::server::ServerConfig;
 use crate::toolchain::project::Project;
 use crate::tools::why::{Subject, WhyLog};
 use std::path::{Path, PathBuf};
+
+/// The Box-X voice limits a session takes (`--voices`, `set voices`, a capture's
+/// header).
+pub const VOICE_LIMITS: std::ops::RangeInclusive<usize> = 1..=1024;
+
+/// The sample rates a render takes, in Hz (`--rate`, a capture's header).
+pub const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 8_000..=192_000;
 
 /// How to render.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -298,9 +306,7 @@ pub fn render_tapped(
         Some(writer) => Ok(writer.finish().map(|_| report)?),
         None => Ok(report),
     });
-    if result.is_err() {
-        discard(out);
-    }
+    // A failed render drops its writer: the temporary file goes, the old file stays.
     result
 }
 
@@ -393,14 +399,6 @@ pub fn run_probed(
             progress: None,
         },
     )
-}
-
-/// Deletes an unfinished output file — only a regular file (never `/dev/null` or a
-/// device someone rendered to).
-fn discard(out: &Path) {
-    if std::fs::symlink_metadata(out).is_ok_and(|m| m.is_file()) {
-        let _ = std::fs::remove_file(out);
-    }
 }
 
 /// Where the rendered frames go: the file, and the loudness meter when asked for.
@@ -762,15 +760,5 @@ mod tests {
         let result = render_within(options, &out, Duration::from_secs(20)).expect("at once");
         assert!(result.is_err());
         assert!(!out.exists());
-    }
-
-    #[test]
-    fn a_failed_render_deletes_only_a_regular_file() {
-        let out = std::env::temp_dir().join(format!("hitbench-cut-{}.wav", std::process::id()));
-        std::fs::write(&out, b"RIFF").expect("write");
-        discard(&out);
-        assert!(!out.exists());
-        discard(Path::new("/dev/null"));
-        assert!(Path::new("/dev/null").exists());
     }
 }

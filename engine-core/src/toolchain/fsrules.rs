@@ -770,8 +770,10 @@ fn same_file(path: &Path, opened: &Metadata) -> bool {
 }
 
 mod folders;
+pub mod output;
 mod paths;
 pub use folders::{SeenMap, SeenPath};
+pub use output::{Output, OutputError, check_output, write_output, write_output_with};
 pub use paths::{lexical_absolute, normalize};
 #[cfg(test)]
 mod tests;

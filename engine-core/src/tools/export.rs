@@ -6,16 +6,16 @@
 //! plays (1 for mono, 2 for everything else: more than two are downmixed to stereo as
 //! they play), and 16-bit input comes out sample for sample ([`Quantize::Exact`]). A
 //! damaged file is an error, never a WAV of what came before the damage. The output
-//! appears only once it is complete: it is written beside its place under a temporary
-//! name and renamed, so a failure leaves no half-written file and never replaces one
-//! that was there. Its length is bounded by what a WAV file holds
+//! follows the output rule (`fsrules::output`): only a regular file that is not the
+//! input is replaced, and only once the new one is complete, so a failure leaves no
+//! half-written file and never replaces one that was there. Its length is bounded by what a WAV file holds
 //! ([`WavSpec::max_frames`], 4 GiB of data).
 //!
 //! [`Quantize::Exact`]: crate::sound::output::Quantize::Exact
 
 use crate::sound::audio::decode::{AudioInfo, DecodeError, StreamDecoder};
 use crate::sound::output::{WavError, WavSpec, WavWriter};
-use std::fs::File;
+use crate::toolchain::fsrules::{Output, OutputError};
 use std::path::{Path, PathBuf};
 
 /// Frames decoded and written at a time.
@@ -63,33 +63,13 @@ pub fn decode_to_wav(input: &Path, output: &Path) -> Result<Exported, ExportErro
     let mut stream = StreamDecoder::open(input).map_err(decode)?;
     refuse_damage(&stream)?;
     let info = stream.info().clone();
-    let temporary = temporary_path(output);
-    let written = write(&mut stream, &temporary, output);
-    let renamed = written.and_then(|frames| {
-        std::fs::rename(&temporary, output).map_err(|source| {
-            ExportError::Write(WavError::Write {
-                path: output.to_path_buf(),
-                source,
-            })
-        })?;
-        Ok(frames)
-    });
-    match renamed {
-        Ok(frames) => Ok(Exported { info, frames }),
-        Err(e) => {
-            let _ = std::fs::remove_file(&temporary);
-            Err(e)
-        }
-    }
-}
-
-/// Writes the whole stream into `temporary` (named `output` in errors).
-fn write(stream: &mut StreamDecoder, temporary: &Path, output: &Path) -> Result<u64, ExportError> {
-    let info = stream.info();
     let spec = WavSpec::decoded(info.sample_rate, info.channels);
-    let file = File::create(temporary).map_err(|source| WavError::Create {
-        path: output.to_path_buf(),
-        source,
+    let file = Output::create(output, &[input]).map_err(|e| match e {
+        OutputError::Io { source, .. } => WavError::Create {
+            path: output.to_path_buf(),
+            source,
+        },
+        refusal => WavError::Refused(refusal),
     })?;
     let mut writer = WavWriter::new_with(file, output, spec, u64::MAX)?;
     let channels = usize::from(info.channels.max(1));
@@ -102,13 +82,14 @@ fn write(stream: &mut StreamDecoder, temporary: &Path, output: &Path) -> Result<
                 path: stream.path().to_path_buf(),
                 error,
             })?;
-        refuse_damage(stream)?;
+        refuse_damage(&stream)?;
         if read == 0 {
             break;
         }
         writer.write(&block)?;
     }
-    Ok(writer.finish()?)
+    let frames = writer.finish()?;
+    Ok(Exported { info, frames })
 }
 
 /// A damaged input is an error, not decoded up to the damage.
@@ -120,15 +101,6 @@ fn refuse_damage(stream: &StreamDecoder) -> Result<(), ExportError> {
         }),
         None => Ok(()),
     }
-}
-
-/// Where the output is written before it is complete: beside it, hidden, named for this
-/// process.
-fn temporary_path(output: &Path) -> PathBuf {
-    let name = output
-        .file_name()
-        .map_or_else(|| "decoded".into(), |n| n.to_string_lossy().into_owned());
-    output.with_file_name(format!(".{name}.{}.partial", std::process::id()))
 }
 
 #[cfg(test)]

@@ -33,30 +33,30 @@ impl CacheSettings {
         let mut diagnostics = Vec::new();
         read_section(ini, "Cache", &KEYS, &mut diagnostics, |s, d| {
             let key = s.key.to_ascii_lowercase();
-            let (lo, hi, what) = match key.as_str() {
-                "budgetmb" => (0.0, MAX_CACHE_MB, "megabytes"),
-                "waitpriority" => (0.0, 128.0, "a priority"),
+            let range = match key.as_str() {
+                "budgetmb" => format!(
+                    "more than 0 and at most {MAX_CACHE_MB} MiB; the default, {} MiB, is used",
+                    DEFAULT_CACHE_BUDGET >> 20
+                ),
+                "waitpriority" => "a priority from 0 to 128; it is left out".to_owned(),
                 _ => return false,
             };
-            match s.number() {
-                Ok(v) if (lo..=hi).contains(&v) => {
-                    if key == "budgetmb" {
-                        settings.budget = Some(megabytes(v));
-                    } else if v.fract() == 0.0 {
-                        settings.wait_priority = Some(v as i32);
-                    } else {
-                        d.push(s.error(
-                            DiagCode::BadNumber,
-                            format!("`{}` must be a whole number, not {v}", s.key),
-                        ));
-                    }
-                }
-                Ok(v) => d.push(s.error(
+            let out_of_range = |v: f64| {
+                s.error(
                     DiagCode::NumberOutOfRange,
-                    format!(
-                        "`{}` = {v} is out of range: {what} from {lo} to {hi}",
-                        s.key
-                    ),
+                    format!("`{}` = {v} is out of range: {range}", s.key),
+                )
+            };
+            match s.number() {
+                Ok(v) if key == "budgetmb" => match budget_bytes(v) {
+                    Some(bytes) => settings.budget = Some(bytes),
+                    None => d.push(out_of_range(v)),
+                },
+                Ok(v) if !(0.0..=128.0).contains(&v) => d.push(out_of_range(v)),
+                Ok(v) if v.fract() == 0.0 => settings.wait_priority = Some(v as i32),
+                Ok(v) => d.push(s.error(
+                    DiagCode::BadNumber,
+                    format!("`{}` must be a whole number, not {v}", s.key),
                 )),
                 Err(e) => d.push(e),
             }
@@ -80,6 +80,14 @@ impl CacheSettings {
 /// `mb` mebibytes in bytes.
 pub fn megabytes(mb: f64) -> usize {
     (mb * 1024.0 * 1024.0).round() as usize
+}
+
+/// A budget of `mb` MiB in bytes, if it is one `BudgetMB` and `--cache-mb` take: more
+/// than 0 (at least one byte once rounded; `-0` is 0) and at most [`MAX_CACHE_MB`].
+pub fn budget_bytes(mb: f64) -> Option<usize> {
+    (mb > 0.0 && mb <= MAX_CACHE_MB)
+        .then(|| megabytes(mb))
+        .filter(|&bytes| bytes > 0)
 }
 
 #[cfg(test)]
@@ -109,6 +117,32 @@ mod tests {
             CacheSettings::default().budget_or(None),
             DEFAULT_CACHE_BUDGET
         );
+    }
+
+    /// A budget of nothing (or less than a byte) is reported at its line and the default
+    /// is used, as for any other value out of range.
+    #[test]
+    fn a_budget_of_nothing_is_reported_and_the_default_used() {
+        for value in ["0", "-0", "0.0", "0.0000001", "-1", "1e-300", "65537"] {
+            let (s, d) = read(&format!("[Cache]\nBudgetMB = {value}\n"));
+            assert_eq!(s.budget, None, "BudgetMB = {value}");
+            assert_eq!(
+                s.budget_or(None),
+                DEFAULT_CACHE_BUDGET,
+                "BudgetMB = {value}"
+            );
+            assert_eq!(d.len(), 1, "BudgetMB = {value}: {d:?}");
+            assert!(d[0].starts_with("p/world.ini:2:"), "{}", d[0]);
+            assert!(d[0].contains("out of range"), "{}", d[0]);
+        }
+        for (mb, bytes) in [("1", 1 << 20), ("65536", 65_536usize << 20)] {
+            let (s, d) = read(&format!("[Cache]\nBudgetMB = {mb}\n"));
+            assert!(d.is_empty(), "{d:?}");
+            assert_eq!(s.budget, Some(bytes));
+        }
+        assert_eq!(budget_bytes(0.0000001), None);
+        assert_eq!(budget_bytes(-0.0), None);
+        assert_eq!(budget_bytes(1.0), Some(1 << 20));
     }
 
     #[test]

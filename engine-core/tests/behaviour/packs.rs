@@ -8,7 +8,7 @@ use crate::support::{TempProject, constant_wav, looping_tracks};
 use engine_core::host::capture::Header;
 use engine_core::host::command::parse_script;
 use engine_core::host::offline::{RenderOptions, render};
-use engine_core::runtime::trace::{SampleEvent, TraceEvent};
+use engine_core::runtime::trace::{SampleEvent, TraceEvent, TraceKind};
 use engine_core::toolchain::diag::DiagCode;
 use engine_core::toolchain::project::Project;
 use std::io::Write;
@@ -172,4 +172,116 @@ fn a_damaged_pack_or_entry_is_reported_and_the_rest_loads() {
         .find(|d| d.code == DiagCode::BadSample)
         .unwrap_or_else(|| panic!("{found:#?}"));
     assert!(bad.message.contains("patch 1"), "{bad}");
+}
+
+/// A mono 8-bit 8000 Hz WAV of `frames` frames of silence, as bytes.
+fn wav8(frames: u32) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(44 + frames as usize);
+    bytes.extend_from_slice(b"RIFF");
+    bytes.extend_from_slice(&(36 + frames).to_le_bytes());
+    bytes.extend_from_slice(b"WAVEfmt ");
+    bytes.extend_from_slice(&16u32.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&8_000u32.to_le_bytes());
+    bytes.extend_from_slice(&8_000u32.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&8u16.to_le_bytes());
+    bytes.extend_from_slice(b"data");
+    bytes.extend_from_slice(&frames.to_le_bytes());
+    bytes.resize(44 + frames as usize, 0x80);
+    bytes
+}
+
+/// `extra.zip` holding `s.wav` as `bytes`, stored (not compressed) or deflated.
+fn zip_of(bytes: &[u8], method: zip::CompressionMethod) -> Vec<u8> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut writer = zip::ZipWriter::new(&mut out);
+    let options = SimpleFileOptions::default()
+        .compression_method(method)
+        .large_file(bytes.len() > u32::MAX as usize / 2);
+    writer.start_file("s.wav", options).unwrap();
+    writer.write_all(bytes).unwrap();
+    writer.finish().unwrap();
+    out.into_inner()
+}
+
+/// Sets a flag or size field of both the local and the central header of the one entry
+/// in `zip`: `local` and `central` are the field's offsets from each header's signature.
+fn patch_headers(zip: &mut [u8], local: usize, central: usize, value: &[u8]) {
+    let find = |signature: &[u8]| zip.windows(4).position(|w| w == signature).unwrap();
+    let (l, c) = (find(b"PK\x03\x04"), find(b"PK\x01\x02"));
+    zip[l + local..l + local + value.len()].copy_from_slice(value);
+    zip[c + central..c + central + value.len()].copy_from_slice(value);
+}
+
+/// The packed samples that cannot play, each with what `check` and a render must say
+/// of it.
+fn unplayable_packs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    // Longer than a sample decoded whole may be (ten minutes at 48 kHz): it would have to
+    // stream, and a pack's samples are not streamed.
+    let long = zip_of(&wav8(28_800_000 + 8_000), zip::CompressionMethod::Stored);
+    // Not audio at all.
+    let damaged = zip_of(
+        b"RIFF\x10\0\0\0WAVEgarbage!",
+        zip::CompressionMethod::Stored,
+    );
+    // Marked encrypted (general purpose flag bit 0).
+    let mut encrypted = zip_of(&wav8(8_000), zip::CompressionMethod::Stored);
+    patch_headers(&mut encrypted, 6, 8, &1u16.to_le_bytes());
+    // Inflates to more than its headers declare.
+    let mut inflating = zip_of(&wav8(80_000), zip::CompressionMethod::Deflated);
+    patch_headers(&mut inflating, 22, 24, &1_000u32.to_le_bytes());
+    vec![
+        ("too long", long, "streamed"),
+        ("damaged", damaged, "WAV"),
+        ("encrypted", encrypted, "encrypted"),
+        ("inflating", inflating, "declared"),
+    ]
+}
+
+/// The errors a 1 s render of `ui t0` traced, as text.
+fn render_errors(p: &TempProject) -> Vec<String> {
+    let project = Project::load(p.path());
+    let (script, _) = parse_script("0 ui t0\n", Path::new("s.txt"));
+    let options = RenderOptions {
+        duration: Some(1.0),
+        ..RenderOptions::default()
+    };
+    let report = render(project, &script, &p.path().join("out.wav"), options).unwrap();
+    report
+        .trace
+        .iter()
+        .filter(|r| r.kind == TraceKind::Error)
+        .map(|r| format!("{:?}", r.what))
+        .collect()
+}
+
+/// A packed sample that cannot play — too long to decode whole (a pack's samples are not
+/// streamed), damaged, encrypted, or inflating past its declared size — is found by
+/// `check`, which names the patch and why, and a render names its pack and why.
+#[test]
+fn a_packed_sample_that_cannot_play_is_found_by_check_and_named_by_render() {
+    for (kind, zip, says) in unplayable_packs() {
+        let p = packed_project(&format!("pack-unplayable-{}", kind.replace(' ', "-")), 0.25);
+        std::fs::write(p.path().join("extra.zip"), &zip).unwrap();
+        let project = Project::load(p.path());
+        let found = engine_core::tools::check::check(&project);
+        let bad = found
+            .iter()
+            .find(|d| d.code == DiagCode::BadSample)
+            .unwrap_or_else(|| panic!("{kind}: check found nothing: {found:#?}"));
+        assert!(bad.message.contains("patch 1"), "{kind}: {bad}");
+        assert!(bad.message.contains(says), "{kind}: {bad}");
+        let said = render_errors(&p);
+        assert!(
+            said.iter()
+                .any(|s| s.contains("extra.zip") && s.contains(says)),
+            "{kind}: the render names the pack and why: {said:#?}"
+        );
+        assert!(
+            said.iter().all(|s| !s.contains("Not a directory")),
+            "{kind}: {said:#?}"
+        );
+    }
 }

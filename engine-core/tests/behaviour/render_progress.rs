@@ -1,6 +1,6 @@
 //! A render reports its progress as it goes and can be cancelled: the callback sees the
 //! frames done rise to the total, and a render it cancels ends with an error naming the
-//! file, which is deleted. A project load counts the files it finds and reads, and a
+//! file, which is never left half written (a file that was there stays as it was). A project load counts the files it finds and reads, and a
 //! cancelled one gives nothing.
 
 use crate::support::looping_tracks;
@@ -47,11 +47,10 @@ fn progress_rises_to_the_total_and_the_file_is_whole() {
     assert!(out.is_file());
 }
 
-#[test]
-fn a_cancelled_render_stops_there_and_leaves_no_file() {
-    let p = looping_tracks("progress-cancel", &[40], 1024, "");
+/// Renders `ui t0` of `p` to `out`, cancelled once a quarter is done: the error and how
+/// many times the progress callback was called.
+fn cancelled_at_a_quarter(p: &Path, out: &Path) -> (RenderError, usize) {
     let (script, _) = parse_script("0 ui t0\n", Path::new("s.txt"));
-    let out = p.path().join("out.wav");
     let mut calls = 0;
     let mut ignore = |_| {};
     let mut progress = |at: RenderProgress| {
@@ -66,7 +65,15 @@ fn a_cancelled_render_stops_there_and_leaves_no_file() {
         progress: Some(&mut progress),
         ..Taps::records(&mut ignore)
     };
-    let error = render_tapped(Project::load(p.path()), &script, &out, options(), taps).unwrap_err();
+    let error = render_tapped(Project::load(p), &script, out, options(), taps).unwrap_err();
+    (error, calls)
+}
+
+#[test]
+fn a_cancelled_render_stops_there_and_leaves_no_file() {
+    let p = looping_tracks("progress-cancel", &[40], 1024, "");
+    let out = p.path().join("out.wav");
+    let (error, calls) = cancelled_at_a_quarter(p.path(), &out);
     match &error {
         RenderError::Cancelled { path, seconds } => {
             assert_eq!(path, &out);
@@ -79,6 +86,29 @@ fn a_cancelled_render_stops_there_and_leaves_no_file() {
     // It stopped at the first answer to cancel, and the unfinished file is gone.
     assert!(calls < 40, "{calls} calls");
     assert!(!out.exists());
+    assert_no_temporary_files(p.path());
+}
+
+/// A render that fails (here: cancelled) leaves the file that was at its output as it
+/// was, never a partial one and never nothing.
+#[test]
+fn a_failed_render_leaves_the_old_file_whole() {
+    let p = looping_tracks("progress-cancel-old", &[40], 1024, "");
+    let out = p.path().join("out.wav");
+    std::fs::write(&out, b"the render before").unwrap();
+    let (error, _) = cancelled_at_a_quarter(p.path(), &out);
+    assert!(matches!(error, RenderError::Cancelled { .. }), "{error}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"the render before");
+    assert_no_temporary_files(p.path());
+}
+
+fn assert_no_temporary_files(dir: &Path) {
+    let left: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]

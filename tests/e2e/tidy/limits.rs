@@ -141,6 +141,14 @@ fn limits_table_matches_the_code() {
             "output::WAV_MAX_FRAMES",
             engine_core::sound::output::WAV_MAX_FRAMES,
         ),
+        (
+            "offline::VOICE_LIMITS",
+            *engine_core::host::offline::VOICE_LIMITS.end() as u64,
+        ),
+        (
+            "offline::SAMPLE_RATES",
+            u64::from(*engine_core::host::offline::SAMPLE_RATES.start()),
+        ),
         ("EngineConfig::trace_capacity", engine.trace_capacity as u64),
         (
             "check::CYCLE_WALK_LIMIT",

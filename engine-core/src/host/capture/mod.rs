@@ -12,6 +12,7 @@
 
 mod binary;
 mod files;
+mod project;
 mod repeats;
 mod tables;
 mod text;
@@ -19,6 +20,7 @@ mod writer;
 
 pub use binary::MAGIC;
 pub use files::{changed_files, hash_files};
+pub use project::{project_dirs, stored_dirs};
 pub use text::write_text;
 pub use writer::{CaptureWriter, Finished};
 
@@ -79,7 +81,8 @@ pub struct Header {
     pub format: String,
     /// [`VERSION`] when written.
     pub version: u32,
-    /// The project's data directories, in load order.
+    /// The project's data directories, in load order: absolute, links resolved, as
+    /// [`stored_dirs`] writes them (older captures may hold relative ones).
     pub dirs: Vec<PathBuf>,
     /// Random seed.
     pub seed: u64,
@@ -101,15 +104,47 @@ impl Header {
         Self {
             format: FORMAT.to_string(),
             version: VERSION,
-            dirs: project.dirs.clone(),
+            dirs: stored_dirs(&project.dirs),
             seed: options.seed,
             sample_rate: options.sample_rate,
             voices: options.voices,
             cache_budget: CacheSettings::load(&project.dirs)
                 .0
                 .budget_or(options.cache_budget),
-            files: hash_files(&project.dirs),
+            files: hash_files(&stored_dirs(&project.dirs)),
         }
+    }
+}
+
+impl Header {
+    /// Checks every number against its bounds (a capture is untrusted input): the voice
+    /// limit ([`VOICE_LIMITS`]), the sample rate ([`SAMPLE_RATES`]) and the cache
+    /// budget (1 byte to [`MAX_CACHE_MB`] MiB).
+    ///
+    /// [`VOICE_LIMITS`]: crate::host::offline::VOICE_LIMITS
+    /// [`SAMPLE_RATES`]: crate::host::offline::SAMPLE_RATES
+    /// [`MAX_CACHE_MB`]: crate::world::cache_settings::MAX_CACHE_MB
+    fn check(&self) -> Result<(), String> {
+        use crate::host::offline::{SAMPLE_RATES, VOICE_LIMITS};
+        use crate::world::cache_settings::{MAX_CACHE_MB, megabytes};
+        let out_of_range = |field: &str, value: u64, low: u64, high: u64| {
+            format!("the header's {field}, {value}, is out of range ({low} to {high})")
+        };
+        if !VOICE_LIMITS.contains(&self.voices) {
+            let (low, high) = (*VOICE_LIMITS.start() as u64, *VOICE_LIMITS.end() as u64);
+            return Err(out_of_range("voices", self.voices as u64, low, high));
+        }
+        if !SAMPLE_RATES.contains(&self.sample_rate) {
+            let (low, high) = (*SAMPLE_RATES.start(), *SAMPLE_RATES.end());
+            let rate = u64::from(self.sample_rate);
+            return Err(out_of_range("sample_rate", rate, low.into(), high.into()));
+        }
+        let most = megabytes(MAX_CACHE_MB);
+        if !(1..=most).contains(&self.cache_budget) {
+            let budget = self.cache_budget as u64;
+            return Err(out_of_range("cache_budget", budget, 1, most as u64));
+        }
+        Ok(())
     }
 }
 
@@ -188,6 +223,17 @@ pub enum CaptureError {
     /// The file is not one HitBench may read.
     #[error(transparent)]
     Refused(#[from] fsrules::Refusal),
+    /// The project folders the capture names cannot be taken for its project.
+    #[error("{}: {why}", path.display())]
+    Project {
+        /// The capture.
+        path: PathBuf,
+        /// Which folder, and why.
+        why: String,
+    },
+    /// The file is not one HitBench may write (a device, a named pipe, an input).
+    #[error(transparent)]
+    NotWritable(fsrules::OutputError),
     /// A line of a capture in JSON lines is not a capture line.
     #[error("{}:{line}: {why}", path.display())]
     Bad {
@@ -210,6 +256,20 @@ pub enum CaptureError {
         /// What is wrong with it.
         why: String,
     },
+}
+
+impl CaptureError {
+    /// What the output rule said of the capture at `path`: a refusal as it is, a failed
+    /// write as [`CaptureError::Io`].
+    pub(crate) fn from_output(path: &Path, error: fsrules::OutputError) -> Self {
+        match error {
+            fsrules::OutputError::Io { source, .. } => CaptureError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            refusal => CaptureError::NotWritable(refusal),
+        }
+    }
 }
 
 /// Reads the capture at `path` — compact or JSON lines —: a regular file of at most
@@ -254,6 +314,7 @@ impl Assembler {
                         h.format, h.version
                     ));
                 }
+                h.check()?;
                 self.header = Some(h);
             }
             (_, None) => return Err("the first line is not a capture header".into()),

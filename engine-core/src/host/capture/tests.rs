@@ -8,6 +8,8 @@ use crate::runtime::trace::{EndReason, Occupant, Seat, TraceEvent, TraceKind, Vo
 use std::ops::Range;
 use std::sync::Arc;
 
+mod header_checks;
+
 fn seat(voice: usize, track: &str, priority: i32, since: u64) -> Seat {
     Seat {
         voice,

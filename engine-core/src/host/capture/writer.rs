@@ -87,10 +87,10 @@ use crate::host::keyframe::Keyframe;
 use crate::runtime::clock::SampleTime;
 use crate::runtime::trace::names::Writing;
 use crate::runtime::trace::{TraceRecord, without_tables};
+use crate::toolchain::fsrules::Output;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::fs::File;
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -152,13 +152,16 @@ pub struct CaptureWriter {
 }
 
 impl CaptureWriter {
-    /// Creates `path`, writes the header and starts the capture's thread.
+    /// Starts `path` under the output rule (`fsrules::output`: only a regular file is
+    /// replaced, and only when the capture's thread has written everything — at
+    /// [`finish`](Self::finish), or at a drop, leaving a capture without its end), writes
+    /// the header and starts the capture's thread.
     pub fn create(path: &Path, header: &Header) -> Result<Self, CaptureError> {
         let io = |source| CaptureError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let mut file = File::create(path).map_err(io)?;
+        let mut file = Output::create(path, &[]).map_err(|e| CaptureError::from_output(path, e))?;
         let mut frames = Frames::new(path);
         frames.bytes.extend_from_slice(MAGIC);
         frames.frame(&FrameRef::Header(header), MAX_HEADER_BYTES)?;
@@ -330,7 +333,7 @@ fn next_job(queued: &Receiver<Job>) -> Option<Job> {
 /// The capture's thread: encodes each job in order, writes full chunks to the file and
 /// gives each batch of records back.
 fn encode_and_write(
-    mut file: File,
+    mut file: Output,
     mut frames: Frames,
     queued: &Receiver<Job>,
     give_back: &Sender<Gathered>,
@@ -392,7 +395,8 @@ fn encode_and_write(
     }
     let start = Instant::now();
     file.write_all(&frames.bytes).map_err(io)?;
-    file.flush().map_err(io)?;
+    file.commit()
+        .map_err(|e| CaptureError::from_output(&path, e))?;
     Ok(busy + start.elapsed())
 }
 

@@ -260,7 +260,8 @@ fn volume(
 }
 
 /// What `play <target>` plays: a patch by ID (`100`, `0x64`) or name, else a sample
-/// file by its resource name or its path (absolute, or relative to a data directory).
+/// file by its resource name or its path (absolute, or relative to a data directory),
+/// else a sample inside a zip pack by its resource name.
 fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef), AuditionError> {
     let id = match target
         .strip_prefix("0x")
@@ -303,8 +304,21 @@ fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef
         .filter(|p| p.is_absolute())
         .chain(project.dirs.iter().rev().map(|dir| dir.join(wanted)))
         .find(|p| p.is_file());
-    match file.and_then(|f| crate::world::sound::sample_ref(&f, &project.dirs)) {
-        Some(sample) => Ok((format!("sample {}", sample.name), sample)),
+    if let Some(sample) = file.and_then(|f| crate::world::sound::sample_ref(&f, &project.dirs)) {
+        return Ok((format!("sample {}", sample.name), sample));
+    }
+    // Not a file on disk: a sample inside a zip pack, by its resource name.
+    let extensions = crate::toolchain::project::SAMPLE_EXTENSIONS;
+    match crate::toolchain::project::packs::find_packed(&project.dirs, target, extensions) {
+        Some((pack, name)) => {
+            let sample = SampleRef {
+                patch: 0,
+                path: Arc::from(pack.join(&name).as_path()),
+                name: Arc::from(name.as_str()),
+                linked: false,
+            };
+            Ok((format!("sample {name} (in {})", pack.display()), sample))
+        }
         None => Err(AuditionError::NotFound(target.to_owned())),
     }
 }

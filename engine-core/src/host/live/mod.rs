@@ -173,7 +173,7 @@ impl LiveEngine {
         reload: Option<ReloadConfig>,
     ) -> std::io::Result<Self> {
         let (handle, output) = output::open(choice, MixerConfig::default());
-        let dirs = project.dirs.clone();
+        let dirs = capture::stored_dirs(&project.dirs);
         let session = Session::new(project, handle, config);
         let header = Header {
             format: capture::FORMAT.to_string(),

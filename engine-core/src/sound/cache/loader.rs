@@ -49,9 +49,13 @@ pub enum LoadError {
 }
 
 impl LoadError {
-    /// True if the resource would take more memory than any one resource may.
+    /// True if the resource would take more memory (or more frames) than any one
+    /// resource may: a sound that long is streamed instead.
     pub fn too_large(&self) -> bool {
-        matches!(self, Self::Decode(DecodeError::TooLarge { .. }))
+        matches!(
+            self,
+            Self::Decode(DecodeError::TooLarge { .. } | DecodeError::TooLong { .. })
+        )
     }
 }
 

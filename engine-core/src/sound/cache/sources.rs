@@ -13,7 +13,7 @@
 
 use crate::runtime::hash::FastMap;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
@@ -22,6 +22,7 @@ use zip::ZipArchive;
 use super::error::CacheError;
 use super::name::normalize_name;
 use crate::toolchain::fsrules::{self, ReadRules, Refusal, WalkOptions};
+use crate::toolchain::project::packs;
 
 /// The name a file of a directory source is served under, if it has one: its relative
 /// path normalised. A `\` or `:` inside one file name would change meaning once the name
@@ -156,7 +157,7 @@ impl Source {
             path: path.to_owned(),
             message,
         };
-        let file = File::open(path).map_err(|e| fail(e.to_string()))?;
+        let file = fsrules::open_regular(path).map_err(|e| fail(e.reason()))?;
         let archive = ZipArchive::new(BufReader::new(file)).map_err(|e| fail(e.to_string()))?;
         let mut index = FastMap::default();
         let mut order = Vec::new();
@@ -308,36 +309,9 @@ impl Source {
         let mut archive = zip.archive.lock().unwrap_or_else(PoisonError::into_inner);
         let entry = archive
             .by_index(number)
-            .map_err(|e| self.read_error(name, e.to_string()))?;
-        let expected = entry.size();
-        self.read_capped(name, entry, expected)
-    }
-
-    /// Reads all of `reader`, refusing more than [`MAX_RESOURCE_BYTES`].
-    fn read_capped(
-        &self,
-        name: &str,
-        reader: impl Read,
-        expected: u64,
-    ) -> Result<Vec<u8>, CacheError> {
-        if expected > MAX_RESOURCE_BYTES {
-            return Err(self.read_error(
-                name,
-                format!("it is {expected} bytes, more than the 1 GiB limit"),
-            ));
-        }
-        // The expected size is only a hint for the first allocation; the read itself
-        // decides, and is capped.
-        let hint = usize::try_from(expected.min(64 << 20)).unwrap_or(0);
-        let mut bytes = Vec::with_capacity(hint);
-        reader
-            .take(MAX_RESOURCE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| self.read_error(name, e.to_string()))?;
-        if bytes.len() as u64 > MAX_RESOURCE_BYTES {
-            return Err(self.read_error(name, "it is more than the 1 GiB limit".to_owned()));
-        }
-        Ok(bytes)
+            .map_err(|e| self.read_error(name, packs::entry_error(e)))?;
+        let declared = entry.size();
+        packs::read_entry_data(entry, declared).map_err(|why| self.read_error(name, why))
     }
 }
 

@@ -6,7 +6,7 @@
 //! The header is written first with data size 0 and patched by [`WavWriter::complete`],
 //! so a file whose render failed half way never looks like a complete WAV of that length.
 
-use std::fs::File;
+use crate::toolchain::fsrules::{Output, OutputError};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -36,6 +36,9 @@ pub fn wav_file_bytes(frames: u64) -> u64 {
 /// Why a WAV file could not be written. Each names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum WavError {
+    /// The output rule refused the path (a device, a named pipe, a folder).
+    #[error(transparent)]
+    Refused(OutputError),
     /// The file could not be created.
     #[error("cannot create {}: {source}", path.display())]
     Create {
@@ -89,6 +92,20 @@ pub struct WavSpec {
     pub quantize: Quantize,
 }
 
+impl WavError {
+    /// What the output rule said, for the file at `path`: a refusal as it is, a failed
+    /// write as [`WavError::Write`].
+    fn from_output(path: &Path, error: OutputError) -> Self {
+        match error {
+            OutputError::Io { source, .. } => WavError::Write {
+                path: path.to_path_buf(),
+                source,
+            },
+            refusal => WavError::Refused(refusal),
+        }
+    }
+}
+
 impl WavSpec {
     /// A render's: stereo at `sample_rate`, [`Quantize::Symmetric`].
     pub fn render(sample_rate: u32) -> Self {
@@ -120,7 +137,7 @@ impl WavSpec {
 
 /// Writes interleaved `f32` frames as 16-bit PCM WAV, deterministically (plain rounding,
 /// no dither), so the same input always gives the same bytes.
-pub struct WavWriter<W: Write + Seek = File> {
+pub struct WavWriter<W: Write + Seek = Output> {
     out: W,
     path: PathBuf,
     spec: WavSpec,
@@ -130,28 +147,27 @@ pub struct WavWriter<W: Write + Seek = File> {
     bytes: Vec<u8>,
 }
 
-impl WavWriter<File> {
-    /// Creates the file (replacing one that is there) for a stereo render.
+impl WavWriter<Output> {
+    /// Starts the file for a stereo render; see [`create_with`](Self::create_with).
     pub fn create(path: &Path, sample_rate: u32) -> Result<Self, WavError> {
         Self::create_with(path, WavSpec::render(sample_rate))
     }
 
-    /// Creates the file (replacing one that is there) holding `spec`.
+    /// Starts the file holding `spec` under the output rule (`fsrules::output`): only a
+    /// regular file is replaced, and only by [`finish`](Self::finish); until then (and
+    /// if anything fails) a file that was there stays as it was.
     pub fn create_with(path: &Path, spec: WavSpec) -> Result<Self, WavError> {
-        let file = File::create(path).map_err(|source| WavError::Create {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let file = Output::create(path, &[]).map_err(|e| WavError::from_output(path, e))?;
         Self::new_with(file, path, spec, u64::MAX)
     }
 
-    /// Patches the header and makes sure the data reached the disk (so a full disk is
-    /// reported here rather than lost); returns the frames written.
+    /// Patches the header, makes sure the data reached the disk (so a full disk is
+    /// reported here rather than lost) and puts the file in its place; returns the frames
+    /// written.
     pub fn finish(self) -> Result<u64, WavError> {
         let path = self.path.clone();
         let (frames, file) = self.complete()?;
-        file.sync_all()
-            .map_err(|source| WavError::Write { path, source })?;
+        file.commit().map_err(|e| WavError::from_output(&path, e))?;
         Ok(frames)
     }
 }
@@ -374,11 +390,17 @@ mod tests {
         if !full.exists() {
             return; // not Linux
         }
-        // Every write to /dev/full fails with ENOSPC, as on a full disk.
+        // A device is never a render's output…
+        assert!(matches!(
+            WavWriter::create(full, 48_000),
+            Err(WavError::Refused(_))
+        ));
+        // …but every write to /dev/full fails with ENOSPC, as on a full disk.
         let block = vec![0.25f32; 2 * 4800];
-        let result = WavWriter::create(full, 48_000).and_then(|mut writer| {
+        let file = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+        let result = WavWriter::new(file, full, 48_000, u64::MAX).and_then(|mut writer| {
             (0..10).try_for_each(|_| writer.write(&block))?;
-            writer.finish()
+            writer.complete()
         });
         let message = result.expect_err("ENOSPC").to_string();
         assert!(message.contains("/dev/full"), "{message}");

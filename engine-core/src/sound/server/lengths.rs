@@ -19,6 +19,12 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(head)
 }
 
+/// The pack a sample's path leads into (`data/extra.zip/s.wav`: `data/extra.zip`), if it
+/// is one: a file above it on the path. Looked for only when the sample cannot be opened.
+pub(super) fn packed_in(path: &Path) -> Option<&Path> {
+    path.ancestors().skip(1).find(|above| above.is_file())
+}
+
 /// Why the length of a sample could not be measured.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LengthError {
@@ -47,6 +53,29 @@ pub enum LengthError {
     /// The cache could not load it (the error names it).
     #[error(transparent)]
     Cache(#[from] CacheError),
+    /// A sample in a zip pack the cache could not load (encrypted, damaged, not audio).
+    #[error("`{name}` in the pack {}: {why}", pack.display())]
+    Packed {
+        /// The sample.
+        name: String,
+        /// The pack.
+        pack: PathBuf,
+        /// What the cache said.
+        why: String,
+    },
+    /// A sample in a zip pack too long to decode whole: it would have to stream, and a
+    /// pack's samples are not streamed.
+    #[error(
+        "`{name}` in the pack {} is too long to decode whole and would have to be streamed, \
+         and a sample in a pack is never streamed: unpack it into the data folder",
+        pack.display()
+    )]
+    PackedTooLong {
+        /// The sample.
+        name: String,
+        /// The pack.
+        pack: PathBuf,
+    },
     /// Decoding it from end to end failed.
     #[error("`{name}`: {message}")]
     Scan {
@@ -80,14 +109,8 @@ impl CacheSamples {
             Err(e) => {
                 // Not a file on disk: a sample inside a zip pack, which the cache reads
                 // and decodes (whole: a packed sample does not stream).
-                if !path.exists()
-                    && let Ok(handle) = self.cache.get(&sample.name)
-                    && let Some(buffer) = handle.samples()
-                {
-                    return Ok(SampleInfo {
-                        frames: buffer.frames() as u64,
-                        sample_rate: buffer.sample_rate,
-                    });
+                if let Some(pack) = packed_in(path) {
+                    return self.packed_length(sample, pack);
                 }
                 return Err(LengthError::Read {
                     path: path.to_path_buf(),
@@ -139,6 +162,30 @@ impl CacheSamples {
 }
 
 impl CacheSamples {
+    /// The length of `sample`, inside the zip pack `pack`: decoded whole by the cache.
+    fn packed_length(&self, sample: &SampleRef, pack: &Path) -> Result<SampleInfo, LengthError> {
+        match self.cache.get(&sample.name) {
+            Ok(handle) => {
+                let buffer = handle.samples().ok_or_else(|| LengthError::NotAudio {
+                    name: sample.name.to_string(),
+                })?;
+                Ok(SampleInfo {
+                    frames: buffer.frames() as u64,
+                    sample_rate: buffer.sample_rate,
+                })
+            }
+            Err(CacheError::TooLarge { .. }) => Err(LengthError::PackedTooLong {
+                name: sample.name.to_string(),
+                pack: pack.to_path_buf(),
+            }),
+            Err(e) => Err(LengthError::Packed {
+                name: sample.name.to_string(),
+                pack: pack.to_path_buf(),
+                why: e.to_string(),
+            }),
+        }
+    }
+
     /// The length of `sample`, measured once and remembered (a failure too).
     pub fn length(&self, sample: &SampleRef) -> Result<SampleInfo, LengthError> {
         if let Ok(known) = self.known.lock()

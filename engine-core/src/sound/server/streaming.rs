@@ -2,6 +2,7 @@
 //! them through the streaming path (`streamer`) — on the streaming thread live, on
 //! the server's own thread offline.
 
+use super::lengths::{LengthError, packed_in};
 use super::{MUSIC_STREAM_FILE_BYTES, Pending, SoundServer, decode_failure};
 use crate::runtime::clock::SampleTime;
 use crate::runtime::sink::ControlGroup;
@@ -91,11 +92,20 @@ impl SoundServer {
         ) {
             Ok(decoder) => decoder,
             Err(e) => {
+                let path = Path::new(p.sample.path.as_ref());
+                let reason = match packed_in(path) {
+                    Some(pack) => LengthError::PackedTooLong {
+                        name: p.sample.name.to_string(),
+                        pack: pack.to_path_buf(),
+                    }
+                    .to_string(),
+                    None => e.to_string(),
+                };
                 let what = SampleEvent::LoadFailed {
                     note: p.note,
                     sample: Arc::clone(&p.sample.name),
                     failure: decode_failure(&e),
-                    reason: e.to_string(),
+                    reason,
                 };
                 self.drop_note(p.note, what);
                 return;

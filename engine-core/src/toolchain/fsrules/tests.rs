@@ -6,6 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+mod output;
+
 /// A folder under the system temp dir, removed when dropped.
 struct Temp(PathBuf);
 

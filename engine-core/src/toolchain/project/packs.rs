@@ -47,6 +47,22 @@ pub fn entry_name(raw: &str) -> Option<String> {
     fine.then_some(name)
 }
 
+/// The sample a name means inside the packs of `dirs`, as the resource cache finds it
+/// (a later data folder first; in one, the last pack by name first): the pack and the
+/// entry's resource name. `extensions` are the sound files' (lower case).
+pub fn find_packed(dirs: &[PathBuf], name: &str, extensions: &[&str]) -> Option<(PathBuf, String)> {
+    let wanted = entry_name(name)?;
+    dirs.iter().rev().find_map(|dir| {
+        packs_in(dir).into_iter().rev().find_map(|path| {
+            let pack = read_pack(&path, extensions).ok()?;
+            pack.entries
+                .binary_search(&wanted)
+                .is_ok()
+                .then(|| (path, wanted.clone()))
+        })
+    })
+}
+
 /// Reads a pack's table of contents (not its data): the files it holds with one of
 /// `extensions` (lower case).
 ///
@@ -54,7 +70,7 @@ pub fn entry_name(raw: &str) -> Option<String> {
 /// Why the file is not a zip that can be read (the message names no file: the caller's
 /// diagnostic does).
 pub fn read_pack(path: &Path, extensions: &[&str]) -> Result<Pack, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let file = crate::toolchain::fsrules::open_regular(path).map_err(|e| e.reason())?;
     let archive = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|e| e.to_string())?;
     let mut entries: Vec<String> = archive
         .file_names()
@@ -79,9 +95,10 @@ pub fn read_pack(path: &Path, extensions: &[&str]) -> Result<Pack, String> {
 /// The bytes of `entry` (a resource name) in the pack at `pack`.
 ///
 /// # Errors
-/// Why it could not be read: the pack, the entry missing, or larger than a sample may be.
+/// Why it could not be read: the pack, the entry missing, encrypted, damaged, larger
+/// than a sample may be, or inflating past its declared size.
 pub fn read_entry(pack: &Path, entry: &str) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(pack).map_err(|e| e.to_string())?;
+    let file = crate::toolchain::fsrules::open_regular(pack).map_err(|e| e.reason())?;
     let mut archive =
         zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|e| e.to_string())?;
     let index = (0..archive.len())
@@ -92,24 +109,64 @@ pub fn read_entry(pack: &Path, entry: &str) -> Result<Vec<u8>, String> {
                 .is_some_and(|n| entry_name(&n).is_some_and(|n| n == entry))
         })
         .ok_or_else(|| format!("`{entry}` is not in the pack"))?;
-    let mut file = archive.by_index(index).map_err(|e| e.to_string())?;
-    if file.size() > MAX_ENTRY_BYTES {
-        return Err(format!(
-            "`{entry}` is {} bytes, more than a sample may be",
-            file.size()
-        ));
+    let file = archive.by_index(index).map_err(entry_error)?;
+    let declared = file.size();
+    read_entry_data(file, declared)
+}
+
+/// What went wrong opening a pack's entry, said plainly.
+pub fn entry_error(error: zip::result::ZipError) -> String {
+    match error {
+        zip::result::ZipError::UnsupportedArchive(why)
+            if why == zip::result::ZipError::PASSWORD_REQUIRED =>
+        {
+            "it is encrypted (HitBench reads no password-protected pack entries)".to_owned()
+        }
+        other => other.to_string(),
     }
-    let mut bytes = Vec::new();
-    file.by_ref()
-        .take(MAX_ENTRY_BYTES)
+}
+
+/// Reads a pack entry's bytes: at most the size its headers declare (an entry that
+/// inflates past it is refused, not read on) and at most a sample's limit.
+///
+/// # Errors
+/// Why not, for a message after the entry's name.
+pub fn read_entry_data(entry: impl Read, declared: u64) -> Result<Vec<u8>, String> {
+    if declared > MAX_ENTRY_BYTES {
+        return Err(format!("it is {declared} bytes, more than the 1 GiB limit"));
+    }
+    // The declared size is only a hint for the first allocation; the read decides.
+    let hint = usize::try_from(declared.min(64 << 20)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(hint);
+    entry
+        .take(declared + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > declared {
+        return Err(format!(
+            "it inflates past its declared size of {declared} bytes (the pack is damaged); \
+             reading stopped there"
+        ));
+    }
     Ok(bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_is_read_no_further_than_its_declared_size() {
+        let more = [0u8; 100];
+        let error = read_entry_data(&more[..], 10).unwrap_err();
+        assert!(
+            error.contains("past its declared size of 10 bytes"),
+            "{error}"
+        );
+        assert_eq!(read_entry_data(&more[..], 100).unwrap().len(), 100);
+        let huge = read_entry_data(&more[..], MAX_ENTRY_BYTES + 1).unwrap_err();
+        assert!(huge.contains("more than the 1 GiB limit"), "{huge}");
+    }
 
     #[test]
     fn entry_names_are_the_caches_and_escapes_are_refused() {

@@ -27,6 +27,16 @@ pub(super) enum Undecodable {
     /// It decodes to nothing.
     #[error("it holds no audio")]
     Empty,
+    /// A pack's entry that cannot be read (encrypted, damaged, too large).
+    #[error("{0}")]
+    Unreadable(String),
+    /// A pack's entry too long to decode whole: a loose file that long is streamed, a
+    /// pack's entry cannot be.
+    #[error(
+        "it is longer than a sample decoded whole may be ({0} frames) and would have to be \
+         streamed, and a sample in a pack is never streamed: unpack it into the data folder"
+    )]
+    PackedTooLong(u64),
     /// It cannot be opened or not a frame decodes.
     #[error(transparent)]
     Decode(#[from] DecodeError),

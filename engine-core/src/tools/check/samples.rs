@@ -69,15 +69,19 @@ fn judge(
     // from it and decoded whole.
     let decoded = match (&first.pack, first.resource.as_deref()) {
         (Some(pack), Some(entry)) => Some(match rules.check(pack) {
-            Err(refusal) => Err(Undecodable::Damaged(refusal.reason())),
+            Err(refusal) => Err(Undecodable::Unreadable(refusal.reason())),
             Ok(_) => match packs::read_entry(pack, entry) {
-                Err(why) => Err(Undecodable::Damaged(why)),
+                Err(why) => Err(Undecodable::Unreadable(why)),
                 Ok(bytes) => match decode(entry, &bytes, &limits) {
                     Ok(d) if d.partial.is_some() => {
                         Err(Undecodable::Damaged(d.partial.unwrap_or_default()))
                     }
                     Ok(d) if d.buffer.frames() == 0 => Err(Undecodable::Empty),
-                    Ok(_) | Err(DecodeError::TooLong { .. }) => Ok(()),
+                    Ok(_) => Ok(()),
+                    // A loose file that long streams; one in a pack cannot.
+                    Err(DecodeError::TooLong { max_frames, .. }) => {
+                        Err(Undecodable::PackedTooLong(max_frames))
+                    }
                     Err(e) => Err(e.into()),
                 },
             },

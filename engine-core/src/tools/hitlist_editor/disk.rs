@@ -2,7 +2,6 @@
 //! rule, a content fingerprint and the modification time to notice changes by others,
 //! and an atomic write (a temporary file beside the target, then a rename).
 
-use std::io::Write as _;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -26,33 +25,12 @@ pub(super) fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so a
-/// reader sees the old file or the new one, never half of one.
+/// Writes `bytes` to `path` under the output rule (`fsrules::output`): a temporary file
+/// beside it, renamed over it, so a reader sees the old file or the new one, never half
+/// of one.
 ///
 /// # Errors
-/// The first IO error; the temporary file is removed then and `path` is untouched.
+/// The first IO error or refusal; `path` is untouched then.
 pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.hitbench-{}.tmp", std::process::id()));
-    write_then_rename(&temp, path, bytes).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })
-}
-
-fn write_then_rename(temp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = std::fs::File::create(temp)?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    drop(file);
-    if let Ok(meta) = std::fs::metadata(path) {
-        std::fs::set_permissions(temp, meta.permissions())?;
-    }
-    std::fs::rename(temp, path)
+    crate::toolchain::fsrules::write_output(path, &[], bytes).map_err(|e| e.into_io())
 }

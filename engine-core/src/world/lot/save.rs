@@ -11,10 +11,7 @@
 //! written over. A link to a regular file is followed: the file it names is replaced and
 //! the link stays.
 
-use std::fs::OpenOptions;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Whether, and where, `savelot` may write a lot file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -29,10 +26,6 @@ pub enum SaveLotPolicy {
     /// Any regular file (a path the user chose in a dialog).
     Anywhere,
 }
-
-/// Names tried for the temporary file beside the target before giving up (each is
-/// created new, so a name someone else holds is skipped, never opened).
-pub const TEMP_NAME_ATTEMPTS: u32 = 16;
 
 /// Why `savelot` did not write. Each names the path.
 #[derive(Debug, thiserror::Error)]
@@ -166,41 +159,9 @@ fn describe(kind: &std::fs::FileType) -> &'static str {
     "not a file"
 }
 
-/// Writes `bytes` to `target`: first to a new temporary file beside it, then renamed over
-/// it, so the old file stays whole if anything fails. The temporary file is always one
-/// this call created (`create_new`), so a file planted under its name — a link to
-/// elsewhere, a pipe — is never opened. The new file keeps the old one's permissions.
+/// Writes `bytes` to `target` under the output rule (`fsrules::output`): first to a new
+/// temporary file beside it, then renamed over it, so the old file stays whole if
+/// anything fails, and nothing that is not a regular file is ever replaced.
 pub fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static SERIAL: AtomicU64 = AtomicU64::new(0);
-    let name = target
-        .file_name()
-        .map_or_else(|| "lot".into(), |n| n.to_string_lossy().into_owned());
-    let mut attempt = 0;
-    let (temp, mut file) = loop {
-        let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
-        let temp = target.with_file_name(format!(".{name}.{}.{serial}.tmp", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(file) => break (temp, file),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                attempt += 1;
-                if attempt >= TEMP_NAME_ATTEMPTS {
-                    return Err(e);
-                }
-            }
-            Err(e) => return Err(e),
-        }
-    };
-    let result = (|| {
-        if let Ok(old) = std::fs::metadata(target) {
-            file.set_permissions(old.permissions())?;
-        }
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp, target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    crate::toolchain::fsrules::write_output(target, &[], bytes).map_err(|e| e.into_io())
 }
