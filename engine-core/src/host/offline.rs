@@ -482,7 +482,14 @@ fn run(
         commands.take_trace(&mut session);
         let frames = (session.now() - start).min(end - start) as usize;
         let probe = commands.probe.as_deref_mut();
-        peak = peak.max(render_frames(&mut mixer, &mut buffer, start, frames, output, probe)?);
+        peak = peak.max(render_frames(
+            &mut mixer,
+            &mut buffer,
+            start,
+            frames,
+            output,
+            probe,
+        )?);
         if let Some(progress) = &mut progress {
             let at = RenderProgress {
                 frames: output.frames,

@@ -8,7 +8,7 @@ use crate::host::command::{ScriptLine, TimedCommand, line_command, script_lines}
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::suggest::closest;
-use crate::world::cache_settings::{MAX_CACHE_MB, megabytes};
+use crate::world::cache_settings::{MAX_CACHE_MB, budget_bytes};
 use std::path::Path;
 
 /// The most commands one `repeat` line makes.
@@ -161,8 +161,8 @@ fn setting(line: &ScriptLine<'_>, script: &QaScript) -> Result<Setting, Problem>
         (Some((_, "cache")), Some((column, mb)), None) => mb
             .parse::<f64>()
             .ok()
-            .filter(|mb| *mb > 0.0 && *mb <= MAX_CACHE_MB)
-            .map(|mb| Setting::Cache(megabytes(mb)))
+            .and_then(budget_bytes)
+            .map(Setting::Cache)
             .ok_or_else(|| {
                 (
                     *column,

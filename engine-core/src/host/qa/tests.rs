@@ -238,9 +238,16 @@ fn a_script_may_set_its_cache_budget_first() {
     assert!(problems.is_empty(), "{problems:#?}");
     assert_eq!(script.cache_budget, Some(1_572_864));
     assert_eq!(script.voices, Some(4));
-    let (column, message) = problem("0 set cache 0\n");
-    assert_eq!(column, 13);
-    assert!(message.contains("not a cache budget in MB"), "{message}");
+    // Nothing, or less than a byte once rounded, is no budget (as `BudgetMB` and
+    // `--cache-mb` say).
+    for nothing in ["0", "-0", "0.0", "0.0000001", "-5", "65537"] {
+        let (column, message) = problem(&format!("0 set cache {nothing}\n"));
+        assert_eq!(column, 13, "{nothing}");
+        assert!(
+            message.contains("not a cache budget in MB"),
+            "{nothing}: {message}"
+        );
+    }
     let (_, message) = problem("0 set cache lots\n");
     assert!(
         message.contains("`lots` is not a cache budget"),
