@@ -259,7 +259,19 @@ fn allowed_savelot_keeps_the_lot_file_whole_and_stays_inside_the_project() {
         "0 move 2 9 9\n0 move 1 2 2\n0.1 savelot\n0.1 savelot {escape}\n0.1 savelot ../x.lot\n"
     );
     let run = p.render(&script, &["--duration", "0.2", "--allow-savelot"]);
-    assert_eq!(run.code, ExitCode::SUCCESS, "{}\n{}", run.out, run.err);
+    // The sound is rendered and the lot saved, but two saves asked for were refused: the
+    // render says which lines and fails (it used to exit 0).
+    assert_eq!(run.code, ExitCode::from(1), "{}\n{}", run.out, run.err);
+    assert!(p.0.join("out.wav").is_file());
+    let script_file = text(&p.0.join("script.txt"));
+    for line in [4, 5] {
+        assert!(
+            run.err
+                .contains(&format!("{script_file}: savelot: line {line}: ")),
+            "{}",
+            run.err
+        );
+    }
     // Only object 1's line changed: comments, the broken line, 16777217 are as they were.
     let expected = FAULTY_LOT.replace("at 16777217 1", "at 2 2");
     assert_eq!(std::fs::read_to_string(&lot).unwrap(), expected);
@@ -271,4 +283,21 @@ fn allowed_savelot_keeps_the_lot_file_whole_and_stays_inside_the_project() {
         .filter(|l| l.contains("outside the project"))
         .count();
     assert_eq!(refusals, 2, "{}", run.out);
+    // `play` of the same script fails likewise.
+    let run = hitbench(&[
+        "play",
+        &text(p.0.path()),
+        "--script",
+        &script_file,
+        "--allow-savelot",
+        "--tail",
+        "0.2",
+        "--null-audio",
+    ]);
+    assert_eq!(run.code, ExitCode::from(1), "{}\n{}", run.out, run.err);
+    assert!(
+        run.err.contains("2 savelot line(s) could not save"),
+        "{}",
+        run.err
+    );
 }

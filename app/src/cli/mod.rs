@@ -101,7 +101,8 @@ world.ini [Cache] BudgetMB; default 256):
         render is refused before it starts. Runtime faults and errors in the lot
         or world.ini go to standard error; --trace prints every trace record.
         A `savelot` line is an error unless --allow-savelot (which saves only
-        inside the project's folders). --loudness prints, after the render, the
+        inside the project's folders); one that could not save ends the render
+        with exit status 1. --loudness prints, after the render, the
         output's integrated loudness, largest short-term (3 s) and momentary
         (400 ms) loudness in LUFS and its true peak in dBTP (EBU R 128,
         ITU-R BS.1770); silence reads `-inf (silent)`. --capture writes a

@@ -13,7 +13,7 @@ use super::args::{Args, usage};
 use super::render::{
     load_project, load_script, parse_seconds, parse_seed, plugin_dirs, print_record, savelot_policy,
 };
-use engine_core::host::command::{Command, DebugCommand, TimedCommand};
+use engine_core::host::command::{Command, DebugCommand, TimedCommand, WorldCommand};
 use engine_core::host::live::{CaptureStatus, LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::host::session::SessionConfig;
 use engine_core::runtime::debug::PausedView;
@@ -22,6 +22,7 @@ use engine_core::sound::output::OutputChoice;
 use engine_core::toolchain::project::Project;
 use engine_core::tools::why::{self, Subject, WhyLog};
 use engine_core::world::ObjectId;
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -92,6 +93,8 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         waiting: 0,
         now: SampleTime::ZERO,
         paused: None,
+        saves: HashSet::new(),
+        failed_saves: 0,
     };
     let file = script_path.display().to_string();
     let start = Instant::now();
@@ -102,6 +105,9 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         if let Command::Why(subject) = &timed.command {
             news.answer_why(&engine, &checked, subject, &label, io)?;
             continue;
+        }
+        if matches!(timed.command, Command::World(WorldCommand::SaveLot(_))) {
+            news.saves.insert(label.clone());
         }
         engine.send(LiveCommand::Execute {
             label,
@@ -133,7 +139,21 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         None => engine.take_snapshot(),
     };
     news.print(&snapshot, io)?;
-    summary(&script, start, &snapshot, io)
+    summary(&script, start, &snapshot, io)?;
+    failed_saves(&news, &file, io)
+}
+
+/// A lot the script asked to save and that was not saved is an error: exit status 1.
+fn failed_saves(news: &News, file: &str, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
+    if news.failed_saves == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        io.err,
+        "hitbench: error: {file}: {} savelot line(s) could not save the lot (see above)",
+        news.failed_saves
+    )?;
+    Ok(ExitCode::from(1))
 }
 
 /// How long the engine thread may take to write a capture's end.
@@ -171,7 +191,7 @@ fn summary(
     start: Instant,
     snapshot: &LiveSnapshot,
     io: &mut Io<'_>,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<()> {
     let (started, missed, dropped) = snapshot.notes;
     writeln!(
         io.out,
@@ -181,7 +201,7 @@ fn summary(
         start.elapsed().as_secs_f64(),
         snapshot.mixer.underruns,
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// When a play script's lines are due: at their time since the start, plus the time the
@@ -258,6 +278,9 @@ struct News {
     now: SampleTime,
     /// Where the debugger holds the engine paused, as the last snapshot had it.
     paused: Option<PausedView>,
+    /// The labels of the `savelot` lines sent, and how many of them could not save.
+    saves: HashSet<String>,
+    failed_saves: usize,
 }
 
 /// How long a `why` waits for the commands before it to be answered.
@@ -272,6 +295,9 @@ impl News {
         }
         for reply in &snapshot.replies {
             print_reply(&reply.line, &reply.result, io)?;
+            if reply.result.is_err() && self.saves.contains(&reply.line) {
+                self.failed_saves += 1;
+            }
         }
         self.waiting = self.waiting.saturating_sub(snapshot.replies.len());
         self.now = snapshot.now;

@@ -121,6 +121,18 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         writer.finish(SampleTime::from_samples(report.frames))?;
         writeln!(io.out, "captured {}", path.display())?;
     }
+    say_report(&report, &out, options.sample_rate, &script_path, io)
+}
+
+/// What a render did: its log, the file written, its loudness when asked for; a failed
+/// `savelot` of the script is an error and exit status 1.
+fn say_report(
+    report: &offline::RenderReport,
+    out: &Path,
+    rate: u32,
+    script_path: &Path,
+    io: &mut Io<'_>,
+) -> anyhow::Result<ExitCode> {
     for line in &report.log {
         writeln!(io.out, "{line}")?;
     }
@@ -134,12 +146,23 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
         "wrote {}: {:.2} s, {} Hz stereo 16-bit, {} note(s) played, {} dropped, peak {peak_db}",
         out.display(),
         report.seconds,
-        options.sample_rate,
+        rate,
         report.started,
         report.dropped,
     )?;
     if let Some(loudness) = &report.loudness {
         super::compare::write_loudness(loudness, "", io.out)?;
+    }
+    // The sound is written, but a lot the script asked to save is not: say so, and fail.
+    if !report.failed_saves.is_empty() {
+        for failed in &report.failed_saves {
+            writeln!(
+                io.err,
+                "hitbench: error: {}: savelot: {failed}",
+                script_path.display()
+            )?;
+        }
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -263,3 +263,40 @@ fn a_move_rewrites_only_the_moved_objects_line() {
     assert_eq!(back.hour, 21.5);
     assert_eq!(back.objects.get(1).unwrap().fields[20], 7);
 }
+
+/// `path` written relative to the working folder (`../../tmp/…`), as a project named on
+/// the command line often is.
+fn relative_to_here(path: &Path) -> PathBuf {
+    let here = std::env::current_dir().unwrap();
+    let mut relative = PathBuf::new();
+    for _ in here.components().skip(1) {
+        relative.push("..");
+    }
+    relative.join(path.strip_prefix("/").unwrap())
+}
+
+#[test]
+fn a_project_named_by_a_relative_path_saves_its_own_lot_file_and_files_in_it() {
+    let lot = Lot::new("relative", LOT);
+    let (handle, _mixer) = mixer(MixerConfig::default());
+    let config = SessionConfig {
+        save_lot: SaveLotPolicy::InsideProject,
+        ..SessionConfig::default()
+    };
+    let folder = relative_to_here(&lot.project_dir());
+    assert!(
+        folder.is_relative() && folder.is_dir(),
+        "{}",
+        folder.display()
+    );
+    let mut session = Session::new(Project::load(&folder), handle, config);
+    session.run_line("move 1 5 5").unwrap();
+    // `savelot` writes the lot file world.ini names — not `project/project/home.lot`.
+    let reply = session.run_line("savelot").unwrap();
+    assert!(!lot.file("project/project").exists(), "{reply}");
+    let saved = std::fs::read_to_string(lot.file("project/home.lot")).unwrap();
+    assert!(saved.contains("at 5 5"), "{saved}");
+    // A file given is the project folder's.
+    session.run_line("savelot copy.lot").unwrap();
+    assert!(lot.file("project/copy.lot").is_file());
+}

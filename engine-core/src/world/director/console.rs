@@ -263,14 +263,14 @@ impl WorldDirector {
         if self.save_policy == SaveLotPolicy::Denied {
             return Err(SaveLotError::Denied.into());
         }
-        let Some(path) = path
-            .map(Path::to_path_buf)
-            .or_else(|| self.lot_file.clone())
-        else {
-            return Err(WorldError::NoLotFile);
-        };
         let project = engine.project();
-        let target = resolve_target(self.save_policy, &path, project.root(), &project.dirs)?;
+        // A file given is relative to the project's folder; the lot file `world.ini`
+        // names was found already (relative to where HitBench runs, like the folder).
+        let path = match path {
+            Some(path) => project.root().join(path),
+            None => self.lot_file.clone().ok_or(WorldError::NoLotFile)?,
+        };
+        let target = resolve_target(self.save_policy, &path, &project.dirs)?;
         let own_file = self
             .lot_file
             .as_ref()

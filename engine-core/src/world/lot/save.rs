@@ -81,19 +81,19 @@ pub enum SaveLotError {
     },
 }
 
-/// The file `savelot` may write for `path` under `policy`: relative paths are taken from
-/// `base` (the project's folder); links are followed to a regular file; the result is
-/// absolute, without links or `..`. `folders` are the project's data folders.
+/// The file `savelot` may write for `path` under `policy` (a relative path is taken from
+/// where HitBench runs, as the project's folders are); links are followed to a regular
+/// file; the result is absolute, without links or `..`. `folders` are the project's
+/// data folders.
 pub fn resolve_target(
     policy: SaveLotPolicy,
     path: &Path,
-    base: &Path,
     folders: &[PathBuf],
 ) -> Result<PathBuf, SaveLotError> {
     if policy == SaveLotPolicy::Denied {
         return Err(SaveLotError::Denied);
     }
-    let path = base.join(path);
+    let path = path.to_path_buf();
     let io = |source| SaveLotError::Io {
         path: path.clone(),
         source,

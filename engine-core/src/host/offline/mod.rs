@@ -17,10 +17,10 @@
 //!
 //! A script's `why` lines are answered here, not by the session (the engine keeps no
 //! history): the records about their subjects are kept as the render goes
-//! ([`WhyLog`]), and a `why` line's log entry is the explanation of its subject's latest
+//! ([`WhyLog`](crate::tools::why::WhyLog)), and a `why` line's log entry is the explanation of its subject's latest
 //! decisions so far.
 
-use crate::host::command::{Command, TimedCommand};
+use crate::host::command::TimedCommand;
 use crate::host::keyframe::{Keyframe, Keyframer};
 use crate::host::session::{SaveLotPolicy, Session, SessionConfig};
 use crate::runtime::{EngineConfig, SampleTime, TraceRecord, TraceSwitches};
@@ -30,7 +30,6 @@ use crate::sound::output::{
 };
 use crate::sound::server::ServerConfig;
 use crate::toolchain::project::Project;
-use crate::tools::why::{Subject, WhyLog};
 use std::path::{Path, PathBuf};
 
 /// The Box-X voice limits a session takes (`--voices`, `set voices`, a capture's
@@ -97,6 +96,9 @@ pub struct RenderReport {
     pub peak: f32,
     /// The output's loudness and peaks (EBU R 128), when [`RenderOptions::loudness`] asked.
     pub loudness: Option<Loudness>,
+    /// The script's `savelot` lines that could not save, each `line N: why`: what the
+    /// user asked to keep was not kept.
+    pub failed_saves: Vec<String>,
 }
 
 /// Why a render failed. Each names the output file.
@@ -123,6 +125,12 @@ pub enum RenderError {
     /// Creating or writing the WAV file failed (the unfinished file is deleted).
     #[error(transparent)]
     Wav(#[from] WavError),
+    /// A run without a file asked for no end.
+    #[error("a run of {seconds} s never ends; give a duration")]
+    Endless {
+        /// The length asked for.
+        seconds: f64,
+    },
     /// The progress callback cancelled the render; the unfinished file is deleted.
     #[error("the render to {} was cancelled after {seconds:.1} s; nothing was written", path.display())]
     Cancelled {
@@ -161,13 +169,8 @@ fn length(
     out: &Path,
     options: &RenderOptions,
 ) -> Result<u64, RenderError> {
+    let (seconds, frames) = seconds_and_frames(script, options);
     let rate = f64::from(options.sample_rate.max(1));
-    let last = script.last().map_or(0.0, |c| c.time);
-    let seconds = options
-        .duration
-        .unwrap_or(last + options.tail_seconds)
-        .max(0.0);
-    let frames = seconds * rate;
     if !frames.is_finite() || frames.round() > WAV_MAX_FRAMES as f64 {
         return Err(RenderError::TooLong {
             path: out.to_path_buf(),
@@ -176,6 +179,31 @@ fn length(
             bytes: wav_file_bytes(frames.round() as u64),
             max_seconds: WAV_MAX_FRAMES as f64 / rate,
         });
+    }
+    Ok(frames.round() as u64)
+}
+
+/// How long a run lasts, in seconds and in frames: the duration asked for, else the last
+/// command plus the tail.
+fn seconds_and_frames(script: &[TimedCommand], options: &RenderOptions) -> (f64, f64) {
+    let rate = f64::from(options.sample_rate.max(1));
+    let last = script.last().map_or(0.0, |c| c.time);
+    let seconds = options
+        .duration
+        .unwrap_or(last + options.tail_seconds)
+        .max(0.0);
+    (seconds, seconds * rate)
+}
+
+/// The frames of a run that writes no file (a replay, a QA script): no WAV file's size
+/// limits it, only that it ends.
+fn length_without_file(
+    script: &[TimedCommand],
+    options: &RenderOptions,
+) -> Result<u64, RenderError> {
+    let (seconds, frames) = seconds_and_frames(script, options);
+    if !frames.is_finite() || frames.round() >= u64::MAX as f64 {
+        return Err(RenderError::Endless { seconds });
     }
     Ok(frames.round() as u64)
 }
@@ -319,7 +347,7 @@ pub fn run_without_file(
     options: RenderOptions,
     on_record: &mut dyn FnMut(TraceRecord),
 ) -> Result<RenderReport, RenderError> {
-    let total_frames = length(script, Path::new("(no file)"), &options)?;
+    let total_frames = length_without_file(script, &options)?;
     let mut output = Output {
         path: PathBuf::from("(no file)"),
         writer: None,
@@ -373,7 +401,7 @@ pub fn run_probed(
     probe: &mut dyn Probe,
     on_keyframe: Option<&mut dyn FnMut(Keyframe)>,
 ) -> Result<RenderReport, RenderError> {
-    let total_frames = length(script, Path::new("(no file)"), &options)?;
+    let total_frames = length_without_file(script, &options)?;
     let meter =
         LoudnessMeter::new(2, options.sample_rate).map_err(|source| RenderError::Loudness {
             path: PathBuf::from("(no file)"),
@@ -514,6 +542,7 @@ fn run(
         tap(keyframer.take(&session));
     }
     let log = commands.log;
+    let failed_saves = commands.failed_saves;
     let (started, _missed, dropped) = session.server.counts();
     let frames = output.frames;
     Ok(RenderReport {
@@ -525,6 +554,7 @@ fn run(
         dropped,
         peak,
         loudness: output.meter.as_ref().map(LoudnessMeter::loudness),
+        failed_saves,
     })
 }
 
@@ -563,209 +593,8 @@ fn render_frames(
     Ok(peak)
 }
 
-/// The script's commands as the render reaches them, their log, and where the trace
-/// records go: to the caller, and to the [`WhyLog`] the script's `why` lines read.
-struct Commands<'a> {
-    script: &'a [TimedCommand],
-    next: usize,
-    log: Vec<String>,
-    why: WhyLog,
-    on_record: &'a mut dyn FnMut(TraceRecord),
-    probe: Option<&'a mut dyn Probe>,
-    /// The pause the debugger holds has been said in the log.
-    pause_logged: bool,
-    /// The engine ticked since the last line ran.
-    ticked: bool,
-}
-
-/// True for a debugger line that only means something while the engine is paused.
-fn needs_pause(command: &Command) -> bool {
-    use crate::host::command::DebugCommand as D;
-    matches!(
-        command,
-        Command::Debug(D::GoOn(_) | D::Regs | D::Set { .. })
-    )
-}
-
-impl<'a> Commands<'a> {
-    fn new(script: &'a [TimedCommand], on_record: &'a mut dyn FnMut(TraceRecord)) -> Self {
-        let asked = script.iter().filter_map(|timed| match &timed.command {
-            Command::Why(subject) => Some(subject.clone()),
-            _ => None,
-        });
-        Self {
-            script,
-            next: 0,
-            log: Vec::new(),
-            why: WhyLog::new(asked),
-            on_record,
-            probe: None,
-            pause_logged: false,
-            ticked: true,
-        }
-    }
-
-    /// Lets the probe look wherever it asked to by `until` (the records so far handed
-    /// to it first).
-    fn looks_due(&mut self, session: &mut Session, output: &Output, peak: f32, until: SampleTime) {
-        let due = |probe: &Option<&mut dyn Probe>| {
-            probe
-                .as_ref()
-                .and_then(|p| p.next_look())
-                .is_some_and(|at| at <= until)
-        };
-        if !due(&self.probe) {
-            return;
-        }
-        self.take_trace(session);
-        let so_far = OutputSoFar {
-            peak,
-            loudness: output.meter.as_ref().map(LoudnessMeter::loudness),
-        };
-        while due(&self.probe) {
-            let looked = self
-                .probe
-                .as_mut()
-                .is_some_and(|probe| probe.look(session, &so_far));
-            if !looked {
-                break;
-            }
-        }
-    }
-
-    /// Runs the commands due by the start of the next tick (they run before it). While
-    /// the debugger holds the engine paused, the lines that follow run at once, in order,
-    /// as if typed at the paused debugger, until one lets it go on; a script that ends
-    /// while paused goes on without breakpoints (said in the log).
-    fn run_due(&mut self, session: &mut Session, rate: f64) {
-        loop {
-            let paused = session.engine.paused().is_some();
-            let Some(timed) = self.script.get(self.next) else {
-                if paused {
-                    self.log.push(format!(
-                        "{:>8.3}  the script ended while paused: going on without breakpoints",
-                        session.now().samples() as f64 / rate
-                    ));
-                    session.engine.disarm_debugger();
-                    let _ = session.engine.go_on(crate::runtime::engine::GoOn::Continue);
-                }
-                break;
-            };
-            let at = SampleTime::from_samples((timed.time * rate).round() as u64);
-            if at > session.now() && !paused {
-                break;
-            }
-            // A line that needs the paused debugger (`regs`, `next`, …) lets the engine
-            // run the tick the lines before it started, which may pause it, first.
-            if !paused && !self.ticked && needs_pause(&timed.command) {
-                break;
-            }
-            self.ticked = false;
-            let result = match &timed.command {
-                Command::Why(subject) => self.why(session, subject),
-                command => session.execute(command),
-            };
-            if let Some(probe) = self.probe.as_mut() {
-                probe.ran(timed, result.as_deref().map_err(String::as_str));
-            }
-            self.log.push(match result {
-                Ok(message) => format!("{:>8.3}  line {}: {message}", timed.time, timed.line),
-                Err(message) => {
-                    format!("{:>8.3}  line {}: error: {message}", timed.time, timed.line)
-                }
-            });
-            self.next += 1;
-            if session.engine.paused().is_none() {
-                // The next pause is another one.
-                self.pause_logged = false;
-            }
-        }
-    }
-
-    /// Says in the log where the engine paused, once per pause.
-    fn note_pause(&mut self, session: &Session, rate: f64) {
-        let engine = &session.engine;
-        let Some(paused) = engine.paused() else {
-            self.pause_logged = false;
-            return;
-        };
-        if self.pause_logged {
-            return;
-        }
-        self.pause_logged = true;
-        if let Some(view) = engine.debug_view().paused {
-            self.log.push(format!(
-                "{:>8.3}  {view}",
-                paused.at.samples() as f64 / rate
-            ));
-        }
-    }
-
-    /// `why`: the explanation of the subject's latest decisions from the records so far
-    /// (those of the commands just run included).
-    fn why(&mut self, session: &mut Session, subject: &Subject) -> Result<String, String> {
-        let on_lot: Vec<_> = session.engine.world().objects().map(|o| o.id).collect();
-        subject
-            .check(session.engine.project(), &on_lot)
-            .map_err(|e| e.to_string())?;
-        self.take_trace(session);
-        Ok(self
-            .why
-            .answer(subject, session.engine.config().sample_rate))
-    }
-
-    /// Hands the session's new trace records on, keeping those `why` will ask about.
-    fn take_trace(&mut self, session: &mut Session) {
-        for record in session.take_trace() {
-            if self.why.is_asking() {
-                self.why.keep(&record);
-            }
-            if let Some(probe) = self.probe.as_mut() {
-                probe.record(&record);
-            }
-            (self.on_record)(record);
-        }
-    }
-}
-
+mod commands;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
+mod tests;
 
-    /// Runs a render on its own thread; `None` if it has not ended within `limit` (the
-    /// thread is left to the process's end).
-    fn render_within(
-        options: RenderOptions,
-        out: &Path,
-        limit: Duration,
-    ) -> Option<Result<RenderReport, RenderError>> {
-        let out = out.to_path_buf();
-        let (send, receive) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = send.send(render(Project::default(), &[], &out, options));
-        });
-        receive.recv_timeout(limit).ok()
-    }
-
-    #[test]
-    fn a_render_longer_than_a_wav_can_hold_is_refused_up_front() {
-        // 10^7 s at 48 kHz is 1.9 TB of 16-bit stereo: it used to render until the disk
-        // was full (or its 32-bit sizes wrapped). /dev/null keeps the unfixed run harmless.
-        let options = RenderOptions {
-            duration: Some(1e7),
-            ..RenderOptions::default()
-        };
-        let result = render_within(options, Path::new("/dev/null"), Duration::from_secs(20))
-            .expect("refused at once, not rendered");
-        let message = result.expect_err("too long for a WAV file").to_string();
-        assert!(message.contains("/dev/null"), "{message}");
-        assert!(message.contains("4 GiB"), "{message}");
-        // Refused before the file is created.
-        let out =
-            std::env::temp_dir().join(format!("hitbench-too-long-{}.wav", std::process::id()));
-        let result = render_within(options, &out, Duration::from_secs(20)).expect("at once");
-        assert!(result.is_err());
-        assert!(!out.exists());
-    }
-}
+use commands::Commands;
