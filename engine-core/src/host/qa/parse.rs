@@ -4,7 +4,9 @@ use super::{
     Assertion, Bound, Compare, Counted, Expectation, NameKind, NameRef, QaScript, Sounding,
 };
 use crate::host::command::line::split_words;
-use crate::host::command::{ScriptLine, TimedCommand, line_command, script_lines};
+use crate::host::command::{
+    Command, ScriptLine, TimedCommand, WorldCommand, line_command, script_lines,
+};
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::suggest::closest;
@@ -42,6 +44,7 @@ pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
         let result = match line.rest.split_whitespace().next() {
             Some("expect") => expectation(&line).map(|e| script.expectations.push(e)),
             Some("repeat") => repeat(&line, file).map(|c| script.commands.extend(c)),
+
             Some("set") => setting(&line, &script).map(|setting| match setting {
                 Setting::Voices(n) => script.voices = Some(n),
                 Setting::Cache(bytes) => script.cache_budget = Some(bytes),
@@ -57,6 +60,19 @@ pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
                 line.line,
                 column,
                 message,
+            ));
+        }
+    }
+    // A QA run leaves the project's files as they are.
+    for c in &script.commands {
+        if matches!(c.command, Command::World(WorldCommand::SaveLot(_))) {
+            problems.push(Diagnostic::error(
+                DiagCode::SavelotNotAllowed,
+                file,
+                c.line,
+                0,
+                "a QA script never saves the lot: `savelot` has no place in it (its run \
+                 leaves the project's files as they are)",
             ));
         }
     }

@@ -262,3 +262,24 @@ fn capacity_misses_are_counted_apart_from_misses() {
     assert!(problems.is_empty(), "{problems:#?}");
     assert_eq!(script.expectations.len(), 2);
 }
+
+#[test]
+fn a_savelot_line_has_no_place_in_a_qa_script() {
+    // It used to be read, and then refused silently when the script ran.
+    for text in [
+        "0 move 1 2 2\n0.5 savelot\n",
+        "0 move 1 2 2\n0.5 savelot home.lot\n",
+        "0 move 1 2 2\n0.5 repeat 2 every 10ms savelot\n",
+    ] {
+        let (_, problems) = read(text);
+        assert!(!problems.is_empty(), "{text}");
+        for problem in &problems {
+            assert_eq!(problem.line, 2, "{text}: {problem}");
+            assert_eq!(
+                problem.code,
+                crate::toolchain::diag::DiagCode::SavelotNotAllowed
+            );
+            assert!(problem.message.contains("never saves the lot"), "{problem}");
+        }
+    }
+}
