@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod audio;
+mod bom;
 mod capture;
 mod capture_trust;
 mod capture_view;

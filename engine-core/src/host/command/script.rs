@@ -99,6 +99,8 @@ pub fn script_lines<'a>(
     file: &'a Path,
 ) -> impl Iterator<Item = Result<ScriptLine<'a>, Diagnostic>> + 'a {
     let mut last_time = 0.0f64;
+    // A byte-order mark (an editor's UTF-8 signature) is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().enumerate().filter_map(move |(index, raw)| {
         let line = u32::try_from(index + 1).unwrap_or(u32::MAX);
         let code = raw.split(['#', ';']).next().unwrap_or("");

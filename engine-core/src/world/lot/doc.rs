@@ -263,6 +263,8 @@ pub struct LotDocument {
     pub(super) lines: Vec<Line>,
     /// Bytes that were not UTF-8 were replaced when it was read.
     pub(super) lossy: bool,
+    /// The file began with a byte-order mark (written back first).
+    pub(super) bom: bool,
 }
 
 impl LotDocument {
@@ -291,6 +293,9 @@ impl LotDocument {
             }
         }
         let mut out = String::new();
+        if self.bom {
+            out.push('\u{feff}');
+        }
         let mut objects: BTreeSet<ObjectId> = BTreeSet::new();
         for (index, line) in self.lines.iter().enumerate() {
             let Some(statement) = &line.statement else {
@@ -400,10 +405,16 @@ mod tests {
         fn an_unchanged_lot_saves_to_the_same_bytes(
             lines in proptest::collection::vec((0..PIECES.len(), 0..3usize), 0..24),
             last_newline: bool,
+            bom: bool,
         ) {
-            let text = lot_text(&lines, last_newline);
-            let (lot, document, _) = Lot::parse_document(&text, Path::new("p.lot"));
+            let plain = lot_text(&lines, last_newline);
+            let text = if bom { format!("\u{feff}{plain}") } else { plain.clone() };
+            let (lot, document, problems) = Lot::parse_document(&text, Path::new("p.lot"));
             prop_assert_eq!(document.text_for(&lot), text);
+            // A byte-order mark changes nothing of what the lot says.
+            let (without, without_problems) = Lot::parse(&plain, Path::new("p.lot"));
+            prop_assert_eq!(lot, without);
+            prop_assert_eq!(problems, without_problems);
         }
 
         #[test]

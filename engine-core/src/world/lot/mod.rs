@@ -151,6 +151,10 @@ impl Lot {
             coordinates: None,
             lines: Vec::new(),
         };
+        // A byte-order mark (an editor's UTF-8 signature) is not part of the first line;
+        // a save keeps it.
+        let bom = text.starts_with('\u{feff}');
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (index, raw) in text.split_inclusive('\n').enumerate() {
             let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
             let (line, ending) = match raw.strip_suffix("\r\n") {
@@ -159,7 +163,9 @@ impl Lot {
             };
             parser.line(number, line, ending);
         }
-        parser.finish()
+        let (lot, mut document, diagnostics) = parser.finish();
+        document.bom = bom;
+        (lot, document, diagnostics)
     }
 
     /// Reads a lot file. A file that cannot be read is an error naming it, with an empty
@@ -718,6 +724,7 @@ impl Parser<'_> {
         let document = LotDocument {
             lines: self.lines,
             lossy: false,
+            bom: false,
         };
         (self.lot, document, self.diagnostics)
     }
