@@ -235,9 +235,13 @@ fn sound(s: &Setting, dirs: &[PathBuf]) -> Result<(ServerSoundDef, Option<f32>),
 }
 
 /// The origin a selection of objects asks as: the object itself for one, a mix of the
-/// IDs (in the order given) for several, so the same selection continues its cycle.
+/// IDs for several, so the same selection continues its cycle. A selection is a set:
+/// `select 1 2`, `select 2 1` and `select 2 1 2` are one origin.
 pub fn selection_origin(objects: &[i32]) -> i64 {
-    match objects {
+    let mut set = objects.to_vec();
+    set.sort_unstable();
+    set.dedup();
+    match set.as_slice() {
         [one] => i64::from(*one),
         many => many.iter().fold(0x005E_1EC7_i64, |h, id| {
             h.wrapping_mul(1_000_003).wrapping_add(i64::from(*id))

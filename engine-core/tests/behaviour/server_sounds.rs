@@ -150,6 +150,38 @@ fn select_follows_the_two_groups_rule_per_selection() {
 }
 
 #[test]
+fn a_selection_is_the_same_origin_in_any_order() {
+    let p = project("ss-order", SOUNDS);
+    for (first, again) in [
+        ("select 1 2", "select 2 1"),
+        ("select 1 2 3", "select 3 1 2"),
+        ("select 2", "select 2 2"),
+        ("select 1 2", "select 2 1 1"),
+    ] {
+        let mut s = session(&p);
+        // Noise reduction: the same selection, still playing, is held back …
+        s.run_line(first).unwrap();
+        let error = s.run_line(again).unwrap_err();
+        assert!(
+            error.contains("noise reduction"),
+            "{first} / {again}: {error}"
+        );
+        // … and, once it has played, goes on with its cycle (three of the first group,
+        // then the second) whatever the order.
+        for _ in 0..60 {
+            s.tick();
+        }
+        let mut groups = Vec::new();
+        for line in [again, first, again] {
+            let (reply, events) = run(&mut s, line);
+            assert!(reply.is_ok(), "{line}: {reply:?}");
+            groups.push(played(&events).unwrap().0);
+        }
+        assert_eq!(groups, ["look", "look", "greet"], "{first} / {again}");
+    }
+}
+
+#[test]
 fn a_group_picks_among_its_files_and_noise_reduction_holds_an_origin_back() {
     let p = project("ss-group", SOUNDS);
     let mut s = session(&p);
