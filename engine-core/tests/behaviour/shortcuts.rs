@@ -304,3 +304,35 @@ fn the_cache_serves_a_linked_file_from_its_path() {
         std::fs::read(&real).unwrap().as_slice()
     );
 }
+
+#[test]
+fn loading_says_nothing_of_the_links_its_own_stations_play_and_warns_of_the_rest() {
+    use engine_core::toolchain::diag::DiagCode;
+    use engine_core::toolchain::project::Project;
+    let setup = Setup::new("load-links");
+    // A link leaving the project that is not a sound file, beside the station's.
+    std::os::unix::fs::symlink(
+        setup.music.join("notes.txt"),
+        setup.project.join("stations/radio/pop/notes.src"),
+    )
+    .unwrap();
+    let warned = |project: &Project| -> Vec<String> {
+        project
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagCode::LinkOutside)
+            .map(|d| d.file.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    };
+    // The project's own folder: its station plays `a.wav`, which the load used to call
+    // "not read: a link leading outside" though it played; the source link is warned.
+    let own = Project::load(&setup.project);
+    assert_eq!(warned(&own), ["notes.src"], "{:#?}", own.diagnostics);
+    // The same folder as a plug-in: nothing there follows a link out, so each is warned.
+    let first = setup.root.join("own");
+    std::fs::create_dir_all(&first).unwrap();
+    let plugged = Project::load_dirs(&[first, setup.project.clone()]);
+    let mut names = warned(&plugged);
+    names.sort();
+    assert_eq!(names, ["a.wav", "notes.src"], "{:#?}", plugged.diagnostics);
+}

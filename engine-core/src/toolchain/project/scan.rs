@@ -36,8 +36,11 @@ fn has_extension(path: &Path, lower: &str) -> bool {
 
 /// Sorts the files of a data folder by kind, through the file rules' walk (links
 /// leaving the folder, folders nested too deep, named pipes and devices are refused with
-/// a warning each; hidden folders are skipped).
-fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
+/// a warning each; hidden folders are skipped). In the project's `own` data folder (the
+/// first), a link to a sound file elsewhere is left out without a warning: no table may
+/// name it (a patch that does is refused, with its own warning), and a station or music
+/// folder there plays it on purpose (docs/world.md, "Shortcuts to your own music").
+fn walk(dir: &Path, own: bool, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
     let options = WalkOptions {
         skip_hidden: true,
         ..WalkOptions::default()
@@ -56,6 +59,14 @@ fn walk(dir: &Path, found: &mut Found, diagnostics: &mut Vec<Diagnostic>) {
         }
     };
     for refusal in walk.refused.iter().cloned().chain(walk.too_deep(&options)) {
+        let shortcut = own
+            && refusal.code() == DiagCode::LinkOutside
+            && SAMPLE_EXTENSIONS
+                .iter()
+                .any(|e| has_extension(refusal.path(), e));
+        if shortcut {
+            continue;
+        }
         diagnostics.push(Diagnostic::warning(
             refusal.code(),
             refusal.path(),
@@ -129,7 +140,7 @@ pub fn read_dir(
         return None;
     }
     let mut found = Found::default();
-    walk(dir, &mut found, diagnostics);
+    walk(dir, index == 0, &mut found, diagnostics);
     for list in [
         &mut found.sources,
         &mut found.hits,
