@@ -7,6 +7,7 @@
 
 mod ambience;
 mod audio_fixtures;
+mod auditions;
 mod cache_budget;
 mod check;
 mod debugger;

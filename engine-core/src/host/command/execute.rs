@@ -303,7 +303,8 @@ fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef
     let file = std::iter::once(wanted.to_path_buf())
         .filter(|p| p.is_absolute())
         .chain(project.dirs.iter().rev().map(|dir| dir.join(wanted)))
-        .find(|p| p.is_file());
+        .find(|p| p.is_file())
+        .or_else(|| sample_named(project, target));
     if let Some(sample) = file.and_then(|f| crate::world::sound::sample_ref(&f, &project.dirs)) {
         return Ok((format!("sample {}", sample.name), sample));
     }
@@ -321,6 +322,19 @@ fn audition_sample(project: &Project, target: &str) -> Result<(String, SampleRef
         }
         None => Err(AuditionError::NotFound(target.to_owned())),
     }
+}
+
+/// The sample file of the project whose path in its data folder is `target` in any case
+/// and with either slash (`SOUNDS\UI\MONEY.WAV`), later folders first.
+fn sample_named(project: &Project, target: &str) -> Option<std::path::PathBuf> {
+    let key = crate::toolchain::project::sample_key(target);
+    project.dirs.iter().rev().find_map(|dir| {
+        project.samples.iter().find_map(|file| {
+            let relative = file.strip_prefix(dir).ok()?;
+            (crate::toolchain::project::sample_key(&relative.to_string_lossy()) == key)
+                .then(|| file.to_path_buf())
+        })
+    })
 }
 
 /// `quiet`'s reply: what happened to each track the object said, in one line.

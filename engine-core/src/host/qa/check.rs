@@ -3,12 +3,11 @@
 //! failure reads "expected …, actually …".
 
 use super::heard::{HeardNotes, dbfs_text};
-use super::names::sample_key;
 use super::{Assertion, Bound, Counted, HEARD_DBFS, Sounding};
 use crate::host::offline::OutputSoFar;
 use crate::runtime::trace::{MissClass, SampleEvent, TraceEvent, TraceRecord};
 use crate::runtime::{ActiveTrack, SampleTime};
-use crate::toolchain::project::{NameValue, Project};
+use crate::toolchain::project::{NameValue, Project, sample_key};
 use crate::tools::why::{Decision, Verdict, decisions};
 use crate::world::director::WorldView;
 

@@ -24,7 +24,7 @@ mod run;
 mod suite;
 
 pub use check::Outcome;
-pub use names::{KnownNames, check_names, sample_key};
+pub use names::{KnownNames, check_names};
 pub use parse::parse_qa;
 pub use record::{HandLine, Offer, Recording, record};
 pub use run::{QaError, QaReport, QaResult, run_qa, run_qa_with};

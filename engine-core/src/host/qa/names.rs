@@ -6,25 +6,15 @@
 //!
 //! Samples are named as the project names them: a patch's name, its path as the source
 //! writes it (`sounds\tone.wav`), or a sample file's path in a data folder with either
-//! slash, in any case ([`sample_key`]).
+//! slash, in any case (`toolchain::project::sample_key`).
 
 use super::{NameKind, NameRef, QaScript};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
-use crate::toolchain::project::{NameValue, Project, resource_name};
+use crate::toolchain::project::{NameValue, Project, resource_name, sample_key};
 use crate::toolchain::suggest::closest;
 use crate::world::director::WorldDirector;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-
-/// A sample's name as expectations compare it: lower case, `\` read as `/`, without a
-/// leading `./`.
-pub fn sample_key(name: &str) -> String {
-    let key = name.replace('\\', "/").to_lowercase();
-    match key.strip_prefix("./") {
-        Some(rest) => rest.to_string(),
-        None => key,
-    }
-}
 
 /// Everything a project has that an expectation may name.
 #[derive(Debug, Clone, Default)]

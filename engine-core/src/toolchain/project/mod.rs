@@ -38,7 +38,7 @@ pub use error::{NameProblem, ResolveError};
 pub use inputs::{FileStamp, LoadInputs, Piece, PieceKind};
 pub use reload::{Changes, KeptFile, ReloadReport};
 pub(crate) use resolve::refused_sample;
-pub use resolve::resource_name;
+pub use resolve::{resource_name, sample_key};
 pub use scan::SAMPLE_EXTENSIONS;
 pub use unit::{CodeImport, CodeUnit, UnitOrigin};
 pub use watch::{LoadWatch, SamplesFound};

@@ -12,7 +12,7 @@ mod tables;
 mod tracks;
 
 pub(crate) use samples::refused_sample;
-pub use samples::{SampleIndex, resource_name};
+pub use samples::{SampleIndex, resource_name, sample_key};
 
 use super::defs::Origin;
 use super::inputs::{Piece, PieceKind};

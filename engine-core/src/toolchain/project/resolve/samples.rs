@@ -133,6 +133,17 @@ impl SampleIndex {
     }
 }
 
+/// A sample's name as people may write it, folded for comparing: lower case, `\` read
+/// as `/`, without a leading `./` — so `Sounds\Tone.WAV` and `sounds/tone.wav` are one
+/// (QA expectations, `play`).
+pub fn sample_key(name: &str) -> String {
+    let key = name.replace('\\', "/").to_lowercase();
+    match key.strip_prefix("./") {
+        Some(rest) => rest.to_string(),
+        None => key,
+    }
+}
+
 /// The resource-cache name of a sample file: its path relative to the last data
 /// directory that contains it, with `/` separators. A file that exists is named by where
 /// it really is, and only inside a directory that really holds it — the cache's rule: a
