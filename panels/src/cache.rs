@@ -305,12 +305,14 @@ impl CachePanel {
             stats.capacity_evictions,
             stats.conflict_evictions,
         ));
-        if stats.last_tick_thrashed {
+        // Thrashing now: a tick within the last few seconds needed what it had just
+        // evicted for room (or used more than the budget at once).
+        if stats.thrashing_now {
             ui.colored_label(
                 ui.visuals().error_fg_color,
                 format!(
-                    "Warning: thrashing: the last tick used {} of distinct resources, more than the budget of {}; {} of {} ticks thrashed. Raise the budget or play fewer sounds at once.",
-                    format_bytes(stats.last_working_set_bytes),
+                    "Warning: thrashing: samples evicted for room are needed again within seconds ({} capacity misses so far); what plays needs more than the budget of {}. Raise the budget or play fewer sounds at once. {} of {} ticks thrashed.",
+                    stats.capacity_misses,
                     format_bytes(stats.budget),
                     stats.thrashing_ticks,
                     stats.ticks

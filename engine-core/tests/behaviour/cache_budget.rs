@@ -193,3 +193,50 @@ fn an_important_note_takes_the_miss_and_an_ordinary_one_that_late_is_dropped() {
     assert_eq!(priority("important.wav"), Some(100));
     assert_eq!(priority("ordinary.wav"), Some(32));
 }
+
+/// The demo at a 0.4 MiB budget, its sounds played in turn as a tester would: samples
+/// are evicted for room and needed again a moment later, and the cache says it is
+/// thrashing (it used to count the capacity evictions and warn of nothing, since no one
+/// tick asked for more than the budget).
+#[test]
+fn a_budget_too_small_for_what_plays_is_thrashing() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo");
+    let (handle, mut mixer) = mixer(MixerConfig::default());
+    let config = SessionConfig {
+        cache_budget: Some(MIB * 2 / 5),
+        server: ServerConfig {
+            blocking: true,
+            ..ServerConfig::default()
+        },
+        ..SessionConfig::default()
+    };
+    let mut s = Session::new(Project::load(&demo), handle, config);
+    let lines = [
+        "sev vox greet @1",
+        "sev baby cry @9",
+        "sev piano play @2",
+        "ui ui moneyback",
+        "sev vox greet @2",
+        "sev door open @1",
+    ];
+    let mut out = vec![0.0f32; 2 * 4096];
+    for round in 0..4 {
+        for line in lines {
+            s.run_line(line).unwrap();
+            for _ in 0..20 {
+                let start = s.now();
+                s.tick();
+                let frames = ((s.now() - start) as usize).min(4096);
+                mixer.render(&mut out[..frames * 2]);
+            }
+        }
+        let stats = s.server.cache().stats();
+        if round == 0 {
+            continue;
+        }
+        assert!(stats.capacity_misses > 0, "{stats:?}");
+    }
+    let stats = s.server.cache().stats();
+    assert!(stats.thrashing_ticks > 0, "{stats:?}");
+    assert!(stats.thrashing_now, "{stats:?}");
+}

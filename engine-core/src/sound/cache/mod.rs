@@ -75,6 +75,7 @@ pub use loader::{DefaultLoader, LoadError, ResourceData, ResourceLoader};
 pub use name::{MAX_NAME_LEN, normalize_name};
 pub use pattern::{Pattern, wildcard_match};
 pub use sources::{MAX_RESOURCE_BYTES, SourceInfo, SourceKind};
+pub use state::THRASH_WINDOW_TICKS;
 pub use stats::{CacheStats, MissKind, Residency, ResourceStats, TickSummary};
 pub use worker::{PreloadJob, PreloadProgress, PreloadSummary};
 

@@ -91,7 +91,18 @@ struct Ticks {
     thrashing: u64,
     last_thrashed: bool,
     last_working_set: usize,
+    /// A capacity miss of this tick was on a resource used within the last
+    /// [`THRASH_WINDOW_TICKS`]: the working set over that window is larger than the budget.
+    window_overflowed: bool,
+    /// The last tick that thrashed.
+    last_thrash: Option<u64>,
 }
+
+/// The window over which a working set is measured for thrashing: 300 ticks (5 s at the
+/// engine's 60 ticks a second). A sound engine asks for few samples in any one tick, but
+/// evicts for room a sample it played a moment ago and needs it again soon after: that is
+/// thrashing too, seen over a window (Denning's working set) rather than one tick.
+pub const THRASH_WINDOW_TICKS: u64 = 300;
 
 /// The cache's state; see the module docs.
 #[derive(Debug)]
@@ -228,6 +239,7 @@ impl State {
 
     /// Counts a miss on `key` and says which kind it was.
     pub(crate) fn count_miss(&mut self, key: &str) -> MissKind {
+        let tick = self.ticks.open.then_some(self.ticks.id);
         let record = self.record(key);
         let kind = if !record.ever_loaded {
             MissKind::Compulsory
@@ -238,6 +250,12 @@ impl State {
         };
         record.misses += 1;
         record.last_miss = Some(kind);
+        // Evicted for room, in LRU order, and asked for again within the window of its
+        // last use: more than the budget was used in that window.
+        let overflowed = kind == MissKind::Capacity
+            && record.last_tick > 0
+            && tick.is_some_and(|id| id.saturating_sub(record.last_tick) <= THRASH_WINDOW_TICKS);
+        self.ticks.window_overflowed |= overflowed;
         match kind {
             MissKind::Compulsory => self.counters.compulsory += 1,
             MissKind::Capacity => self.counters.capacity += 1,
@@ -599,12 +617,14 @@ impl State {
         if self.ticks.open {
             summary = TickSummary {
                 working_set_bytes: self.ticks.working_set,
-                thrashed: self.ticks.working_set > self.budget,
+                thrashed: self.ticks.working_set > self.budget || self.ticks.window_overflowed,
             };
+            self.ticks.window_overflowed = false;
             self.ticks.open = false;
             self.ticks.completed += 1;
             if summary.thrashed {
                 self.ticks.thrashing += 1;
+                self.ticks.last_thrash = Some(self.ticks.id);
             }
             self.ticks.last_thrashed = summary.thrashed;
             self.ticks.last_working_set = summary.working_set_bytes;
@@ -665,6 +685,9 @@ impl State {
             ticks: self.ticks.completed,
             thrashing_ticks: self.ticks.thrashing,
             last_tick_thrashed: self.ticks.last_thrashed,
+            thrashing_now: self.ticks.last_thrash.is_some_and(|t| {
+                self.ticks.id.saturating_sub(t) <= THRASH_WINDOW_TICKS
+            }),
             last_working_set_bytes: self.ticks.last_working_set,
         }
     }

@@ -78,10 +78,15 @@ pub struct CacheStats {
     pub loading: usize,
     /// Ticks completed (`end_tick` calls after a `begin_tick`).
     pub ticks: u64,
-    /// Ticks whose working set was larger than the budget.
+    /// Ticks that thrashed: their working set was larger than the budget, or they had to
+    /// load again a resource evicted for room within the last
+    /// [`THRASH_WINDOW_TICKS`](super::THRASH_WINDOW_TICKS) of its use.
     pub thrashing_ticks: u64,
     /// Whether the last completed tick thrashed.
     pub last_tick_thrashed: bool,
+    /// Whether a tick thrashed within the last
+    /// [`THRASH_WINDOW_TICKS`](super::THRASH_WINDOW_TICKS): the cache is thrashing now.
+    pub thrashing_now: bool,
     /// Bytes of the distinct resources used during the last completed tick.
     pub last_working_set_bytes: usize,
 }

@@ -280,8 +280,10 @@ fn a_tick_thrashes_when_its_working_set_exceeds_the_budget() {
     assert_eq!(tick.working_set_bytes, 120);
     assert!(cache.stats().last_tick_thrashed);
 
+    // What is resident (the last two) fits: no tick of its own thrashes. (Asking for `a`
+    // again here would: it was evicted for room within the window of its last use.)
     cache.begin_tick();
-    for name in ["a", "b", "a", "b"] {
+    for name in ["b", "c", "b", "c"] {
         cache.get(name).unwrap();
     }
     let tick = cache.end_tick();
@@ -341,4 +343,41 @@ fn evicted_but_held_resource_is_revived_not_reread() {
     let stats = cache.stats();
     assert_eq!((stats.loads, stats.revivals, stats.hits), (2, 1, 1));
     assert!(stats.bytes_held + stats.pinned_bytes <= 20);
+}
+
+#[test]
+fn a_resource_evicted_for_room_and_needed_again_soon_is_thrashing() {
+    // A budget of two; three resources used in turn, one a tick: no tick's own working
+    // set is over the budget, yet each use evicts the one needed two ticks later. This
+    // is what a small budget does to a lot that plays (127 capacity evictions at 0.4 MB
+    // used to show no warning at all).
+    let dir = fixture("thrash-window", &[("a", 40), ("b", 40), ("c", 40)]);
+    let cache = cache(&dir, 100);
+    for name in ["a", "b", "c", "a", "b", "c"] {
+        cache.begin_tick();
+        cache.get(name).unwrap();
+        let tick = cache.end_tick();
+        assert!(tick.working_set_bytes <= 100, "{name}: {tick:?}");
+    }
+    let stats = cache.stats();
+    assert!(stats.capacity_misses >= 3, "{stats:?}");
+    assert!(stats.thrashing_ticks >= 3, "{stats:?}");
+    assert!(stats.last_tick_thrashed, "{stats:?}");
+    assert!(stats.thrashing_now, "{stats:?}");
+
+    // Two resources that fit, used for longer than the window: the warning goes.
+    for _ in 0..=crate::sound::cache::THRASH_WINDOW_TICKS {
+        cache.begin_tick();
+        cache.get("b").unwrap();
+        cache.get("c").unwrap();
+        cache.end_tick();
+    }
+    let stats = cache.stats();
+    assert!(!stats.thrashing_now && !stats.last_tick_thrashed, "{stats:?}");
+
+    // A resource evicted for room long after its last use is not thrashing: it was not
+    // needed within the window.
+    cache.begin_tick();
+    cache.get("a").unwrap();
+    assert!(!cache.end_tick().thrashed);
 }
