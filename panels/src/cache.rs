@@ -81,18 +81,10 @@ impl Default for CachePanel {
     }
 }
 
-/// `bytes` in B, KB, MB or GB.
+/// `bytes` as every panel and the status bar write a size: in binary units, by the one
+/// formatter ([`engine_core::runtime::units::format_bytes`]).
 pub fn format_bytes(bytes: usize) -> String {
-    let b = bytes as f64;
-    if b >= 1e9 {
-        format!("{:.2} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.1} KB", b / 1e3)
-    } else {
-        format!("{bytes} B")
-    }
+    engine_core::runtime::units::format_bytes(bytes as u64)
 }
 
 /// Lays out `values` (sorted largest first, all positive) in `rect` as a squarified

@@ -112,15 +112,38 @@ fn cells_for_resources_in_memory_with_their_numbers_on_hover() {
 #[test]
 fn the_budget_bar_and_the_totals() {
     let harness = harness(false);
-    harness.get_by_label_contains("7.5 MB of 8.4 MB (89 %)");
-    harness.get_by_label_contains("11 resident · 1 pinned (380.0 KB)");
+    harness.get_by_label_contains("7.1 MiB of 8 MiB (89 %)");
+    harness.get_by_label_contains("11 resident · 1 pinned (371.1 KiB)");
     assert!(harness.query_by_label_contains("thrashing").is_none());
+}
+
+/// Every size the panel shows is in binary units, from the one formatter: the default
+/// budget of 256 MiB reads "256 MiB" (not "268.4 MB"), a cell's size on hover too.
+#[test]
+fn sizes_are_in_mib_like_the_budget_they_are_set_in() {
+    let mut harness = harness(true);
+    harness.state_mut().cx.live.cache.as_mut().unwrap().budget =
+        engine_core::world::cache_settings::DEFAULT_CACHE_BUDGET;
+    harness.run();
+    harness.get_by_label_contains("7.1 MiB of 256 MiB (3 %)");
+    harness.get_by_label_contains("more than the budget of 256 MiB");
+    harness.get_by_label("music/buy_mode_1.ogg").hover();
+    harness.run();
+    harness.get_by_label_contains("2.8 MiB · in the cache");
+    let decimal = harness.query_all_by(|node| {
+        node.label().is_some_and(|l| {
+            [" MB", " KB", " GB"]
+                .iter()
+                .any(|unit| l.contains(&format!("{unit} ")) || l.ends_with(unit))
+        })
+    });
+    assert_eq!(decimal.count(), 0, "a size in decimal units");
 }
 
 #[test]
 fn thrashing_is_warned_about() {
     let harness = harness(true);
-    harness.get_by_label_contains("Warning: thrashing: the last tick used 9.1 MB");
+    harness.get_by_label_contains("Warning: thrashing: the last tick used 8.7 MiB");
     harness.get_by_label_contains("4 of 60 ticks thrashed");
 }
 

@@ -240,7 +240,7 @@ fn a_script_may_set_its_cache_budget_first() {
     assert_eq!(script.voices, Some(4));
     let (column, message) = problem("0 set cache 0\n");
     assert_eq!(column, 13);
-    assert!(message.contains("not a cache budget in MB"), "{message}");
+    assert!(message.contains("not a cache budget in MiB"), "{message}");
     let (_, message) = problem("0 set cache lots\n");
     assert!(
         message.contains("`lots` is not a cache budget"),
