@@ -291,21 +291,6 @@ impl Panel for WhyPanel {
     }
 }
 
-/// A verdict as a word or two.
-fn verdict_tag(verdict: &Verdict) -> &'static str {
-    match verdict {
-        Verdict::Started { .. } => "played",
-        Verdict::Stole { .. } => "stole a voice",
-        Verdict::Refused { .. } => "refused",
-        Verdict::Joined { .. } => "joined a copy",
-        Verdict::AlreadyPlaying { .. } => "already playing",
-        Verdict::Interrupted { .. } => "took over",
-        Verdict::NoTrack => "no track",
-        Verdict::UnknownEvent => "unknown event",
-        Verdict::World => "to the world",
-    }
-}
-
 impl WhyPanel {
     /// One decision in a frame: header, verdict, occupants, picks, notes, end.
     fn decision(&self, ui: &mut egui::Ui, index: usize, d: &Decision) {
@@ -314,7 +299,7 @@ impl WhyPanel {
             ui.horizontal_wrapped(|ui| {
                 ui.monospace(self.seconds(d.time.samples()));
                 let color = theme::verdict(ui.visuals(), &d.verdict);
-                ui.colored_label(color, egui::RichText::new(verdict_tag(&d.verdict)).strong());
+                ui.colored_label(color, egui::RichText::new(d.verdict.kind().name()).strong());
                 let from = d.object.map_or_else(
                     || "as a UI sound".to_string(),
                     |o| format!("from object {o}"),

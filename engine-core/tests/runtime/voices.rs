@@ -45,7 +45,7 @@ fn seventeen_object_sounds_steal_or_are_refused_as_specified() {
     assert!(
         voice[0]
             .message()
-            .starts_with("steal voice 1 from `t1` (priority 10) for `t16` (priority 15): 15 > 10"),
+            .starts_with("stole voice 1 from `t1` (priority 10) for `t16` (priority 15): 15 > 10"),
         "{}",
         voice[0].message()
     );
@@ -59,7 +59,7 @@ fn seventeen_object_sounds_steal_or_are_refused_as_specified() {
     let trace = engine.take_trace();
     let refused = records(&trace, TraceKind::Voice);
     assert!(
-        refused[0].message().contains("refuse `t17` (priority 10): all 16 voices busy and the lowest priority playing is `t4` on voice 4 with priority 10 (10 <= 10)"),
+        refused[0].message().contains("refused `t17` (priority 10): all 16 voices busy and the lowest priority playing is `t4` on voice 4 with priority 10 (10 <= 10)"),
         "{}",
         refused[0].message()
     );
@@ -134,7 +134,7 @@ fn two_objects_share_one_voice_until_both_are_quieted() {
     assert!(
         messages
             .iter()
-            .any(|m| m.contains("join instance: object 2 now also says `t0`")),
+            .any(|m| m.contains("joined: object 2 now also says `t0`")),
         "{messages:#?}"
     );
     assert!(
@@ -222,7 +222,7 @@ fn interrupt_hands_over_to_the_new_trigger() {
     assert!(
         records(&trace, TraceKind::Voice)
             .iter()
-            .any(|r| r.message().starts_with("interrupt: `talk` on voice 0"))
+            .any(|r| r.message().starts_with("took over: `talk` on voice 0"))
     );
 }
 

@@ -1,6 +1,7 @@
 //! The Traces panel: every trace record (events, samples and tracks while their engine
 //! switch is on; voice decisions, picks, hooks, prints, errors, reloads and the world
-//! always), filtered by kind, text, object and track, in a virtualised list that stays
+//! always), filtered by kind, by decision (started, stole, refused, … — each kind of
+//! decision by its one word, `DecisionKind::name`), text, object and track, in a virtualised list that stays
 //! smooth with a million records. It follows the newest record or pauses; a click selects
 //! a record's voice, object or track; Why (a row's context menu, or beside Export for the
 //! selected row) opens the Why panel on a record's trigger; the filtered records can be
@@ -12,8 +13,9 @@
 
 use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, theme};
 use engine_core::host::command::{Command, TraceTarget as Target};
+use engine_core::runtime::DecisionKind;
 use engine_core::runtime::{TraceKind, TraceRecord};
-use filter::{Index, KINDS};
+use filter::{DECISIONS, Index, KINDS};
 pub use filter::{TraceFilter, TraceMatcher};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -169,6 +171,24 @@ impl TracesPanel {
             }
             if ui.small_button("none").clicked() {
                 self.filter.kinds = [false; KINDS];
+            }
+        });
+    }
+
+    /// A toggle for each kind of decision, named by its word: ticked ones show only the
+    /// records that decided so.
+    fn decisions(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Decisions:")
+                .on_hover_text("Show only the records that decided so (none ticked: every record)");
+            for (on, kind) in self.filter.decisions.iter_mut().zip(DecisionKind::ALL) {
+                ui.toggle_value(on, kind.name());
+            }
+            // Always there (greyed while nothing is ticked): a button that came and went
+            // would move what follows it.
+            let any = egui::Button::new("any").small();
+            if ui.add_enabled(self.filter.by_decision(), any).clicked() {
+                self.filter.decisions = [false; DECISIONS];
             }
         });
     }
@@ -380,6 +400,7 @@ impl Panel for TracesPanel {
             self.index_budget,
         );
         self.kinds(ui);
+        self.decisions(ui);
         self.filters(ui, end);
         self.export(ui, ctx, commands);
         let left = self.index_budget.saturating_sub(start.elapsed());

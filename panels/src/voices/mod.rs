@@ -279,7 +279,10 @@ impl VoicesPanel {
                             });
                         }
                         Entry::Refusal(r) => {
-                            ui.colored_label(ui.visuals().error_fg_color, "refused");
+                            ui.colored_label(
+                                ui.visuals().error_fg_color,
+                                engine_core::runtime::DecisionKind::Refused.name(),
+                            );
                             crate::keyed(ui, ("refused", time.samples(), &r.event), |ui| {
                                 why_button(ui, WhyTarget::Event(r.event.to_string()), commands);
                             });

@@ -6,6 +6,7 @@ mod browser;
 mod cache;
 mod common;
 mod console;
+mod decisions;
 mod hitlists;
 mod lot;
 mod mixer;

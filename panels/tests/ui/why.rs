@@ -293,7 +293,7 @@ fn a_refusal_lists_every_voice_compared_with_the_lowest_highlighted() {
 fn a_played_note_shows_its_factors_multiplying_to_its_gain() {
     let mut harness = harness_on(WhyTarget::Event("VOX_GREET".into()));
     harness.run();
-    harness.get_by_label("played");
+    harness.get_by_label("started");
     harness.get_by_label("· heard");
     harness.get_by_label_contains("started on free voice 0 (priority 20");
     harness.get_by_label("hit list 18: picked 3; excluded 5 (picked last time)");
@@ -336,7 +336,7 @@ fn a_played_note_shows_its_factors_multiplying_to_its_gain() {
 fn a_silent_note_says_which_factor_silenced_it() {
     let mut harness = harness_on(WhyTarget::Object(4));
     harness.run();
-    harness.get_by_label("played");
+    harness.get_by_label("started");
     assert_eq!(
         harness.get_all_by_label("silent").count(),
         2,
@@ -362,7 +362,7 @@ fn a_voice_shows_what_played_on_it_stole_it_and_was_refused_over_it_newest_first
         .collect();
     assert_eq!(events, ["baby_cry", "sfx_phone_ring", "tv_on"]);
     harness.get_by_label("3 decision(s), newest first");
-    harness.get_by_label("stole a voice");
+    harness.get_by_label("stole");
     harness.get_by_label_contains("stole voice 1 from `tv_news`");
     // The thief's note: 1.0 × 0.8 × 0.5.
     harness.get_by_label("0.400");
