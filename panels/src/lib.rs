@@ -329,10 +329,21 @@ pub fn hit_pan(pan: i32) -> f32 {
     (pan - 512) as f32 / 512.0
 }
 
-/// A volume on the HIT scale (0 silent – 1024 full) as every panel shows it: 0 … 1
-/// (a gain; more than 1 amplifies).
-pub fn hit_volume_text(volume: i32) -> String {
-    format!("{:.2}", volume as f32 / 1024.0)
+/// A volume on the HIT scale (0 silent – 1024 full, more amplifies) as every panel shows
+/// a raw volume: the value with its level in dB beside it, `820 (-1.9 dB)`, by the one
+/// conversion ([`Gain::from_hit_volume`](engine_core::runtime::Gain::from_hit_volume),
+/// [`Gain::db_text`](engine_core::runtime::Gain::db_text)).
+pub fn hit_volume_text(volume: i64) -> String {
+    let gain = engine_core::runtime::Gain::from_hit_volume(
+        i32::try_from(volume).unwrap_or(if volume < 0 { 0 } else { i32::MAX }),
+    );
+    format!("{volume} ({})", gain.db_text())
+}
+
+/// A gain (0 silent, 1 as recorded, more amplifies) as every panel shows it: the factor
+/// with its level in dB beside it, `0.80 (-1.9 dB)`.
+pub fn gain_text(gain: engine_core::runtime::Gain) -> String {
+    format!("{:.2} ({})", gain.get(), gain.db_text())
 }
 
 /// The last part of `path` (the whole path when it has none).

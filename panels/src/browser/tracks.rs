@@ -81,7 +81,7 @@ pub(super) fn track_row(
             "{} · priority {} · volume {}",
             track.control_group.name(),
             track.priority,
-            track.volume
+            crate::hit_volume_text(i64::from(track.volume))
         ))
         .truncate(),
     );

@@ -83,7 +83,7 @@ fn world() -> WorldView {
     }
 }
 
-fn harness() -> Harness<'static, State> {
+pub(crate) fn harness() -> Harness<'static, State> {
     let project = Project::load(&demo());
     assert!(!project.has_errors(), "{:?}", project.diagnostics);
     let data = HitListData {

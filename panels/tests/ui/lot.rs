@@ -89,7 +89,7 @@ fn demo_snapshot() -> (Project, LiveSnapshot) {
     (project, live(&session))
 }
 
-fn harness() -> Harness<'static, State> {
+pub(crate) fn harness() -> Harness<'static, State> {
     let (project, live) = demo_snapshot();
     harness_on(project, live)
 }
@@ -221,10 +221,10 @@ fn selecting_an_object_shows_where_its_volume_and_pan_come_from() {
         .unwrap();
     assert_eq!(tv.name, "Living room TV");
     assert!(p.volume > 0 && p.volume < 1024, "{}", p.volume);
-    // Volume 0–1 and pan −1…1, as every panel shows them.
+    // Volume 0–1 with its dB and pan −1…1, as every panel shows them.
     harness.get_by_label_contains(&format!(
         "volume {} · pan {}",
-        panels::hit_volume_text(p.volume),
+        panels::gain_text(engine_core::runtime::Gain::from_hit_volume(p.volume)),
         panels::pan_text(panels::hit_pan(p.pan))
     ));
     harness.get_by_label_contains("tuned to");

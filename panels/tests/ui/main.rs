@@ -15,4 +15,5 @@ mod properties;
 mod threads;
 mod traces;
 mod voices;
+mod volumes;
 mod why;
