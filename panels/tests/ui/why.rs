@@ -411,3 +411,50 @@ fn snapshot_of_a_refusal_and_a_steal() {
     harness.run();
     harness.snapshot("why");
 }
+
+/// Issue 51, item 10: a looping track picks from its hit list on every round; the Why
+/// panel folds the picks into one line ("40 hit-list picks"), so the note's gain
+/// breakdown stays in view; unfolding lists them.
+#[test]
+fn a_looping_tracks_picks_are_folded_so_the_gain_stays_in_view() {
+    let mut records: Vec<TraceRecord> = vec![started(1.0, GREET, 0, 20)];
+    records.push(note(1.0, GREET, 0, greeting_gain()));
+    for round in 0..40u32 {
+        let pick = TraceEvent::Pick {
+            list: 18,
+            index: (round % 3) as usize,
+            value: 100 + round % 3,
+            excluded: vec![100 + (round + 2) % 3],
+        };
+        let seconds = 1.0 + f64::from(round) * 0.5;
+        records.push(rec(seconds, TraceKind::Pick, GREET, Some(0), pick));
+    }
+    let mut cx = ContextData {
+        trace: records.into(),
+        ..ContextData::default()
+    };
+    cx.live.trace_switches = TraceSwitches::ALL;
+    let mut panel = WhyPanel::default();
+    panel.target = Some(WhyTarget::Event("vox_greet".into()));
+    let height = 560.0;
+    let mut harness = common::harness_in_panel(panel, cx, egui::vec2(760.0, height));
+    harness.run();
+    assert_eq!(harness.state().panel.decisions()[0].picks.len(), 40);
+    // Folded: one line for the picks, the gain breakdown on screen.
+    harness.get_by_label_contains("40 hit-list picks");
+    assert!(
+        shows(&harness, "hit list 18: picked") == 0,
+        "the picks are folded"
+    );
+    let gain = harness.get_by_label("gain");
+    assert!(
+        gain.rect().bottom() <= height,
+        "the gain breakdown is out of view at {:?}",
+        gain.rect()
+    );
+    // Unfolded: every pick.
+    harness.get_by_label_contains("40 hit-list picks").click();
+    harness.run();
+    harness.run();
+    assert!(shows(&harness, "hit list 18: picked") >= 10);
+}
