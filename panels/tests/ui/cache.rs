@@ -256,3 +256,46 @@ fn the_heatmap_has_a_legend_and_the_history_runs_in_seconds() {
     let last = harness.state().panel.history.back().copied().unwrap();
     assert_eq!(last.millis, 2_000);
 }
+
+/// Issue 51, item 10: the user chooses the history chart's time window (10 s, 1 min,
+/// 5 min or all of it); the choice stays in the panel's state, and the chart plots the
+/// points of that window only — even from a history longer than the old 600 points.
+#[test]
+fn the_history_chart_shows_the_window_the_user_chose() {
+    let mut harness = harness(false);
+    // Ten minutes of a counter moving ten times a second (6,000 points).
+    let rate = u64::from(harness.state().panel.sample_rate);
+    for step in 1..=6000u64 {
+        harness.state_mut().cx.live.now =
+            engine_core::runtime::SampleTime::from_samples(step * rate / 10);
+        harness.state_mut().cx.live.cache = Some(stats(60 + step, 100 + step, false));
+        harness.run_steps(1);
+    }
+    harness.run();
+    let last = harness.state().panel.history.back().copied().unwrap();
+    assert_eq!(last.millis, 600_000);
+    for (label, seconds) in [
+        ("10 s", Some(10)),
+        ("1 min", Some(60)),
+        ("5 min", Some(300)),
+        ("all", None),
+    ] {
+        harness.get_by_label(label).click();
+        harness.run();
+        let panel = &harness.state().panel;
+        assert_eq!(panel.window.seconds(), seconds, "{label}");
+        let plotted = panel.plotted();
+        let first = plotted.first().unwrap().millis;
+        match seconds {
+            Some(s) => {
+                assert!(first >= last.millis - s * 1000, "{label}: from {first} ms");
+                assert!(
+                    first <= last.millis - s * 1000 + 100,
+                    "{label}: from {first} ms"
+                );
+            }
+            None => assert_eq!(first, panel.history.front().unwrap().millis, "all of it"),
+        }
+        assert_eq!(plotted.last().unwrap().millis, last.millis);
+    }
+}
