@@ -78,9 +78,11 @@ pub(super) fn event_row(
 ) {
     let name = &event.name.to_string();
     let ui_sound = Command::UiSound { name: name.clone() };
+    // The controlled character by number, when the engine says who it is: the line
+    // says where it plays from, and Stop knows whom to quiet.
     let from_character = Command::SoundEvent {
         name: name.clone(),
-        object: None,
+        object: ctx.live.controlled,
     };
     let mut action = match event.event_type {
         EventType::TurnOnTv | EventType::TurnOffTv => {
