@@ -348,9 +348,10 @@ impl CachePanel {
             stats.capacity_evictions,
             stats.conflict_evictions,
         ));
-        if stats.last_tick_thrashed {
-            ui.colored_label(
-                ui.visuals().error_fg_color,
+        // One line whether or not it thrashes (the whole warning on hover): what is
+        // below stays put when a warning comes.
+        let (text, colour) = if stats.last_tick_thrashed {
+            (
                 format!(
                     "Warning: thrashing: the last tick used {} of distinct resources, more than the budget of {}; {} of {} ticks thrashed. Raise the budget or play fewer sounds at once.",
                     format_bytes(stats.last_working_set_bytes),
@@ -358,16 +359,24 @@ impl CachePanel {
                     stats.thrashing_ticks,
                     stats.ticks
                 ),
-            );
+                ui.visuals().error_fg_color,
+            )
         } else if stats.thrashing_ticks > 0 {
-            ui.colored_label(
-                ui.visuals().warn_fg_color,
+            (
                 format!(
                     "{} of {} ticks thrashed (working set over the budget)",
                     stats.thrashing_ticks, stats.ticks
                 ),
-            );
-        }
+                ui.visuals().warn_fg_color,
+            )
+        } else {
+            (
+                "No thrashing: every tick's sounds fit the budget".to_string(),
+                ui.visuals().weak_text_color(),
+            )
+        };
+        ui.add(egui::Label::new(egui::RichText::new(&text).color(colour)).truncate())
+            .on_hover_text(text);
     }
 
     fn preload_ui(

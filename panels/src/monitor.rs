@@ -56,6 +56,20 @@ pub fn toggles(
     }
 }
 
+/// The banner's row, there whether or not anything is muted or soloed (then it says so,
+/// its **Clear all** greyed): a banner that came and went would move what is below it —
+/// the very toggles that raised it.
+pub fn banner_row(ui: &mut egui::Ui, state: &MonitorState, commands: &mut Vec<AppCommand>) {
+    ui.horizontal(|ui| {
+        if state.is_active() {
+            banner(ui, state, commands);
+        } else {
+            ui.weak("Nothing muted or soloed");
+            ui.add_enabled(false, egui::Button::new("Clear all"));
+        }
+    });
+}
+
 /// While anything is muted or soloed: what, and a **Clear all** button.
 pub fn banner(ui: &mut egui::Ui, state: &MonitorState, commands: &mut Vec<AppCommand>) {
     if !state.is_active() {

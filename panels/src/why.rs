@@ -269,7 +269,10 @@ impl Panel for WhyPanel {
             ui.separator();
             ui.label(format!("{} decision(s), newest first", decisions.len()));
         });
-        if !ctx.live.trace_switches.samples {
+        // A line either way: the decisions below stay put when the trace is switched.
+        if ctx.live.trace_switches.samples {
+            ui.weak("Notes and their gain are recorded (the sample trace is on).");
+        } else {
             ui.weak("The sample trace is off: notes and their gain are not recorded (trace samples on).");
         }
         ui.separator();

@@ -200,7 +200,9 @@ impl BrowserPanel {
                 "Shows the items whose name, ID, type or file contains every word typed \
                  (case-insensitive)",
             );
-            if !self.search.is_empty() && ui.small_button("Clear").clicked() {
+            // Always there (greyed with nothing typed): the buttons after it stay put.
+            let clear = egui::Button::new("Clear").small();
+            if ui.add_enabled(!self.search.is_empty(), clear).clicked() {
                 self.search.clear();
             }
             ui.separator();

@@ -84,19 +84,21 @@ impl ThreadsPanel {
         ui.horizontal_wrapped(|ui| {
             ui.strong(format!("Registers ({})", th.registers.len()));
             ui.checkbox(&mut self.nonzero_only, "Only non-zero");
-            if editable {
-                ui.colored_label(
-                    theme::PAUSED_MARK,
-                    "paused: drag or type a value to change it",
-                );
-            }
-            if !self.marks.changed.is_empty() {
-                ui.label(
-                    egui::RichText::new("changed by the last step")
-                        .background_color(theme::REGISTER_CHANGED),
-                );
-            }
+            // The legend is always there, so the grid does not move when a mark or the
+            // pause comes.
+            ui.label(
+                egui::RichText::new("changed by the last step")
+                    .background_color(theme::REGISTER_CHANGED),
+            );
         });
+        // One line either way (the grid stays put when the debugger pauses here).
+        let hint = if editable {
+            egui::RichText::new("paused: drag or type a value to change it")
+                .color(theme::PAUSED_MARK)
+        } else {
+            egui::RichText::new("editable while the debugger holds this thread").weak()
+        };
+        ui.add(egui::Label::new(hint).truncate());
         let shown: Vec<(&str, i32, String)> = th
             .registers
             .iter()

@@ -175,22 +175,38 @@ impl TracesPanel {
         });
     }
 
-    /// A toggle for each kind of decision, named by its word: ticked ones show only the
-    /// records that decided so.
+    /// The decision filter: a menu with a box for each kind of decision, named by its
+    /// word; ticked ones show only the records that decided so. Its button says which.
     fn decisions(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Decisions:")
-                .on_hover_text("Show only the records that decided so (none ticked: every record)");
-            for (on, kind) in self.filter.decisions.iter_mut().zip(DecisionKind::ALL) {
-                ui.toggle_value(on, kind.name());
-            }
-            // Always there (greyed while nothing is ticked): a button that came and went
-            // would move what follows it.
-            let any = egui::Button::new("any").small();
-            if ui.add_enabled(self.filter.by_decision(), any).clicked() {
-                self.filter.decisions = [false; DECISIONS];
-            }
-        });
+        let ticked: Vec<&str> = self
+            .filter
+            .decisions
+            .iter()
+            .zip(DecisionKind::ALL)
+            .filter(|(on, _)| **on)
+            .map(|(_, kind)| kind.name())
+            .collect();
+        let title = if ticked.is_empty() {
+            "Decisions: any".to_string()
+        } else {
+            format!("Decisions: {}", ticked.join(", "))
+        };
+        let config = egui::containers::menu::MenuConfig::new()
+            .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+        egui::containers::menu::MenuButton::new(title)
+            .config(config)
+            .ui(ui, |ui| {
+                for (on, kind) in self.filter.decisions.iter_mut().zip(DecisionKind::ALL) {
+                    ui.checkbox(on, kind.name());
+                }
+                ui.separator();
+                let any = egui::Button::new("any");
+                if ui.add_enabled(self.filter.by_decision(), any).clicked() {
+                    self.filter.decisions = [false; DECISIONS];
+                }
+            })
+            .0
+            .on_hover_text("Show only the records that decided so (none ticked: every record)");
     }
 
     fn filters(&mut self, ui: &mut egui::Ui, end: u64) {
@@ -211,9 +227,14 @@ impl TracesPanel {
             .labelled_by(label.id);
             let typed = self.object.trim().trim_start_matches('@');
             self.filter.object = typed.parse().ok();
+            // The mark's place is kept while the id is fine: the fields after it stay put.
+            let size = egui::vec2(10.0, ui.spacing().interact_size.y);
             if !typed.is_empty() && self.filter.object.is_none() {
-                ui.colored_label(ui.visuals().error_fg_color, "?")
+                let mark = egui::RichText::new("?").color(ui.visuals().error_fg_color);
+                ui.add_sized(size, egui::Label::new(mark))
                     .on_hover_text("Not an object id: the object filter is off");
+            } else {
+                ui.allocate_exact_size(size, egui::Sense::hover());
             }
             let label = ui.label("Track:");
             ui.add(
@@ -232,6 +253,9 @@ impl TracesPanel {
                 self.frozen = (!self.follow).then_some(end);
                 self.jump = self.follow;
             }
+            // Last in the row: its title grows with what is ticked and moves nothing.
+            ui.separator();
+            self.decisions(ui);
         });
     }
 
@@ -400,7 +424,6 @@ impl Panel for TracesPanel {
             self.index_budget,
         );
         self.kinds(ui);
-        self.decisions(ui);
         self.filters(ui, end);
         self.export(ui, ctx, commands);
         let left = self.index_budget.saturating_sub(start.elapsed());

@@ -56,7 +56,7 @@ fn resources() -> Vec<ResourceStats> {
     ]
 }
 
-fn stats(ticks: u64, hits: u64, thrashed: bool) -> CacheStats {
+pub(crate) fn stats(ticks: u64, hits: u64, thrashed: bool) -> CacheStats {
     CacheStats {
         hits,
         compulsory_misses: 13,
@@ -79,7 +79,7 @@ fn stats(ticks: u64, hits: u64, thrashed: bool) -> CacheStats {
     }
 }
 
-fn harness(thrashed: bool) -> Harness<'static, State> {
+pub(crate) fn harness(thrashed: bool) -> Harness<'static, State> {
     let live = LiveSnapshot {
         cache: Some(stats(60, 100, thrashed)),
         cache_resources: resources(),
@@ -114,7 +114,12 @@ fn the_budget_bar_and_the_totals() {
     let harness = harness(false);
     harness.get_by_label_contains("7.1 MiB of 8 MiB (89 %)");
     harness.get_by_label_contains("11 resident · 1 pinned (371.1 KiB)");
-    assert!(harness.query_by_label_contains("thrashing").is_none());
+    assert!(
+        harness
+            .query_by_label_contains("Warning: thrashing")
+            .is_none()
+    );
+    harness.get_by_label_contains("No thrashing");
 }
 
 /// Every size the panel shows is in binary units, from the one formatter: the default

@@ -119,6 +119,9 @@ fn traces_filter_by_decision_kind_named_by_its_one_word() {
     let mut harness =
         common::harness_in_panel(TracesPanel::default(), cx, egui::vec2(1000.0, 700.0));
     harness.run();
+    // The filter's menu, open while its boxes are ticked.
+    harness.get_by_label("Decisions: any").click();
+    harness.run();
     for kind in DecisionKind::ALL {
         let word = kind.name();
         harness.get_by_label(word).click();
@@ -148,6 +151,7 @@ fn traces_filter_by_decision_kind_named_by_its_one_word() {
     harness.run();
     harness.run();
     harness.get_by_label_contains(&format!("Showing 2 of {all} record(s)"));
+    harness.get_by_label("Decisions: stole, refused");
     let filter = &harness.state().panel.filter;
     let shown: Vec<_> = harness
         .state()

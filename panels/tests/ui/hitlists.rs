@@ -57,7 +57,7 @@ fn project(tag: &str) -> (TempProject, Project) {
 use crate::common;
 type State = common::State<HitListsPanel>;
 
-fn harness(tag: &str) -> Harness<'static, State> {
+pub(crate) fn harness(tag: &str) -> Harness<'static, State> {
     harness_sized(tag, egui::vec2(1000.0, 720.0))
 }
 

@@ -339,7 +339,7 @@ fn registers_a_step_changed_are_marked() {
     assert!(harness.state().panel.changed_registers().is_empty());
     assert!(
         harness
-            .query_by_label_contains("changed by the last step")
+            .query_by_label_contains(", changed by the last step")
             .is_none()
     );
     // Two at once.

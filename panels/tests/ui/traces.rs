@@ -332,7 +332,7 @@ fn harness_with(trace: VecDeque<TraceRecord>, size: egui::Vec2) -> Harness<'stat
     common::harness_in_panel(TracesPanel::default(), cx, size)
 }
 
-fn harness() -> Harness<'static, State> {
+pub(crate) fn harness() -> Harness<'static, State> {
     harness_with(demo_trace(), egui::vec2(900.0, 560.0))
 }
 

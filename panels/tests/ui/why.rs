@@ -229,7 +229,7 @@ fn trace() -> VecDeque<TraceRecord> {
     .into()
 }
 
-fn harness_on(target: WhyTarget) -> Harness<'static, State> {
+pub(crate) fn harness_on(target: WhyTarget) -> Harness<'static, State> {
     harness_after(target, 0)
 }
 
