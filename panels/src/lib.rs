@@ -236,20 +236,10 @@ pub struct PanelContext<'a> {
 }
 
 impl<'a> PanelContext<'a> {
-    /// Every problem there is now: the project's, and those a hot reload found in files
-    /// whose last good version still plays (the project the panels read does not hold
-    /// those yet), each once.
+    /// Every problem there is now ([`problems::all`]): what the Problems panel lists and
+    /// the status bar counts.
     pub fn problems(&self) -> Vec<&'a Diagnostic> {
-        let mut all: Vec<&'a Diagnostic> = self.project.all_diagnostics().collect();
-        for d in self.live.reload.errors.iter().flat_map(|f| &f.diagnostics) {
-            let known = all.iter().any(|k| {
-                k.file == d.file && k.line == d.line && k.code == d.code && k.message == d.message
-            });
-            if !known {
-                all.push(d);
-            }
-        }
-        all
+        problems::all(self.project, self.live)
     }
 }
 

@@ -75,6 +75,13 @@ pub fn banner(ui: &mut egui::Ui, state: &MonitorState, commands: &mut Vec<AppCom
     if !state.is_active() {
         return;
     }
+    description(ui, state);
+    clear_all(ui, commands);
+}
+
+/// What is muted and soloed, in the colour of what there is (the banner's words; a bar
+/// laid out right to left puts them after its [`clear_all`]).
+pub fn description(ui: &mut egui::Ui, state: &MonitorState) {
     let colour = if state.soloed.is_empty() {
         theme::MUTED
     } else {
@@ -82,6 +89,10 @@ pub fn banner(ui: &mut egui::Ui, state: &MonitorState, commands: &mut Vec<AppCom
     };
     ui.colored_label(colour, egui::RichText::new(state.describe()).strong())
         .on_hover_text("monitoring: what you hear, not what the engine decides");
+}
+
+/// The banner's **Clear all** (`monitor clear`).
+pub fn clear_all(ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
     if ui
         .button("Clear all")
         .on_hover_text("unmute and unsolo everything (`monitor clear`)")

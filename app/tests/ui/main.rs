@@ -11,5 +11,6 @@ mod mixing;
 mod progress;
 mod properties;
 mod qa;
+mod status_bar;
 mod walkthrough;
 mod workbench;

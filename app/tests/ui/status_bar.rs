@@ -1,0 +1,102 @@
+//! The status bar (issue 51, item 8): its error count is the Problems list's, whatever
+//! else goes wrong at run time (counted apart); its banners — what is muted or soloed, a
+//! capture being written, the debugger's pause — come and go without moving what is in
+//! the bar or in the panes; and the cache's budget reads in MiB, as it is set.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::common::{open, open_demo, show, temp, type_line, until};
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+use hitbench::workbench::dock::Pane;
+
+/// A project whose source has one error (an unknown instruction) and one warning (an
+/// event pointing at no track), and a sound event that plays.
+const SOURCE: &str = "; broken.src — one error, one warning\n\
+LAYOUT ts1\n\
+\n\
+LIST [EventMapping] step=kSndobPlay,0x500,0,0,0,0\n\
+LIST [Track] 0x500=0,step,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60\n\
+LIST [EventMapping] ghost=kSndobPlay,0x777,0,0,0,0\n\
+\n\
+BINARY [\n\
+step\n\
+\tloadb v1 0\n\
+\tfrobnicate v1\n\
+\tend\n\
+]\n";
+
+/// The number the Problems panel's checkbox `what` ("Errors", "Warnings") shows.
+fn problems_panel_count(
+    harness: &egui_kittest::Harness<'static, hitbench::workbench::Workbench>,
+    what: &str,
+) -> usize {
+    let label = harness
+        .query_all_by_role(Role::CheckBox)
+        .filter_map(|n| n.accesskit_node().label())
+        .find(|l| l.starts_with(&format!("{what} (")))
+        .unwrap_or_else(|| panic!("no `{what}` box"));
+    label[what.len() + 2..label.len() - 1].parse().unwrap()
+}
+
+#[test]
+fn the_error_count_is_the_problems_lists() {
+    let dir = temp("status-errors");
+    std::fs::write(dir.join("broken.src"), SOURCE).unwrap();
+    let config = temp("status-errors-config");
+    let mut harness = open(&dir, &config);
+    harness.run();
+    show(&mut harness, Pane::Problems);
+    // Something goes wrong at run time too: an event nobody defines.
+    type_line(&mut harness, "ui no_such_event");
+    until(&mut harness, "the unknown event is traced", |wb| {
+        wb.trace()
+            .iter()
+            .any(|r| r.kind == engine_core::runtime::TraceKind::Error)
+    });
+    show(&mut harness, Pane::Problems);
+    let errors = problems_panel_count(&harness, "Errors");
+    let warnings = problems_panel_count(&harness, "Warnings");
+    assert_eq!((errors, warnings), (1, 1));
+    harness.get_by_label(&format!(
+        "problems: {errors} error(s), {warnings} warning(s)"
+    ));
+    // The run-time error is counted apart, and opens the traces.
+    harness.get_by_label("runtime errors: 1").click();
+    harness.run();
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&config);
+}
+
+#[test]
+fn banners_in_the_status_bar_move_nothing() {
+    let (mut harness, config) = open_demo("status-banners");
+    harness.run();
+    until(&mut harness, "the engine runs", |wb| {
+        wb.live().cache.is_some()
+    });
+    show(&mut harness, Pane::Console);
+    let places = |h: &egui_kittest::Harness<'static, hitbench::workbench::Workbench>| {
+        [
+            h.get_by_label_contains("source file(s)").rect(),
+            // A tab of the lower panes: they move if the status bar grows.
+            h.get_by_label("Problems").rect(),
+        ]
+    };
+    let before = places(&harness);
+    type_line(&mut harness, "mute fx");
+    until(&mut harness, "fx is muted", |wb| {
+        wb.live().monitor.is_active()
+    });
+    harness.run();
+    assert!(
+        harness.query_all_by_label("muted: fx").count() >= 2,
+        "the banner shows"
+    );
+    assert_eq!(places(&harness), before, "the mute banner moved them");
+    // The cache's budget reads in MiB, as world.ini and --cache-mb set it.
+    harness.get_by_label_contains("/ 256 MiB");
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
