@@ -375,7 +375,7 @@ impl CachePanel {
                 ui.visuals().weak_text_color(),
             )
         };
-        ui.add(egui::Label::new(egui::RichText::new(&text).color(colour)).truncate())
+        ui.add(crate::cut_label(egui::RichText::new(&text).color(colour)))
             .on_hover_text(text);
     }
 

@@ -336,6 +336,22 @@ pub fn gain_text(gain: engine_core::runtime::Gain) -> String {
     format!("{:.2} ({})", gain.get(), gain.db_text())
 }
 
+/// A one-line label cut at the pane's edge, for a widget that says its whole text (or
+/// more) on hover itself. egui shows a cut label's whole text on hover by itself: with the
+/// widget's own hover text, both tooltips came up at once.
+pub fn cut_label(text: impl Into<egui::WidgetText>) -> egui::Label {
+    egui::Label::new(text)
+        .truncate()
+        .show_tooltip_when_elided(false)
+}
+
+/// Gives the scroll areas `ui` adds from now on scroll bars with room of their own
+/// (egui's bars float over the content's edge by default, and a bar grown under the
+/// pointer covers the controls there): for panes whose controls reach their edges.
+pub(crate) fn solid_scroll_bars(ui: &mut egui::Ui) {
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+}
+
 /// The last part of `path` (the whole path when it has none).
 pub(crate) fn file_name(path: &std::path::Path) -> String {
     path.file_name().map_or_else(

@@ -162,7 +162,7 @@ impl Panel for ProblemsPanel {
     }
 }
 
-/// One problem: severity, place (a link to the line), code, message.
+/// One problem: severity, place (a link to the line), code, message (whole on hover).
 fn row(ui: &mut egui::Ui, ctx: &PanelContext<'_>, d: &Diagnostic, commands: &mut Vec<AppCommand>) {
     let (icon, color) = match d.severity {
         Severity::Error => ("error", ui.visuals().error_fg_color),
@@ -189,6 +189,9 @@ fn row(ui: &mut egui::Ui, ctx: &PanelContext<'_>, d: &Diagnostic, commands: &mut
         }
         ui.label(egui::RichText::new(format!("[{}]", d.code)).monospace())
             .on_hover_text(d.code.summary());
-        ui.label(&d.message);
+        // One line a row (the list is virtualised by row): cut at the pane's edge, whole
+        // on hover.
+        ui.add(crate::cut_label(&d.message))
+            .on_hover_text(&d.message);
     });
 }

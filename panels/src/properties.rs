@@ -400,10 +400,7 @@ fn pending_lines(ui: &mut egui::Ui, ctx: &PanelContext<'_>, data: &PropertiesDat
                 display_path(ctx.project, file),
                 change.line
             ));
-            let line = |text: String| {
-                egui::Label::new(egui::RichText::new(text).monospace())
-                    .wrap_mode(egui::TextWrapMode::Truncate)
-            };
+            let line = |text: String| crate::cut_label(egui::RichText::new(text).monospace());
             ui.add(line(format!("- {}", change.before)))
                 .on_hover_text(&change.before);
             ui.add(line(format!("+ {}", change.after)))

@@ -46,8 +46,7 @@ impl Workbench {
             egui::Layout::left_to_right(egui::Align::Center),
             |ui| {
                 ui.set_min_width(width);
-                ui.add(egui::Label::new(status).truncate())
-                    .on_hover_text(status);
+                ui.add(panels::cut_label(status)).on_hover_text(status);
             },
         );
         ui.separator();
@@ -74,8 +73,8 @@ impl Workbench {
         self.renderer_ui(ui);
         ui.separator();
         // Last: it is cut where the banners begin.
-        ui.add(egui::Label::new(live).truncate())
-            .on_hover_text(&self.audio.1);
+        ui.add(panels::cut_label(live))
+            .on_hover_text(format!("{live}\n{}", self.audio.1));
     }
 
     /// The right part, from the right edge leftwards: what is muted or soloed, a

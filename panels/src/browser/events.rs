@@ -140,11 +140,11 @@ pub(super) fn event_row(
     cell(ui, cols.name, cols.height, |ui| {
         let selected =
             track.is_some_and(|t| ctx.selection == Some(&Selection::Track(t.name.to_string())));
-        let label = name_label(ui, name, selected, true);
-        let label = label.on_hover_text(match track {
+        let tip = match track {
             Some(_) => "Select its track (right-click: the event mapping's properties)",
             None => "Show the event mapping's properties",
-        });
+        };
+        let label = name_label(ui, name, selected, tip);
         label.context_menu(|ui| {
             if ui.button("Event mapping properties").clicked() {
                 commands.push(AppCommand::ShowProperties(PropertyTarget::Event(

@@ -412,7 +412,7 @@ impl HitListsPanel {
             _ => return,
         };
         ui.separator();
-        ui.add(egui::Label::new(egui::RichText::new(&text).color(colour)).truncate())
+        ui.add(crate::cut_label(egui::RichText::new(&text).color(colour)))
             .on_hover_text(text);
     }
 }
@@ -433,6 +433,8 @@ impl Panel for HitListsPanel {
         self.selected = self.selected.min(views.len() - 1);
         self.save_bar(ui, ctx, commands);
         ui.separator();
+        // The details end in controls (Add, Simulate) a floating bar would cover.
+        crate::solid_scroll_bars(ui);
         ui.horizontal_top(|ui| {
             let height = ui.available_height();
             ui.allocate_ui_with_layout(
@@ -447,6 +449,7 @@ impl Panel for HitListsPanel {
             ui.vertical(|ui| {
                 egui::ScrollArea::both()
                     .id_salt("hitlist-details")
+                    .auto_shrink([false, false])
                     .show(ui, |ui| {
                         self.list_details(ui, ctx, view, commands);
                         ui.separator();

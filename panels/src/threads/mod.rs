@@ -66,7 +66,9 @@ impl Panel for ThreadsPanel {
             ui.label(format!("{} fault(s) in the last 30 s", faults.len()));
         });
         ui.separator();
-        // Both ways: in a narrow pane the tables scroll sideways rather than being cut.
+        // Both ways: in a narrow pane the tables scroll sideways rather than being cut;
+        // the bars have their own room (links and values reach the pane's edges).
+        crate::solid_scroll_bars(ui);
         egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {

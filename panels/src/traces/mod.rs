@@ -511,11 +511,7 @@ fn row(
         // it, and new rows come with every record (a window at rest would paint each
         // arrival twice or three times).
         let background = ui.painter().add(egui::Shape::Noop);
-        let response = ui.add(
-            egui::Label::new(text.as_str())
-                .truncate()
-                .sense(egui::Sense::click()),
-        );
+        let response = ui.add(crate::cut_label(text.as_str()).sense(egui::Sense::click()));
         let fill = if *selected == Some(number) {
             Some(ui.visuals().selection.bg_fill)
         } else if response.hovered() {

@@ -104,7 +104,7 @@ pub(crate) fn harness() -> Harness<'static, State> {
     harness
 }
 
-fn search(harness: &mut Harness<'_, State>, text: &str) {
+pub(crate) fn search(harness: &mut Harness<'_, State>, text: &str) {
     harness
         .get_by_role_and_label(Role::TextInput, "Search")
         .click();

@@ -14,6 +14,7 @@ mod mixer;
 mod problems;
 mod properties;
 mod threads;
+mod tooltips;
 mod traces;
 mod voices;
 mod volumes;

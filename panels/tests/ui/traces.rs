@@ -110,7 +110,7 @@ fn started(track: &str, voice: usize, priority: i32, in_use: usize) -> TraceEven
 }
 
 /// A short, realistic trace: a greeting, a steal, a refusal, an error.
-fn demo_trace() -> VecDeque<TraceRecord> {
+pub(crate) fn demo_trace() -> VecDeque<TraceRecord> {
     use TraceKind::*;
     let mut t = VecDeque::new();
     t.push_back(rec(
@@ -324,7 +324,10 @@ fn demo_trace() -> VecDeque<TraceRecord> {
     t
 }
 
-fn harness_with(trace: VecDeque<TraceRecord>, size: egui::Vec2) -> Harness<'static, State> {
+pub(crate) fn harness_with(
+    trace: VecDeque<TraceRecord>,
+    size: egui::Vec2,
+) -> Harness<'static, State> {
     let cx = ContextData {
         trace,
         ..ContextData::default()
