@@ -77,26 +77,60 @@ fn banners_in_the_status_bar_move_nothing() {
         wb.live().cache.is_some()
     });
     show(&mut harness, Pane::Console);
+    type_line(&mut harness, "break piano_play");
+    until(&mut harness, "the breakpoint is set", |wb| {
+        wb.live().debug.breakpoints.len() == 1
+    });
     let places = |h: &egui_kittest::Harness<'static, hitbench::workbench::Workbench>| {
         [
-            h.get_by_label_contains("source file(s)").rect(),
+            h.get_by_label_contains("problems: ").rect(),
+            h.get_by_label_contains("runtime errors: ").rect(),
             // A tab of the lower panes: they move if the status bar grows.
             h.get_by_label("Problems").rect(),
         ]
     };
-    let before = places(&harness);
-    type_line(&mut harness, "mute fx");
-    until(&mut harness, "fx is muted", |wb| {
-        wb.live().monitor.is_active()
-    });
-    harness.run();
-    assert!(
-        harness.query_all_by_label("muted: fx").count() >= 2,
-        "the banner shows"
-    );
-    assert_eq!(places(&harness), before, "the mute banner moved them");
+    let captures = temp("status-banners-capture");
+    let capture = captures.join("banner.hbcap");
+    type Raise = Box<dyn Fn(&mut egui_kittest::Harness<'static, hitbench::workbench::Workbench>)>;
+    let banners: [(&str, Raise); 3] = [
+        (
+            "muted: fx",
+            Box::new(|h| {
+                type_line(h, "mute fx");
+                until(h, "fx is muted", |wb| wb.live().monitor.is_active());
+            }),
+        ),
+        (
+            "capturing to",
+            Box::new(move |h| {
+                h.state_mut().start_capture(&capture);
+                until(h, "it captures", hitbench::workbench::Workbench::capturing);
+            }),
+        ),
+        (
+            "F5 continues",
+            Box::new(|h| {
+                type_line(h, "sev piano play @1");
+                until(h, "the debugger pauses", |wb| {
+                    wb.live().debug.paused.is_some()
+                });
+            }),
+        ),
+    ];
+    for (banner, raise) in banners {
+        harness.run();
+        let before = places(&harness);
+        raise(&mut harness);
+        harness.run();
+        assert!(
+            harness.query_all_by_label_contains(banner).count() >= 1,
+            "`{banner}` shows"
+        );
+        assert_eq!(places(&harness), before, "`{banner}` moved them");
+    }
     // The cache's budget reads in MiB, as world.ini and --cache-mb set it.
     harness.get_by_label_contains("/ 256 MiB");
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&captures);
 }
