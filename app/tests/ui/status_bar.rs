@@ -10,21 +10,10 @@ use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use hitbench::workbench::dock::Pane;
 
-/// A project whose source has one error (an unknown instruction) and one warning (an
-/// event pointing at no track), and a sound event that plays.
-const SOURCE: &str = "; broken.src — one error, one warning\n\
-LAYOUT ts1\n\
-\n\
-LIST [EventMapping] step=kSndobPlay,0x500,0,0,0,0\n\
-LIST [Track] 0x500=0,step,1024,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60\n\
-LIST [EventMapping] ghost=kSndobPlay,0x777,0,0,0,0\n\
-\n\
-BINARY [\n\
-step\n\
-\tloadb v1 0\n\
-\tfrobnicate v1\n\
-\tend\n\
-]\n";
+/// A project of one table whose two lines go wrong: an event mapped to a track nobody
+/// defines (a warning) and a track line with a word where its volume goes (an error).
+const TABLE: &str = "[EventMapping]\r\nghost_event=kSndobPlay,0x777,0,0,0,0\r\n\
+[Track]\r\n0x500=0,a_track,loud,kArgsNormal,duckpri_normal,kGroupSfx,spl_normal,@0,0,60\r\n";
 
 /// The number the Problems panel's checkbox `what` ("Errors", "Warnings") shows.
 fn problems_panel_count(
@@ -42,7 +31,7 @@ fn problems_panel_count(
 #[test]
 fn the_error_count_is_the_problems_lists() {
     let dir = temp("status-errors");
-    std::fs::write(dir.join("broken.src"), SOURCE).unwrap();
+    std::fs::write(dir.join("broken.hot"), TABLE).unwrap();
     let config = temp("status-errors-config");
     let mut harness = open(&dir, &config);
     harness.run();

@@ -88,16 +88,7 @@ fn every_raw_volume_is_shown_with_its_db_beside_it() {
     lot.get_by_role_and_label(Role::Button, "Living room TV")
         .click();
     lot.run();
-    let volume = lot
-        .state()
-        .cx
-        .live
-        .world
-        .objects
-        .iter()
-        .find(|(o, _)| o.id == 4)
-        .map(|(_, p)| p.volume)
-        .unwrap();
+    let volume = crate::lot::object(&lot, 4).1.volume;
     let shown = format!("volume {}", factor(Gain::from_hit_volume(volume).get()));
     assert!(
         lot.query_all_by_label_contains(&shown).next().is_some(),
