@@ -17,6 +17,12 @@ use panels::{SaveOutcome, WhyTarget};
 
 use crate::common::State;
 
+/// Where a control was, and where it is once the banner is up.
+type Places = (egui::Rect, egui::Rect);
+
+/// A banner's case: its name, and what it measures.
+type Case = (&'static str, fn() -> Places);
+
 /// Where `control` is, then where it is once `raise` has put up its banner, which
 /// then says `banner`.
 fn before_and_after<P: panels::Panel>(
@@ -24,7 +30,7 @@ fn before_and_after<P: panels::Panel>(
     banner: &str,
     control: impl Fn(&Harness<'static, State<P>>) -> egui::Rect,
     raise: impl FnOnce(&mut Harness<'static, State<P>>),
-) -> (egui::Rect, egui::Rect) {
+) -> Places {
     harness.run();
     assert!(
         harness.query_all_by_label_contains(banner).next().is_none(),
@@ -41,7 +47,7 @@ fn before_and_after<P: panels::Panel>(
     (before, control(harness))
 }
 
-fn mixer_muted() -> (egui::Rect, egui::Rect) {
+fn mixer_muted() -> Places {
     let mut harness = crate::mixer::harness();
     before_and_after(
         &mut harness,
@@ -56,7 +62,7 @@ fn mixer_muted() -> (egui::Rect, egui::Rect) {
     )
 }
 
-fn traces_object_not_an_id() -> (egui::Rect, egui::Rect) {
+fn traces_object_not_an_id() -> Places {
     let mut harness = crate::traces::harness();
     before_and_after(
         &mut harness,
@@ -70,7 +76,7 @@ fn traces_object_not_an_id() -> (egui::Rect, egui::Rect) {
     )
 }
 
-fn browser_searching() -> (egui::Rect, egui::Rect) {
+fn browser_searching() -> Places {
     let mut harness = crate::browser::harness();
     before_and_after(
         &mut harness,
@@ -85,7 +91,7 @@ fn browser_searching() -> (egui::Rect, egui::Rect) {
     )
 }
 
-fn cache_thrashing() -> (egui::Rect, egui::Rect) {
+fn cache_thrashing() -> Places {
     let mut harness = crate::cache::harness(false);
     before_and_after(
         &mut harness,
@@ -95,7 +101,7 @@ fn cache_thrashing() -> (egui::Rect, egui::Rect) {
     )
 }
 
-fn hitlists_pending_edits() -> (egui::Rect, egui::Rect) {
+fn hitlists_pending_edits() -> Places {
     let mut harness = crate::hitlists::harness("banner-pending");
     before_and_after(
         &mut harness,
@@ -105,7 +111,7 @@ fn hitlists_pending_edits() -> (egui::Rect, egui::Rect) {
     )
 }
 
-fn hitlists_changed_on_disk() -> (egui::Rect, egui::Rect) {
+fn hitlists_changed_on_disk() -> Places {
     let mut harness = crate::hitlists::harness("banner-disk");
     harness.get_all_by_label("Remove").next().unwrap().click();
     before_and_after(
@@ -124,7 +130,7 @@ fn hitlists_changed_on_disk() -> (egui::Rect, egui::Rect) {
     )
 }
 
-fn why_sample_trace_off() -> (egui::Rect, egui::Rect) {
+fn why_sample_trace_off() -> Places {
     let mut harness = crate::why::harness_on(WhyTarget::Event("vox_greet".into()));
     before_and_after(
         &mut harness,
@@ -134,7 +140,7 @@ fn why_sample_trace_off() -> (egui::Rect, egui::Rect) {
     )
 }
 
-fn threads_step_marks() -> (egui::Rect, egui::Rect) {
+fn threads_step_marks() -> Places {
     let mut harness = crate::threads::harness(None);
     harness.run();
     harness.get_by_label("#3").click();
@@ -152,7 +158,7 @@ fn threads_step_marks() -> (egui::Rect, egui::Rect) {
 
 #[test]
 fn a_banner_appearing_moves_no_control() {
-    let cases: [(&str, fn() -> (egui::Rect, egui::Rect)); 8] = [
+    let cases: [Case; 8] = [
         ("mute/solo (Mixer)", mixer_muted),
         ("object filter not an id (Traces)", traces_object_not_an_id),
         ("search typed (Browser)", browser_searching),
