@@ -1,4 +1,4 @@
-//! The status bar (issue 51, item 8): its error count is the Problems list's, whatever
+//! The status bar: its error count is the Problems list's, whatever
 //! else goes wrong at run time (counted apart); its banners — what is muted or soloed, a
 //! capture being written, the debugger's pause — come and go without moving what is in
 //! the bar or in the panes; and the cache's budget reads in MiB, as it is set.

@@ -345,7 +345,7 @@ fn a_track_that_raises_its_own_priority_is_compared_at_its_new_priority() {
     assert_eq!(t0.priority, 90);
 }
 
-/// Issue 51, item 8: `stop` — the Project browser's Stop — ends what auditions
+/// `stop` — the Project browser's Stop — ends what auditions
 /// started: the samples `play` started and every UI sound (`ui …`, no source object),
 /// and nothing an object says. `quietall` ends a `play`ed sample too.
 #[test]

@@ -1,4 +1,4 @@
-//! Banners do not move the controls under the pointer (issue 51, item 8): every line a
+//! Banners do not move the controls under the pointer: every line a
 //! panel shows only at times — what is muted or soloed, a filter's complaint, the
 //! cache's thrashing warning, the hit lists' pending edits and a file changed on disk,
 //! the Why panel's note that the sample trace is off, the registers a step changed —

@@ -359,7 +359,7 @@ fn snapshot() {
     harness.snapshot("browser");
 }
 
-/// Issue 51, item 8: Stop stops what the Browser started — `stop` ends the samples and
+/// Stop stops what the Browser started — `stop` ends the samples and
 /// UI sounds it auditioned, and each object it played an event from (the controlled
 /// character, a TV) is quieted. Stop is always there, first in the bar: it never moves.
 #[test]

@@ -262,7 +262,7 @@ fn the_heatmap_has_a_legend_and_the_history_runs_in_seconds() {
     assert_eq!(last.millis, 2_000);
 }
 
-/// Issue 51, item 10: the user chooses the history chart's time window (10 s, 1 min,
+/// The user chooses the history chart's time window (10 s, 1 min,
 /// 5 min or all of it); the choice stays in the panel's state, and the chart plots the
 /// points of that window only — even from a history longer than the old 600 points.
 #[test]

@@ -1,4 +1,4 @@
-//! One word for each decision (issue 51, item 10): a trace holding one trigger of every
+//! One word for each decision: a trace holding one trigger of every
 //! kind of Box-X / one-copy decision, read by the Traces panel — filtered by decision kind,
 //! each kind's toggle named by its word and its rows' sentences starting with it — and by
 //! the Why panel, whose tag on each decision is the same word.

@@ -327,7 +327,7 @@ fn the_simulation_counts_add_up_to_n() {
     harness.snapshot("hitlists");
 }
 
-/// Issue 51, item 8: the details pane's scroll bars have their own room — they never
+/// The details pane's scroll bars have their own room — they never
 /// cover its last controls, Simulate among them — in a pane small enough to scroll both
 /// ways, scrolled to Simulate.
 #[test]

@@ -304,7 +304,7 @@ fn snapshot() {
     harness.snapshot("problems");
 }
 
-/// Issue 51, item 8: in a narrow pane a long message is cut at the pane's edge (not past
+/// In a narrow pane a long message is cut at the pane's edge (not past
 /// it), and hovering it shows the whole message.
 #[test]
 fn a_long_message_fits_the_row_and_shows_whole_on_hover() {

@@ -272,7 +272,7 @@ fn snapshot_of_the_panel() {
     harness.snapshot("threads");
 }
 
-/// Issue 51, item 10: the registers grid fits the pane — as many columns as the widest
+/// The registers grid fits the pane — as many columns as the widest
 /// register leaves room for — at any width, and the volume registers show their dB.
 #[test]
 fn the_register_grid_fits_narrow_and_wide_panes() {
@@ -307,7 +307,7 @@ fn the_register_grid_fits_narrow_and_wide_panes() {
     }
 }
 
-/// Issue 51, item 10: after a step, the registers whose value it changed are marked
+/// After a step, the registers whose value it changed are marked
 /// (with what they were); a step that changes none leaves none marked.
 #[test]
 fn registers_a_step_changed_are_marked() {

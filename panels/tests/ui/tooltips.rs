@@ -1,4 +1,4 @@
-//! Tooltips show once (issue 51, item 8). A one-line label cut at the pane's edge shows
+//! Tooltips show once. A one-line label cut at the pane's edge shows
 //! its whole text on hover by itself; a label that also says something on hover showed
 //! both tooltips at once. Each place that cuts a label and says more on hover — a trace
 //! row, a problem's message, a name in the Browser — hovered while cut: one tooltip.

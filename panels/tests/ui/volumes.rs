@@ -1,4 +1,4 @@
-//! Volumes in dB beside the raw value (issue 51, item 8): every panel that shows or edits
+//! Volumes in dB beside the raw value: every panel that shows or edits
 //! a volume — the Properties panel's volume field and its saved value, the Browser's
 //! tracks, the Voices panel's gains, the Lot view's object details, the track threads'
 //! volume registers — shows its level in dB beside it, converted by the project's one

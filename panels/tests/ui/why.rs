@@ -412,7 +412,7 @@ fn snapshot_of_a_refusal_and_a_steal() {
     harness.snapshot("why");
 }
 
-/// Issue 51, item 10: a looping track picks from its hit list on every round; the Why
+/// A looping track picks from its hit list on every round; the Why
 /// panel folds the picks into one line ("40 hit-list picks"), so the note's gain
 /// breakdown stays in view; unfolding lists them.
 #[test]

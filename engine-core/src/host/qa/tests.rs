@@ -357,7 +357,7 @@ fn decided(kind: crate::runtime::DecisionKind, event: &str) -> crate::runtime::T
     record
 }
 
-/// Item 10 of issue 51: each kind of decision has one word, and the trace's sentence,
+/// Each kind of decision has one word, and the trace's sentence,
 /// the verdict the Why panel shows and QA's `actually:` all say it.
 #[test]
 fn every_decision_says_its_one_word_in_the_trace_why_and_qa() {
@@ -405,5 +405,34 @@ fn every_decision_says_its_one_word_in_the_trace_why_and_qa() {
         };
         let actual = check::check(&started, &moment).actual;
         assert!(actual.starts_with(word), "{kind:?}: QA says `{actual}`");
+    } // The records that give the same verdicts as those above say their word too.
+    use crate::runtime::trace::TraceEvent as E;
+    use std::sync::Arc;
+    let track: Arc<str> = Arc::from("t_track");
+    for what in [
+        E::AlreadyOwner {
+            object: 2,
+            track: Arc::clone(&track),
+            voice: 0,
+        },
+        E::PlaysItself {
+            track: Arc::clone(&track),
+            voice: 0,
+        },
+        E::NoCode {
+            track: Arc::clone(&track),
+            address: 0x40,
+        },
+        E::WorldVoiceTaken {
+            who: crate::runtime::voices::WorldVoice::Music,
+            voice: 3,
+            priority: 32,
+            in_use: 4,
+            capacity: 16,
+        },
+    ] {
+        let word = what.decision().unwrap().name();
+        let trace = what.to_string();
+        assert!(trace.starts_with(word), "the trace says `{trace}`");
     }
 }

@@ -430,10 +430,8 @@ fn ids(list: &[impl ToString]) -> String {
 impl fmt::Display for TraceEvent {
     /// A decision's sentence starts with its word ([`TraceEvent::decision`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use DecisionKind as D;
         use TraceEvent as E;
         match self {
-            E::UnknownEvent { name } => write!(f, "{} `{name}`", D::UnknownEvent),
             E::Dispatched {
                 event,
                 type_number,
@@ -446,7 +444,6 @@ impl fmt::Display for TraceEvent {
                     None => f.write_str("as a UI sound"),
                 }
             }
-            E::HandedToWorld(hook) => write!(f, "{}: {hook:?}", D::World),
             E::TraceSwitched { trace, on } => {
                 let what = match trace {
                     DebugTrace::Events => "event",
@@ -458,6 +455,24 @@ impl fmt::Display for TraceEvent {
             E::Unhandled { type_number } => {
                 write!(f, "event type {type_number} has no handler here; ignored")
             }
+            E::TrackStarted => f.write_str("track started"),
+            E::Sample(what) => write!(f, "{what}"),
+            E::World(what) => write!(f, "{what}"),
+            E::Reload(what) => write!(f, "{what}"),
+            other if other.decision().is_some() => other.fmt_decision(f),
+            other => other.fmt_more(f),
+        }
+    }
+}
+
+impl TraceEvent {
+    /// The sentence of a decision about a trigger: it starts with the decision's word.
+    fn fmt_decision(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use DecisionKind as D;
+        use TraceEvent as E;
+        match self {
+            E::UnknownEvent { name } => write!(f, "{} `{name}`", D::UnknownEvent),
+            E::HandedToWorld(hook) => write!(f, "{}: {hook:?}", D::World),
             E::Started {
                 track,
                 voice,
@@ -469,7 +484,6 @@ impl fmt::Display for TraceEvent {
                 "{} `{track}` on voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)",
                 D::Started
             ),
-            E::TrackStarted => f.write_str("track started"),
             E::PlaysItself { track, voice } => write!(
                 f,
                 "{}: `{track}` starts its own track with play_trk while it plays on voice {voice} (one copy of a track at a time)",
@@ -554,9 +568,17 @@ impl fmt::Display for TraceEvent {
                 lowest.priority,
                 lowest.priority
             ),
-            E::Sample(what) => write!(f, "{what}"),
-            E::World(what) => write!(f, "{what}"),
-            E::Reload(what) => write!(f, "{what}"),
+            E::WorldVoiceTaken {
+                who,
+                voice,
+                priority,
+                in_use,
+                capacity,
+            } => write!(
+                f,
+                "{} {who} on voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)",
+                DecisionKind::Started
+            ),
             other => other.fmt_more(f),
         }
     }
@@ -581,17 +603,6 @@ impl TraceEvent {
                 ids(left)
             ),
             E::QuietAll { count } => write!(f, "quiet all: {count} track(s) stop"),
-            E::WorldVoiceTaken {
-                who,
-                voice,
-                priority,
-                in_use,
-                capacity,
-            } => write!(
-                f,
-                "{} {who} on voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)",
-                DecisionKind::Started
-            ),
             E::WorldVoiceLeft { who, voice, why } => {
                 write!(f, "{who} leaves voice {voice} ({why})")
             }
