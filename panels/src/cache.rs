@@ -1,7 +1,8 @@
 //! The Resource-cache heatmap panel: every resource the cache holds as a cell sized by
 //! its bytes and coloured by how recently it was used (a squarified treemap; hover a
 //! cell for its numbers); the budget and what is used of it; hits and the three kinds of
-//! miss, and evictions, over time; a thrashing warning; preloading a pattern with a
+//! miss, and evictions, over a time window the user chooses (10 s, 1 min, 5 min or all
+//! of it); a thrashing warning; preloading a pattern with a
 //! progress bar and a cancel button.
 //!
 //! Reads `ctx.live.cache` (the totals) and `ctx.live.cache_resources` (one row per
@@ -13,8 +14,55 @@ use crate::{AppCommand, Panel, PanelContext, theme};
 use engine_core::sound::cache::{CacheStats, MissKind, Residency, ResourceStats};
 use std::collections::VecDeque;
 
-/// Points of history kept.
-const HISTORY_LEN: usize = 600;
+/// Points of history kept: an hour at ten snapshots a second.
+const HISTORY_LEN: usize = 36_000;
+
+/// At most this many intervals are plotted; a longer window adds up neighbouring ones.
+const PLOTTED_INTERVALS: usize = 600;
+
+/// How much of the history the chart shows, counted back from the newest point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HistoryWindow {
+    /// The last 10 seconds.
+    TenSeconds,
+    /// The last minute.
+    #[default]
+    OneMinute,
+    /// The last 5 minutes.
+    FiveMinutes,
+    /// Everything kept.
+    All,
+}
+
+impl HistoryWindow {
+    /// Every window, in the order the panel offers them.
+    pub const ALL: [HistoryWindow; 4] = [
+        HistoryWindow::TenSeconds,
+        HistoryWindow::OneMinute,
+        HistoryWindow::FiveMinutes,
+        HistoryWindow::All,
+    ];
+
+    /// Its length in seconds (`None`: all of the history).
+    pub fn seconds(self) -> Option<u64> {
+        match self {
+            HistoryWindow::TenSeconds => Some(10),
+            HistoryWindow::OneMinute => Some(60),
+            HistoryWindow::FiveMinutes => Some(300),
+            HistoryWindow::All => None,
+        }
+    }
+
+    /// Its button's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            HistoryWindow::TenSeconds => "10 s",
+            HistoryWindow::OneMinute => "1 min",
+            HistoryWindow::FiveMinutes => "5 min",
+            HistoryWindow::All => "all",
+        }
+    }
+}
 
 /// The cache's counters at one snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +117,8 @@ pub struct CachePanel {
     pub history: VecDeque<HistoryPoint>,
     /// The engine's sample rate (frames per second): turns engine time into seconds.
     pub sample_rate: u32,
+    /// How much of the history the chart shows.
+    pub window: HistoryWindow,
 }
 
 impl Default for CachePanel {
@@ -77,22 +127,15 @@ impl Default for CachePanel {
             pattern: String::new(),
             history: VecDeque::new(),
             sample_rate: crate::mixer::DEFAULT_RATE,
+            window: HistoryWindow::default(),
         }
     }
 }
 
-/// `bytes` in B, KB, MB or GB.
+/// `bytes` as every panel and the status bar write a size: in binary units, by the one
+/// formatter ([`engine_core::runtime::units::format_bytes`]).
 pub fn format_bytes(bytes: usize) -> String {
-    let b = bytes as f64;
-    if b >= 1e9 {
-        format!("{:.2} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.1} KB", b / 1e3)
-    } else {
-        format!("{bytes} B")
-    }
+    engine_core::runtime::units::format_bytes(bytes as u64)
 }
 
 /// Lays out `values` (sorted largest first, all positive) in `rect` as a squarified
@@ -305,11 +348,12 @@ impl CachePanel {
             stats.capacity_evictions,
             stats.conflict_evictions,
         ));
-        // Thrashing now: a tick within the last few seconds needed what it had just
-        // evicted for room (or used more than the budget at once).
-        if stats.thrashing_now {
-            ui.colored_label(
-                ui.visuals().error_fg_color,
+        // One line whether or not it thrashes (the whole warning on hover): what is
+        // below stays put when a warning comes. Thrashing now: a tick within the last
+        // few seconds needed what it had just evicted for room (or used more than the
+        // budget at once).
+        let (text, colour) = if stats.thrashing_now {
+            (
                 format!(
                     "Warning: thrashing: samples evicted for room are needed again within seconds ({} capacity misses so far); what plays needs more than the budget of {}. Raise the budget or play fewer sounds at once. {} of {} ticks thrashed.",
                     stats.capacity_misses,
@@ -317,16 +361,24 @@ impl CachePanel {
                     stats.thrashing_ticks,
                     stats.ticks
                 ),
-            );
+                ui.visuals().error_fg_color,
+            )
         } else if stats.thrashing_ticks > 0 {
-            ui.colored_label(
-                ui.visuals().warn_fg_color,
+            (
                 format!(
                     "{} of {} ticks thrashed (working set over the budget)",
                     stats.thrashing_ticks, stats.ticks
                 ),
-            );
-        }
+                ui.visuals().warn_fg_color,
+            )
+        } else {
+            (
+                "No thrashing: what plays fits the budget".to_string(),
+                ui.visuals().weak_text_color(),
+            )
+        };
+        ui.add(crate::cut_label(egui::RichText::new(&text).color(colour)))
+            .on_hover_text(text);
     }
 
     fn preload_ui(
@@ -463,14 +515,41 @@ impl CachePanel {
         }
     }
 
-    fn history_plot(&self, ui: &mut egui::Ui) {
-        if self.history.len() < 2 {
+    /// The history points in the chosen window, oldest first: those at most its length
+    /// before the newest.
+    pub fn plotted(&self) -> Vec<&HistoryPoint> {
+        let newest = self.history.back().map_or(0, |p| p.millis);
+        let from = self
+            .window
+            .seconds()
+            .map_or(0, |s| newest.saturating_sub(s * 1000));
+        let first = self.history.partition_point(|p| p.millis < from);
+        self.history.range(first..).collect()
+    }
+
+    /// The window buttons and the chart of what happened in each interval of it.
+    fn history_plot(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label("History of the last");
+            for window in HistoryWindow::ALL {
+                ui.selectable_value(&mut self.window, window, window.label());
+            }
+        });
+        let points = self.plotted();
+        if points.len() < 2 {
             return;
         }
-        let points: Vec<&HistoryPoint> = self.history.iter().collect();
+        // Neighbouring intervals add up when the window holds more than can be drawn.
+        let per_bar = (points.len() - 1).div_ceil(PLOTTED_INTERVALS).max(1);
         let series = |pick: fn(&HistoryPoint) -> u64| -> Vec<[f64; 2]> {
-            points
-                .windows(2)
+            let ends: Vec<&HistoryPoint> = points
+                .iter()
+                .copied()
+                .step_by(per_bar)
+                .chain(points.last().copied())
+                .collect();
+            ends.windows(2)
+                .filter(|w| w[1].millis > w[0].millis || w[1].tick > w[0].tick)
                 .map(|w| {
                     let (a, b) = (w[0], w[1]);
                     [
@@ -491,23 +570,28 @@ impl CachePanel {
             ("conflict misses", |p| p.conflict, theme::CACHE_CONFLICT),
             ("evictions", |p| p.evictions, theme::CACHE_EVICTIONS),
         ];
-        egui_plot::Plot::new("cache-history")
+        let newest = points.last().map_or(0.0, |p| p.millis as f64 / 1000.0);
+        let mut plot = egui_plot::Plot::new("cache-history")
             .height(140.0)
             .allow_zoom(false)
             .allow_drag(false)
             .allow_scroll(false)
             .include_y(0.0)
+            .include_x(newest)
             .x_axis_label("engine time, s")
             .y_axis_label("count")
-            .legend(egui_plot::Legend::default())
-            .show(ui, |plot| {
-                for (name, pick, color) in lines {
-                    plot.line(
-                        egui_plot::Line::new(name, egui_plot::PlotPoints::from(series(pick)))
-                            .color(color),
-                    );
-                }
-            });
+            .legend(egui_plot::Legend::default());
+        if let Some(seconds) = self.window.seconds() {
+            plot = plot.include_x((newest - seconds as f64).max(0.0));
+        }
+        plot.show(ui, |plot| {
+            for (name, pick, color) in lines {
+                plot.line(
+                    egui_plot::Line::new(name, egui_plot::PlotPoints::from(series(pick)))
+                        .color(color),
+                );
+            }
+        });
     }
 }
 

@@ -236,20 +236,10 @@ pub struct PanelContext<'a> {
 }
 
 impl<'a> PanelContext<'a> {
-    /// Every problem there is now: the project's, and those a hot reload found in files
-    /// whose last good version still plays (the project the panels read does not hold
-    /// those yet), each once.
+    /// Every problem there is now ([`problems::all`]): what the Problems panel lists and
+    /// the status bar counts.
     pub fn problems(&self) -> Vec<&'a Diagnostic> {
-        let mut all: Vec<&'a Diagnostic> = self.project.all_diagnostics().collect();
-        for d in self.live.reload.errors.iter().flat_map(|f| &f.diagnostics) {
-            let known = all.iter().any(|k| {
-                k.file == d.file && k.line == d.line && k.code == d.code && k.message == d.message
-            });
-            if !known {
-                all.push(d);
-            }
-        }
-        all
+        problems::all(self.project, self.live)
     }
 }
 
@@ -329,10 +319,37 @@ pub fn hit_pan(pan: i32) -> f32 {
     (pan - 512) as f32 / 512.0
 }
 
-/// A volume on the HIT scale (0 silent – 1024 full) as every panel shows it: 0 … 1
-/// (a gain; more than 1 amplifies).
-pub fn hit_volume_text(volume: i32) -> String {
-    format!("{:.2}", volume as f32 / 1024.0)
+/// A volume on the HIT scale (0 silent – 1024 full, more amplifies) as every panel shows
+/// a raw volume: the value with its level in dB beside it, `820 (-1.9 dB)`, by the one
+/// conversion ([`Gain::from_hit_volume`](engine_core::runtime::Gain::from_hit_volume),
+/// [`Gain::db_text`](engine_core::runtime::Gain::db_text)).
+pub fn hit_volume_text(volume: i64) -> String {
+    let gain = engine_core::runtime::Gain::from_hit_volume(
+        i32::try_from(volume).unwrap_or(if volume < 0 { 0 } else { i32::MAX }),
+    );
+    format!("{volume} ({})", gain.db_text())
+}
+
+/// A gain (0 silent, 1 as recorded, more amplifies) as every panel shows it: the factor
+/// with its level in dB beside it, `0.80 (-1.9 dB)`.
+pub fn gain_text(gain: engine_core::runtime::Gain) -> String {
+    format!("{:.2} ({})", gain.get(), gain.db_text())
+}
+
+/// A one-line label cut at the pane's edge, for a widget that says its whole text (or
+/// more) on hover itself. egui shows a cut label's whole text on hover by itself: with the
+/// widget's own hover text, both tooltips came up at once.
+pub fn cut_label(text: impl Into<egui::WidgetText>) -> egui::Label {
+    egui::Label::new(text)
+        .truncate()
+        .show_tooltip_when_elided(false)
+}
+
+/// Gives the scroll areas `ui` adds from now on scroll bars with room of their own
+/// (egui's bars float over the content's edge by default, and a bar grown under the
+/// pointer covers the controls there): for panes whose controls reach their edges.
+pub(crate) fn solid_scroll_bars(ui: &mut egui::Ui) {
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
 }
 
 /// The last part of `path` (the whole path when it has none).

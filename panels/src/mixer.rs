@@ -332,9 +332,7 @@ impl Panel for MixerPanel {
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &PanelContext<'_>, commands: &mut Vec<AppCommand>) {
         let snapshot = ctx.live.mixer;
         self.hold_peaks(&snapshot, ctx.live.now.samples());
-        if ctx.live.monitor.is_active() {
-            ui.horizontal_wrapped(|ui| crate::monitor::banner(ui, &ctx.live.monitor, commands));
-        }
+        crate::monitor::banner_row(ui, &ctx.live.monitor, commands);
         ui.horizontal_wrapped(|ui| {
             ui.label("Output:");
             if self.output.is_empty() {

@@ -56,11 +56,32 @@ pub fn toggles(
     }
 }
 
+/// The banner's row, there whether or not anything is muted or soloed (then it says so,
+/// its **Clear all** greyed): a banner that came and went would move what is below it —
+/// the very toggles that raised it.
+pub fn banner_row(ui: &mut egui::Ui, state: &MonitorState, commands: &mut Vec<AppCommand>) {
+    ui.horizontal(|ui| {
+        if state.is_active() {
+            banner(ui, state, commands);
+        } else {
+            ui.weak("Nothing muted or soloed");
+            ui.add_enabled(false, egui::Button::new("Clear all"));
+        }
+    });
+}
+
 /// While anything is muted or soloed: what, and a **Clear all** button.
 pub fn banner(ui: &mut egui::Ui, state: &MonitorState, commands: &mut Vec<AppCommand>) {
     if !state.is_active() {
         return;
     }
+    description(ui, state);
+    clear_all(ui, commands);
+}
+
+/// What is muted and soloed, in the colour of what there is (the banner's words; a bar
+/// laid out right to left puts them after its [`clear_all`]).
+pub fn description(ui: &mut egui::Ui, state: &MonitorState) {
     let colour = if state.soloed.is_empty() {
         theme::MUTED
     } else {
@@ -68,6 +89,10 @@ pub fn banner(ui: &mut egui::Ui, state: &MonitorState, commands: &mut Vec<AppCom
     };
     ui.colored_label(colour, egui::RichText::new(state.describe()).strong())
         .on_hover_text("monitoring: what you hear, not what the engine decides");
+}
+
+/// The banner's **Clear all** (`monitor clear`).
+pub fn clear_all(ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
     if ui
         .button("Clear all")
         .on_hover_text("unmute and unsolo everything (`monitor clear`)")

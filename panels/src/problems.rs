@@ -7,7 +7,32 @@
 //! ever searched for the text the user typed.
 
 use crate::{AppCommand, Panel, PanelContext, display_path};
+use engine_core::host::live::LiveSnapshot;
 use engine_core::toolchain::diag::{DiagCode, Diagnostic, Severity};
+use engine_core::toolchain::project::Project;
+
+/// Every problem there is now: the project's, and those a hot reload found in files
+/// whose last good version still plays (the project does not hold those yet), each
+/// once. The Problems panel lists these and the status bar counts them ([`counts`]):
+/// one source for both.
+pub fn all<'a>(project: &'a Project, live: &'a LiveSnapshot) -> Vec<&'a Diagnostic> {
+    let mut all: Vec<&'a Diagnostic> = project.all_diagnostics().collect();
+    for d in live.reload.errors.iter().flat_map(|f| &f.diagnostics) {
+        let known = all.iter().any(|k| {
+            k.file == d.file && k.line == d.line && k.code == d.code && k.message == d.message
+        });
+        if !known {
+            all.push(d);
+        }
+    }
+    all
+}
+
+/// How many of `all` are errors and how many warnings.
+pub fn counts(all: &[&Diagnostic]) -> (usize, usize) {
+    let errors = all.iter().filter(|d| d.is_error()).count();
+    (errors, all.len() - errors)
+}
 
 /// UI state of the Problems panel.
 #[derive(Debug, Clone)]
@@ -64,8 +89,7 @@ impl ProblemsPanel {
 
     /// The Errors / Warnings boxes, the code menu and the filter box.
     fn controls(&mut self, ui: &mut egui::Ui, all: &[&Diagnostic]) {
-        let errors = all.iter().filter(|d| d.is_error()).count();
-        let warnings = all.len() - errors;
+        let (errors, warnings) = counts(all);
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.show_errors, format!("Errors ({errors})"));
             ui.checkbox(&mut self.show_warnings, format!("Warnings ({warnings})"));
@@ -138,7 +162,7 @@ impl Panel for ProblemsPanel {
     }
 }
 
-/// One problem: severity, place (a link to the line), code, message.
+/// One problem: severity, place (a link to the line), code, message (whole on hover).
 fn row(ui: &mut egui::Ui, ctx: &PanelContext<'_>, d: &Diagnostic, commands: &mut Vec<AppCommand>) {
     let (icon, color) = match d.severity {
         Severity::Error => ("error", ui.visuals().error_fg_color),
@@ -165,6 +189,9 @@ fn row(ui: &mut egui::Ui, ctx: &PanelContext<'_>, d: &Diagnostic, commands: &mut
         }
         ui.label(egui::RichText::new(format!("[{}]", d.code)).monospace())
             .on_hover_text(d.code.summary());
-        ui.label(&d.message);
+        // One line a row (the list is virtualised by row): cut at the pane's edge, whole
+        // on hover.
+        ui.add(crate::cut_label(&d.message))
+            .on_hover_text(&d.message);
     });
 }

@@ -12,6 +12,7 @@
 //! reports through [`PropertiesData`].
 
 use crate::{AppCommand, Panel, PanelContext, SaveOutcome, display_path, theme};
+use engine_core::runtime::Gain;
 use engine_core::tools::hitlist_editor::LineChange;
 use engine_core::tools::properties::{
     FieldKind, FieldValue, Property, PropertyInput, PropertySheet, PropertyTarget,
@@ -134,8 +135,20 @@ impl PropertiesPanel {
         }
         ui.separator();
         crate::snapshots::ab_bar(ui, data, commands);
-        crate::snapshots::diff_view(ui, &data.snapshots);
+        crate::snapshots::diff_view(ui, ctx.project, &data.snapshots);
         pending_lines(ui, ctx, data);
+    }
+}
+
+/// A field's text as the panel shows it beside the editor: a volume with its dB.
+pub(crate) fn shown_value(
+    project: &engine_core::toolchain::project::Project,
+    property: Property,
+    text: &str,
+) -> String {
+    match project.resolve_field(property, text) {
+        Some(volume) if property == Property::Volume => crate::hit_volume_text(volume),
+        _ => text.to_owned(),
     }
 }
 
@@ -242,7 +255,7 @@ impl PropertiesPanel {
                         let saved = if field.saved_text.is_empty() {
                             "(none)".to_owned()
                         } else {
-                            field.saved_text.clone()
+                            shown_value(ctx.project, field.property, &field.saved_text)
                         };
                         ui.colored_label(theme::EDITED, format!("edited · saved {saved}"));
                     } else {
@@ -267,12 +280,22 @@ impl PropertiesPanel {
             FieldKind::Number { min, max } => {
                 let mut value = field.value.unwrap_or(0);
                 let response = ui
-                    .add(
-                        egui::DragValue::new(&mut value)
-                            .range(min..=max)
-                            .speed(if max > 200 { 4.0 } else { 0.5 }),
-                    )
-                    .labelled_by(label);
+                    .horizontal(|ui| {
+                        let response = ui
+                            .add(
+                                egui::DragValue::new(&mut value)
+                                    .range(min..=max)
+                                    .speed(if max > 200 { 4.0 } else { 0.5 }),
+                            )
+                            .labelled_by(label);
+                        if property == Property::Volume {
+                            // The level in dB beside the raw 0–1024 (1024 is unity).
+                            let volume = i32::try_from(value).unwrap_or(i32::MAX);
+                            ui.weak(Gain::from_hit_volume(volume).db_text());
+                        }
+                        response
+                    })
+                    .inner;
                 let merge = response.dragged() && !response.drag_started();
                 (response.changed() && Some(value) != field.value)
                     .then_some((PropertyInput::Number(value), merge))
@@ -377,10 +400,7 @@ fn pending_lines(ui: &mut egui::Ui, ctx: &PanelContext<'_>, data: &PropertiesDat
                 display_path(ctx.project, file),
                 change.line
             ));
-            let line = |text: String| {
-                egui::Label::new(egui::RichText::new(text).monospace())
-                    .wrap_mode(egui::TextWrapMode::Truncate)
-            };
+            let line = |text: String| crate::cut_label(egui::RichText::new(text).monospace());
             ui.add(line(format!("- {}", change.before)))
                 .on_hover_text(&change.before);
             ui.add(line(format!("+ {}", change.after)))

@@ -52,7 +52,11 @@ pub fn ab_bar(ui: &mut egui::Ui, data: &PropertiesData, commands: &mut Vec<AppCo
 }
 
 /// Every field that differs between A and B.
-pub fn diff_view(ui: &mut egui::Ui, snapshots: &SnapshotData) {
+pub fn diff_view(
+    ui: &mut egui::Ui,
+    project: &engine_core::toolchain::project::Project,
+    snapshots: &SnapshotData,
+) {
     if snapshots.stored.iter().all(Option::is_none) {
         return;
     }
@@ -75,8 +79,9 @@ pub fn diff_view(ui: &mut egui::Ui, snapshots: &SnapshotData) {
             for row in &snapshots.diff {
                 ui.label(&row.target);
                 ui.label(row.property.label());
-                ui.monospace(&row.values[0]);
-                ui.monospace(&row.values[1]);
+                for value in &row.values {
+                    ui.monospace(crate::properties::shown_value(project, row.property, value));
+                }
                 ui.end_row();
             }
         });

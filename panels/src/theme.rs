@@ -237,6 +237,8 @@ pub const BREAKPOINT: Color32 = rgb([220, 60, 60]);
 pub const PAUSED_MARK: Color32 = rgb([250, 200, 60]);
 /// Behind the line the engine is paused at.
 pub const PAUSED_LINE: Color32 = rgba([250, 200, 60], 60);
+/// Behind a register the debugger's last step changed (Track threads).
+pub const REGISTER_CHANGED: Color32 = rgba([250, 200, 60], 90);
 
 // ---- Capture view: the timeline.
 

@@ -15,7 +15,7 @@ use crate::{AppCommand, Panel, PanelContext, theme};
 use engine_core::runtime::TraceRecord;
 use engine_core::runtime::trace::{GainParts, Occupant, TraceEvent};
 use engine_core::tools::why::{
-    Decision, NoteFacts, Subject, Verdict, end_sentence, grouped, silenced_by,
+    Decision, NoteFacts, PickFacts, Subject, Verdict, end_sentence, grouped, silenced_by,
 };
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
@@ -25,6 +25,11 @@ use std::sync::Arc;
 const DEFAULT_RATE: u32 = 48_000;
 /// How many decisions the panel lists (newest first).
 const SHOWN: usize = 100;
+/// A decision's hit-list picks listed one a line up to this many; more (a looping track
+/// picks on every round) fold into one line, so the notes' gain stays in view.
+const PICKS_SHOWN: usize = 3;
+/// A decision's notes shown in full; the rest fold (a looping track plays one a round).
+const NOTES_SHOWN: usize = 2;
 
 /// What the Why panel explains.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -264,7 +269,10 @@ impl Panel for WhyPanel {
             ui.separator();
             ui.label(format!("{} decision(s), newest first", decisions.len()));
         });
-        if !ctx.live.trace_switches.samples {
+        // A line either way: the decisions below stay put when the trace is switched.
+        if ctx.live.trace_switches.samples {
+            ui.weak("Notes and their gain are recorded (the sample trace is on).");
+        } else {
             ui.weak("The sample trace is off: notes and their gain are not recorded (trace samples on).");
         }
         ui.separator();
@@ -291,19 +299,56 @@ impl Panel for WhyPanel {
     }
 }
 
-/// A verdict as a word or two.
-fn verdict_tag(verdict: &Verdict) -> &'static str {
-    match verdict {
-        Verdict::Started { .. } => "played",
-        Verdict::Stole { .. } => "stole a voice",
-        Verdict::Refused { .. } => "refused",
-        Verdict::Joined { .. } => "joined a copy",
-        Verdict::AlreadyPlaying { .. } => "already playing",
-        Verdict::Interrupted { .. } => "took over",
-        Verdict::NoTrack => "no track",
-        Verdict::UnknownEvent => "unknown event",
-        Verdict::World => "to the world",
+/// A pick in words: "hit list 18: picked 3; excluded 5 (picked last time)".
+fn pick_text(pick: &PickFacts) -> String {
+    let excluded = if pick.excluded.is_empty() {
+        "nothing excluded".to_string()
+    } else {
+        let ids: Vec<String> = pick.excluded.iter().map(ToString::to_string).collect();
+        format!("excluded {} (picked last time)", ids.join(", "))
+    };
+    format!("hit list {}: picked {}; {excluded}", pick.list, pick.value)
+}
+
+/// A decision's picks: a line each when there are few; else one folded line saying how
+/// many, and how often each value came, that unfolds to the list.
+fn picks(ui: &mut egui::Ui, index: usize, picks: &[PickFacts]) {
+    if picks.len() <= PICKS_SHOWN {
+        for pick in picks {
+            ui.label(pick_text(pick));
+        }
+        return;
     }
+    let mut counts: Vec<((u32, u32), usize)> = Vec::new();
+    for pick in picks {
+        match counts
+            .iter_mut()
+            .find(|(key, _)| *key == (pick.list, pick.value))
+        {
+            Some((_, n)) => *n += 1,
+            None => counts.push(((pick.list, pick.value), 1)),
+        }
+    }
+    let mut tally: Vec<String> = counts
+        .iter()
+        .take(6)
+        .map(|((list, value), n)| format!("list {list}: {value} ×{n}"))
+        .collect();
+    if counts.len() > 6 {
+        tally.push("…".into());
+    }
+    egui::CollapsingHeader::new(format!(
+        "{} hit-list picks ({})",
+        picks.len(),
+        tally.join(", ")
+    ))
+    .id_salt(("why-picks", index))
+    .default_open(false)
+    .show(ui, |ui| {
+        for pick in picks {
+            ui.label(pick_text(pick));
+        }
+    });
 }
 
 impl WhyPanel {
@@ -314,7 +359,7 @@ impl WhyPanel {
             ui.horizontal_wrapped(|ui| {
                 ui.monospace(self.seconds(d.time.samples()));
                 let color = theme::verdict(ui.visuals(), &d.verdict);
-                ui.colored_label(color, egui::RichText::new(verdict_tag(&d.verdict)).strong());
+                ui.colored_label(color, egui::RichText::new(d.verdict.kind().name()).strong());
                 let from = d.object.map_or_else(
                     || "as a UI sound".to_string(),
                     |o| format!("from object {o}"),
@@ -334,18 +379,7 @@ impl WhyPanel {
             if let Some((occupants, decider)) = d.verdict.compared() {
                 self.occupants(ui, index, occupants, decider);
             }
-            for pick in &d.picks {
-                let excluded = if pick.excluded.is_empty() {
-                    "nothing excluded".to_string()
-                } else {
-                    let ids: Vec<String> = pick.excluded.iter().map(ToString::to_string).collect();
-                    format!("excluded {} (picked last time)", ids.join(", "))
-                };
-                ui.label(format!(
-                    "hit list {}: picked {}; {excluded}",
-                    pick.list, pick.value
-                ));
-            }
+            picks(ui, index, &d.picks);
             let played = matches!(
                 d.verdict,
                 Verdict::Started { .. } | Verdict::Stole { .. } | Verdict::Interrupted { .. }
@@ -353,8 +387,19 @@ impl WhyPanel {
             if played && d.notes.is_empty() {
                 ui.weak("No note traced for it (yet).");
             }
-            for (n, note) in d.notes.iter().enumerate() {
+            let (first, more) = d.notes.split_at(d.notes.len().min(NOTES_SHOWN));
+            for (n, note) in first.iter().enumerate() {
                 self.note(ui, (index, n), note);
+            }
+            if !more.is_empty() {
+                egui::CollapsingHeader::new(format!("{} more notes", more.len()))
+                    .id_salt(("why-more-notes", index))
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        for (n, note) in more.iter().enumerate() {
+                            self.note(ui, (index, NOTES_SHOWN + n), note);
+                        }
+                    });
             }
             if let Some((time, why)) = d.ended {
                 ui.label(end_sentence(&self.seconds(time.samples()), why));

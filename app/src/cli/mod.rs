@@ -185,7 +185,7 @@ world.ini [Cache] BudgetMB; default 256):
         (linear and cubic), kira and rodio: ns per voice-frame, HitBench's speed
         ratios and the memory-bandwidth bound (targets at 256 voices: linear
         ≤ 0.45 ns and ≥ 25× kira, cubic ≥ 10× kira). Also decode throughput
-        (WAV MB/s, Ogg/MP3 × real time) and cache hit latency.
+        (WAV MiB/s, Ogg/MP3 × real time) and cache hit latency.
         Build with --release for meaningful figures.
   bench reload
         Rewrite a source, a sample and a .hot 20 times each in a watched
@@ -201,7 +201,7 @@ world.ini [Cache] BudgetMB; default 256):
   bench load
         Generate a project of 100,000 samples and 20,000 tracks in a temporary
         folder and time `hitbench check` on it (best of 3) and its peak memory,
-        against the 1 s and 200 MB targets; then time `hitbench open
+        against the 1 s and 190.7 MiB (200 MB) targets; then time `hitbench open
         projects/demo --null-audio` from its start to the first painted frame
         (median of 5; needs a display, e.g. xvfb-run) against the 400 ms target.
   help [<command>]

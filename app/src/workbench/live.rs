@@ -139,34 +139,15 @@ impl Workbench {
                 panels::cache::format_bytes(c.budget)
             )
         });
-        let load_errors = self.load_errors();
         format!(
-            "{} · {:.1} kHz · voices {}/{} · audio load {:.0}% · underruns {}{cache} · errors {}",
+            "{} · {:.1} kHz · voices {}/{} · audio load {:.0}% · underruns {}{cache}",
             self.audio.0,
             f64::from(rate) / 1000.0,
             s.voices.0,
             s.voices.1,
             s.mixer.load * 100.0,
             s.mixer.underruns,
-            load_errors as u64 + self.runtime_errors
         )
-    }
-
-    /// Errors in the project's files now: the project's, and those a hot reload found in
-    /// files whose last good version still plays.
-    pub(super) fn load_errors(&self) -> usize {
-        let kept = self
-            .live_state
-            .reload
-            .errors
-            .iter()
-            .flat_map(|f| &f.diagnostics)
-            .filter(|d| !self.project.all_diagnostics().any(|k| k == *d));
-        self.project
-            .all_diagnostics()
-            .chain(kept)
-            .filter(|d| d.is_error())
-            .count()
     }
 
     /// A hot reload happened (or its errors changed): the panels read the project now
@@ -198,7 +179,8 @@ impl Workbench {
                 });
             }
         }
-        let errors = self.load_errors();
+        let (errors, _) =
+            panels::problems::counts(&panels::problems::all(&self.project, &self.live_state));
         let files = self.live_state.reload.errors.len();
         self.status = match (swapped, errors) {
             (true, 0) => format!("reloaded {}: no problems", self.project.root().display()),

@@ -13,6 +13,7 @@ mod opening;
 mod properties;
 mod qa;
 mod renderer;
+mod status;
 
 pub use first_frame::{FIRST_FRAME_ENV, FIRST_FRAME_LINE};
 pub(crate) use renderer::is_software;
@@ -316,31 +317,14 @@ impl Workbench {
         }
         self.debugger_keys(ui, &mut commands);
         self.menu_bar(ui, &mut commands, &mut actions);
-        egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                if self.live_state.monitor.is_active() {
-                    panels::monitor::banner(ui, &self.live_state.monitor, &mut commands);
-                    ui.separator();
-                }
-                if let Some(capturing) = self.capture_label() {
-                    ui.colored_label(ui.visuals().error_fg_color, capturing);
-                    ui.separator();
-                }
-                if let Some(paused) = &self.live_state.debug.paused {
-                    ui.colored_label(
-                        panels::theme::PAUSED_MARK,
-                        egui::RichText::new(format!("{paused} · F5 continues")).strong(),
-                    );
-                    ui.separator();
-                }
-                self.open_progress_ui(ui);
-                self.render_progress_ui(ui);
-                ui.label(&self.status);
-                ui.separator();
-                ui.label(live).on_hover_text(&self.audio.1);
-                self.renderer_ui(ui);
-            });
-        });
+        // What the panels show (a capture's snapshot when one is open) decides the
+        // problems the status bar counts, as the Problems panel lists them.
+        let shown = self
+            .capture
+            .as_ref()
+            .map_or(&self.live_state, |open| &open.snapshot);
+        let problems = panels::problems::counts(&panels::problems::all(&self.project, shown));
+        self.status_bar(ui, &live, problems, &mut commands);
         if let Some(open) = &self.capture {
             egui::Panel::top("capture").show(ui, |ui| {
                 panels::capture::timeline_bar(ui, &open.view, &mut commands);
@@ -449,9 +433,8 @@ impl Workbench {
             self.run_command(tune);
         }
         self.qa.list(self.project.root());
-        let problems = self.project.all_diagnostics().count();
         self.status = format!(
-            "{}: {} source file(s), {problems} problem(s)",
+            "{}: {} source file(s)",
             self.project.root().display(),
             self.project.units.len()
         );

@@ -215,7 +215,7 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
         .click();
     harness.run();
     harness.get_by_label_contains("Why: voice");
-    assert!(harness.query_all_by_label("played").count() >= 1);
+    assert!(harness.query_all_by_label("started").count() >= 1);
 
     // Traces: a greeting's record (the newest, in view), selected: Why beside Export.
     // (The track threads in front of the voices, whose Why buttons are in view no more.)

@@ -12,5 +12,6 @@ mod outputs;
 mod progress;
 mod properties;
 mod qa;
+mod status_bar;
 mod walkthrough;
 mod workbench;

@@ -138,8 +138,8 @@ fn ab_snapshots_switch_what_the_playing_piano_uses_list_their_differences_and_on
     harness.get_by_label("Store B").click();
     harness.run();
     harness.get_by_label("A and B differ in 2 field(s)");
-    harness.get_by_label("512");
-    harness.get_by_label("800");
+    harness.get_by_label("512 (-6.0 dB)");
+    harness.get_by_label("800 (-2.1 dB)");
     harness.get_by_label("hearing B");
     screenshot(&mut harness, "properties-ab.png");
 

@@ -134,7 +134,7 @@ fn why_in_the_console_opens_the_why_panel_on_the_event() {
     // The Why tab is in front, on the event, with the greeting played and its note's gain
     // contribution by contribution: the view's, the VOX group's and the master volume.
     harness.get_by_label("Why: event `vox_greet`");
-    harness.get_by_label("played");
+    harness.get_by_label("started");
     for factor in [
         "track volume",
         "zoom",

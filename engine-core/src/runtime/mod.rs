@@ -5,7 +5,7 @@
 //! - [`program`] predecodes the project's code; [`vm`] interprets it one thread at a
 //!   time; `engine::host` is what instructions do outside their thread.
 //! - [`hooks`] are the events handed to the world instead of played; [`outcome`] is what
-//!   a trigger did.
+//!   a trigger did, and [`DecisionKind`] the one word for each kind of decision.
 //! - [`hash`] is the one fast hasher of the engine's own tables.
 //! - [`picks`] hit-list picks without immediate repetition; [`rng`] is the seeded generator.
 //! - [`sink`] is the boundary to sound ([`SoundSink`], [`SoundCommand`]); [`samples`]
@@ -39,6 +39,7 @@ pub mod voices;
 pub use clock::{Clock, SampleTime};
 pub use engine::MAX_LIST_DEPTH;
 pub use engine::{ActiveTrack, Engine, EngineConfig, EventArgs, HookEvent, Outcome, TriggerError};
+pub use outcome::DecisionKind;
 pub use samples::{FixedSamples, SampleInfo, SampleLibrary, UniformSamples};
 pub use sink::{
     ControlGroup, NoteId, NullSink, RecordingSink, SampleRef, SharedSink, SoundCommand, SoundSink,

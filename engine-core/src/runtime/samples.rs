@@ -14,6 +14,19 @@ pub struct SampleInfo {
     pub sample_rate: u32,
 }
 
+impl SampleInfo {
+    /// How long the sample plays at `engine_rate` samples a second, at its own pitch
+    /// (0 for a sample without a rate).
+    pub fn length_at(self, engine_rate: u32) -> u64 {
+        if self.sample_rate == 0 {
+            return 0;
+        }
+        let samples =
+            u128::from(self.frames) * u128::from(engine_rate) / u128::from(self.sample_rate);
+        u64::try_from(samples).unwrap_or(u64::MAX)
+    }
+}
+
 /// Answers "how long is this sample?".
 pub trait SampleLibrary: Send {
     /// The sample's length, or why it cannot be played.

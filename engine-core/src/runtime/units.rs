@@ -2,7 +2,8 @@
 //! and a [`Gain`] a linear factor. Track code, the view and the lot speak the HIT scale
 //! instead (pan 0 left – 512 centre – 1024 right, volume 0 – 1024 full, kept in `i32`
 //! registers); [`Pan::from_hit`] and [`Gain::from_hit_volume`] are the only ways across.
-//! Sample times are [`super::clock::SampleTime`].
+//! Sample times are [`super::clock::SampleTime`]. Sizes in bytes are written for people by
+//! [`format_bytes`] alone, in binary units (MiB), wherever HitBench shows one.
 
 use crate::toolchain::project::FULL_VOLUME;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -126,6 +127,27 @@ impl std::ops::Mul for Gain {
     }
 }
 
+/// A size in bytes for people, in binary units — the one way HitBench writes a size (the
+/// panels, the status bar, the command line, messages, the docs): `812 bytes`,
+/// `3.5 KiB`, `201.5 MiB`, `256 MiB`, `1.5 GiB`. A whole number of its unit has no
+/// decimals.
+pub fn format_bytes(bytes: u64) -> String {
+    const KIB: u64 = 1 << 10;
+    const MIB: u64 = 1 << 20;
+    const GIB: u64 = 1 << 30;
+    let (unit, name) = match bytes {
+        0..KIB => return format!("{bytes} bytes"),
+        KIB..MIB => (KIB, "KiB"),
+        MIB..GIB => (MIB, "MiB"),
+        _ => (GIB, "GiB"),
+    };
+    if bytes.is_multiple_of(unit) {
+        format!("{} {name}", bytes / unit)
+    } else {
+        format!("{:.1} {name}", bytes as f64 / unit as f64)
+    }
+}
+
 // Pans and gains serialize as their plain number and are read back through their
 // constructors, so a value from a file keeps the types' guarantees.
 
@@ -193,5 +215,16 @@ mod tests {
         assert_eq!(Gain::SILENT.db(), f32::NEG_INFINITY);
         assert_eq!(Gain::SILENT.db_text(), "silent");
         assert_eq!(Gain::new(0.5).db_text(), "-6.0 dB");
+    }
+
+    #[test]
+    fn sizes_are_written_in_binary_units() {
+        assert_eq!(format_bytes(812), "812 bytes");
+        assert_eq!(format_bytes(3584), "3.5 KiB");
+        assert_eq!(format_bytes(64 << 20), "64 MiB");
+        assert_eq!(format_bytes(256 << 20), "256 MiB");
+        assert_eq!(format_bytes(211_284_840), "201.5 MiB");
+        assert_eq!(format_bytes(3 << 29), "1.5 GiB");
+        assert_eq!(format_bytes(64 << 30), "64 GiB");
     }
 }

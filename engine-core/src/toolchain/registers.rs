@@ -253,6 +253,17 @@ pub fn lookup(layout: Layout, name: &str) -> Option<u8> {
         .map(|(number, _)| number)
 }
 
+/// The registers that hold a volume on the HIT scale (0 silent – 1024 full): the
+/// track's `vol` and `extvol` (either layout) and the global `main_vol`.
+pub const VOLUME_REGISTERS: [&str; 3] = ["vol", "extvol", "main_vol"];
+
+/// True if the register named `name` holds a volume on the HIT scale.
+pub fn holds_volume(name: &str) -> bool {
+    VOLUME_REGISTERS
+        .iter()
+        .any(|volume| volume.eq_ignore_ascii_case(name))
+}
+
 /// True if `var` is one of the global variables (0x64–0x87).
 pub fn is_global(var: u8) -> bool {
     (FIRST_GLOBAL..=LAST_GLOBAL).contains(&var)
@@ -283,6 +294,16 @@ mod tests {
         assert_eq!(lookup(Layout::Tso, "mutegroup"), None);
         assert_eq!(lookup(Layout::Tso, "appobjectid"), Some(0x34));
         assert_eq!(name(Layout::Tso, 0x34), Some("source"));
+    }
+
+    #[test]
+    fn the_volume_registers_exist_in_both_layouts() {
+        for layout in [Layout::Ts1, Layout::Tso] {
+            for volume in VOLUME_REGISTERS {
+                assert!(lookup(layout, volume).is_some(), "{layout}: {volume}");
+            }
+        }
+        assert!(holds_volume("VOL") && !holds_volume("v1"));
     }
 
     #[test]

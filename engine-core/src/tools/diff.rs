@@ -177,23 +177,23 @@ impl Change {
     }
 }
 
-/// The verdict in a few words, for comparing and printing.
+/// The verdict in a few words, for comparing and printing; they start with its word
+/// ([`Verdict::kind`]).
 pub fn verdict_words(verdict: &Verdict) -> String {
+    let word = verdict.kind().name();
     match verdict {
-        Verdict::Started { voice, .. } => format!("started on voice {voice}"),
+        Verdict::Started { voice, .. }
+        | Verdict::AlreadyPlaying { voice }
+        | Verdict::Joined { voice, .. } => format!("{word} on voice {voice}"),
         Verdict::Stole { voice, victim, .. } => {
-            format!("stole voice {voice} from `{}`", victim.track)
+            format!("{word} voice {voice} from `{}`", victim.track)
         }
         Verdict::Refused { lowest, .. } => format!(
-            "refused (lowest playing `{}`, priority {})",
+            "{word} (lowest playing `{}`, priority {})",
             lowest.track, lowest.priority
         ),
-        Verdict::Joined { voice, .. } => format!("joined the copy on voice {voice}"),
-        Verdict::AlreadyPlaying { voice } => format!("already playing on voice {voice}"),
-        Verdict::Interrupted { voice } => format!("took over voice {voice}"),
-        Verdict::NoTrack => "not played (no code)".to_string(),
-        Verdict::UnknownEvent => "unknown event".to_string(),
-        Verdict::World => "handed to the world".to_string(),
+        Verdict::Interrupted { voice } => format!("{word} voice {voice}"),
+        Verdict::NoTrack | Verdict::UnknownEvent | Verdict::World => word.to_string(),
     }
 }
 

@@ -10,6 +10,7 @@
 
 use crate::runtime::clock::SampleTime;
 use crate::runtime::objects::ObjectId;
+use crate::runtime::outcome::DecisionKind;
 use crate::runtime::trace::{EndReason, GainParts, Occupant, PanParts, TraceEvent, TraceRecord};
 use crate::runtime::units::Gain;
 use std::sync::Arc;
@@ -405,9 +406,25 @@ impl Decision {
 }
 
 impl Verdict {
-    /// The verdict in a sentence: what Box-X (or the one-copy rule) decided and why,
-    /// with the numbers it compared.
+    /// The kind of decision, whose one word starts [`Verdict::sentence`].
+    pub fn kind(&self) -> DecisionKind {
+        match self {
+            Verdict::Started { .. } => DecisionKind::Started,
+            Verdict::Stole { .. } => DecisionKind::Stole,
+            Verdict::Refused { .. } => DecisionKind::Refused,
+            Verdict::Joined { .. } => DecisionKind::Joined,
+            Verdict::AlreadyPlaying { .. } => DecisionKind::AlreadyPlaying,
+            Verdict::Interrupted { .. } => DecisionKind::TookOver,
+            Verdict::NoTrack => DecisionKind::NoTrack,
+            Verdict::UnknownEvent => DecisionKind::UnknownEvent,
+            Verdict::World => DecisionKind::World,
+        }
+    }
+
+    /// The verdict in a sentence, starting with its word ([`Verdict::kind`]): what Box-X
+    /// (or the one-copy rule) decided and why, with the numbers it compared.
     pub fn sentence(&self) -> String {
+        let word = self.kind().name();
         match self {
             Verdict::Started {
                 voice,
@@ -415,7 +432,7 @@ impl Verdict {
                 in_use,
                 capacity,
             } => format!(
-                "started on free voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
+                "{word} on free voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
             ),
             Verdict::Stole {
                 voice,
@@ -424,7 +441,7 @@ impl Verdict {
                 capacity,
                 ..
             } => format!(
-                "stole voice {voice} from `{}`: all {capacity} voices busy; its priority {priority} > {}, the lowest (the oldest on a tie)",
+                "{word} voice {voice} from `{}`: all {capacity} voices busy; its priority {priority} > {}, the lowest (the oldest on a tie)",
                 victim.track, victim.priority
             ),
             Verdict::Refused {
@@ -433,25 +450,27 @@ impl Verdict {
                 capacity,
                 ..
             } => format!(
-                "refused: all {capacity} voices busy and its priority {priority} is not above the lowest playing, `{}` on voice {} with priority {}",
+                "{word}: all {capacity} voices busy and its priority {priority} is not above the lowest playing, `{}` on voice {} with priority {}",
                 lowest.track, lowest.voice, lowest.priority
             ),
             Verdict::Joined { voice, owners } => {
                 let ids: Vec<String> = owners.iter().map(ToString::to_string).collect();
                 format!(
-                    "joined the copy already playing on voice {voice} (one copy of a track at a time); owners [{}]",
+                    "{word} the copy already playing on voice {voice} (one copy of a track at a time); owners [{}]",
                     ids.join(", ")
                 )
             }
             Verdict::AlreadyPlaying { voice } => {
-                format!("already playing on voice {voice} (one copy of a track at a time)")
+                format!("{word} on voice {voice} (one copy of a track at a time)")
             }
             Verdict::Interrupted { voice } => {
-                format!("took over voice {voice} from an interruptible copy")
+                format!("{word} voice {voice} from an interruptible copy")
             }
-            Verdict::NoTrack => "not played: its track has no code".to_string(),
-            Verdict::UnknownEvent => "not played: no such event".to_string(),
-            Verdict::World => "handed to the world (station or music)".to_string(),
+            Verdict::NoTrack => {
+                format!("{word}: its track is not defined or has no code; not played")
+            }
+            Verdict::UnknownEvent => format!("{word}: nobody defines it; not played"),
+            Verdict::World => format!("{word} (station or music)"),
         }
     }
 

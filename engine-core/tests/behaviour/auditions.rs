@@ -64,7 +64,9 @@ fn auditions_and_server_sounds_take_no_box_x_voice() {
     tick(&mut s, &mut mixer, 1);
     let trace = s.take_trace();
     assert!(
-        trace.iter().any(|r| matches!(r.what, TraceEvent::Refused { .. })),
+        trace
+            .iter()
+            .any(|r| matches!(r.what, TraceEvent::Refused { .. })),
         "{trace:#?}"
     );
     // … not for what the designer auditions, nor for the sound server's own sounds.
@@ -137,7 +139,9 @@ fn play_finds_a_sample_file_in_any_case_and_with_either_slash() {
     for form in ["Sounds/Beep.wav", "SOUNDS/BEEP.WAV", "sounds\\beep.wav"] {
         let reply = s.run_line(&format!("play {form}"));
         assert!(
-            reply.as_ref().is_ok_and(|r| r.contains("sample sounds/beep.wav")),
+            reply
+                .as_ref()
+                .is_ok_and(|r| r.contains("sample sounds/beep.wav")),
             "`play {form}`: {reply:?}"
         );
     }

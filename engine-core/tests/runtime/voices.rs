@@ -45,7 +45,7 @@ fn seventeen_object_sounds_steal_or_are_refused_as_specified() {
     assert!(
         voice[0]
             .message()
-            .starts_with("steal voice 1 from `t1` (priority 10) for `t16` (priority 15): 15 > 10"),
+            .starts_with("stole voice 1 from `t1` (priority 10) for `t16` (priority 15): 15 > 10"),
         "{}",
         voice[0].message()
     );
@@ -59,7 +59,7 @@ fn seventeen_object_sounds_steal_or_are_refused_as_specified() {
     let trace = engine.take_trace();
     let refused = records(&trace, TraceKind::Voice);
     assert!(
-        refused[0].message().contains("refuse `t17` (priority 10): all 16 voices busy and the lowest priority playing is `t4` on voice 4 with priority 10 (10 <= 10)"),
+        refused[0].message().contains("refused `t17` (priority 10): all 16 voices busy and the lowest priority playing is `t4` on voice 4 with priority 10 (10 <= 10)"),
         "{}",
         refused[0].message()
     );
@@ -134,7 +134,7 @@ fn two_objects_share_one_voice_until_both_are_quieted() {
     assert!(
         messages
             .iter()
-            .any(|m| m.contains("join instance: object 2 now also says `t0`")),
+            .any(|m| m.contains("joined: object 2 now also says `t0`")),
         "{messages:#?}"
     );
     assert!(
@@ -222,7 +222,7 @@ fn interrupt_hands_over_to_the_new_trigger() {
     assert!(
         records(&trace, TraceKind::Voice)
             .iter()
-            .any(|r| r.message().starts_with("interrupt: `talk` on voice 0"))
+            .any(|r| r.message().starts_with("took over: `talk` on voice 0"))
     );
 }
 
@@ -343,4 +343,71 @@ fn a_track_that_raises_its_own_priority_is_compared_at_its_new_priority() {
     // The table the verdict saw shows t0 at its new priority.
     let t0 = stole.1.seats().iter().find(|s| &*s.track == "t0").unwrap();
     assert_eq!(t0.priority, 90);
+}
+
+/// `stop` — the Project browser's Stop — ends what auditions
+/// started: the samples `play` started and every UI sound (`ui …`, no source object),
+/// and nothing an object says. `quietall` ends a `play`ed sample too.
+#[test]
+fn stop_ends_the_auditions_and_quietall_a_played_sample_too() {
+    use engine_core::host::command::{Context, execute, parse};
+    let p = project(&[32, 32]);
+    let (mut engine, sink) = engine(p.load(), 1, 10.0);
+    let mut controlled = None;
+    let mut run = |engine: &mut engine_core::runtime::Engine, line: &str| {
+        let command = parse(line).unwrap().unwrap();
+        let mut cx = Context {
+            engine,
+            controls: None,
+            controlled: &mut controlled,
+            args: args(),
+        };
+        execute(&command, &mut cx).unwrap()
+    };
+    // The audition's note: the one started on no voice.
+    let audition = |commands: &[SoundCommand]| {
+        commands
+            .iter()
+            .find_map(|c| match c {
+                SoundCommand::Start { note, voice, .. } if *voice == usize::MAX => Some(*note),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let stopped = |commands: &[SoundCommand]| -> Vec<u64> {
+        commands
+            .iter()
+            .filter_map(|c| match c {
+                SoundCommand::Stop { note, .. } => Some(*note),
+                _ => None,
+            })
+            .collect()
+    };
+    run(&mut engine, "ui t0");
+    engine.trigger("t1", Some(5), args()).unwrap();
+    run(&mut engine, "play 1");
+    engine.tick();
+    let sample = audition(&sink.take());
+    let reply = run(&mut engine, "stop");
+    engine.tick();
+    assert!(
+        reply.contains("1 sample(s)") && reply.contains("1 UI sound(s)"),
+        "{reply}"
+    );
+    assert!(stopped(&sink.take()).contains(&sample), "the sample stops");
+    let playing: Vec<String> = engine
+        .active_tracks()
+        .iter()
+        .map(|t| t.track_name.to_string())
+        .collect();
+    assert_eq!(playing, ["t1"], "the object's track plays on");
+    // Nothing left to stop.
+    assert!(run(&mut engine, "stop").contains("nothing"));
+
+    run(&mut engine, "play 1");
+    engine.tick();
+    let sample = audition(&sink.take());
+    engine.quiet_all();
+    engine.tick();
+    assert!(stopped(&sink.take()).contains(&sample), "quietall stops it");
 }

@@ -78,9 +78,11 @@ pub(super) fn event_row(
 ) {
     let name = &event.name.to_string();
     let ui_sound = Command::UiSound { name: name.clone() };
+    // The controlled character by number, when the engine says who it is: the line
+    // says where it plays from, and Stop knows whom to quiet.
     let from_character = Command::SoundEvent {
         name: name.clone(),
-        object: None,
+        object: ctx.live.controlled,
     };
     let mut action = match event.event_type {
         EventType::TurnOnTv | EventType::TurnOffTv => {
@@ -138,11 +140,11 @@ pub(super) fn event_row(
     cell(ui, cols.name, cols.height, |ui| {
         let selected =
             track.is_some_and(|t| ctx.selection == Some(&Selection::Track(t.name.to_string())));
-        let label = name_label(ui, name, selected, true);
-        let label = label.on_hover_text(match track {
+        let tip = match track {
             Some(_) => "Select its track (right-click: the event mapping's properties)",
             None => "Show the event mapping's properties",
-        });
+        };
+        let label = name_label(ui, name, selected, tip);
         label.context_menu(|ui| {
             if ui.button("Event mapping properties").clicked() {
                 commands.push(AppCommand::ShowProperties(PropertyTarget::Event(

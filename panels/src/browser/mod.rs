@@ -6,7 +6,9 @@
 //! file was found or not then) and from the live world view (stations, the lot's
 //! objects); the panel never looks at the disk. Auditioning is a console line:
 //! `ui <event>` (or `sev <event> @<receiver>` for a TV or radio event), `play <patch>`,
-//! `play <sample>`, `turnon <receiver> <station>`.
+//! `play <sample>`, `turnon <receiver> <station>`. **Stop** ends what the Browser
+//! started: `stop` (the samples and UI sounds auditioned) and `quiet` of each object it
+//! played an event from.
 //!
 //! This file holds the panel's state, the search and the list; one file per kind of
 //! item draws its rows and says what a search matches in it (`events`, `tracks`,
@@ -21,11 +23,12 @@ mod tracks;
 mod widgets;
 
 use crate::{AppCommand, Panel, PanelContext};
+use engine_core::host::command::Command;
 use engine_core::toolchain::project::{EventDef, HitListDef, PatchDef, TrackDef};
 use engine_core::world::director::StationView;
 use engine_core::world::{ObjectId, ObjectKind, WorldObject};
 use patches::SampleRow;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use widgets::Columns;
 
 /// A kind of thing the browser lists, one collapsible section each.
@@ -87,6 +90,9 @@ pub struct BrowserPanel {
     pub search: String,
     /// Sections folded shut, by [`Category::ALL`] order.
     pub collapsed: [bool; 6],
+    /// The objects the Browser played an event from since its last Stop (Stop quiets
+    /// them).
+    pub played_from: BTreeSet<ObjectId>,
 }
 
 impl BrowserPanel {
@@ -157,9 +163,32 @@ fn matches_all(terms: &[String], hay: &str) -> bool {
 }
 
 impl BrowserPanel {
-    /// The search box and the fold buttons.
-    fn search_bar(&mut self, ui: &mut egui::Ui) {
+    /// Stop, the search box and the fold buttons. Stop comes first and is always there,
+    /// so it never moves.
+    fn search_bar(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
         ui.horizontal_wrapped(|ui| {
+            let quiets: Vec<String> = self.played_from.iter().map(|o| format!("@{o}")).collect();
+            let tip = if quiets.is_empty() {
+                "Stop what the Browser played: `stop` ends the samples and UI sounds \
+                 auditioned"
+                    .to_string()
+            } else {
+                format!(
+                    "Stop what the Browser played: `stop` ends the samples and UI sounds \
+                     auditioned, and `quiet` the objects events were played from ({})",
+                    quiets.join(" ")
+                )
+            };
+            if ui.button("Stop").on_hover_text(tip).clicked() {
+                commands.push(AppCommand::Run(Command::Stop));
+                let played_from = std::mem::take(&mut self.played_from);
+                commands.extend(
+                    played_from
+                        .into_iter()
+                        .map(|object| AppCommand::Run(Command::Quiet(object))),
+                );
+            }
+            ui.separator();
             let label = ui.label("Search");
             ui.add(
                 egui::TextEdit::singleline(&mut self.search)
@@ -171,7 +200,9 @@ impl BrowserPanel {
                 "Shows the items whose name, ID, type or file contains every word typed \
                  (case-insensitive)",
             );
-            if !self.search.is_empty() && ui.small_button("Clear").clicked() {
+            // Always there (greyed with nothing typed): the buttons after it stay put.
+            let clear = egui::Button::new("Clear").small();
+            if ui.add_enabled(!self.search.is_empty(), clear).clicked() {
                 self.search.clear();
             }
             ui.separator();
@@ -318,8 +349,9 @@ impl Panel for BrowserPanel {
         };
         let samples = patches::sample_rows(&ctx.project.patches);
 
-        self.search_bar(ui);
+        self.search_bar(ui, commands);
         ui.separator();
+        let sent = commands.len();
 
         let terms: Vec<String> = self
             .search
@@ -364,6 +396,16 @@ impl Panel for BrowserPanel {
             });
         if let Some((category, open)) = toggled {
             self.set_collapsed(category, open);
+        }
+        // The objects events were played from this frame: Stop quiets them.
+        for command in commands.get(sent..).unwrap_or_default() {
+            if let AppCommand::Run(Command::SoundEvent {
+                object: Some(object),
+                ..
+            }) = command
+            {
+                self.played_from.insert(*object);
+            }
         }
     }
 }

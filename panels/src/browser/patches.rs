@@ -89,8 +89,8 @@ pub(super) fn patch_row(
     action_button(ui, action, commands);
     cell(ui, cols.name, cols.height, |ui| {
         let selected = ctx.properties.target == Some(PropertyTarget::Patch(patch.id));
-        let label = name_label(ui, &format!("{} {}", patch.id, patch.name), selected, true);
-        if label.on_hover_text("Show the patch's properties").clicked() {
+        let text = format!("{} {}", patch.id, patch.name);
+        if name_label(ui, &text, selected, "Show the patch's properties").clicked() {
             commands.push(AppCommand::ShowProperties(PropertyTarget::Patch(patch.id)));
         }
     });

@@ -60,10 +60,8 @@ pub(super) fn track_row(
     cell(ui, cols.name, cols.height, |ui| {
         let selected = ctx.selection == Some(&Selection::Track(track.name.to_string()));
         let text = format!("0x{:x} {}", track.id, track.name);
-        if name_label(ui, &text, selected, true)
-            .on_hover_text("Select this track (the voices and threads panels show it)")
-            .clicked()
-        {
+        let tip = "Select this track (the voices and threads panels show it)";
+        if name_label(ui, &text, selected, tip).clicked() {
             commands.push(AppCommand::Select(Selection::Track(track.name.to_string())));
         }
     });
@@ -81,7 +79,7 @@ pub(super) fn track_row(
             "{} · priority {} · volume {}",
             track.control_group.name(),
             track.priority,
-            track.volume
+            crate::hit_volume_text(i64::from(track.volume))
         ))
         .truncate(),
     );

@@ -48,23 +48,20 @@ pub(super) fn cell<R>(
     .inner
 }
 
-/// A row's name: clickable when it selects something, highlighted when selected.
+/// A row's name, cut to its column: clickable, highlighted when selected; on hover the
+/// whole name and what a click does (`tip`), in one tooltip.
 pub(super) fn name_label(
     ui: &mut egui::Ui,
     text: &str,
     selected: bool,
-    clickable: bool,
+    tip: &str,
 ) -> egui::Response {
     let mut rich = egui::RichText::new(text);
     if selected {
         rich = rich.strong().color(ui.visuals().selection.stroke.color);
     }
-    let label = egui::Label::new(rich).truncate();
-    if clickable {
-        ui.add(label.sense(egui::Sense::click()))
-    } else {
-        ui.add(label)
-    }
+    ui.add(crate::cut_label(rich).sense(egui::Sense::click()))
+        .on_hover_text(format!("{text}\n{tip}"))
 }
 
 /// Gives a widget the name assistive technology and tests know it by.

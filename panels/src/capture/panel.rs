@@ -65,7 +65,7 @@ fn facts(ui: &mut egui::Ui, view: &CaptureView) {
             row("Voices", header.voices.to_string());
             row(
                 "Cache budget",
-                format!("{} MB", header.cache_budget / (1024 * 1024)),
+                crate::cache::format_bytes(header.cache_budget),
             );
             row(
                 "Length",

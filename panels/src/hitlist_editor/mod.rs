@@ -298,6 +298,9 @@ impl HitListsPanel {
             });
     }
 
+    /// The bar above the lists: Undo, Redo, Save, how the last save went (with Save
+    /// anyway and Reload when a file changed on disk) on the same line, and the pending
+    /// changes on the next. Two lines whatever happens, so the lists below never move.
     fn save_bar(
         &mut self,
         ui: &mut egui::Ui,
@@ -330,52 +333,14 @@ impl HitListsPanel {
                     force: false,
                 });
             }
+            self.outcome(ui, ctx, commands);
         });
-        match &ctx.hitlists.outcome {
-            Some(SaveOutcome::ChangedOnDisk { file, detail }) if !self.edits.is_empty() => {
-                ui.colored_label(
-                    theme::CHANGED_ON_DISK,
-                    format!(
-                        "Warning: {} changed on disk since it was opened ({detail}); not saved",
-                        display_path(ctx.project, file)
-                    ),
-                );
-                ui.horizontal(|ui| {
-                    if ui
-                        .button("Save anyway")
-                        .on_hover_text("Your version replaces theirs: their changes are lost")
-                        .clicked()
-                    {
-                        commands.push(AppCommand::SaveHitLists {
-                            edits: self.pending(),
-                            force: true,
-                        });
-                    }
-                    if ui
-                        .button("Reload")
-                        .on_hover_text("Read the files again: your unsaved edits are lost")
-                        .clicked()
-                    {
-                        self.forget_edits();
-                        commands.push(AppCommand::ReloadHitLists);
-                    }
-                });
-            }
-            Some(SaveOutcome::Saved { files, lines }) => {
-                let names: Vec<String> =
-                    files.iter().map(|f| display_path(ctx.project, f)).collect();
-                ui.label(format!(
-                    "saved {}: {lines} line(s) changed",
-                    names.join(", ")
-                ));
-            }
-            Some(SaveOutcome::Failed(message)) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("not saved: {message}"));
-            }
-            _ => {}
-        }
-        if !self.edits.is_empty() {
-            ui.collapsing(format!("Pending changes ({})", self.edits.len()), |ui| {
+        let pending = self.edits.len();
+        egui::CollapsingHeader::new(format!("Pending changes ({pending})"))
+            .id_salt("hitlist-pending")
+            .enabled(pending > 0)
+            .open((pending == 0).then_some(false))
+            .show(ui, |ui| {
                 for (view, entries) in ctx.hitlists.views.iter().filter_map(|v| {
                     let key = list_key(v)?;
                     (v.owner == ListOwner::Global)
@@ -394,7 +359,61 @@ impl HitListsPanel {
                     ));
                 }
             });
-        }
+    }
+
+    /// How the last save went, after the bar's buttons: a file changed on disk (with
+    /// Save anyway and Reload), saved, or not saved — one line, the whole text on hover.
+    fn outcome(
+        &mut self,
+        ui: &mut egui::Ui,
+        ctx: &PanelContext<'_>,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        let (text, colour) = match &ctx.hitlists.outcome {
+            Some(SaveOutcome::ChangedOnDisk { file, detail }) if !self.edits.is_empty() => {
+                ui.separator();
+                if ui
+                    .button("Save anyway")
+                    .on_hover_text("Your version replaces theirs: their changes are lost")
+                    .clicked()
+                {
+                    commands.push(AppCommand::SaveHitLists {
+                        edits: self.pending(),
+                        force: true,
+                    });
+                }
+                if ui
+                    .button("Reload")
+                    .on_hover_text("Read the files again: your unsaved edits are lost")
+                    .clicked()
+                {
+                    self.forget_edits();
+                    commands.push(AppCommand::ReloadHitLists);
+                }
+                (
+                    format!(
+                        "Warning: {} changed on disk since it was opened ({detail}); not saved",
+                        display_path(ctx.project, file)
+                    ),
+                    theme::CHANGED_ON_DISK,
+                )
+            }
+            Some(SaveOutcome::Saved { files, lines }) => {
+                let names: Vec<String> =
+                    files.iter().map(|f| display_path(ctx.project, f)).collect();
+                (
+                    format!("saved {}: {lines} line(s) changed", names.join(", ")),
+                    ui.visuals().text_color(),
+                )
+            }
+            Some(SaveOutcome::Failed(message)) => {
+                (format!("not saved: {message}"), ui.visuals().error_fg_color)
+            }
+            _ => return,
+        };
+        ui.separator();
+        ui.add(crate::cut_label(egui::RichText::new(&text).color(colour)))
+            .on_hover_text(text);
     }
 }
 
@@ -414,6 +433,8 @@ impl Panel for HitListsPanel {
         self.selected = self.selected.min(views.len() - 1);
         self.save_bar(ui, ctx, commands);
         ui.separator();
+        // The details end in controls (Add, Simulate) a floating bar would cover.
+        crate::solid_scroll_bars(ui);
         ui.horizontal_top(|ui| {
             let height = ui.available_height();
             ui.allocate_ui_with_layout(
@@ -428,6 +449,7 @@ impl Panel for HitListsPanel {
             ui.vertical(|ui| {
                 egui::ScrollArea::both()
                     .id_salt("hitlist-details")
+                    .auto_shrink([false, false])
                     .show(ui, |ui| {
                         self.list_details(ui, ctx, view, commands);
                         ui.separator();

@@ -9,6 +9,7 @@ use super::{LotPanel, Sounding, object_name};
 use crate::{AppCommand, PanelContext, WhyTarget, file_name};
 use egui::vec2;
 use engine_core::host::command::{Command, WorldCommand};
+use engine_core::runtime::Gain;
 use engine_core::runtime::sink::ControlGroup;
 use engine_core::sound::mixer::MixerSnapshot;
 use engine_core::sound::mixer::controls::group_index;
@@ -72,7 +73,7 @@ pub(super) fn details(
         });
     ui.label(format!(
         "volume {} · pan {} ({})",
-        crate::hit_volume_text(placement.volume),
+        crate::gain_text(Gain::from_hit_volume(placement.volume)),
         signed(crate::hit_pan(placement.pan)),
         pan_words(placement.pan)
     ))
@@ -146,7 +147,7 @@ fn factors(
             ui.label(format!(
                 "× {gain:.2} ({} option): {} at the mixer",
                 group_name(*group),
-                heard.volume
+                crate::hit_volume_text(i64::from(heard.volume))
             ));
         }
         None => {

@@ -253,7 +253,7 @@ impl MapPainter {
             lines.push((
                 format!(
                     "vol {} · pan {}",
-                    crate::hit_volume_text(p.volume),
+                    crate::gain_text(engine_core::runtime::Gain::from_hit_volume(p.volume)),
                     signed(crate::hit_pan(p.pan))
                 ),
                 theme::area(p.why.area).gamma_multiply(alpha),

@@ -1,9 +1,9 @@
-//! Which trace records the Traces panel shows: the [`TraceFilter`] (kinds, text, object,
-//! track), prepared as a [`TraceMatcher`], and the [`Index`] of the matching records,
+//! Which trace records the Traces panel shows: the [`TraceFilter`] (kinds, decisions,
+//! text, object, track), prepared as a [`TraceMatcher`], and the [`Index`] of the matching records,
 //! kept up to date as records arrive (only the new ones are tested) and rebuilt when the
 //! filter changes or the trace is replaced.
 
-use engine_core::runtime::{TraceKind, TraceRecord};
+use engine_core::runtime::{DecisionKind, TraceKind, TraceRecord};
 use engine_core::toolchain::par;
 use engine_core::world::ObjectId;
 use std::collections::VecDeque;
@@ -15,11 +15,18 @@ use std::time::{Duration, Instant};
 /// How many kinds of record there are.
 pub(super) const KINDS: usize = TraceKind::ALL.len();
 
+/// How many kinds of decision there are.
+pub(super) const DECISIONS: usize = DecisionKind::ALL.len();
+
 /// Which trace records to show (and to export).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceFilter {
     /// The kinds shown, in [`TraceKind::ALL`] order.
     pub kinds: [bool; KINDS],
+    /// The decisions shown, in [`DecisionKind::ALL`] order: none ticked shows every
+    /// record; some ticked, only the records that decided so
+    /// ([`TraceEvent::decision`](engine_core::runtime::trace::TraceEvent::decision)).
+    pub decisions: [bool; DECISIONS],
     /// Only records whose message, event or track contains this (ignoring case).
     pub text: String,
     /// Only records about this object.
@@ -32,6 +39,7 @@ impl Default for TraceFilter {
     fn default() -> Self {
         Self {
             kinds: [true; KINDS],
+            decisions: [false; DECISIONS],
             text: String::new(),
             object: None,
             track: String::new(),
@@ -45,6 +53,11 @@ impl TraceFilter {
         self.kinds[kind_index(kind)]
     }
 
+    /// Whether only records of some decisions are shown.
+    pub fn by_decision(&self) -> bool {
+        self.decisions.contains(&true)
+    }
+
     /// Whether `record` passes (to test many records, use [`TraceFilter::matcher`]).
     pub fn matches(&self, record: &TraceRecord) -> bool {
         self.matcher().matches(record)
@@ -54,6 +67,7 @@ impl TraceFilter {
     pub fn matcher(&self) -> TraceMatcher {
         TraceMatcher {
             kinds: self.kinds,
+            decisions: self.by_decision().then_some(self.decisions),
             text: self.text.trim().to_lowercase(),
             object: self.object,
             track: self.track.trim().to_lowercase(),
@@ -65,6 +79,7 @@ impl TraceFilter {
 #[derive(Debug, Clone)]
 pub struct TraceMatcher {
     kinds: [bool; KINDS],
+    decisions: Option<[bool; DECISIONS]>,
     text: String,
     object: Option<ObjectId>,
     track: String,
@@ -80,6 +95,14 @@ impl TraceMatcher {
     /// needs it (testing many records, one buffer serves them all).
     pub(super) fn matches_with(&self, record: &TraceRecord, scratch: &mut String) -> bool {
         if !self.kinds[kind_index(record.kind)] {
+            return false;
+        }
+        if let Some(decisions) = &self.decisions
+            && !record
+                .what
+                .decision()
+                .is_some_and(|d| decisions[decision_index(d)])
+        {
             return false;
         }
         if self.object.is_some() && record.object != self.object {
@@ -116,6 +139,14 @@ pub(super) fn kind_index(kind: TraceKind) -> usize {
     TraceKind::ALL
         .iter()
         .position(|k| *k == kind)
+        .unwrap_or_default()
+}
+
+/// The position of `decision` in [`DecisionKind::ALL`].
+pub(super) fn decision_index(decision: DecisionKind) -> usize {
+    DecisionKind::ALL
+        .iter()
+        .position(|d| *d == decision)
         .unwrap_or_default()
 }
 

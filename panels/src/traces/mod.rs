@@ -1,6 +1,7 @@
 //! The Traces panel: every trace record (events, samples and tracks while their engine
 //! switch is on; voice decisions, picks, hooks, prints, errors, reloads and the world
-//! always), filtered by kind, text, object and track, in a virtualised list that stays
+//! always), filtered by kind, by decision (started, stole, refused, … — each kind of
+//! decision by its one word, `DecisionKind::name`), text, object and track, in a virtualised list that stays
 //! smooth with a million records. It follows the newest record or pauses; a click selects
 //! a record's voice, object or track; Why (a row's context menu, or beside Export for the
 //! selected row) opens the Why panel on a record's trigger; the filtered records can be
@@ -12,8 +13,9 @@
 
 use crate::{AppCommand, Panel, PanelContext, Selection, WhyTarget, theme};
 use engine_core::host::command::{Command, TraceTarget as Target};
+use engine_core::runtime::DecisionKind;
 use engine_core::runtime::{TraceKind, TraceRecord};
-use filter::{Index, KINDS};
+use filter::{DECISIONS, Index, KINDS};
 pub use filter::{TraceFilter, TraceMatcher};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -173,6 +175,40 @@ impl TracesPanel {
         });
     }
 
+    /// The decision filter: a menu with a box for each kind of decision, named by its
+    /// word; ticked ones show only the records that decided so. Its button says which.
+    fn decisions(&mut self, ui: &mut egui::Ui) {
+        let ticked: Vec<&str> = self
+            .filter
+            .decisions
+            .iter()
+            .zip(DecisionKind::ALL)
+            .filter(|(on, _)| **on)
+            .map(|(_, kind)| kind.name())
+            .collect();
+        let title = if ticked.is_empty() {
+            "Decisions: any".to_string()
+        } else {
+            format!("Decisions: {}", ticked.join(", "))
+        };
+        let config = egui::containers::menu::MenuConfig::new()
+            .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+        egui::containers::menu::MenuButton::new(title)
+            .config(config)
+            .ui(ui, |ui| {
+                for (on, kind) in self.filter.decisions.iter_mut().zip(DecisionKind::ALL) {
+                    ui.checkbox(on, kind.name());
+                }
+                ui.separator();
+                let any = egui::Button::new("any");
+                if ui.add_enabled(self.filter.by_decision(), any).clicked() {
+                    self.filter.decisions = [false; DECISIONS];
+                }
+            })
+            .0
+            .on_hover_text("Show only the records that decided so (none ticked: every record)");
+    }
+
     fn filters(&mut self, ui: &mut egui::Ui, end: u64) {
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("Text:");
@@ -191,9 +227,14 @@ impl TracesPanel {
             .labelled_by(label.id);
             let typed = self.object.trim().trim_start_matches('@');
             self.filter.object = typed.parse().ok();
+            // The mark's place is kept while the id is fine: the fields after it stay put.
+            let size = egui::vec2(10.0, ui.spacing().interact_size.y);
             if !typed.is_empty() && self.filter.object.is_none() {
-                ui.colored_label(ui.visuals().error_fg_color, "?")
+                let mark = egui::RichText::new("?").color(ui.visuals().error_fg_color);
+                ui.add_sized(size, egui::Label::new(mark))
                     .on_hover_text("Not an object id: the object filter is off");
+            } else {
+                ui.allocate_exact_size(size, egui::Sense::hover());
             }
             let label = ui.label("Track:");
             ui.add(
@@ -212,6 +253,9 @@ impl TracesPanel {
                 self.frozen = (!self.follow).then_some(end);
                 self.jump = self.follow;
             }
+            // Last in the row: its title grows with what is ticked and moves nothing.
+            ui.separator();
+            self.decisions(ui);
         });
     }
 
@@ -467,11 +511,7 @@ fn row(
         // it, and new rows come with every record (a window at rest would paint each
         // arrival twice or three times).
         let background = ui.painter().add(egui::Shape::Noop);
-        let response = ui.add(
-            egui::Label::new(text.as_str())
-                .truncate()
-                .sense(egui::Sense::click()),
-        );
+        let response = ui.add(crate::cut_label(text.as_str()).sense(egui::Sense::click()));
         let fill = if *selected == Some(number) {
             Some(ui.visuals().selection.bg_fill)
         } else if response.hovered() {

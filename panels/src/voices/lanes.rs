@@ -177,7 +177,8 @@ impl VoicesPanel {
             ];
             paint_triangle(painter, corners, ui.visuals().error_fg_color);
             let what = format!(
-                "refused `{}` (event `{}`{}) at {:.2} s: {}",
+                "{} `{}` (event `{}`{}) at {:.2} s: {}",
+                engine_core::runtime::DecisionKind::Refused,
                 refusal.track_name.as_deref().unwrap_or("?"),
                 refusal.event,
                 refusal
@@ -298,7 +299,9 @@ impl LaneLayout {
             let label = if row < self.count {
                 row.to_string()
             } else {
-                "refused".to_string()
+                engine_core::runtime::DecisionKind::Refused
+                    .name()
+                    .to_string()
             };
             painter.text(
                 egui::pos2(self.left - 4.0, r.center().y),

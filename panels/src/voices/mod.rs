@@ -174,8 +174,7 @@ impl VoicesPanel {
         owner_links(ui, &o.owners, commands);
         ui.label(o.priority.to_string());
         ui.label(o.group.name());
-        ui.label(format!("{:.2}", o.gain))
-            .on_hover_text(format!("{:.1} dB", 20.0 * o.gain.get().max(1e-6).log10()));
+        ui.label(crate::gain_text(o.gain));
         ui.label(pan_text(o.pan.get()));
         ui.label(format!("{:.1} s", self.seconds(o.elapsed)));
         ui.label(o.live_notes.to_string());
@@ -220,7 +219,7 @@ impl VoicesPanel {
         let level = station.map(|s| s.level);
         match level {
             Some((gain, pan)) => {
-                ui.label(format!("{gain:.2}"));
+                ui.label(crate::gain_text(gain));
                 ui.label(pan_text(pan.get()));
             }
             None => {
@@ -279,7 +278,10 @@ impl VoicesPanel {
                             });
                         }
                         Entry::Refusal(r) => {
-                            ui.colored_label(ui.visuals().error_fg_color, "refused");
+                            ui.colored_label(
+                                ui.visuals().error_fg_color,
+                                engine_core::runtime::DecisionKind::Refused.name(),
+                            );
                             crate::keyed(ui, ("refused", time.samples(), &r.event), |ui| {
                                 why_button(ui, WhyTarget::Event(r.event.to_string()), commands);
                             });

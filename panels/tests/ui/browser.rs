@@ -83,7 +83,7 @@ fn world() -> WorldView {
     }
 }
 
-fn harness() -> Harness<'static, State> {
+pub(crate) fn harness() -> Harness<'static, State> {
     let project = Project::load(&demo());
     assert!(!project.has_errors(), "{:?}", project.diagnostics);
     let data = HitListData {
@@ -104,7 +104,7 @@ fn harness() -> Harness<'static, State> {
     harness
 }
 
-fn search(harness: &mut Harness<'_, State>, text: &str) {
+pub(crate) fn search(harness: &mut Harness<'_, State>, text: &str) {
     harness
         .get_by_role_and_label(Role::TextInput, "Search")
         .click();
@@ -357,4 +357,60 @@ fn snapshot() {
     harness.remove_cursor();
     harness.run();
     harness.snapshot("browser");
+}
+
+/// Stop stops what the Browser started — `stop` ends the samples and
+/// UI sounds it auditioned, and each object it played an event from (the controlled
+/// character, a TV) is quieted. Stop is always there, first in the bar: it never moves.
+#[test]
+fn stop_stops_what_the_browser_started() {
+    let mut harness = harness();
+    harness.state_mut().cx.live.controlled = Some(1);
+    harness.run();
+    let stop_at = harness.get_by_role_and_label(Role::Button, "Stop").rect();
+    search(&mut harness, "greet");
+    harness.get_by_label("Play event vox_greet").click();
+    harness.run();
+    // From the controlled character: the event names it.
+    harness
+        .get_by_label("Play event vox_greet")
+        .click_secondary();
+    harness.run();
+    harness
+        .get_by_label("From the controlled character (sev vox_greet @1)")
+        .click();
+    harness.run();
+    harness.get_by_label("Clear").click();
+    harness.run();
+    search(&mut harness, "tv_on_action");
+    harness.get_by_label("Play event tv_on_action").click();
+    harness.run();
+    harness.get_by_label("Clear").click();
+    harness.run();
+    search(&mut harness, "click");
+    harness.get_by_label("Play patch 1002").click();
+    harness.run();
+    assert_eq!(
+        lines(&harness),
+        [
+            "ui vox_greet",
+            "sev vox_greet @1",
+            "sev tv_on_action @4",
+            "play 1002"
+        ]
+    );
+    assert_eq!(
+        harness.get_by_role_and_label(Role::Button, "Stop").rect(),
+        stop_at,
+        "Stop stays where it was"
+    );
+    harness.state_mut().commands.clear();
+    harness.get_by_role_and_label(Role::Button, "Stop").click();
+    harness.run();
+    assert_eq!(lines(&harness), ["stop", "quiet 1", "quiet 4"]);
+    // Nothing played from an object since: only the auditions are stopped.
+    harness.state_mut().commands.clear();
+    harness.get_by_role_and_label(Role::Button, "Stop").click();
+    harness.run();
+    assert_eq!(lines(&harness), ["stop"]);
 }

@@ -56,7 +56,7 @@ fn resources() -> Vec<ResourceStats> {
     ]
 }
 
-fn stats(ticks: u64, hits: u64, thrashed: bool) -> CacheStats {
+pub(crate) fn stats(ticks: u64, hits: u64, thrashed: bool) -> CacheStats {
     CacheStats {
         hits,
         compulsory_misses: 13,
@@ -81,7 +81,7 @@ fn stats(ticks: u64, hits: u64, thrashed: bool) -> CacheStats {
     }
 }
 
-fn harness(thrashed: bool) -> Harness<'static, State> {
+pub(crate) fn harness(thrashed: bool) -> Harness<'static, State> {
     let live = LiveSnapshot {
         cache: Some(stats(60, 100, thrashed)),
         cache_resources: resources(),
@@ -114,9 +114,37 @@ fn cells_for_resources_in_memory_with_their_numbers_on_hover() {
 #[test]
 fn the_budget_bar_and_the_totals() {
     let harness = harness(false);
-    harness.get_by_label_contains("7.5 MB of 8.4 MB (89 %)");
-    harness.get_by_label_contains("11 resident · 1 pinned (380.0 KB)");
-    assert!(harness.query_by_label_contains("thrashing").is_none());
+    harness.get_by_label_contains("7.1 MiB of 8 MiB (89 %)");
+    harness.get_by_label_contains("11 resident · 1 pinned (371.1 KiB)");
+    assert!(
+        harness
+            .query_by_label_contains("Warning: thrashing")
+            .is_none()
+    );
+    harness.get_by_label_contains("No thrashing");
+}
+
+/// Every size the panel shows is in binary units, from the one formatter: the default
+/// budget of 256 MiB reads "256 MiB" (not "268.4 MB"), a cell's size on hover too.
+#[test]
+fn sizes_are_in_mib_like_the_budget_they_are_set_in() {
+    let mut harness = harness(true);
+    harness.state_mut().cx.live.cache.as_mut().unwrap().budget =
+        engine_core::world::cache_settings::DEFAULT_CACHE_BUDGET;
+    harness.run();
+    harness.get_by_label_contains("7.1 MiB of 256 MiB (3 %)");
+    harness.get_by_label_contains("more than the budget of 256 MiB");
+    harness.get_by_label("music/buy_mode_1.ogg").hover();
+    harness.run();
+    harness.get_by_label_contains("2.8 MiB · in the cache");
+    let decimal = harness.query_all_by(|node| {
+        node.label().is_some_and(|l| {
+            [" MB", " KB", " GB"]
+                .iter()
+                .any(|unit| l.contains(&format!("{unit} ")) || l.ends_with(unit))
+        })
+    });
+    assert_eq!(decimal.count(), 0, "a size in decimal units");
 }
 
 #[test]
@@ -235,4 +263,47 @@ fn the_heatmap_has_a_legend_and_the_history_runs_in_seconds() {
     harness.run();
     let last = harness.state().panel.history.back().copied().unwrap();
     assert_eq!(last.millis, 2_000);
+}
+
+/// The user chooses the history chart's time window (10 s, 1 min,
+/// 5 min or all of it); the choice stays in the panel's state, and the chart plots the
+/// points of that window only — even from a history longer than the old 600 points.
+#[test]
+fn the_history_chart_shows_the_window_the_user_chose() {
+    let mut harness = harness(false);
+    // Ten minutes of a counter moving ten times a second (6,000 points).
+    let rate = u64::from(harness.state().panel.sample_rate);
+    for step in 1..=6000u64 {
+        harness.state_mut().cx.live.now =
+            engine_core::runtime::SampleTime::from_samples(step * rate / 10);
+        harness.state_mut().cx.live.cache = Some(stats(60 + step, 100 + step, false));
+        harness.run_steps(1);
+    }
+    harness.run();
+    let last = harness.state().panel.history.back().copied().unwrap();
+    assert_eq!(last.millis, 600_000);
+    for (label, seconds) in [
+        ("10 s", Some(10)),
+        ("1 min", Some(60)),
+        ("5 min", Some(300)),
+        ("all", None),
+    ] {
+        harness.get_by_label(label).click();
+        harness.run();
+        let panel = &harness.state().panel;
+        assert_eq!(panel.window.seconds(), seconds, "{label}");
+        let plotted = panel.plotted();
+        let first = plotted.first().unwrap().millis;
+        match seconds {
+            Some(s) => {
+                assert!(first >= last.millis - s * 1000, "{label}: from {first} ms");
+                assert!(
+                    first <= last.millis - s * 1000 + 100,
+                    "{label}: from {first} ms"
+                );
+            }
+            None => assert_eq!(first, panel.history.front().unwrap().millis, "all of it"),
+        }
+        assert_eq!(plotted.last().unwrap().millis, last.millis);
+    }
 }

@@ -57,7 +57,7 @@ fn project(tag: &str) -> (TempProject, Project) {
 use crate::common;
 type State = common::State<HitListsPanel>;
 
-fn harness(tag: &str) -> Harness<'static, State> {
+pub(crate) fn harness(tag: &str) -> Harness<'static, State> {
     harness_sized(tag, egui::vec2(1000.0, 720.0))
 }
 
@@ -325,4 +325,24 @@ fn the_simulation_counts_add_up_to_n() {
     harness.remove_cursor();
     harness.run();
     harness.snapshot("hitlists");
+}
+
+/// The details pane's scroll bars have their own room — they never
+/// cover its last controls, Simulate among them — in a pane small enough to scroll both
+/// ways, scrolled to Simulate.
+#[test]
+fn the_details_scroll_bars_never_cover_simulate() {
+    let size = egui::vec2(420.0, 260.0);
+    let mut harness = harness_sized("scrollbar", size);
+    harness.get_by_label("Simulate").scroll_to_me();
+    harness.run();
+    harness.run();
+    let simulate = harness.get_by_label("Simulate").rect();
+    // Under the pointer a bar is as wide as egui's bars get (a floating one grows to
+    // `bar_width`), at the pane's bottom and right edges.
+    let bar = egui::style::ScrollStyle::floating().bar_width;
+    assert!(
+        simulate.bottom() + bar <= size.y && simulate.right() + bar <= size.x,
+        "Simulate at {simulate:?} is under a scroll bar of a {size:?} pane"
+    );
 }

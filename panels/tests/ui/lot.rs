@@ -89,7 +89,7 @@ fn demo_snapshot() -> (Project, LiveSnapshot) {
     (project, live(&session))
 }
 
-fn harness() -> Harness<'static, State> {
+pub(crate) fn harness() -> Harness<'static, State> {
     let (project, live) = demo_snapshot();
     harness_on(project, live)
 }
@@ -101,6 +101,26 @@ fn harness_on(project: Project, live: LiveSnapshot) -> Harness<'static, State> {
         ..ContextData::default()
     };
     common::harness(LotPanel::default(), cx, egui::vec2(1000.0, 720.0))
+}
+
+/// The lot's object `id` and its place in the view, as the harness's snapshot has them.
+pub(crate) fn object(
+    harness: &Harness<'_, State>,
+    id: i32,
+) -> (
+    engine_core::world::WorldObject,
+    engine_core::world::view::Placement,
+) {
+    harness
+        .state()
+        .cx
+        .live
+        .world
+        .objects
+        .iter()
+        .find(|(o, _)| o.id == id)
+        .cloned()
+        .unwrap()
 }
 
 /// The world commands sent, in order (selections aside; any other engine command fails
@@ -209,22 +229,13 @@ fn selecting_an_object_shows_where_its_volume_and_pan_come_from() {
     );
     harness.get_by_label("#4 Living room TV (tv)");
     harness.get_by_label("area: fading");
-    let (tv, p) = harness
-        .state()
-        .cx
-        .live
-        .world
-        .objects
-        .iter()
-        .find(|(o, _)| o.id == 4)
-        .cloned()
-        .unwrap();
+    let (tv, p) = object(&harness, 4);
     assert_eq!(tv.name, "Living room TV");
     assert!(p.volume > 0 && p.volume < 1024, "{}", p.volume);
-    // Volume 0–1 and pan −1…1, as every panel shows them.
+    // Volume 0–1 with its dB and pan −1…1, as every panel shows them.
     harness.get_by_label_contains(&format!(
         "volume {} · pan {}",
-        panels::hit_volume_text(p.volume),
+        panels::gain_text(engine_core::runtime::Gain::from_hit_volume(p.volume)),
         panels::pan_text(panels::hit_pan(p.pan))
     ));
     harness.get_by_label_contains("tuned to");

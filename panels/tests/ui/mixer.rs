@@ -80,7 +80,15 @@ fn loudness_rms_and_clip_lights_show_and_a_clip_light_stays_until_clicked() {
 fn mute_and_solo_per_group_send_their_commands_and_show_while_active() {
     let mut harness = harness();
     harness.run();
-    assert!(harness.query_by_label("Clear all").is_none());
+    // Nothing muted: the banner's row says so, its Clear all greyed (the row is always
+    // there, so the strips never move).
+    harness.get_by_label("Nothing muted or soloed");
+    assert!(
+        harness
+            .get_by_label("Clear all")
+            .accesskit_node()
+            .is_disabled()
+    );
     harness
         .get_by_role_and_label(Role::Button, "Mute music")
         .click();
@@ -114,7 +122,7 @@ fn mute_and_solo_per_group_send_their_commands_and_show_while_active() {
     assert_eq!(lines, ["mute music off", "monitor clear"]);
 }
 
-fn harness() -> Harness<'static, State> {
+pub(crate) fn harness() -> Harness<'static, State> {
     let mut panel = MixerPanel::default();
     panel.output = "null output (no sound card)".into();
     let cx = ContextData {

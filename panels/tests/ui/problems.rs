@@ -46,7 +46,7 @@ const ERROR_LINE: u32 = 11;
 use crate::common;
 type State = common::State<ProblemsPanel>;
 
-fn harness(tag: &str) -> Harness<'static, State> {
+pub(crate) fn harness(tag: &str) -> Harness<'static, State> {
     let dir = std::env::temp_dir().join(format!(
         "hitbench-panel-problems-{tag}-{}",
         std::process::id()
@@ -302,4 +302,37 @@ fn snapshot() {
     harness.remove_cursor();
     harness.run();
     harness.snapshot("problems");
+}
+
+/// In a narrow pane a long message is cut at the pane's edge (not past
+/// it), and hovering it shows the whole message.
+#[test]
+fn a_long_message_fits_the_row_and_shows_whole_on_hover() {
+    let mut harness = harness("long");
+    harness.set_size(egui::vec2(380.0, 220.0));
+    harness.run();
+    let message = harness
+        .state()
+        .cx
+        .project
+        .all_diagnostics()
+        .find(|d| d.line == WARNING_LINE)
+        .map(|d| d.message.clone())
+        .unwrap();
+    let rows = harness.query_all_by_label(&message).count();
+    assert_eq!(rows, 1, "the row shows the message (cut)");
+    let row = harness.get_by_label(&message);
+    assert!(
+        row.rect().right() <= 380.0,
+        "the message runs past the pane: {:?}",
+        row.rect()
+    );
+    row.hover();
+    harness.run();
+    harness.run();
+    assert_eq!(
+        harness.query_all_by_label(&message).count(),
+        2,
+        "hovering shows the whole message"
+    );
 }

@@ -28,7 +28,7 @@ fn field(property: Property, text: &str, value: Option<i64>, saved: &str) -> Fie
     }
 }
 
-fn track_sheet() -> PropertySheet {
+pub(crate) fn track_sheet() -> PropertySheet {
     PropertySheet {
         target: PropertyTarget::Track(0x2200),
         file: PathBuf::from("piano.src"),
@@ -77,7 +77,7 @@ fn patch_sheet() -> PropertySheet {
     }
 }
 
-fn harness(sheet: PropertySheet, snapshots: SnapshotData) -> Harness<'static, State> {
+pub(crate) fn harness(sheet: PropertySheet, snapshots: SnapshotData) -> Harness<'static, State> {
     let cx = ContextData {
         properties: PropertiesData {
             target: Some(sheet.target.clone()),
@@ -111,7 +111,7 @@ fn a_number_set_sends_one_edit_and_edited_fields_show_the_saved_value() {
     harness.run();
     harness.get_by_label("track 0x2200");
     harness.get_by_role_and_label(Role::Button, "Mute track 0x2200");
-    harness.get_by_label("edited · saved 1024");
+    harness.get_by_label("edited · saved 1024 (+0.0 dB)");
     harness
         .get_by_role_and_label(Role::SpinButton, "priority")
         .set_value_accesskit(90.0);
@@ -180,7 +180,7 @@ fn the_ab_bar_sends_its_commands_and_the_diff_lists_what_differs() {
     harness.run();
     harness.get_by_label("A and B differ in 2 field(s)");
     harness.get_by_label("hearing B");
-    harness.get_by_label("800");
+    harness.get_by_label("800 (-2.1 dB)");
     harness.get_by_label("90");
     harness.get_by_role_and_label(Role::Button, "A").click();
     harness.run();

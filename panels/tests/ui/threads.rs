@@ -169,7 +169,7 @@ fn snapshot() -> LiveSnapshot {
     }
 }
 
-fn harness(source: Option<SourceText>) -> Harness<'static, State> {
+pub(crate) fn harness(source: Option<SourceText>) -> Harness<'static, State> {
     let cx = ContextData {
         live: snapshot(),
         source,
@@ -270,4 +270,83 @@ fn snapshot_of_the_panel() {
     harness.remove_cursor();
     harness.run();
     harness.snapshot("threads");
+}
+
+/// The registers grid fits the pane — as many columns as the widest
+/// register leaves room for — at any width, and the volume registers show their dB.
+#[test]
+fn the_register_grid_fits_narrow_and_wide_panes() {
+    for width in [900.0, 560.0, 320.0] {
+        let cx = ContextData {
+            live: snapshot(),
+            ..ContextData::default()
+        };
+        let mut harness = common::harness(ThreadsPanel::default(), cx, egui::vec2(width, 1400.0));
+        harness.run();
+        harness.get_by_label("#3").click();
+        harness.run();
+        harness.run();
+        let th = harness.state().cx.live.threads[1].clone();
+        let mut cells = 0;
+        for (name, _) in &th.registers {
+            for node in harness.query_all_by_label(name) {
+                cells += 1;
+                let rect = node.rect();
+                assert!(
+                    rect.right() <= width,
+                    "{width} px: register `{name}` is cut at {rect:?}"
+                );
+            }
+        }
+        assert!(
+            cells >= th.registers.len(),
+            "{width} px: {cells} register cells"
+        );
+        let vol = harness.get_by_label("900 (-1.1 dB)");
+        assert!(vol.rect().right() <= width, "{width} px: vol is cut");
+    }
+}
+
+/// After a step, the registers whose value it changed are marked
+/// (with what they were); a step that changes none leaves none marked.
+#[test]
+fn registers_a_step_changed_are_marked() {
+    let mut harness = harness(None);
+    harness.run();
+    harness.get_by_label("#3").click();
+    harness.run();
+    assert!(harness.state().panel.changed_registers().is_empty());
+    // The step: `inc v1` ran, the PC moved on.
+    let step = |harness: &mut Harness<'static, State>, pc: u32, set: &[(&str, i32)]| {
+        let th = &mut harness.state_mut().cx.live.threads[1];
+        th.pc = Some(pc);
+        for (name, value) in set {
+            th.registers.iter_mut().find(|(n, _)| n == name).unwrap().1 = *value;
+        }
+        harness.run();
+        harness.run();
+    };
+    step(&mut harness, 0x0044, &[("v1", 6)]);
+    assert_eq!(harness.state().panel.changed_registers(), ["v1"]);
+    harness.get_by_label("v1, changed by the last step (was 5)");
+    assert!(
+        harness
+            .query_by_label("v2, changed by the last step (was 420)")
+            .is_none()
+    );
+    // `cmp` changes no register: nothing stays marked.
+    step(&mut harness, 0x0046, &[]);
+    assert!(harness.state().panel.changed_registers().is_empty());
+    assert!(
+        harness
+            .query_by_label_contains(", changed by the last step")
+            .is_none()
+    );
+    // Two at once.
+    step(&mut harness, 0x0048, &[("v2", 421), ("isplaying", 0)]);
+    assert_eq!(
+        harness.state().panel.changed_registers(),
+        ["isplaying", "v2"]
+    );
+    harness.get_by_label("isplaying, changed by the last step (was 1)");
 }

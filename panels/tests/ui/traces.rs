@@ -110,7 +110,7 @@ fn started(track: &str, voice: usize, priority: i32, in_use: usize) -> TraceEven
 }
 
 /// A short, realistic trace: a greeting, a steal, a refusal, an error.
-fn demo_trace() -> VecDeque<TraceRecord> {
+pub(crate) fn demo_trace() -> VecDeque<TraceRecord> {
     use TraceKind::*;
     let mut t = VecDeque::new();
     t.push_back(rec(
@@ -324,7 +324,10 @@ fn demo_trace() -> VecDeque<TraceRecord> {
     t
 }
 
-fn harness_with(trace: VecDeque<TraceRecord>, size: egui::Vec2) -> Harness<'static, State> {
+pub(crate) fn harness_with(
+    trace: VecDeque<TraceRecord>,
+    size: egui::Vec2,
+) -> Harness<'static, State> {
     let cx = ContextData {
         trace,
         ..ContextData::default()
@@ -332,7 +335,7 @@ fn harness_with(trace: VecDeque<TraceRecord>, size: egui::Vec2) -> Harness<'stat
     common::harness_in_panel(TracesPanel::default(), cx, size)
 }
 
-fn harness() -> Harness<'static, State> {
+pub(crate) fn harness() -> Harness<'static, State> {
     harness_with(demo_trace(), egui::vec2(900.0, 560.0))
 }
 
@@ -397,7 +400,7 @@ fn kinds_are_counted_and_filter_the_rows() {
     harness.run();
     assert!(shows(&harness, "Showing 16 of 18 record(s)"));
     assert!(!shows(&harness, "unknown event `fx_toaster`"));
-    assert!(shows(&harness, "steal voice 0"));
+    assert!(shows(&harness, "stole voice 0"));
 }
 
 #[test]
@@ -410,7 +413,7 @@ fn the_text_filter_narrows_the_rows() {
     harness.run();
     // The event, the steal, the sample, the print and the missing sample.
     assert!(shows(&harness, "Showing 5 of 18 record(s)"), "fridge rows");
-    assert!(shows(&harness, "steal voice 0"));
+    assert!(shows(&harness, "stole voice 0"));
     assert!(!shows(&harness, "ui_click"));
 }
 
@@ -434,7 +437,7 @@ fn the_object_and_track_filters_narrow_the_rows() {
 fn clicking_a_row_selects_its_voice() {
     let mut harness = harness();
     harness.run();
-    harness.get_by_label_contains("steal voice 0").click();
+    harness.get_by_label_contains("stole voice 0").click();
     harness.run();
     assert_eq!(
         harness.state().commands,
@@ -468,12 +471,12 @@ fn why_on_a_row_opens_the_why_panel_on_its_trigger() {
     };
     // A row's context menu.
     harness
-        .get_by_label_contains("steal voice 0")
+        .get_by_label_contains("stole voice 0")
         .click_secondary();
     harness.run();
     harness.get_by_label("Why").click();
     harness.run();
-    let stole = number("steal voice 0", &harness);
+    let stole = number("stole voice 0", &harness);
     assert_eq!(
         harness.state().commands,
         [AppCommand::Why(WhyTarget::Record(stole))]
@@ -481,12 +484,12 @@ fn why_on_a_row_opens_the_why_panel_on_its_trigger() {
     // The selected row's Why, beside Export.
     harness.state_mut().commands.clear();
     harness
-        .get_by_label_contains("start `ui_click` on voice 1")
+        .get_by_label_contains("started `ui_click` on voice 1")
         .click();
     harness.run();
     harness.get_by_label("Why").click();
     harness.run();
-    let start = number("start `ui_click` on voice 1", &harness);
+    let start = number("started `ui_click` on voice 1", &harness);
     assert_eq!(
         harness.state().commands,
         [
@@ -608,7 +611,7 @@ fn snapshot() {
     harness.state_mut().panel.events = true;
     harness.state_mut().panel.samples = true;
     harness.run();
-    harness.get_by_label_contains("steal voice 0").click();
+    harness.get_by_label_contains("stole voice 0").click();
     harness.run();
     harness.state_mut().cx.selection = Some(Selection::Voice(0));
     harness.run();

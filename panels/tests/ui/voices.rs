@@ -321,7 +321,7 @@ pub fn snapshot() -> LiveSnapshot {
     }
 }
 
-fn harness() -> Harness<'static, State> {
+pub(crate) fn harness() -> Harness<'static, State> {
     let cx = ContextData {
         live: snapshot(),
         ..ContextData::default()

@@ -229,7 +229,7 @@ fn trace() -> VecDeque<TraceRecord> {
     .into()
 }
 
-fn harness_on(target: WhyTarget) -> Harness<'static, State> {
+pub(crate) fn harness_on(target: WhyTarget) -> Harness<'static, State> {
     harness_after(target, 0)
 }
 
@@ -293,7 +293,7 @@ fn a_refusal_lists_every_voice_compared_with_the_lowest_highlighted() {
 fn a_played_note_shows_its_factors_multiplying_to_its_gain() {
     let mut harness = harness_on(WhyTarget::Event("VOX_GREET".into()));
     harness.run();
-    harness.get_by_label("played");
+    harness.get_by_label("started");
     harness.get_by_label("· heard");
     harness.get_by_label_contains("started on free voice 0 (priority 20");
     harness.get_by_label("hit list 18: picked 3; excluded 5 (picked last time)");
@@ -336,7 +336,7 @@ fn a_played_note_shows_its_factors_multiplying_to_its_gain() {
 fn a_silent_note_says_which_factor_silenced_it() {
     let mut harness = harness_on(WhyTarget::Object(4));
     harness.run();
-    harness.get_by_label("played");
+    harness.get_by_label("started");
     assert_eq!(
         harness.get_all_by_label("silent").count(),
         2,
@@ -362,7 +362,7 @@ fn a_voice_shows_what_played_on_it_stole_it_and_was_refused_over_it_newest_first
         .collect();
     assert_eq!(events, ["baby_cry", "sfx_phone_ring", "tv_on"]);
     harness.get_by_label("3 decision(s), newest first");
-    harness.get_by_label("stole a voice");
+    harness.get_by_label("stole");
     harness.get_by_label_contains("stole voice 1 from `tv_news`");
     // The thief's note: 1.0 × 0.8 × 0.5.
     harness.get_by_label("0.400");
@@ -410,4 +410,51 @@ fn snapshot_of_a_refusal_and_a_steal() {
     let mut harness = harness_on(WhyTarget::Voice(1));
     harness.run();
     harness.snapshot("why");
+}
+
+/// A looping track picks from its hit list on every round; the Why
+/// panel folds the picks into one line ("40 hit-list picks"), so the note's gain
+/// breakdown stays in view; unfolding lists them.
+#[test]
+fn a_looping_tracks_picks_are_folded_so_the_gain_stays_in_view() {
+    let mut records: Vec<TraceRecord> = vec![started(1.0, GREET, 0, 20)];
+    records.push(note(1.0, GREET, 0, greeting_gain()));
+    for round in 0..40u32 {
+        let pick = TraceEvent::Pick {
+            list: 18,
+            index: (round % 3) as usize,
+            value: 100 + round % 3,
+            excluded: vec![100 + (round + 2) % 3],
+        };
+        let seconds = 1.0 + f64::from(round) * 0.5;
+        records.push(rec(seconds, TraceKind::Pick, GREET, Some(0), pick));
+    }
+    let mut cx = ContextData {
+        trace: records.into(),
+        ..ContextData::default()
+    };
+    cx.live.trace_switches = TraceSwitches::ALL;
+    let mut panel = WhyPanel::default();
+    panel.target = Some(WhyTarget::Event("vox_greet".into()));
+    let height = 560.0;
+    let mut harness = common::harness_in_panel(panel, cx, egui::vec2(760.0, height));
+    harness.run();
+    assert_eq!(harness.state().panel.decisions()[0].picks.len(), 40);
+    // Folded: one line for the picks, the gain breakdown on screen.
+    harness.get_by_label_contains("40 hit-list picks");
+    assert!(
+        shows(&harness, "hit list 18: picked") == 0,
+        "the picks are folded"
+    );
+    let gain = harness.get_by_label("gain");
+    assert!(
+        gain.rect().bottom() <= height,
+        "the gain breakdown is out of view at {:?}",
+        gain.rect()
+    );
+    // Unfolded: every pick.
+    harness.get_by_label_contains("40 hit-list picks").click();
+    harness.run();
+    harness.run();
+    assert!(shows(&harness, "hit list 18: picked") >= 10);
 }

@@ -35,8 +35,8 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     let per_sec = lines as f64 / best.as_secs_f64();
     writeln!(
         io.out,
-        "asm: {lines} source lines ({:.1} MB, {} bytes of code, {errors} errors), best of 5: {:.1} ms",
-        source.len() as f64 / 1e6,
+        "asm: {lines} source lines ({}, {} bytes of code, {errors} errors), best of 5: {:.1} ms",
+        engine_core::runtime::units::format_bytes(source.len() as u64),
         warm.hit.code().len(),
         best.as_secs_f64() * 1e3,
     )?;

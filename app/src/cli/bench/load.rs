@@ -8,6 +8,7 @@ use super::Size;
 use super::cold_start;
 use super::scratch::Scratch;
 use anyhow::Context as _;
+use engine_core::runtime::units::format_bytes;
 use engine_core::toolchain::project::Project;
 use engine_core::tools::check;
 use std::fmt::Write as _;
@@ -22,8 +23,8 @@ pub const SAMPLES: usize = 100_000;
 pub const TRACKS: usize = 20_000;
 /// Target: `hitbench check` on the generated project.
 pub const CHECK_TARGET: Duration = Duration::from_secs(1);
-/// Target: the memory `hitbench check` takes on it, MB (10^6 bytes).
-pub const MEMORY_TARGET_MB: f64 = 200.0;
+/// Target: the memory `hitbench check` takes on it, in bytes (200 MB, 190.7 MiB).
+pub const MEMORY_TARGET_BYTES: u64 = 200_000_000;
 
 /// Tracks in one generated source file (each with its event, hit list and patches).
 const TRACKS_PER_SOURCE: usize = 100;
@@ -38,13 +39,13 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     let made = generate(scratch.path(), tracks, per_track)?;
     writeln!(
         io.out,
-        "load: a generated project of {} samples ({:.1} MB of WAV files) and {} tracks \
-         ({} sources of {:.1} MB, one event and one hit list a track), made in {:.1} s",
+        "load: a generated project of {} samples ({} of WAV files) and {} tracks \
+         ({} sources of {}, one event and one hit list a track), made in {:.1} s",
         made.samples,
-        made.sample_bytes as f64 / 1e6,
+        format_bytes(made.sample_bytes as u64),
         made.tracks,
         made.sources,
-        made.source_bytes as f64 / 1e6,
+        format_bytes(made.source_bytes as u64),
         made.seconds,
     )?;
     let dirs = [scratch.path().to_path_buf()];
@@ -75,12 +76,14 @@ pub fn run(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
         CHECK_TARGET.as_secs_f64(),
         ratio(seconds, CHECK_TARGET.as_secs_f64()),
     )?;
-    match measured.memory_mb {
-        Some(mb) => writeln!(
+    match measured.memory_bytes {
+        Some(bytes) => writeln!(
             io.out,
-            "load: memory of that check = {mb:.0} MB ({}); target < {MEMORY_TARGET_MB:.0} MB ({})",
+            "load: memory of that check = {} ({}); target < {} ({})",
+            format_bytes(bytes),
             measured.memory_how,
-            ratio(mb, MEMORY_TARGET_MB),
+            format_bytes(MEMORY_TARGET_BYTES),
+            ratio(bytes as f64, MEMORY_TARGET_BYTES as f64),
         )?,
         None => writeln!(
             io.out,
@@ -263,7 +266,7 @@ struct Measured {
     /// The best time.
     best: Duration,
     /// Its memory, MB.
-    memory_mb: Option<f64>,
+    memory_bytes: Option<u64>,
     /// How the memory was measured.
     memory_how: &'static str,
     /// What `check` said.
@@ -303,7 +306,7 @@ fn check_child(exe: &Path, dir: &Path) -> anyhow::Result<Measured> {
     Ok(Measured {
         how: format!("`hitbench check` as a child process, spawn to exit, best of {RUNS}"),
         best,
-        memory_mb: peak_kb.map(|kb| kb as f64 * 1024.0 / 1e6),
+        memory_bytes: peak_kb.map(|kb| kb.saturating_mul(1024)),
         memory_how: "the child's peak resident set, from wait4",
         summary,
     })
@@ -323,7 +326,7 @@ fn first_and_last(out: &str) -> String {
 /// set's growth over the first run, the peak reset just before.
 fn check_in_process(dirs: &[PathBuf]) -> Measured {
     let mut best = Duration::MAX;
-    let mut memory_mb = None;
+    let mut memory_bytes = None;
     let mut summary = String::new();
     for run in 0..RUNS {
         let before = (run == 0).then(peak::reset_and_read).flatten();
@@ -332,7 +335,7 @@ fn check_in_process(dirs: &[PathBuf]) -> Measured {
         let findings = check::findings(&project);
         best = best.min(start.elapsed());
         if let (Some(before), Some(peak)) = (before, peak::read("VmHWM")) {
-            memory_mb = Some(peak.saturating_sub(before) as f64 * 1024.0 / 1e6);
+            memory_bytes = Some(peak.saturating_sub(before).saturating_mul(1024));
         }
         let errors = findings.iter().filter(|f| f.is_error()).count();
         summary = format!(
@@ -346,7 +349,7 @@ fn check_in_process(dirs: &[PathBuf]) -> Measured {
             "check's load and lint in this process (not the hitbench binary), best of {RUNS}"
         ),
         best,
-        memory_mb,
+        memory_bytes,
         memory_how: "growth of this process's peak resident set (/proc/self/status VmHWM)",
         summary,
     }

@@ -16,6 +16,7 @@ use super::bandwidth::read_bandwidth;
 use super::scratch::Scratch;
 use anyhow::{Context as _, anyhow};
 use engine_core::runtime::sink::ControlGroup;
+use engine_core::runtime::units::format_bytes;
 use engine_core::runtime::{Gain, Pan};
 use engine_core::sound::audio::SampleBuffer;
 use engine_core::sound::audio::decode::{DecodeLimits, Decoded, decode};
@@ -412,11 +413,11 @@ fn mix(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     let bound = bytes / bandwidth * 1e9;
     writeln!(
         io.out,
-        "memory bound: streaming read {:.1} GB/s (one core); a voice-frame reads {bytes:.2} B of \
+        "memory bound: streaming read {}/s (one core); a voice-frame reads {bytes:.2} bytes of \
          sample ({per_output_frame:.3} source frames of 4-byte f32, as the cache keeps them; \
          the bus stays in cache) → at least {bound:.3} ns per voice-frame when every voice's \
          sample comes from memory; HitBench linear at 256 voices is {:.1}× that bound",
-        bandwidth / 1e9,
+        format_bytes(bandwidth as u64),
         at_256.hitbench / bound
     )?;
     targets(io, at_256)
@@ -557,13 +558,13 @@ fn decoding(io: &mut Io<'_>, size: Size) -> anyhow::Result<()> {
     };
     let wav = wav_bytes(44_100, 2, 44_100 * seconds)?;
     let (elapsed, decoded) = best_of(|| Ok(decode("bench.wav", &wav, &limits)?))?;
-    let mb = wav.len() as f64 / 1e6;
     writeln!(
         io.out,
-        "decode: WAV 16-bit, {} ({mb:.1} MB) in {:.2} ms = {:.0} MB/s",
+        "decode: WAV 16-bit, {} ({}) in {:.2} ms = {}/s",
         describe(&decoded),
+        format_bytes(wav.len() as u64),
         elapsed.as_secs_f64() * 1e3,
-        mb / elapsed.as_secs_f64()
+        format_bytes((wav.len() as f64 / elapsed.as_secs_f64()) as u64)
     )?;
     let files = match size {
         Size::Full => [

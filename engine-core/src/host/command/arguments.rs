@@ -59,6 +59,11 @@ pub(super) fn quiet_all(_: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::QuietAll)
 }
 
+/// `stop`.
+pub(super) fn stop(_: &Line<'_>) -> Result<Command, ParseError> {
+    Ok(Command::Stop)
+}
+
 /// `control <object>`.
 pub(super) fn control(line: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::Control(line.object(0, "control")?))

@@ -54,6 +54,7 @@ impl fmt::Display for Command {
             Command::Help(None) => f.write_str("help"),
             Command::Help(Some(name)) => write!(f, "help {name}"),
             Command::Play(target) => write!(f, "play {target}"),
+            Command::Stop => f.write_str("stop"),
             Command::Why(subject) => write!(f, "why {subject}"),
             Command::Reload => f.write_str("reload"),
             Command::Debug(debug) => write!(f, "{debug}"),

@@ -1,5 +1,6 @@
 //! Running a parsed [`Command`] against the engine: events, quieting, the controlled
-//! character, data fields, traces, volumes, `help` and auditioning a patch or sample.
+//! character, data fields, traces, volumes, `help`, auditioning a patch or sample and
+//! stopping the auditions.
 //! The world's commands are the session's world director's to run.
 
 use super::grammar::{help_lines, help_lines_of};
@@ -156,6 +157,15 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
             let (what, sample) = audition_sample(cx.engine.project(), target)?;
             let note = cx.engine.play_sample(sample);
             Ok(format!("playing {what} (note {note})"))
+        }
+        Command::Stop => {
+            let stopped = cx.engine.stop_auditions();
+            Ok(match (stopped.samples, stopped.ui_sounds) {
+                (0, 0) => "nothing to stop: no audition is playing".to_string(),
+                (samples, ui) => {
+                    format!("stopped {samples} sample(s) and {ui} UI sound(s)")
+                }
+            })
         }
         Command::Why(_) => Err(CommandError::NoHistory),
         Command::Reload => Err(CommandError::NoProject),

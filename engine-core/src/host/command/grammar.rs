@@ -253,6 +253,13 @@ pub const COMMANDS: &[CommandSpec] = &[
         engine::play,
     ),
     spec(
+        "stop",
+        "",
+        "stop the auditions: every sample `play` started and every UI sound (what objects say plays on)",
+        AtMost(0),
+        engine::stop,
+    ),
+    spec(
         "why",
         "<event…> | @object",
         "why it was (not) heard: the latest decisions about an event or object, with every voice compared and each note's gain",

@@ -140,6 +140,9 @@ pub enum Command {
     /// Play one patch (by ID or name) or sample file (a path inside a data directory,
     /// or a resource name) once as a UI sound: for auditioning.
     Play(String),
+    /// Stop the auditions: every sample `play` started and every UI sound (a track
+    /// playing for no object) — the Project browser's Stop. What objects say plays on.
+    Stop,
     /// Explain the latest decisions about an event or an object from the trace: the
     /// verdict with every voice compared, the picks, each note's gain factor by factor.
     /// It needs the trace history, which the engine does not keep: the workbench opens

@@ -60,6 +60,7 @@ fn engine_samples() -> Vec<Command> {
         samples.push(Command::Why(Subject::Object(object)));
     }
     samples.push(Command::QuietAll);
+    samples.push(Command::Stop);
     for field in 0..32 {
         for value in [0, 40, -5, i32::MAX, i32::MIN] {
             samples.push(Command::Field {
@@ -344,6 +345,7 @@ fn engine_command() -> impl Strategy<Value = Command> {
         event_name().prop_map(|name| Command::UiSound { name }),
         any::<ObjectId>().prop_map(Command::Quiet),
         Just(Command::QuietAll),
+        Just(Command::Stop),
         any::<ObjectId>().prop_map(Command::Control),
         (any::<ObjectId>(), 0u8..32, any::<i32>()).prop_map(|(object, field, value)| {
             Command::Field {

@@ -39,6 +39,7 @@ fn sev_joins_words() {
 fn every_command_parses() {
     assert_eq!(ok("quiet 4"), Command::Quiet(4));
     assert_eq!(ok("quietall"), Command::QuietAll);
+    assert_eq!(ok("stop"), Command::Stop);
     assert_eq!(ok("control 2"), Command::Control(2));
     assert_eq!(
         ok("field 2 neat 40"),
@@ -161,6 +162,7 @@ fn completion_words_come_from_the_table_in_order() {
         "savelot",
         "help",
         "play",
+        "stop",
         "why",
         "break",
         "delete",

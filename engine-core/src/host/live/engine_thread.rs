@@ -338,6 +338,7 @@ impl EngineThread {
             || snapshot.tracks != tracks
             || snapshot.voices != voices
             || snapshot.trace_switches != engine.trace_switches()
+            || snapshot.controlled != self.session.controlled
             || snapshot.monitor != *self.session.server.monitor();
         let mut background = !trace.is_empty()
             || snapshot.world != world
@@ -346,6 +347,7 @@ impl EngineThread {
         snapshot.voice_slots = voice_slots;
         snapshot.instances = instances;
         snapshot.world = world;
+        snapshot.controlled = self.session.controlled;
         snapshot.trace_switches = engine.trace_switches();
         snapshot.monitor.clone_from(self.session.server.monitor());
         if snapshot.history.version() != self.history.version() {

@@ -116,6 +116,8 @@ pub struct LiveSnapshot {
     pub history: Arc<VoiceHistory>,
     /// The world: camera, objects with their volume and pan, stations, music, ambience.
     pub world: WorldView,
+    /// The controlled character: the source of `sev` without `@object`.
+    pub controlled: Option<crate::world::ObjectId>,
     /// Which optional traces (events, samples, tracks) the engine records now.
     pub trace_switches: TraceSwitches,
     /// Every resource the cache knows of (size, hits, loads, evictions, last use),

@@ -49,7 +49,7 @@ pub struct QaScript {
     pub expectations: Vec<Expectation>,
     /// The Box-X voice limit the script runs with (`0 set voices <n>`), if it sets one.
     pub voices: Option<usize>,
-    /// The cache budget in bytes the script runs with (`0 set cache <MB>`), if it sets
+    /// The cache budget in bytes the script runs with (`0 set cache <MiB>`), if it sets
     /// one (over `--cache-mb` and `world.ini [Cache] BudgetMB`).
     pub cache_budget: Option<usize>,
 }

@@ -152,15 +152,15 @@ fn repeat(line: &ScriptLine<'_>, file: &Path) -> Result<Vec<TimedCommand>, Probl
 enum Setting {
     /// `set voices <n>`: the Box-X voice limit.
     Voices(usize),
-    /// `set cache <MB>`: the cache budget, in bytes.
+    /// `set cache <MiB>`: the cache budget, in bytes.
     Cache(usize),
 }
 
-/// `set voices <n>` or `set cache <MB>`: at time 0, before the first command.
+/// `set voices <n>` or `set cache <MiB>`: at time 0, before the first command.
 fn setting(line: &ScriptLine<'_>, script: &QaScript) -> Result<Setting, Problem> {
     let words = words(line);
     let usage =
-        "write `0 set voices <n>` (1 to 1024) or `0 set cache <MB>` before the first command";
+        "write `0 set voices <n>` (1 to 1024) or `0 set cache <MiB>` before the first command";
     let end = words
         .last()
         .map_or(line.rest_column, |(c, w)| c + w.len() as u32);
@@ -183,7 +183,7 @@ fn setting(line: &ScriptLine<'_>, script: &QaScript) -> Result<Setting, Problem>
                 (
                     *column,
                     format!(
-                        "`{mb}` is not a cache budget in MB (more than 0, at most {MAX_CACHE_MB})"
+                        "`{mb}` is not a cache budget in MiB (more than 0, at most {MAX_CACHE_MB})"
                     ),
                 )
             }),

@@ -244,7 +244,7 @@ fn a_script_may_set_its_cache_budget_first() {
         let (column, message) = problem(&format!("0 set cache {nothing}\n"));
         assert_eq!(column, 13, "{nothing}");
         assert!(
-            message.contains("not a cache budget in MB"),
+            message.contains("not a cache budget in MiB"),
             "{nothing}: {message}"
         );
     }
@@ -281,5 +281,188 @@ fn a_savelot_line_has_no_place_in_a_qa_script() {
             );
             assert!(problem.message.contains("never saves the lot"), "{problem}");
         }
+    }
+}
+
+/// A trigger of `event` at 1 s that Box-X or the one-copy rule decided as `kind`.
+fn decided(kind: crate::runtime::DecisionKind, event: &str) -> crate::runtime::TraceRecord {
+    use crate::runtime::DecisionKind as D;
+    use crate::runtime::trace::{Occupant, TraceEvent as E, VoiceTable};
+    use crate::runtime::{HookEvent, SampleTime, TraceRecord};
+    use std::sync::Arc;
+    let time = SampleTime::from_samples(48_000);
+    let track: Arc<str> = Arc::from("t_track");
+    let lowest = Occupant {
+        voice: 0,
+        track: Arc::from("t_low"),
+        priority: 10,
+        age: 4800,
+    };
+    let occupants = VoiceTable::of(std::slice::from_ref(&lowest), time);
+    let voice = Some(0);
+    let (what, voice) = match kind {
+        D::Started => (
+            E::Started {
+                track: Arc::clone(&track),
+                voice: 0,
+                priority: 20,
+                in_use: 1,
+                capacity: 4,
+            },
+            voice,
+        ),
+        D::Stole => (
+            E::Stole {
+                track: Arc::clone(&track),
+                priority: 20,
+                victim: lowest,
+                occupants,
+                capacity: 1,
+            },
+            voice,
+        ),
+        D::Refused => (
+            E::Refused {
+                track: Arc::clone(&track),
+                priority: 5,
+                lowest,
+                occupants,
+                capacity: 1,
+            },
+            None,
+        ),
+        D::Joined => (
+            E::Joined {
+                object: 2,
+                track: Arc::clone(&track),
+                voice: 0,
+                owners: vec![1, 2],
+            },
+            voice,
+        ),
+        D::AlreadyPlaying => (
+            E::AlreadyPlaying {
+                track: Arc::clone(&track),
+                voice: 0,
+            },
+            voice,
+        ),
+        D::TookOver => (
+            E::Interrupted {
+                track: Arc::clone(&track),
+                voice: 0,
+                finish_loops: false,
+            },
+            voice,
+        ),
+        D::NoTrack => (
+            E::NoTrack {
+                event: Arc::from(event),
+                track_id: 0x99,
+            },
+            None,
+        ),
+        D::UnknownEvent => (
+            E::UnknownEvent {
+                name: Arc::from(event),
+            },
+            None,
+        ),
+        D::World => (
+            E::HandedToWorld(HookEvent::TurnOn {
+                event: event.to_string(),
+                station: 28,
+                object: Some(4),
+            }),
+            None,
+        ),
+    };
+    let mut record = TraceRecord::new(time, TraceKind::Voice, what);
+    record.event = Some(Arc::from(event));
+    record.track = Some(track);
+    record.object = Some(2);
+    record.voice = voice;
+    record
+}
+
+/// Each kind of decision has one word, and the trace's sentence,
+/// the verdict the Why panel shows and QA's `actually:` all say it.
+#[test]
+fn every_decision_says_its_one_word_in_the_trace_why_and_qa() {
+    use crate::runtime::DecisionKind;
+    use crate::tools::why::decisions;
+    let project = crate::toolchain::project::Project::default();
+    let world = crate::world::director::WorldView::default();
+    let output = crate::host::offline::OutputSoFar {
+        peak: 0.0,
+        loudness: None,
+    };
+    let mut words = std::collections::BTreeSet::new();
+    for kind in DecisionKind::ALL {
+        let word = kind.name();
+        assert!(words.insert(word), "`{word}` names two kinds");
+        let record = decided(kind, "ev_decided");
+        assert_eq!(record.what.decision(), Some(kind));
+        let trace = record.what.to_string();
+        assert!(
+            trace.starts_with(word),
+            "{kind:?}: the trace says `{trace}`"
+        );
+        let records = [record];
+        let why = decisions(&records);
+        assert_eq!(why.len(), 1, "{kind:?}: {why:?}");
+        assert_eq!(why[0].verdict.kind(), kind);
+        let sentence = why[0].verdict.sentence();
+        assert!(
+            sentence.starts_with(word),
+            "{kind:?}: Why says `{sentence}`"
+        );
+        let heard = heard::HeardNotes::default();
+        let moment = check::Moment {
+            records: &records,
+            project: &project,
+            rate: 48_000,
+            busy: 0,
+            tracks: &[],
+            world: &world,
+            output: &output,
+            heard: &heard,
+        };
+        let started = Assertion::Started {
+            event: "ev_decided".into(),
+            object: None,
+            within_ms: None,
+        };
+        let actual = check::check(&started, &moment).actual;
+        assert!(actual.starts_with(word), "{kind:?}: QA says `{actual}`");
+    } // The records that give the same verdicts as those above say their word too.
+    use crate::runtime::trace::TraceEvent as E;
+    use std::sync::Arc;
+    let track: Arc<str> = Arc::from("t_track");
+    for what in [
+        E::AlreadyOwner {
+            object: 2,
+            track: Arc::clone(&track),
+            voice: 0,
+        },
+        E::PlaysItself {
+            track: Arc::clone(&track),
+            voice: 0,
+        },
+        E::NoCode {
+            track: Arc::clone(&track),
+            address: 0x40,
+        },
+        E::WorldVoiceTaken {
+            who: crate::runtime::voices::WorldVoice::Music,
+            voice: 3,
+            priority: 32,
+            in_use: 4,
+            capacity: 16,
+        },
+    ] {
+        let word = what.decision().unwrap().name();
+        let trace = what.to_string();
+        assert!(trace.starts_with(word), "the trace says `{trace}`");
     }
 }

@@ -142,14 +142,8 @@ impl Host for HostCtx<'_> {
         let looping = looping || patch.looped;
         let cents = th.reg(th.attrs.pitch);
         let pitch = 2f32.powf(cents.clamp(-4800, 4800) as f32 / 1200.0);
-        let length = if info.sample_rate == 0 {
-            0
-        } else {
-            let engine_rate = u64::from(self.engine.clock.sample_rate());
-            let samples =
-                u128::from(info.frames) * u128::from(engine_rate) / u128::from(info.sample_rate);
-            (samples as f64 / f64::from(pitch)).round() as u64
-        };
+        let length = (info.length_at(self.engine.clock.sample_rate()) as f64 / f64::from(pitch))
+            .round() as u64;
         let at = th.time;
         let end = (!looping).then(|| at.saturating_add(length.max(1)));
         let note = self.engine.next_note;

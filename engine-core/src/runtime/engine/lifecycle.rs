@@ -80,8 +80,9 @@ impl Engine {
         report
     }
 
-    /// Quiets everything (QuietAll): every track ends and every world player (stations,
-    /// music, ambience) loses its voice; returns how many tracks ended.
+    /// Quiets everything (QuietAll): every track ends, every world player (stations,
+    /// music, ambience) loses its voice and every sample `play` started stops; returns
+    /// how many tracks ended.
     pub fn quiet_all(&mut self) -> usize {
         let all: Vec<usize> = (0..self.threads.len())
             .filter(|i| self.threads.get(*i).is_some_and(Option::is_some))
@@ -93,6 +94,8 @@ impl Engine {
         for index in &all {
             self.kill(*index, EndReason::QuietAll);
         }
+        // The samples `play` started are quieted too: everything means everything.
+        self.stop_audition_samples();
         self.unseat_all_world();
         all.len()
     }

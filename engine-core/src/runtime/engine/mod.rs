@@ -10,13 +10,12 @@ use crate::runtime::program::{NONE, Program};
 use crate::runtime::queue::TimedQueue;
 use crate::runtime::rng::Rng;
 use crate::runtime::samples::SampleLibrary;
-use crate::runtime::sink::{AUDITION_PRIORITY, ControlGroup, NoteId, SoundCommand, SoundSink};
+use crate::runtime::sink::{ControlGroup, NoteId, SoundCommand, SoundSink};
 use crate::runtime::thread::{AttrRegs, ChainRef, ListRef, Thread, ThreadState};
 use crate::runtime::trace::{
     BusVolumes, CodePlace, EndReason, GivenLevels, Occupant, Seat, TraceEvent, TraceKind, TraceLog,
     TraceRecord, TraceSwitches, ViewLevels, VoiceTable,
 };
-use crate::runtime::units::{Gain, Pan};
 use crate::runtime::vm::{self, Exit, FaultKind};
 use crate::runtime::voices::{Allocation, Holder, Voices, WorldSeat, WorldVoice};
 use crate::toolchain::project::{DebugTrace, EventDef, EventType, Project, TrackDef};
@@ -24,6 +23,7 @@ use crate::toolchain::registers::{FIRST_GLOBAL, GLOBAL_COUNT};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+mod auditions;
 mod boxx;
 mod debugging;
 mod dispatch;
@@ -31,6 +31,7 @@ mod event_cache;
 mod host;
 mod levels;
 mod lifecycle;
+pub use auditions::Stopped;
 pub use lifecycle::Quieted;
 mod records;
 mod tick;
@@ -172,6 +173,8 @@ pub struct Engine {
     events: event_cache::EventCache,
     hitlists: HitListState,
     next_note: NoteId,
+    /// The samples `play` started that may still sound.
+    auditions: auditions::Auditions,
     globals: [i32; GLOBAL_COUNT],
     world: World,
     trace: TraceLog,
@@ -250,6 +253,7 @@ impl Engine {
             events: event_cache::EventCache::default(),
             hitlists: HitListState::default(),
             next_note: 1,
+            auditions: auditions::Auditions::default(),
             globals: [0; GLOBAL_COUNT],
             world: World::default(),
             trace,
@@ -270,29 +274,6 @@ impl Engine {
             project: Arc::new(project),
             program: Arc::new(program),
         }
-    }
-
-    /// Starts `sample` once as a UI sound at the engine's time — no voice, no source:
-    /// full volume, centred, in the FX group — for auditioning a patch or a sample file.
-    /// Returns its note.
-    pub fn play_sample(&mut self, sample: super::sink::SampleRef) -> NoteId {
-        let note = self.next_note;
-        self.next_note += 1;
-        let at = self.now();
-        self.sink.send(SoundCommand::Start {
-            note,
-            voice: usize::MAX,
-            at,
-            sample,
-            gain: Gain::UNITY,
-            pan: Pan::CENTRE,
-            pitch: 1.0,
-            looping: false,
-            group: ControlGroup::Fx,
-            reverb: false,
-            priority: AUDITION_PRIORITY,
-        });
-        note
     }
 
     /// The loaded project.

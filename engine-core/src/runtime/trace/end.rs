@@ -16,6 +16,8 @@ pub enum EndReason {
     LastOwnerQuieted,
     /// Quiet all.
     QuietAll,
+    /// `stop`: the auditions (UI sounds) were stopped.
+    AuditionStopped,
     /// A kill or stop event.
     KilledByEvent,
     /// Its own code killed its track.
@@ -37,6 +39,7 @@ impl EndReason {
             EndReason::Stolen => "its voice was stolen",
             EndReason::LastOwnerQuieted => "its last owner was quieted",
             EndReason::QuietAll => "quiet all",
+            EndReason::AuditionStopped => "the auditions were stopped",
             EndReason::KilledByEvent => "killed by an event",
             EndReason::KilledItself => "its own track killed it",
             EndReason::SequenceGroupKill => "seqgroup_kill",

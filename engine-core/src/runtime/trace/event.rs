@@ -4,6 +4,7 @@
 
 use crate::runtime::hooks::HookEvent;
 use crate::runtime::objects::ObjectId;
+use crate::runtime::outcome::DecisionKind;
 use crate::runtime::sink::NoteName;
 pub use crate::runtime::trace::end::EndReason;
 use crate::runtime::trace::levels::{GainParts, PanParts};
@@ -61,6 +62,27 @@ impl fmt::Display for CodePlace {
 }
 
 impl TraceEvent {
+    /// The decision about a trigger this record gives, if it gives one: what the Why
+    /// panel makes a verdict of (`tools::why`), named by its one word. Its sentence
+    /// (`Display`) starts with that word.
+    pub fn decision(&self) -> Option<DecisionKind> {
+        use TraceEvent as E;
+        Some(match self {
+            E::Started { .. } | E::WorldVoiceTaken { .. } => DecisionKind::Started,
+            E::Stole { .. } => DecisionKind::Stole,
+            E::Refused { .. } => DecisionKind::Refused,
+            E::Joined { .. } => DecisionKind::Joined,
+            E::AlreadyOwner { .. } | E::AlreadyPlaying { .. } | E::PlaysItself { .. } => {
+                DecisionKind::AlreadyPlaying
+            }
+            E::Interrupted { .. } => DecisionKind::TookOver,
+            E::NoTrack { .. } | E::NoCode { .. } => DecisionKind::NoTrack,
+            E::UnknownEvent { .. } => DecisionKind::UnknownEvent,
+            E::HandedToWorld(_) => DecisionKind::World,
+            _ => return None,
+        })
+    }
+
     /// The place in a track's code this record is about — a fault, a `printreg`, a
     /// pause — if it names one.
     pub fn code_place(&self) -> Option<&CodePlace> {
@@ -406,10 +428,10 @@ fn ids(list: &[impl ToString]) -> String {
 }
 
 impl fmt::Display for TraceEvent {
+    /// A decision's sentence starts with its word ([`TraceEvent::decision`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use TraceEvent as E;
         match self {
-            E::UnknownEvent { name } => write!(f, "unknown event `{name}`"),
             E::Dispatched {
                 event,
                 type_number,
@@ -422,7 +444,6 @@ impl fmt::Display for TraceEvent {
                     None => f.write_str("as a UI sound"),
                 }
             }
-            E::HandedToWorld(hook) => write!(f, "handed to the world: {hook:?}"),
             E::TraceSwitched { trace, on } => {
                 let what = match trace {
                     DebugTrace::Events => "event",
@@ -434,6 +455,24 @@ impl fmt::Display for TraceEvent {
             E::Unhandled { type_number } => {
                 write!(f, "event type {type_number} has no handler here; ignored")
             }
+            E::TrackStarted => f.write_str("track started"),
+            E::Sample(what) => write!(f, "{what}"),
+            E::World(what) => write!(f, "{what}"),
+            E::Reload(what) => write!(f, "{what}"),
+            other if other.decision().is_some() => other.fmt_decision(f),
+            other => other.fmt_more(f),
+        }
+    }
+}
+
+impl TraceEvent {
+    /// The sentence of a decision about a trigger: it starts with the decision's word.
+    fn fmt_decision(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use DecisionKind as D;
+        use TraceEvent as E;
+        match self {
+            E::UnknownEvent { name } => write!(f, "{} `{name}`", D::UnknownEvent),
+            E::HandedToWorld(hook) => write!(f, "{}: {hook:?}", D::World),
             E::Started {
                 track,
                 voice,
@@ -442,12 +481,13 @@ impl fmt::Display for TraceEvent {
                 capacity,
             } => write!(
                 f,
-                "start `{track}` on voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
+                "{} `{track}` on voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)",
+                D::Started
             ),
-            E::TrackStarted => f.write_str("track started"),
             E::PlaysItself { track, voice } => write!(
                 f,
-                "`{track}` starts its own track with play_trk: it is already playing on voice {voice} (one copy of a track at a time)"
+                "{}: `{track}` starts its own track with play_trk while it plays on voice {voice} (one copy of a track at a time)",
+                D::AlreadyPlaying
             ),
             E::Joined {
                 object,
@@ -456,25 +496,33 @@ impl fmt::Display for TraceEvent {
                 owners,
             } => write!(
                 f,
-                "join instance: object {object} now also says `{track}` (already on voice {voice}); owners [{}]",
+                "{}: object {object} now also says `{track}` (already on voice {voice}); owners [{}]",
+                D::Joined,
                 ids(owners)
             ),
             E::AlreadyOwner {
                 object,
                 track,
                 voice,
-            } => write!(f, "object {object} already says `{track}` (voice {voice})"),
+            } => write!(
+                f,
+                "{}: object {object} already says `{track}` (voice {voice})",
+                D::AlreadyPlaying
+            ),
             E::AlreadyPlaying { track, voice } => write!(
                 f,
-                "`{track}` is already playing on voice {voice}: one copy of a track at a time"
+                "{}: `{track}` on voice {voice} (one copy of a track at a time)",
+                D::AlreadyPlaying
             ),
             E::NoTrack { event, track_id } => write!(
                 f,
-                "event `{event}` refers to track {track_id}, which is not defined"
+                "{}: event `{event}` refers to track {track_id}, which is not defined",
+                D::NoTrack
             ),
             E::NoCode { track, address } => write!(
                 f,
-                "track `{track}` has no instruction at its entry address 0x{address:x}"
+                "{}: track `{track}` has no instruction at its entry address 0x{address:x}",
+                D::NoTrack
             ),
             E::Interrupted {
                 track,
@@ -482,7 +530,8 @@ impl fmt::Display for TraceEvent {
                 finish_loops,
             } => write!(
                 f,
-                "interrupt: `{track}` on voice {voice} has its interrupt register set; the new trigger takes over{}",
+                "{}: `{track}` on voice {voice} has its interrupt register set; the new trigger takes its voice{}",
+                D::TookOver,
                 if *finish_loops {
                     " after its loops finish their cycle"
                 } else {
@@ -497,8 +546,12 @@ impl fmt::Display for TraceEvent {
                 ..
             } => write!(
                 f,
-                "steal voice {} from `{}` (priority {}) for `{track}` (priority {priority}): {priority} > {}, all {capacity} voices busy, lowest priority and oldest loses",
-                victim.voice, victim.track, victim.priority, victim.priority
+                "{} voice {} from `{}` (priority {}) for `{track}` (priority {priority}): {priority} > {}, all {capacity} voices busy, lowest priority and oldest loses",
+                D::Stole,
+                victim.voice,
+                victim.track,
+                victim.priority,
+                victim.priority
             ),
             E::Refused {
                 track,
@@ -508,12 +561,24 @@ impl fmt::Display for TraceEvent {
                 ..
             } => write!(
                 f,
-                "refuse `{track}` (priority {priority}): all {capacity} voices busy and the lowest priority playing is `{}` on voice {} with priority {} ({priority} <= {})",
-                lowest.track, lowest.voice, lowest.priority, lowest.priority
+                "{} `{track}` (priority {priority}): all {capacity} voices busy and the lowest priority playing is `{}` on voice {} with priority {} ({priority} <= {})",
+                D::Refused,
+                lowest.track,
+                lowest.voice,
+                lowest.priority,
+                lowest.priority
             ),
-            E::Sample(what) => write!(f, "{what}"),
-            E::World(what) => write!(f, "{what}"),
-            E::Reload(what) => write!(f, "{what}"),
+            E::WorldVoiceTaken {
+                who,
+                voice,
+                priority,
+                in_use,
+                capacity,
+            } => write!(
+                f,
+                "{} {who} on voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)",
+                DecisionKind::Started
+            ),
             other => other.fmt_more(f),
         }
     }
@@ -538,16 +603,6 @@ impl TraceEvent {
                 ids(left)
             ),
             E::QuietAll { count } => write!(f, "quiet all: {count} track(s) stop"),
-            E::WorldVoiceTaken {
-                who,
-                voice,
-                priority,
-                in_use,
-                capacity,
-            } => write!(
-                f,
-                "{who} takes voice {voice} (priority {priority}; {in_use} of {capacity} voices in use)"
-            ),
             E::WorldVoiceLeft { who, voice, why } => {
                 write!(f, "{who} leaves voice {voice} ({why})")
             }

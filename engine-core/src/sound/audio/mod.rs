@@ -70,7 +70,7 @@ pub enum BudgetError {
 
 /// A byte count for a message ("812 bytes", "3.5 KiB").
 fn size(bytes: usize) -> String {
-    decode::format_size(bytes as u64)
+    crate::runtime::units::format_bytes(bytes as u64)
 }
 
 /// A budget that grants everything (only the decoder's own limits apply).

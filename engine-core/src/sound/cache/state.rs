@@ -685,9 +685,10 @@ impl State {
             ticks: self.ticks.completed,
             thrashing_ticks: self.ticks.thrashing,
             last_tick_thrashed: self.ticks.last_thrashed,
-            thrashing_now: self.ticks.last_thrash.is_some_and(|t| {
-                self.ticks.id.saturating_sub(t) <= THRASH_WINDOW_TICKS
-            }),
+            thrashing_now: self
+                .ticks
+                .last_thrash
+                .is_some_and(|t| self.ticks.id.saturating_sub(t) <= THRASH_WINDOW_TICKS),
             last_working_set_bytes: self.ticks.last_working_set,
         }
     }

@@ -137,9 +137,11 @@ impl VoiceHistory {
             EndReason::Fault => LaneEnd::Faulted {
                 message: "fault".to_string(),
             },
-            EndReason::LastOwnerQuieted | EndReason::QuietAll => LaneEnd::Quieted {
-                reason: why.to_string(),
-            },
+            EndReason::LastOwnerQuieted | EndReason::QuietAll | EndReason::AuditionStopped => {
+                LaneEnd::Quieted {
+                    reason: why.to_string(),
+                }
+            }
             EndReason::KilledByEvent
             | EndReason::KilledItself
             | EndReason::SequenceGroupKill

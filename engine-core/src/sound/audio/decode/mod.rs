@@ -35,6 +35,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::{BudgetError, MemoryBudget, SampleBuffer, Unmetered};
+use crate::runtime::units::format_bytes;
 use detect::Kind;
 use source::{FileSource, SliceSource};
 
@@ -287,27 +288,13 @@ pub enum DecodeError {
     },
 }
 
-/// A memory size for people: "812 bytes", "3.5 KiB", "201.5 MiB", "64 MiB".
-pub(crate) fn format_size(bytes: u64) -> String {
-    let (unit, name) = match bytes {
-        0..1024 => return format!("{bytes} bytes"),
-        1024..0x10_0000 => (1u64 << 10, "KiB"),
-        _ => (1u64 << 20, "MiB"),
-    };
-    if bytes.is_multiple_of(unit) {
-        format!("{} {name}", bytes / unit)
-    } else {
-        format!("{:.1} {name}", bytes as f64 / unit as f64)
-    }
-}
-
 fn too_large_message(decoded: Option<u64>, max: usize) -> String {
-    let limit = format_size(max as u64);
+    let limit = format_bytes(max as u64);
     match decoded {
         Some(bytes) => format!(
             "it decodes to {bytes} bytes ({}), more than the {limit} a sample held in memory \
              may take; it can only be streamed",
-            format_size(bytes)
+            format_bytes(bytes)
         ),
         None => format!(
             "it decodes to more than {limit}, the most a sample held in memory may take; it \

@@ -366,14 +366,17 @@ fn a_resource_evicted_for_room_and_needed_again_soon_is_thrashing() {
     assert!(stats.thrashing_now, "{stats:?}");
 
     // Two resources that fit, used for longer than the window: the warning goes.
-    for _ in 0..=crate::sound::cache::THRASH_WINDOW_TICKS {
+    for _ in 0..=THRASH_WINDOW_TICKS {
         cache.begin_tick();
         cache.get("b").unwrap();
         cache.get("c").unwrap();
         cache.end_tick();
     }
     let stats = cache.stats();
-    assert!(!stats.thrashing_now && !stats.last_tick_thrashed, "{stats:?}");
+    assert!(
+        !stats.thrashing_now && !stats.last_tick_thrashed,
+        "{stats:?}"
+    );
 
     // A resource evicted for room long after its last use is not thrashing: it was not
     // needed within the window.

@@ -6,19 +6,22 @@
 //! The project keeps no source text, and a panel reads no files: selecting a thread asks
 //! the app to open its file ([`AppCommand::OpenSource`]); once the open source is that file,
 //! its lines around the thread's line show here.
+//!
+//! The registers grid is `registers`: it fits the pane and marks what the last step
+//! changed.
+
+mod registers;
 
 use crate::{AppCommand, Panel, PanelContext, Selection, SourceText, theme};
-use engine_core::host::command::{Command, DebugCommand};
 use engine_core::runtime::clock::SampleTime;
 use engine_core::tools::inspect::{FaultView, ThreadStatus, ThreadView};
+use registers::RegisterMarks;
 use std::path::Path;
 
 /// The engine's sample rate when the snapshot does not say (it does not today).
 const DEFAULT_RATE: u32 = 48_000;
 /// Source lines shown above and below the thread's line.
 const CONTEXT_LINES: u32 = 3;
-/// Width of one register cell (name and value) in the registers grid.
-const REGISTER_CELL: f32 = 140.0;
 
 /// UI state of the Track threads panel.
 #[derive(Debug, Clone)]
@@ -32,6 +35,8 @@ pub struct ThreadsPanel {
     pub nonzero_only: bool,
     /// The engine clock's sample rate, to turn sample times into seconds.
     pub sample_rate: u32,
+    /// The selected thread's registers as last seen, and those its last step changed.
+    marks: RegisterMarks,
 }
 
 impl Default for ThreadsPanel {
@@ -41,6 +46,7 @@ impl Default for ThreadsPanel {
             seen: None,
             nonzero_only: false,
             sample_rate: DEFAULT_RATE,
+            marks: RegisterMarks::default(),
         }
     }
 }
@@ -60,7 +66,10 @@ impl Panel for ThreadsPanel {
             ui.label(format!("{} fault(s) in the last 30 s", faults.len()));
         });
         ui.separator();
-        egui::ScrollArea::vertical()
+        // Both ways: in a narrow pane the tables scroll sideways rather than being cut;
+        // the bars have their own room (links and values reach the pane's edges).
+        crate::solid_scroll_bars(ui);
+        egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 if threads.is_empty() {
@@ -307,63 +316,6 @@ impl ThreadsPanel {
         self.registers(ui, ctx, th, commands);
     }
 
-    /// The selected thread's registers; the paused thread's can be edited (the debugger's
-    /// `set`).
-    fn registers(
-        &mut self,
-        ui: &mut egui::Ui,
-        ctx: &PanelContext<'_>,
-        th: &ThreadView,
-        commands: &mut Vec<AppCommand>,
-    ) {
-        let editable = ctx.capture.is_none() && paused_thread(ctx) == Some(th.thread);
-        ui.horizontal(|ui| {
-            ui.strong(format!("Registers ({})", th.registers.len()));
-            ui.checkbox(&mut self.nonzero_only, "Only non-zero");
-            if editable {
-                ui.colored_label(
-                    theme::PAUSED_MARK,
-                    "paused: drag or type a value to change it",
-                );
-            }
-        });
-        let shown: Vec<&(String, i32)> = th
-            .registers
-            .iter()
-            .filter(|(_, value)| !self.nonzero_only || *value != 0)
-            .collect();
-        let columns = ((ui.available_width() / REGISTER_CELL) as usize).max(1);
-        egui::Grid::new("thread-registers")
-            .striped(true)
-            .num_columns(columns * 2)
-            .spacing([8.0, 2.0])
-            .show(ui, |ui| {
-                for row in shown.chunks(columns) {
-                    for (name, value) in row {
-                        ui.weak(name.as_str());
-                        if editable {
-                            let mut edited = *value;
-                            let field = ui.add(egui::DragValue::new(&mut edited));
-                            if field.changed() && edited != *value {
-                                commands.push(AppCommand::Run(Command::Debug(DebugCommand::Set {
-                                    register: name.clone(),
-                                    value: edited,
-                                })));
-                            }
-                            continue;
-                        }
-                        let text = egui::RichText::new(value.to_string()).monospace();
-                        if *value == 0 {
-                            ui.label(text.weak());
-                        } else {
-                            ui.label(text.strong());
-                        }
-                    }
-                    ui.end_row();
-                }
-            });
-    }
-
     fn faults(&self, ui: &mut egui::Ui, faults: &[FaultView], commands: &mut Vec<AppCommand>) {
         if faults.is_empty() {
             ui.weak("No faults.");
@@ -467,6 +419,6 @@ fn hex(address: Option<u32>) -> String {
 }
 
 /// The thread the debugger holds paused, if any.
-fn paused_thread(ctx: &PanelContext<'_>) -> Option<usize> {
+pub(super) fn paused_thread(ctx: &PanelContext<'_>) -> Option<usize> {
     ctx.live.debug.paused.as_ref().map(|p| p.thread)
 }
