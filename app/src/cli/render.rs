@@ -17,6 +17,7 @@ use engine_core::host::command::{
 use engine_core::host::keyframe::Keyframe;
 use engine_core::host::offline::{self, Flow, RenderOptions, RenderProgress, Taps};
 use engine_core::host::session::SaveLotPolicy;
+use engine_core::runtime::engine::MAX_VOICES;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::project::Project;
 use engine_core::world::cache_settings::{MAX_CACHE_MB, megabytes};
@@ -217,6 +218,22 @@ pub(super) fn cache_budget(args: &mut Args) -> anyhow::Result<Option<usize>> {
             "--cache-mb must be more than 0 and at most {MAX_CACHE_MB}, not {mb}"
         ))),
     }
+}
+
+/// `--voices N`: the Box-X voice limit, 1 to [`MAX_VOICES`].
+pub(super) fn voice_limit(args: &mut Args) -> anyhow::Result<Option<usize>> {
+    args.value(&["--voices"])?
+        .map(|t| {
+            t.parse::<usize>()
+                .ok()
+                .filter(|v| (1..=MAX_VOICES).contains(v))
+                .ok_or_else(|| {
+                    usage(format!(
+                        "--voices must be from 1 to {MAX_VOICES}, not `{t}`"
+                    ))
+                })
+        })
+        .transpose()
 }
 
 /// The `--plugin DIR` folders (repeatable, in order: a later one wins), each checked to

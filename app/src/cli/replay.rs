@@ -17,15 +17,7 @@ use std::process::ExitCode;
 /// [--diff]`.
 pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let project_dir = args.value(&["--project"])?.map(PathBuf::from);
-    let voices = args
-        .value(&["--voices"])?
-        .map(|t| {
-            t.parse::<usize>()
-                .ok()
-                .filter(|v| (1..=1024).contains(v))
-                .ok_or_else(|| usage(format!("--voices must be from 1 to 1024, not `{t}`")))
-        })
-        .transpose()?;
+    let voices = super::render::voice_limit(args)?;
     let seed = args
         .value(&["--seed"])?
         .map(|t| parse_seed(Some(t)))

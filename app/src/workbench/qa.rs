@@ -114,7 +114,7 @@ impl Workbench {
         let (send, receive) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let project = self.project.clone();
-        let cache_budget = self.cache_budget;
+        let cache_budget = self.options.cache_budget;
         let stop = Arc::clone(&cancel);
         let spawned = std::thread::Builder::new()
             .name("hitbench-qa".into())

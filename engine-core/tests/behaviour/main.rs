@@ -13,6 +13,7 @@ mod debugger;
 mod hitlists;
 mod inspect;
 mod live_audition;
+mod live_commands;
 mod meters;
 mod monitor;
 mod packs;

@@ -6,7 +6,7 @@
 
 use super::Command;
 use super::line::{Line, ParseError, error, split_words};
-use super::{arguments as engine, debug_arguments as debug, world_arguments as world};
+use super::{arguments as engine, debug_arguments as debug, repeat, world_arguments as world};
 use Arity::{AtMost, Rest};
 
 /// How many arguments a command takes.
@@ -370,6 +370,20 @@ pub const COMMANDS: &[CommandSpec] = &[
         "give a track's (volume priority duck group args spl hitlist patch), patch's (looped piano) or event's (type track) field a new value, live; files are not changed",
         AtMost(4),
         engine::tune,
+    ),
+    spec(
+        "voices",
+        "<n>",
+        "set the Box-X voice limit (1 to 1024) from now on; below the voices in use, the lowest priorities stop",
+        AtMost(1),
+        engine::voices,
+    ),
+    spec(
+        "repeat",
+        "<n> every <ms>ms <command>",
+        "run a command n times (1 to 10,000), ms apart, the first now",
+        Rest,
+        repeat::read,
     ),
 ];
 

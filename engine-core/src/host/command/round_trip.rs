@@ -126,6 +126,28 @@ fn engine_samples() -> Vec<Command> {
             }
         }
     }
+    for count in [1, 4, 16, 1024] {
+        samples.push(Command::Voices(count));
+    }
+    for (count, every_ms, command) in [
+        (1, 50.0, Command::QuietAll),
+        (
+            10,
+            30.0,
+            Command::UiSound {
+                name: "ui_click".into(),
+            },
+        ),
+        (10_000, 1.0 / 3.0, Command::Voices(3)),
+        (2, 0.25, Command::Monitor(MonitorCommand::Clear)),
+        (7, 1e6, Command::Play("sounds/baby cry.wav".into())),
+    ] {
+        samples.push(Command::Repeat {
+            count,
+            every_ms,
+            command: Box::new(command),
+        });
+    }
     for target in [
         "100",
         "0x64",

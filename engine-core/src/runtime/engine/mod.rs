@@ -35,7 +35,9 @@ pub use lifecycle::Quieted;
 mod records;
 mod tick;
 mod tuning;
+mod voice_limit;
 mod world_voices;
+pub use voice_limit::{MAX_VOICES, VoiceLimitChange};
 
 pub use crate::runtime::hooks::HookEvent;
 pub use crate::runtime::outcome::{Outcome, TriggerError};
