@@ -1,13 +1,14 @@
 //! The Properties panel on a copy of the demo: the playing piano's volume and priority
 //! changed in the panel are what the engine uses at once, undo gives the engine the old
 //! value back, and saving changes exactly those two fields of the piano's `LIST [Track]`
-//! line.
+//! line — and restarts nothing, since the engine has those values already.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common::{copy_dir, open, screenshot, show, temp, type_line, until, workspace};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
+use engine_core::runtime::trace::{ReloadEvent, TraceEvent};
 use engine_core::tools::inspect::VoiceOccupant;
 use engine_core::tools::properties::PropertyTarget;
 use hitbench::workbench::Workbench;
@@ -172,4 +173,69 @@ fn ab_snapshots_switch_what_the_playing_piano_uses_list_their_differences_and_on
         saved.contains(&LINE.replace(",1024,", ",512,")),
         "A's volume is saved and nothing else: {saved}"
     );
+}
+
+#[test]
+fn saving_the_volume_the_playing_piano_already_has_live_does_not_restart_it() {
+    let dir = temp("properties-no-restart");
+    let demo = dir.join("demo");
+    copy_dir(&workspace().join("projects/demo"), &demo);
+    let mut harness = open(&demo, &dir.join("config"));
+    type_line(&mut harness, "sev piano play @1");
+    until(&mut harness, "the piano plays", |wb| piano(wb).is_some());
+    let copy = |wb: &Workbench| piano(wb).map(|o| (o.thread, o.started_at));
+    let before = copy(harness.state()).unwrap();
+    let gain_before = piano(harness.state()).unwrap().gain.get();
+
+    harness
+        .state_mut()
+        .show_properties(PropertyTarget::Track(PIANO));
+    show(&mut harness, Pane::Properties);
+    harness
+        .get_by_role_and_label(Role::SpinButton, "volume")
+        .set_value_accesskit(512.0);
+    harness.run();
+    until(&mut harness, "the piano is tuned live", |wb| {
+        piano(wb).is_some_and(|o| (o.gain.get() - gain_before / 2.0).abs() < 1e-4)
+    });
+    let reloads = harness.state().live().reload.applied;
+    let records = harness.state().trace().len();
+    harness.get_by_label("Save").click();
+    harness.run();
+    // The save is read again by the workbench (its project goes to the engine) and by the
+    // engine's own watcher (a hot reload).
+    until(&mut harness, "the engine swapped the saved project in", |wb| {
+        wb.live().reload.applied > reloads
+            && wb.trace().iter().skip(records).any(|r| {
+                matches!(
+                    &r.what,
+                    TraceEvent::Reload(ReloadEvent::ProjectReplaced { .. })
+                )
+            })
+    });
+    let after: Vec<String> = harness
+        .state()
+        .trace()
+        .iter()
+        .skip(records)
+        .filter(|r| {
+            matches!(
+                &r.what,
+                TraceEvent::CodeReplaced
+                    | TraceEvent::Reload(
+                        ReloadEvent::TrackRestarted { .. }
+                            | ReloadEvent::TrackStopped { .. }
+                            | ReloadEvent::RestartFailed { .. }
+                    )
+            )
+        })
+        .map(|r| r.to_string())
+        .collect();
+    assert_eq!(after, Vec::<String>::new(), "nothing restarted");
+    assert_eq!(
+        copy(harness.state()),
+        Some(before),
+        "the same copy of the piano plays on"
+    );
+    assert_eq!(harness.state().project().tracks[&PIANO].volume, 512);
 }

@@ -20,6 +20,7 @@ mod packs;
 mod plugins;
 mod qa;
 mod reload;
+mod reload_live;
 mod render_progress;
 mod rooms;
 mod savelot;
