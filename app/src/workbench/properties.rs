@@ -193,12 +193,16 @@ impl PropertySessions {
     }
 
     /// The project was read again (a reload, a save): the engine has the files' values,
-    /// so every edit still unsaved is sent again.
+    /// so every edit still unsaved is sent again, and a file someone else changed shows
+    /// their values in the fields not edited here.
     /// Edits of files that are not the project's (another project was opened) are
     /// dropped.
     pub fn project_loaded(&mut self, project: &Project) -> Vec<Command> {
         let ours = |file: &PathBuf| project.dirs.iter().any(|d| file.starts_with(d));
         self.editors.retain(|file, _| ours(file));
+        for editor in self.editors.values_mut() {
+            editor.follow_disk();
+        }
         self.undo_files.retain(ours);
         self.redo_files.retain(ours);
         if self
