@@ -32,6 +32,9 @@ pub struct QaScriptState {
     pub file: PathBuf,
     /// Where it stands.
     pub state: QaState,
+    /// The file changed on disk since the run its state shows (the result is of the
+    /// script before).
+    pub changed: bool,
 }
 
 /// The QA suite as the app keeps it: what the panel shows.
@@ -237,6 +240,13 @@ fn script_ui(
         }
         ui.label(egui::RichText::new(&name).strong());
         ui.label(summary);
+        if script.changed {
+            ui.colored_label(
+                visuals.warn_fg_color,
+                "(changed on disk since this run: Run it again)",
+            )
+            .on_hover_text("this result is of the script as it was when it ran");
+        }
     };
     // Only a script that ran has expectations to open.
     let QaState::Done(run) = &script.state else {

@@ -126,7 +126,12 @@ impl Workbench {
             self.live_state.reload.applied,
             self.live_state.reload.errors.clone(),
         );
+        let noticed_before = self.live_state.reload.noticed;
         self.live_state = snapshot;
+        if self.live_state.reload.noticed != noticed_before {
+            // A QA script changed, appeared or went: the QA tab lists the suite again.
+            self.qa.list(self.project.root());
+        }
         let rate = live.output.sample_rate;
         self.reload_news(&reload_before);
         self.pause_news(paused_before.as_ref());

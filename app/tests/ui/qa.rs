@@ -257,3 +257,57 @@ fn console_history_saved_as_a_qa_script_reads_back_and_passes() {
     drop(harness);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs frames until the QA tab shows a label containing `text` (or, with `gone`, none).
+fn until_label(harness: &mut Harness<'static, Workbench>, text: &str, gone: bool) {
+    let start = std::time::Instant::now();
+    while harness.query_by_label_contains(text).is_some() == gone {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "`{text}` {} within 60 s",
+            if gone { "still shown" } else { "not shown" }
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        harness.run();
+    }
+}
+
+#[test]
+fn the_qa_tab_follows_scripts_changed_added_renamed_and_removed_on_disk() {
+    let dir = temp("qa-notices");
+    let copy = demo_copy(&dir, &["ui_sounds.qa", "stations.qa"]);
+    let mut harness = open(&copy, &dir.join("config"));
+    show(&mut harness, Pane::Qa);
+    let ui_sounds = copy.join("qa/ui_sounds.qa");
+    harness.state_mut().run_qa(std::slice::from_ref(&ui_sounds));
+    until(&mut harness, "ui_sounds.qa ran", |wb| !wb.qa_running());
+    harness.get_by_label_contains("expectation(s) held");
+    assert!(harness.query_by_label_contains("changed since").is_none());
+
+    // Its text changes: the result shown is marked as of the script before.
+    let text = std::fs::read_to_string(&ui_sounds).unwrap();
+    std::fs::write(&ui_sounds, format!("{text}# one more comment\n")).unwrap();
+    until_label(&mut harness, "changed on disk since this run", false);
+    assert_eq!(
+        harness
+            .get_all_by_label_contains("changed on disk since this run")
+            .count(),
+        1,
+        "only the script that changed"
+    );
+    // Run again: the mark goes.
+    harness.state_mut().run_qa(std::slice::from_ref(&ui_sounds));
+    until(&mut harness, "ui_sounds.qa ran again", |wb| !wb.qa_running());
+    until_label(&mut harness, "changed on disk since this run", true);
+
+    // A new script is listed, a renamed one under its new name, a removed one no more.
+    std::fs::write(copy.join("qa/new.qa"), "0 ui ui click\n0.1 expect no fault\n").unwrap();
+    until_label(&mut harness, "new.qa", false);
+    std::fs::rename(copy.join("qa/stations.qa"), copy.join("qa/renamed.qa")).unwrap();
+    until_label(&mut harness, "renamed.qa", false);
+    until_label(&mut harness, "stations.qa", true);
+    std::fs::remove_file(copy.join("qa/new.qa")).unwrap();
+    until_label(&mut harness, "new.qa", true);
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,6 +19,7 @@ mod monitor;
 mod packs;
 mod plugins;
 mod qa;
+mod qa_notices;
 mod reload;
 mod reload_live;
 mod render_progress;

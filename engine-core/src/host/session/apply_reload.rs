@@ -289,6 +289,9 @@ impl ReloadStatus {
     pub fn apply(&mut self, session: &mut Session, reload: Reload, config: &ReloadConfig) {
         self.watch = reload.watch.clone();
         self.errors = reload.errors.clone();
+        if !reload.noticed.is_empty() {
+            self.noticed += 1;
+        }
         let project = reload.project.is_some();
         if let Some(summary) = session.apply_reload(reload, config) {
             self.applied += 1;
@@ -367,6 +370,7 @@ pub(crate) fn reload_from_disk(session: &mut Session) -> String {
         samples,
         errors: Vec::new(),
         watch: WatchStatus::default(),
+        noticed: Vec::new(),
         first_change: now,
         ready_at: now,
     };
