@@ -318,7 +318,8 @@ fn script_ui(
 }
 
 impl QaPanel {
-    /// The save dialog, while open: the lines, the expectations to tick, the file name.
+    /// The save dialog, while open: the lines (each may be left out) beside the
+    /// expectations to tick, each list as tall as the window allows, and the file name.
     fn save_dialog(
         &mut self,
         ui: &mut egui::Ui,
@@ -330,35 +331,45 @@ impl QaPanel {
         };
         let mut open = true;
         let mut close = false;
+        let screen = ui.ctx().content_rect();
         egui::Window::new("Save console history as QA script")
             .open(&mut open)
             .collapsible(false)
-            .default_width(520.0)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .default_width((screen.width() - 80.0).clamp(320.0, 1000.0))
+            .max_height(screen.height() - 80.0)
             .show(ui.ctx(), |ui| {
                 let recording = &mut dialog.recording;
-                ui.label(format!(
-                    "{} line(s) become the script's commands, timed from the first on a \
-                     fresh engine. Tick the expectations to check:",
-                    recording.commands.len()
-                ));
-                egui::ScrollArea::vertical()
-                    .max_height(320.0)
-                    .show(ui, |ui| {
-                        for (seconds, line) in &recording.commands {
-                            ui.monospace(format!("{seconds:>8.3} {line}"));
-                        }
-                        for (line, why) in &recording.skipped {
-                            ui.weak(format!("left out: {line} ({why})"));
-                        }
-                        ui.separator();
-                        for offer in &mut recording.offers {
-                            ui.checkbox(
-                                &mut offer.ticked,
-                                format!("{:.3} expect {}", offer.seconds, offer.assertion),
-                            )
-                            .on_hover_text(&offer.seen);
-                        }
-                    });
+                let kept = (0..recording.commands.len())
+                    .filter(|i| recording.keeps(*i))
+                    .count();
+                ui.add(
+                    egui::Label::new(format!(
+                        "{kept} of {} line(s) become the script's commands, timed from the \
+                         first on a fresh engine; untick a line to leave it out (and the \
+                         expectations about it). Tick the expectations to check:",
+                        recording.commands.len()
+                    ))
+                    .wrap(),
+                );
+                ui.separator();
+                // Room for the lists: the window's height less the name and the buttons.
+                let lists = (ui.available_height() - 4.0 * ui.spacing().interact_size.y)
+                    .max(4.0 * ui.spacing().interact_size.y);
+                ui.columns(2, |columns| {
+                    columns[0].strong("Lines");
+                    egui::ScrollArea::vertical()
+                        .id_salt("qa_save_lines")
+                        .max_height(lists)
+                        .auto_shrink([false, true])
+                        .show(&mut columns[0], |ui| lines_ui(ui, recording));
+                    columns[1].strong("Expectations");
+                    egui::ScrollArea::vertical()
+                        .id_salt("qa_save_offers")
+                        .max_height(lists)
+                        .auto_shrink([false, true])
+                        .show(&mut columns[1], |ui| offers_ui(ui, recording));
+                });
                 ui.separator();
                 ui.horizontal(|ui| {
                     ui.label("qa/");
@@ -370,9 +381,7 @@ impl QaPanel {
                 });
                 ui.horizontal(|ui| {
                     let name = dialog.name.trim();
-                    let valid = !name.is_empty()
-                        && !name.contains(['/', '\\'])
-                        && !recording.commands.is_empty();
+                    let valid = !name.is_empty() && !name.contains(['/', '\\']) && kept > 0;
                     if ui.add_enabled(valid, egui::Button::new("Save")).clicked() {
                         let name = if name.ends_with(".qa") {
                             name.to_string()
@@ -397,5 +406,46 @@ impl QaPanel {
         if !open || close {
             self.saving = None;
         }
+    }
+}
+
+/// The save dialog's lines: each command ticked to keep it, then those left out by
+/// themselves (refused, not commands) and why.
+fn lines_ui(ui: &mut egui::Ui, recording: &mut Recording) {
+    for index in 0..recording.commands.len() {
+        let (seconds, line) = &recording.commands[index];
+        let mut keep = recording.keeps(index);
+        let text = egui::RichText::new(format!("{seconds:>8.3} {line}")).monospace();
+        if ui.checkbox(&mut keep, text).changed() {
+            if keep {
+                recording.dropped.remove(&index);
+            } else {
+                recording.dropped.insert(index);
+            }
+        }
+    }
+    for (line, why) in &recording.skipped {
+        ui.weak(format!("left out: {line} ({why})"));
+    }
+}
+
+/// The save dialog's expectations, each ticked to check it; one about a line left out
+/// cannot be.
+fn offers_ui(ui: &mut egui::Ui, recording: &mut Recording) {
+    let applies: Vec<bool> = recording
+        .offers
+        .iter()
+        .map(|o| recording.offer_applies(o))
+        .collect();
+    for (offer, applies) in recording.offers.iter_mut().zip(applies) {
+        let text = format!("{:.3} expect {}", offer.seconds, offer.assertion);
+        let hover = if applies {
+            offer.seen.clone()
+        } else {
+            format!("{} (its line is left out)", offer.seen)
+        };
+        ui.add_enabled(applies, egui::Checkbox::new(&mut offer.ticked, text))
+            .on_hover_text(hover)
+            .on_disabled_hover_text("its line is left out");
     }
 }

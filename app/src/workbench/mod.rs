@@ -57,6 +57,9 @@ pub struct Workbench {
     /// Where the sound goes: a few words, and the whole story.
     audio: (String, String),
     console_log: Vec<ConsoleEntry>,
+    /// Lines sent continuing a drag in the Properties panel, not yet answered: each
+    /// reply takes the place of the drag's line in the console history.
+    continuing: Vec<String>,
     /// The engine's latest state (its trace and replies moved out to the logs).
     live_state: LiveSnapshot,
     /// Runtime errors traced since the project was opened.
@@ -165,6 +168,7 @@ impl Workbench {
             options,
             audio: ("audio: off".into(), "the engine is not running".into()),
             console_log: Vec::new(),
+            continuing: Vec::new(),
             live_state: LiveSnapshot::default(),
             runtime_errors: 0,
             trace: VecDeque::new(),
@@ -211,6 +215,7 @@ impl Workbench {
     fn start_project(&mut self, dir: &Path, project: Project) {
         self.remember_project_state();
         self.live = None;
+        self.continuing.clear();
         self.waker_set = false;
         self.runtime_errors = 0;
         // The old project's records leave the log as if dropped from its front.

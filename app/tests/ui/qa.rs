@@ -311,3 +311,187 @@ fn the_qa_tab_follows_scripts_changed_added_renamed_and_removed_on_disk() {
     drop(harness);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Types each of `lines` at the console and waits for the engine's answer.
+fn type_lines(harness: &mut Harness<'static, Workbench>, lines: &[&str]) {
+    for line in lines {
+        let n = harness.state().console().len();
+        type_line(harness, line);
+        until(harness, "the engine answers", |wb| {
+            wb.console().len() > n && wb.console().iter().all(|e| e.at.is_some())
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        harness.run();
+    }
+}
+
+/// The checkboxes of the save dialog whose label contains `text`, with their rects.
+fn boxes(harness: &Harness<'static, Workbench>, text: &str) -> Vec<(String, egui::Rect)> {
+    harness
+        .get_all_by_role(Role::CheckBox)
+        .filter_map(|n| {
+            let label = n.accesskit_node().label()?;
+            label.contains(text).then(|| (label.to_string(), n.rect()))
+        })
+        .collect()
+}
+
+#[test]
+fn the_save_dialog_shows_every_expectation_offered_and_lines_can_be_left_out() {
+    let dir = temp("qa-save-all");
+    let copy = demo_copy(&dir, &["ui_sounds.qa"]);
+    let mut harness = open(&copy, &dir.join("config"));
+    harness.run();
+    // Eight triggers: eight expectations about them and three at the end.
+    type_lines(
+        &mut harness,
+        &[
+            "sev vox greet @1",
+            "sev vox laugh @2",
+            "sev vox hungry @3",
+            "sev piano play @2",
+            "sev baby cry @9",
+            "ui ui moneyback",
+            "sev door open @1",
+            "ui ui click",
+        ],
+    );
+    until(&mut harness, "the triggers are traced", |wb| {
+        wb.trace()
+            .iter()
+            .any(|r| r.event.as_deref() == Some("ui_click"))
+    });
+    show(&mut harness, Pane::Qa);
+    harness
+        .get_by_role_and_label(Role::Button, "Save console history as QA script…")
+        .click();
+    harness.run();
+    harness.run();
+    let offers = boxes(&harness, "expect ");
+    assert!(offers.len() >= 11, "{offers:#?}");
+    // Every one of them on screen at once, above the file name and the buttons.
+    let save = harness.get_by_role_and_label(Role::Button, "Save").rect();
+    let lines = boxes(&harness, " sev ");
+    assert_eq!(lines.len(), 6, "{lines:#?}");
+    for (label, rect) in offers.iter().chain(&lines) {
+        assert!(
+            rect.top() >= 0.0 && rect.bottom() <= save.top() && rect.right() <= 1280.0,
+            "`{label}` at {rect:?} is not in view above the Save button at {save:?}"
+        );
+    }
+
+    // Leave the laugh out: its line and the expectation about it are not written.
+    harness
+        .get_all_by_role(Role::CheckBox)
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.ends_with(" sev vox_laugh @2"))
+        })
+        .unwrap()
+        .click();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "Save").click();
+    harness.run();
+    harness.run();
+    let saved = copy.join("qa/console_1.qa");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let (script, problems) = parse_qa(&text, &saved);
+    assert!(problems.is_empty(), "{problems:#?}\n{text}");
+    assert_eq!(script.commands.len(), 7, "{text}");
+    assert!(!text.contains("vox_laugh"), "{text}");
+    assert!(text.contains("expect started vox_greet @1"), "{text}");
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_line_that_changed_what_was_heard_is_recorded_across_ab_snapshots() {
+    use engine_core::tools::properties::PropertyTarget;
+    let dir = temp("qa-save-ab");
+    let copy = demo_copy(&dir, &["ui_sounds.qa"]);
+    let mut harness = open(&copy, &dir.join("config"));
+    type_lines(&mut harness, &["sev piano play @1"]);
+    harness
+        .state_mut()
+        .show_properties(PropertyTarget::Track(0x2200));
+    show(&mut harness, Pane::Properties);
+    let answered = |harness: &mut Harness<'static, Workbench>, n: usize| {
+        until(harness, "the engine answers", |wb| {
+            wb.console().len() >= n && wb.console().iter().all(|e| e.at.is_some())
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        harness.run();
+    };
+    let set = |harness: &mut Harness<'static, Workbench>, field: &str, value: f64| {
+        harness
+            .get_by_role_and_label(Role::SpinButton, field)
+            .set_value_accesskit(value);
+        harness.run();
+    };
+    let click = |harness: &mut Harness<'static, Workbench>, label: &str| {
+        harness.get_by_role_and_label(Role::Button, label).click();
+        harness.run();
+    };
+    // Each step: what is done, and the lines it makes heard.
+    set(&mut harness, "volume", 512.0);
+    answered(&mut harness, 2);
+    click(&mut harness, "Store A");
+    set(&mut harness, "volume", 800.0);
+    answered(&mut harness, 3);
+    click(&mut harness, "Store B");
+    for (snapshot, lines) in [("A", 4), ("B", 5), ("A", 6)] {
+        click(&mut harness, snapshot);
+        answered(&mut harness, lines);
+    }
+    type_lines(&mut harness, &["mute track 0x2200", "voices 12"]);
+    click(&mut harness, "B");
+    answered(&mut harness, 9);
+    type_lines(&mut harness, &["solo fx", "mute track 0x2200 off"]);
+    click(&mut harness, "Keep A");
+    answered(&mut harness, 12);
+    set(&mut harness, "volume", 600.0);
+    answered(&mut harness, 13);
+    let heard = [
+        "sev piano_play @1",
+        "tune track 0x2200 volume 512",
+        "tune track 0x2200 volume 800",
+        "tune track 0x2200 volume 512",
+        "tune track 0x2200 volume 800",
+        "tune track 0x2200 volume 512",
+        "mute track 0x2200",
+        "voices 12",
+        "tune track 0x2200 volume 800",
+        "solo fx",
+        "mute track 0x2200 off",
+        "tune track 0x2200 volume 512",
+        "tune track 0x2200 volume 600",
+    ];
+    let console: Vec<String> = harness
+        .state()
+        .console()
+        .iter()
+        .map(|e| e.input.clone())
+        .collect();
+    assert_eq!(console.len(), heard.len(), "{console:#?}");
+
+    // Saved as a script, every one of them is there, in order.
+    harness.state_mut().close(Pane::Properties);
+    show(&mut harness, Pane::Qa);
+    click(&mut harness, "Save console history as QA script…");
+    harness.run();
+    click(&mut harness, "Save");
+    harness.run();
+    let saved = copy.join("qa/console_1.qa");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let (script, problems) = parse_qa(&text, &saved);
+    assert!(problems.is_empty(), "{problems:#?}\n{text}");
+    let lines: Vec<String> = script
+        .commands
+        .iter()
+        .map(|c| c.command.to_string())
+        .collect();
+    assert_eq!(lines, heard, "{text}");
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}
