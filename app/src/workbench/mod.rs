@@ -234,12 +234,7 @@ impl Workbench {
             Ok(live) => {
                 let kind = &live.output.kind;
                 self.audio = (format!("audio: {}", kind.short()), kind.describe());
-                self.panels.traces.sample_rate = live.output.sample_rate;
-                self.panels.lot.sample_rate = live.output.sample_rate;
-                self.panels.mixer.sample_rate = live.output.sample_rate;
-                self.panels.why.sample_rate = live.output.sample_rate;
-                self.panels.cache.sample_rate = live.output.sample_rate;
-                self.panels.qa.sample_rate = live.output.sample_rate;
+                self.set_sample_rate(live.output.sample_rate);
                 if let Some(state) = self.settings.projects.get(dir) {
                     live::restore_project_state(&live, state);
                 }

@@ -17,10 +17,11 @@ pub fn timeline_bar(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<Ap
     ui.horizontal(|ui| {
         ui.strong(format!("Capture: {}", view.name()))
             .on_hover_text(view.path.display().to_string());
+        // The engine's time, as every panel shows it (a live capture begins where the
+        // engine was then, not at 0).
         ui.monospace(format!(
-            "{:.3} s of {:.3} s",
-            view.seconds(view.at) - start,
-            end - start
+            "{:.3} s of {start:.3}–{end:.3} s",
+            view.seconds(view.at)
         ));
         ui.separator();
         let previous = timeline.decision_before(view.at);
