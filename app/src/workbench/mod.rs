@@ -5,6 +5,7 @@
 
 mod capture;
 mod console;
+pub mod dialogs;
 pub mod dock;
 pub mod files;
 mod first_frame;
