@@ -225,10 +225,8 @@ impl PropertiesPanel {
             }
             Some(SaveOutcome::Failed(why)) => {
                 ui.add(
-                    egui::Label::new(
-                        egui::RichText::new(why).color(ui.visuals().error_fg_color),
-                    )
-                    .wrap(),
+                    egui::Label::new(egui::RichText::new(why).color(ui.visuals().error_fg_color))
+                        .wrap(),
                 );
             }
             _ => {}

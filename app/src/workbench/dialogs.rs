@@ -137,7 +137,8 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     fn temp(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("hitbench-dialogs-{tag}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("hitbench-dialogs-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
@@ -152,8 +153,13 @@ mod tests {
         for given in [root.clone(), relative] {
             for dialog in Dialog::ALL {
                 let start = start_of(dialog, &given, None);
-                let folder = start.folder.unwrap_or_else(|| panic!("{dialog:?}: no folder"));
-                assert!(folder.is_absolute(), "{dialog:?} from {given:?}: {folder:?}");
+                let folder = start
+                    .folder
+                    .unwrap_or_else(|| panic!("{dialog:?}: no folder"));
+                assert!(
+                    folder.is_absolute(),
+                    "{dialog:?} from {given:?}: {folder:?}"
+                );
                 assert_eq!(folder, root, "{dialog:?} from {given:?}");
             }
         }
@@ -169,7 +175,9 @@ mod tests {
             assert_eq!(start.folder.as_ref(), Some(&captures), "{dialog:?}");
         }
         assert_eq!(
-            start_of(Dialog::StartCapture, &project, None).file_name.as_deref(),
+            start_of(Dialog::StartCapture, &project, None)
+                .file_name
+                .as_deref(),
             Some("capture-002.hbcap")
         );
         let elsewhere = temp("elsewhere");

@@ -21,8 +21,8 @@
 //! Renders run on a background thread: see `render_job`.
 
 use super::Workbench;
-use super::dialogs::{Picked, run_dialog, start_of};
 pub use super::dialogs::Dialog;
+use super::dialogs::{Picked, run_dialog, start_of};
 use engine_core::host::capture::{Capture, CaptureError};
 use engine_core::toolchain::project::PROJECT_EXTENSIONS;
 use std::path::{Path, PathBuf};

@@ -716,7 +716,11 @@ fn every_time_the_capture_view_shows_agrees() {
     assert!(at.samples() > 9 * u64::from(rate), "{at:?}");
     harness.get_by_label_contains(&format!("{} s of ", secs(at, rate, 3)));
     show(&mut harness, Pane::Traces);
-    shown(&harness, Pane::Traces, &format!("{:>10}", secs(at, rate, 3)));
+    shown(
+        &harness,
+        Pane::Traces,
+        &format!("{:>10}", secs(at, rate, 3)),
+    );
     // Why on the newest record's trigger: its time as the Traces show it.
     show(&mut harness, Pane::Traces);
     let newest = harness
@@ -774,7 +778,11 @@ fn every_time_the_capture_view_shows_agrees() {
     harness.run();
     harness.get_by_label_contains(&format!("{} s of ", secs(greeting, 48_000, 3)));
     show(&mut harness, Pane::Traces);
-    shown(&harness, Pane::Traces, &format!("{:>10}", secs(greeting, 48_000, 3)));
+    shown(
+        &harness,
+        Pane::Traces,
+        &format!("{:>10}", secs(greeting, 48_000, 3)),
+    );
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);
     let _ = std::fs::remove_dir_all(&config2);

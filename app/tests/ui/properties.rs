@@ -206,15 +206,19 @@ fn saving_the_volume_the_playing_piano_already_has_live_does_not_restart_it() {
     harness.run();
     // The save is read again by the workbench (its project goes to the engine) and by the
     // engine's own watcher (a hot reload).
-    until(&mut harness, "the engine swapped the saved project in", |wb| {
-        wb.live().reload.applied > reloads
-            && wb.trace().iter().skip(records).any(|r| {
-                matches!(
-                    &r.what,
-                    TraceEvent::Reload(ReloadEvent::ProjectReplaced { .. })
-                )
-            })
-    });
+    until(
+        &mut harness,
+        "the engine swapped the saved project in",
+        |wb| {
+            wb.live().reload.applied > reloads
+                && wb.trace().iter().skip(records).any(|r| {
+                    matches!(
+                        &r.what,
+                        TraceEvent::Reload(ReloadEvent::ProjectReplaced { .. })
+                    )
+                })
+        },
+    );
     let after: Vec<String> = harness
         .state()
         .trace()
@@ -262,12 +266,10 @@ fn a_field_changed_outside_shows_at_once_and_save_anyway_writes_only_the_fields_
     show(&mut harness, Pane::Properties);
     // Each round: a field edited here, another changed in the file by someone else.
     let mut line = LINE.to_owned();
-    for (round, (mine, my_value, theirs, their_value)) in [
-        ("volume", 512, 9, 46),
-        ("priority", 90, 2, 300),
-    ]
-    .into_iter()
-    .enumerate()
+    for (round, (mine, my_value, theirs, their_value)) in
+        [("volume", 512, 9, 46), ("priority", 90, 2, 300)]
+            .into_iter()
+            .enumerate()
     {
         harness
             .get_by_role_and_label(Role::SpinButton, mine)
@@ -281,7 +283,10 @@ fn a_field_changed_outside_shows_at_once_and_save_anyway_writes_only_the_fields_
         assert!(text.contains(&line), "{round}");
         std::fs::write(
             &source,
-            format!("; edited elsewhere ({round})\n{}", text.replace(&line, &their_line)),
+            format!(
+                "; edited elsewhere ({round})\n{}",
+                text.replace(&line, &their_line)
+            ),
         )
         .unwrap();
 
@@ -293,7 +298,9 @@ fn a_field_changed_outside_shows_at_once_and_save_anyway_writes_only_the_fields_
         harness.get_by_label("Save").click();
         harness.run();
         let message = harness.get_by_label_contains("changed on disk").rect();
-        let anyway = harness.get_by_role_and_label(Role::Button, "Save anyway").rect();
+        let anyway = harness
+            .get_by_role_and_label(Role::Button, "Save anyway")
+            .rect();
         for rect in [message, anyway] {
             assert!(
                 rect.right() <= SIZE.x && rect.bottom() <= SIZE.y,
@@ -301,7 +308,9 @@ fn a_field_changed_outside_shows_at_once_and_save_anyway_writes_only_the_fields_
             );
         }
         screenshot(&mut harness, "properties-conflict.png");
-        harness.get_by_role_and_label(Role::Button, "Save anyway").click();
+        harness
+            .get_by_role_and_label(Role::Button, "Save anyway")
+            .click();
         harness.run();
 
         // Only my field is written; theirs and their comment stay.
@@ -310,11 +319,13 @@ fn a_field_changed_outside_shows_at_once_and_save_anyway_writes_only_the_fields_
         let merged = fields.join(",");
         let after = std::fs::read_to_string(&source).unwrap();
         assert!(after.contains(&merged), "{round}: {after}");
-        assert!(after.starts_with(&format!("; edited elsewhere ({round})\n")), "{after}");
+        assert!(
+            after.starts_with(&format!("; edited elsewhere ({round})\n")),
+            "{after}"
+        );
         line = merged;
         until(&mut harness, "the saved file is read again", |wb| {
-            wb.project().tracks[&PIANO].priority
-                == if round == 0 { 46 } else { 90 }
+            wb.project().tracks[&PIANO].priority == if round == 0 { 46 } else { 90 }
         });
     }
 }

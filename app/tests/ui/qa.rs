@@ -297,11 +297,17 @@ fn the_qa_tab_follows_scripts_changed_added_renamed_and_removed_on_disk() {
     );
     // Run again: the mark goes.
     harness.state_mut().run_qa(std::slice::from_ref(&ui_sounds));
-    until(&mut harness, "ui_sounds.qa ran again", |wb| !wb.qa_running());
+    until(&mut harness, "ui_sounds.qa ran again", |wb| {
+        !wb.qa_running()
+    });
     until_label(&mut harness, "changed on disk since this run", true);
 
     // A new script is listed, a renamed one under its new name, a removed one no more.
-    std::fs::write(copy.join("qa/new.qa"), "0 ui ui click\n0.1 expect no fault\n").unwrap();
+    std::fs::write(
+        copy.join("qa/new.qa"),
+        "0 ui ui click\n0.1 expect no fault\n",
+    )
+    .unwrap();
     until_label(&mut harness, "new.qa", false);
     std::fs::rename(copy.join("qa/stations.qa"), copy.join("qa/renamed.qa")).unwrap();
     until_label(&mut harness, "renamed.qa", false);

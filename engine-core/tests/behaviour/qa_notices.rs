@@ -15,7 +15,10 @@ use std::time::{Duration, Instant};
 fn next_notice(reloads: &Receiver<Reload>, what: &str) -> Reload {
     let start = Instant::now();
     loop {
-        assert!(start.elapsed() < Duration::from_secs(10), "{what}: not noticed");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{what}: not noticed"
+        );
         if let Ok(reload) = reloads.recv_timeout(Duration::from_millis(20))
             && !reload.noticed.is_empty()
         {
@@ -32,16 +35,23 @@ fn a_qa_script_written_changed_renamed_or_removed_is_noticed_and_reloads_nothing
     let (handle, _mixer) = mixer(MixerConfig::default());
     let mut session = Session::new(project.clone(), handle, SessionConfig::default());
     let config = ReloadConfig::default();
-    let (_reloader, reloads) =
-        Reloader::with_channel(&project, std::sync::Arc::clone(session.server.cache()), config)
-            .unwrap();
+    let (_reloader, reloads) = Reloader::with_channel(
+        &project,
+        std::sync::Arc::clone(session.server.cache()),
+        config,
+    )
+    .unwrap();
     let mut status = ReloadStatus::default();
     session.take_trace();
     let a = p.path().join("qa/a.qa");
     let b = p.path().join("qa/b.qa");
     let steps: [(&str, &dyn Fn(), &Path); 4] = [
         ("written", &|| std::fs::write(&a, "0 ui t0\n").unwrap(), &a),
-        ("changed", &|| std::fs::write(&a, "0 ui t0\n1 expect no fault\n").unwrap(), &a),
+        (
+            "changed",
+            &|| std::fs::write(&a, "0 ui t0\n1 expect no fault\n").unwrap(),
+            &a,
+        ),
         ("renamed", &|| std::fs::rename(&a, &b).unwrap(), &b),
         ("removed", &|| std::fs::remove_file(&b).unwrap(), &b),
     ];
@@ -61,7 +71,10 @@ fn a_qa_script_written_changed_renamed_or_removed_is_noticed_and_reloads_nothing
             .join(path.file_name().unwrap());
         assert!(noticed.contains(&expected), "{what}: {noticed:?}");
         assert!(reload.project.is_none(), "{what}: nothing to load");
-        assert!(reload.files.is_empty() && reload.samples.is_empty(), "{what}");
+        assert!(
+            reload.files.is_empty() && reload.samples.is_empty(),
+            "{what}"
+        );
         assert!(reload.is_status_only(), "{what}");
         status.apply(&mut session, reload, &config);
         assert_eq!(status.noticed, n as u64 + 1, "{what}");
@@ -69,7 +82,10 @@ fn a_qa_script_written_changed_renamed_or_removed_is_noticed_and_reloads_nothing
     }
     session.tick();
     assert!(
-        session.take_trace().iter().all(|r| r.kind != TraceKind::Reload),
+        session
+            .take_trace()
+            .iter()
+            .all(|r| r.kind != TraceKind::Reload),
         "nothing traced as a reload"
     );
 }

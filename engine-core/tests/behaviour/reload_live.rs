@@ -201,7 +201,11 @@ fn a_reload_bringing_what_the_engine_does_not_have_restarts_the_track() {
     let text = std::fs::read_to_string(&source).unwrap();
     std::fs::write(&source, format!("{text}\n; a comment changes nothing\n")).unwrap();
     let events = swap_project(&mut session, Project::load(demo.path()), true);
-    assert_eq!(restarts(&events, &mut session), Vec::<String>::new(), "a comment");
+    assert_eq!(
+        restarts(&events, &mut session),
+        Vec::<String>::new(),
+        "a comment"
+    );
     let changed = text.replacen("\tloadb v6 10\n", "\tloadb v6 10\n\tloadb v6 10\n", 1);
     assert_ne!(changed, text);
     std::fs::write(&source, changed).unwrap();

@@ -302,14 +302,21 @@ fn save_anyway_writes_only_the_edited_fields_over_the_file_as_it_is_now() {
             );
             let report = editor.save_anyway().unwrap();
             assert!(report.written);
-            assert_eq!(report.changed.len(), 1, "{mine:?} over {theirs:?}: one line");
+            assert_eq!(
+                report.changed.len(),
+                1,
+                "{mine:?} over {theirs:?}: one line"
+            );
             let mut expected = original.clone();
             expected[their_index] = their_value;
             expected[mine_index] = my_value;
             assert_eq!(on_disk(&p), expected, "{mine:?} over {theirs:?}");
             // Their comment and the rest of the file stay as they wrote them.
             let text = std::fs::read_to_string(&file).unwrap();
-            assert!(text.starts_with("; edited elsewhere\r\n; the tuning lot\r\n"), "{text}");
+            assert!(
+                text.starts_with("; edited elsewhere\r\n; the tuning lot\r\n"),
+                "{text}"
+            );
             assert!(text.contains(
                 "101=0,hum,1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0\r\n"
             ));
@@ -353,7 +360,12 @@ fn an_edited_file_changed_on_disk_shows_the_outside_values_of_the_fields_not_edi
             assert_eq!(pending[0].value, Some(my_value));
             // Editing goes on on the line where it is now.
             editor
-                .set(&project, &hum, theirs, &PropertyInput::Number(their_value + 1))
+                .set(
+                    &project,
+                    &hum,
+                    theirs,
+                    &PropertyInput::Number(their_value + 1),
+                )
                 .unwrap();
             assert_eq!(editor.pending(&project).len(), 2);
             editor.save_anyway().unwrap();

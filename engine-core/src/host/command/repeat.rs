@@ -44,19 +44,20 @@ pub(super) fn read(line: &Line<'_>) -> Result<Command, ParseError> {
                 format!("`{ms_text}` is not a time in milliseconds such as `50ms`: {USAGE}"),
             )
         })?;
-    let (command_column, _) = word(3)?;
+    let (command_column, command_word) = word(3)?;
+    // Refused before it is read, so a line of nested repeats is not read level by level.
+    if super::grammar::lookup(command_word).is_some_and(|spec| spec.name == "repeat") {
+        return Err(error(
+            command_column,
+            "a `repeat` cannot repeat a `repeat`: write the commands it would run",
+        ));
+    }
     let text = line.rest_from(3).unwrap_or_default();
     // The command's own mistakes, at their column in the whole line.
     let at_column = |e: ParseError| error(e.column + command_column - 1, e.message);
     let command = super::parse(text)
         .map_err(at_column)?
         .ok_or_else(|| line.missing(USAGE))?;
-    if matches!(command, Command::Repeat { .. }) {
-        return Err(error(
-            command_column,
-            "a `repeat` cannot repeat a `repeat`: write the commands it would run",
-        ));
-    }
     Ok(Command::Repeat {
         count,
         every_ms,

@@ -159,6 +159,9 @@ fn repeat_is_one_command_for_the_console_and_its_commands_in_a_script() {
         assert_eq!(e.column, column, "{line}: {}", e.message);
         assert!(e.message.contains(words), "{line}: {}", e.message);
     }
+    // A line of a thousand nested repeats is refused at the second, not read through.
+    let nested = "repeat 2 every 5ms ".repeat(1000) + "quietall";
+    assert_eq!(parse(&nested).unwrap_err().column, 20);
     // A script expands it into its commands, in time order with the other lines.
     let text = "1.0 repeat 3 every 250ms ui ui_click\n1.2 quietall\n";
     let (commands, d) = parse_script(text, Path::new("burst.txt"));

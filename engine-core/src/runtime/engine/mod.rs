@@ -419,8 +419,7 @@ impl Engine {
             let Some(th) = th.as_ref().filter(|t| t.state != ThreadState::Finished) else {
                 continue;
             };
-            if same_code && self.project.tracks.get(&th.track) == project.tracks.get(&th.track)
-            {
+            if same_code && self.project.tracks.get(&th.track) == project.tracks.get(&th.track) {
                 kept.insert(th.track);
             } else {
                 stopping.push(index);
