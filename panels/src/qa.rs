@@ -9,7 +9,7 @@
 //! failure view with [`AppCommand`]s; it runs nothing itself.
 
 use crate::{AppCommand, Panel, PanelContext, display_path, file_name, theme};
-use engine_core::host::qa::{HandLine, Recording, ScriptRun, record};
+use engine_core::host::qa::{HandLine, QaReport, Recording, ScriptRun, record};
 use engine_core::runtime::TraceRecord;
 use std::path::PathBuf;
 
@@ -274,47 +274,58 @@ fn script_ui(
                 ui.colored_label(visuals.error_fg_color, problem);
             }
         }
-        ScriptRun::Ran(report, _) => {
-            let rate = f64::from(report.rate.max(1));
-            for (index, result) in report.results.iter().enumerate() {
-                let passed = result.outcome.passed;
-                ui.horizontal_wrapped(|ui| {
-                    if passed {
-                        ui.colored_label(theme::PLAYED, "ok  ");
-                    } else {
-                        ui.colored_label(visuals.error_fg_color, "FAIL");
-                    }
-                    let place = format!("{}:{}", name, result.expectation.line);
-                    if ui.link(&place).clicked() {
-                        commands.push(AppCommand::OpenSource {
-                            path: script.file.clone(),
-                            line: result.expectation.line,
-                        });
-                    }
-                    ui.label(format!("expect {}", result.expectation.text));
-                    if !passed {
-                        ui.colored_label(
-                            visuals.error_fg_color,
-                            format!(
-                                "actually: {} (at {:.3} s)",
-                                result.outcome.actual,
-                                result.at.samples() as f64 / rate
-                            ),
-                        );
-                        let why = ui
-                            .button("Show why")
-                            .on_hover_text("show this run at that time, with the decision");
-                        if why.clicked() {
-                            commands.push(AppCommand::ShowQaFailure {
-                                file: script.file.clone(),
-                                result: index,
-                            });
-                        }
-                    }
+        ScriptRun::Ran(report, _) => results_ui(ui, script, report, &name, commands),
+    });
+}
+
+/// A run's expectations: each `ok` or `FAIL`, its place (a click opens it), and for a
+/// failure what actually was and Show why.
+fn results_ui(
+    ui: &mut egui::Ui,
+    script: &QaScriptState,
+    report: &QaReport,
+    name: &str,
+    commands: &mut Vec<AppCommand>,
+) {
+    let visuals = ui.visuals().clone();
+    let rate = f64::from(report.rate.max(1));
+    for (index, result) in report.results.iter().enumerate() {
+        let passed = result.outcome.passed;
+        ui.horizontal_wrapped(|ui| {
+            if passed {
+                ui.colored_label(theme::PLAYED, "ok  ");
+            } else {
+                ui.colored_label(visuals.error_fg_color, "FAIL");
+            }
+            let place = format!("{}:{}", name, result.expectation.line);
+            if ui.link(&place).clicked() {
+                commands.push(AppCommand::OpenSource {
+                    path: script.file.clone(),
+                    line: result.expectation.line,
                 });
             }
-        }
-    });
+            ui.label(format!("expect {}", result.expectation.text));
+            if !passed {
+                ui.colored_label(
+                    visuals.error_fg_color,
+                    format!(
+                        "actually: {} (at {:.3} s)",
+                        result.outcome.actual,
+                        result.at.samples() as f64 / rate
+                    ),
+                );
+                let why = ui
+                    .button("Show why")
+                    .on_hover_text("show this run at that time, with the decision");
+                if why.clicked() {
+                    commands.push(AppCommand::ShowQaFailure {
+                        file: script.file.clone(),
+                        result: index,
+                    });
+                }
+            }
+        });
+    }
 }
 
 impl QaPanel {

@@ -8,8 +8,9 @@
 //!   `line` the words of a line with their columns, and [`ParseError`].
 //! - [`script`] — render and play scripts: `<seconds> <command>` lines, times not
 //!   decreasing and at most [`MAX_SCRIPT_SECONDS`]; `#` and `;` start comments.
-//! - [`repeat`](mod@repeat) — `repeat <n> every <ms>ms <command>`, read once for the
-//!   console and for scripts (which expand it into its timed commands).
+//! - [`repeat`](mod@repeat) — `repeat <n> every <ms>ms <command>`: its words before the
+//!   command, for the grammar's row; the console gets a [`Command::Repeat`], scripts
+//!   expand it into its timed commands ([`script::line_commands`]).
 //! - [`execute`](mod@execute) — running a parsed command against the engine; the world's
 //!   commands ([`WorldCommand`]) go to the session's
 //!   [`WorldDirector`](crate::world::director::WorldDirector) instead.

@@ -1,19 +1,31 @@
-//! `repeat <n> every <ms>ms <command>`: one command run `n` times, `ms` apart. Read once,
-//! here, for everything that reads commands: the console gets a [`Command::Repeat`]
-//! (the session runs the first at once and the others at their times), and scripts —
-//! render, play and QA scripts — expand it into its timed commands ([`expand`]).
+//! `repeat <n> every <ms>ms <command>`: one command run `n` times, `ms` apart. Read once
+//! for everything that reads commands: this reads the words before the command, the
+//! grammar's `repeat` row the command itself (a [`Command::Repeat`](super::Command) for
+//! the console, which the session runs at once and then at its times), and scripts —
+//! render, play and QA scripts — expand it into its timed commands
+//! ([`super::script::line_commands`]).
 
 use super::line::{Line, ParseError, error};
-use super::{Command, TimedCommand};
 
 /// The most commands one `repeat` makes.
 pub const MAX_REPEAT: u32 = 10_000;
 
-const USAGE: &str =
+/// How to write it, for every mistake.
+pub(super) const USAGE: &str =
     "write `repeat <n> every <ms>ms <command>`, e.g. `repeat 10 every 50ms sev ui_click`";
 
-/// `repeat <n> every <ms>ms <command>`.
-pub(super) fn read(line: &Line<'_>) -> Result<Command, ParseError> {
+/// What a `repeat` line says before its command.
+pub(super) struct Head<'a> {
+    /// How many times.
+    pub(super) count: u32,
+    /// Milliseconds between two runs.
+    pub(super) every_ms: f64,
+    /// The command's first word, and its column.
+    pub(super) command: (u32, &'a str),
+}
+
+/// The words of `repeat <n> every <ms>ms` and where the command starts.
+pub(super) fn head<'a>(line: &Line<'a>) -> Result<Head<'a>, ParseError> {
     let word = |i: usize| line.arg(i).ok_or_else(|| line.missing(USAGE));
     let (count_column, count_text) = word(0)?;
     let count = count_text
@@ -44,42 +56,9 @@ pub(super) fn read(line: &Line<'_>) -> Result<Command, ParseError> {
                 format!("`{ms_text}` is not a time in milliseconds such as `50ms`: {USAGE}"),
             )
         })?;
-    let (command_column, command_word) = word(3)?;
-    // Refused before it is read, so a line of nested repeats is not read level by level.
-    if super::grammar::lookup(command_word).is_some_and(|spec| spec.name == "repeat") {
-        return Err(error(
-            command_column,
-            "a `repeat` cannot repeat a `repeat`: write the commands it would run",
-        ));
-    }
-    let text = line.rest_from(3).unwrap_or_default();
-    // The command's own mistakes, at their column in the whole line.
-    let at_column = |e: ParseError| error(e.column + command_column - 1, e.message);
-    let command = super::parse(text)
-        .map_err(at_column)?
-        .ok_or_else(|| line.missing(USAGE))?;
-    Ok(Command::Repeat {
+    Ok(Head {
         count,
         every_ms,
-        command: Box::new(command),
+        command: word(3)?,
     })
-}
-
-/// The commands a script line runs: a `repeat` as each of its commands at its time
-/// (from the line's time on, `ms` apart), any other command as itself.
-pub fn expand(timed: TimedCommand) -> Vec<TimedCommand> {
-    match timed.command {
-        Command::Repeat {
-            count,
-            every_ms,
-            command,
-        } => (0..count)
-            .map(|k| TimedCommand {
-                time: timed.time + f64::from(k) * every_ms / 1000.0,
-                command: (*command).clone(),
-                line: timed.line,
-            })
-            .collect(),
-        command => vec![TimedCommand { command, ..timed }],
-    }
 }

@@ -126,6 +126,24 @@ fn engine_samples() -> Vec<Command> {
             }
         }
     }
+    for target in [
+        "100",
+        "0x64",
+        "baby_cry",
+        "sounds/baby cry.wav",
+        "sounds/ünï  cödé\t2.ogg",
+        "@3",
+        "sev ui x",
+        "C:\\sounds\\a.wav",
+    ] {
+        samples.push(Command::Play(target.into()));
+    }
+    samples
+}
+
+/// `voices` and `repeat`: what a tester gives a running session.
+fn tester_samples() -> Vec<Command> {
+    let mut samples = Vec::new();
     for count in [1, 4, 16, 1024] {
         samples.push(Command::Voices(count));
     }
@@ -147,18 +165,6 @@ fn engine_samples() -> Vec<Command> {
             every_ms,
             command: Box::new(command),
         });
-    }
-    for target in [
-        "100",
-        "0x64",
-        "baby_cry",
-        "sounds/baby cry.wav",
-        "sounds/ünï  cödé\t2.ogg",
-        "@3",
-        "sev ui x",
-        "C:\\sounds\\a.wav",
-    ] {
-        samples.push(Command::Play(target.into()));
     }
     samples
 }
@@ -234,6 +240,7 @@ fn world_samples() -> Vec<Command> {
 fn every_sample_of_every_command_reads_back_the_same() {
     let samples: Vec<Command> = engine_samples()
         .into_iter()
+        .chain(tester_samples())
         .chain(world_samples())
         .collect();
     for command in &samples {

@@ -157,9 +157,23 @@ pub fn line_command(line: &ScriptLine<'_>, file: &Path) -> Result<TimedCommand, 
 }
 
 /// The commands of a script line, or its problem: a `repeat` line as each command it
-/// makes, at its time ([`super::repeat::expand`]).
+/// makes, at its time (from the line's time on, `ms` apart), any other as itself.
 pub fn line_commands(line: &ScriptLine<'_>, file: &Path) -> Result<Vec<TimedCommand>, Diagnostic> {
-    line_command(line, file).map(super::repeat::expand)
+    let timed = line_command(line, file)?;
+    Ok(match timed.command {
+        Command::Repeat {
+            count,
+            every_ms,
+            command,
+        } => (0..count)
+            .map(|k| TimedCommand {
+                time: timed.time + f64::from(k) * every_ms / 1000.0,
+                command: (*command).clone(),
+                line: timed.line,
+            })
+            .collect(),
+        command => vec![TimedCommand { command, ..timed }],
+    })
 }
 
 /// Parses a script: `<seconds> <command>` per line (a `repeat` line as its commands).
