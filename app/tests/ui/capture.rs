@@ -80,6 +80,21 @@ fn open_tagged(
     (common::open_sized(project, &config, size), config)
 }
 
+/// In the Traces (in front), the newest record of `event` selected: filtered by its
+/// name, then clicked.
+fn select_newest(harness: &mut Harness<'static, Workbench>, event: &str) {
+    harness.get_by_label("Text:").click();
+    harness.run();
+    harness.get_by_label("Text:").type_text(event);
+    harness.run();
+    harness
+        .get_all_by_label_contains(&format!("event={event}"))
+        .last()
+        .unwrap()
+        .click();
+    harness.run();
+}
+
 fn seek(harness: &mut Harness<'static, Workbench>, seconds: u64) {
     harness
         .state_mut()
@@ -227,16 +242,7 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
     // (The track threads in front of the voices, whose Why buttons are in view no more.)
     show(&mut harness, Pane::Threads);
     show(&mut harness, Pane::Traces);
-    harness.get_by_label("Text:").click();
-    harness.run();
-    harness.get_by_label("Text:").type_text("vox_greet");
-    harness.run();
-    harness
-        .get_all_by_label_contains("event=vox_greet")
-        .last()
-        .unwrap()
-        .click();
-    harness.run();
+    select_newest(&mut harness, "vox_greet");
     harness.get_all_by_label("Why").last().unwrap().click();
     harness.run();
     harness.get_by_label_contains("Why: the trigger of trace record");
@@ -614,16 +620,7 @@ fn close_capture_leaves_nothing_of_it_in_why_traces_or_the_selection() {
     // In the capture: a greeting's record selected in Traces (which pauses it), Why on
     // it, an object selected in the lot view.
     show(&mut harness, Pane::Traces);
-    harness.get_by_label("Text:").click();
-    harness.run();
-    harness.get_by_label("Text:").type_text("vox_greet");
-    harness.run();
-    harness
-        .get_all_by_label_contains("event=vox_greet")
-        .last()
-        .unwrap()
-        .click();
-    harness.run();
+    select_newest(&mut harness, "vox_greet");
     harness.get_by_label_contains("paused:");
     harness.get_all_by_label("Why").last().unwrap().click();
     harness.run();
@@ -733,16 +730,7 @@ fn every_time_the_capture_view_shows_agrees() {
         .event
         .clone()
         .unwrap();
-    harness.get_by_label("Text:").click();
-    harness.run();
-    harness.get_by_label("Text:").type_text(&newest);
-    harness.run();
-    harness
-        .get_all_by_label_contains(&format!("event={newest}"))
-        .last()
-        .unwrap()
-        .click();
-    harness.run();
+    select_newest(&mut harness, &newest);
     harness.get_all_by_label("Why").last().unwrap().click();
     harness.run();
     shown(&harness, Pane::Why, &format!("{} s", secs(at, rate, 3)));

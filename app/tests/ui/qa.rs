@@ -22,6 +22,23 @@ use panels::QaState;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Clicks the save dialog's checkbox whose label `matches`.
+fn click_box(harness: &mut Harness<'static, Workbench>, matches: impl Fn(&str) -> bool) {
+    harness
+        .get_all_by_role(Role::CheckBox)
+        .find(|n| n.accesskit_node().label().is_some_and(|l| matches(&l)))
+        .unwrap()
+        .click();
+    harness.run();
+}
+
+/// Clicks the save dialog's Save.
+fn click_save(harness: &mut Harness<'static, Workbench>) {
+    harness.get_by_role_and_label(Role::Button, "Save").click();
+    harness.run();
+    harness.run();
+}
+
 /// A copy of the demo in `dir` keeping only the QA scripts named.
 fn demo_copy(dir: &Path, keep: &[&str]) -> PathBuf {
     let copy = dir.join("demo");
@@ -187,19 +204,8 @@ fn console_history_saved_as_a_qa_script_reads_back_and_passes() {
     };
     assert!(started(&harness, 1) && started(&harness, 2));
     // Untick the steal count (it is unticked already) and tick the refusals' count.
-    harness
-        .get_all_by_role(Role::CheckBox)
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.contains("count refusals == 0"))
-        })
-        .unwrap()
-        .click();
-    harness.run();
-    harness.get_by_role_and_label(Role::Button, "Save").click();
-    harness.run();
-    harness.run();
+    click_box(&mut harness, |l| l.contains("count refusals == 0"));
+    click_save(&mut harness);
 
     // Written into qa/, listed in the panel, and said so.
     let saved = copy.join("qa/console_1.qa");
@@ -387,19 +393,8 @@ fn the_save_dialog_shows_every_expectation_offered_and_lines_can_be_left_out() {
     }
 
     // Leave the laugh out: its line and the expectation about it are not written.
-    harness
-        .get_all_by_role(Role::CheckBox)
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.ends_with(" sev vox_laugh @2"))
-        })
-        .unwrap()
-        .click();
-    harness.run();
-    harness.get_by_role_and_label(Role::Button, "Save").click();
-    harness.run();
-    harness.run();
+    click_box(&mut harness, |l| l.ends_with(" sev vox_laugh @2"));
+    click_save(&mut harness);
     let saved = copy.join("qa/console_1.qa");
     let text = std::fs::read_to_string(&saved).unwrap();
     let (script, problems) = parse_qa(&text, &saved);

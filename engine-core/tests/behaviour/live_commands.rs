@@ -4,37 +4,11 @@
 //! every <ms>ms <command>` runs the command at once and then at its times, as a script's
 //! `repeat` line does.
 
-use crate::support::{TempProject, constant_wav, looping_tracks};
-use engine_core::host::session::{Session, SessionConfig};
+use crate::world_voices::{project, session};
+use engine_core::host::session::Session;
 use engine_core::runtime::trace::{EndReason, TraceEvent};
 use engine_core::runtime::voices::WorldVoice;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
-use engine_core::sound::mixer::{MixerConfig, mixer};
-use engine_core::toolchain::project::Project;
-
-/// Tracks `t0`… at `priorities` (each a 20 s note), a TV (object 1, station 28 at the
-/// default station priority) and a person (object 3).
-fn project(tag: &str, priorities: &[i32]) -> TempProject {
-    let p = looping_tracks(tag, priorities, 1024, "");
-    constant_wav(&p.path().join("s.wav"), 20.0, 0.05);
-    std::fs::create_dir_all(p.path().join("tv")).unwrap();
-    constant_wav(&p.path().join("tv/show.wav"), 20.0, 0.05);
-    p.file("world.ini", "[Lot]\nFile = home.lot\n[Stations]\n28 = tv\n")
-        .file(
-            "home.lot",
-            "object 1 tv \"TV\" at 2 2\nobject 3 person \"Bob\" at 3 3\n",
-        );
-    p
-}
-
-fn session(p: &TempProject) -> Session {
-    let project = Project::load(p.path());
-    assert!(!project.has_errors(), "{:#?}", project.diagnostics);
-    let (handle, _mixer) = mixer(MixerConfig::default());
-    let mut session = Session::new(project, handle, SessionConfig::default());
-    session.tick();
-    session
-}
 
 /// The tracks playing now, by name.
 fn playing(session: &Session) -> Vec<String> {
@@ -51,7 +25,7 @@ fn playing(session: &Session) -> Vec<String> {
 
 #[test]
 fn a_lower_voice_limit_stops_the_lowest_priorities_and_a_higher_one_frees_slots() {
-    let p = project("live-voices", &[10, 50, 30, 40, 20, 60]);
+    let p = project("live-voices", &[10, 50, 30, 40, 20, 60], "");
     let mut s = session(&p);
     // The TV holds a slot at the stations' priority (32).
     s.run_line("turnon 1 28").unwrap();
@@ -157,7 +131,7 @@ fn triggers(trace: &[TraceRecord], event: &str) -> Vec<SampleTime> {
 
 #[test]
 fn repeat_at_the_console_runs_the_command_now_and_at_its_times() {
-    let p = project("live-repeat", &[40]);
+    let p = project("live-repeat", &[40], "");
     let mut s = session(&p);
     s.run_line("trace events on").unwrap();
     s.take_trace();

@@ -280,20 +280,33 @@ fn someone_else_sets(p: &TempProject, property: Property, value: i64) {
     std::fs::write(&file, format!("; edited elsewhere\r\n{text}")).unwrap();
 }
 
+/// A fresh project whose hum's `mine` field is edited (to its value) while someone else
+/// sets `theirs` in the file: the project and the editor.
+fn edited_then_changed(
+    tag: &str,
+    (mine, my_value): (Property, i64),
+    (theirs, their_value): (Property, i64),
+) -> (TempProject, PropertyEditor) {
+    let p = project(tag);
+    let project = p.load();
+    let hum = PropertyTarget::Track(100);
+    let mut editor = PropertyEditor::open(file_of(&hum, &project).unwrap()).unwrap();
+    editor
+        .set(&project, &hum, mine, &PropertyInput::Number(my_value))
+        .unwrap();
+    someone_else_sets(&p, theirs, their_value);
+    (p, editor)
+}
+
 #[test]
 fn save_anyway_writes_only_the_edited_fields_over_the_file_as_it_is_now() {
     let original = on_disk(&project("tune-merge-original"));
     for (mine_index, &(mine, my_value, _)) in FIELDS.iter().enumerate() {
         for (their_index, &(theirs, _, their_value)) in FIELDS.iter().enumerate() {
-            let p = project("tune-merge");
-            let project = p.load();
+            let (p, mut editor) =
+                edited_then_changed("tune-merge", (mine, my_value), (theirs, their_value));
             let hum = PropertyTarget::Track(100);
-            let file = file_of(&hum, &project).unwrap();
-            let mut editor = PropertyEditor::open(&file).unwrap();
-            editor
-                .set(&project, &hum, mine, &PropertyInput::Number(my_value))
-                .unwrap();
-            someone_else_sets(&p, theirs, their_value);
+            let file = file_of(&hum, &p.load()).unwrap();
 
             // Save refuses; Save anyway writes my field over theirs.
             assert!(
@@ -333,15 +346,9 @@ fn an_edited_file_changed_on_disk_shows_the_outside_values_of_the_fields_not_edi
             if mine_index == their_index {
                 continue;
             }
-            let p = project("tune-follow");
-            let project = p.load();
+            let (p, mut editor) =
+                edited_then_changed("tune-follow", (mine, my_value), (theirs, their_value));
             let hum = PropertyTarget::Track(100);
-            let file = file_of(&hum, &project).unwrap();
-            let mut editor = PropertyEditor::open(&file).unwrap();
-            editor
-                .set(&project, &hum, mine, &PropertyInput::Number(my_value))
-                .unwrap();
-            someone_else_sets(&p, theirs, their_value);
             // The project is read again (a hot reload) and the editor looks at the file.
             let project = p.load();
             assert!(editor.follow_disk());
