@@ -80,13 +80,18 @@ fn open_tagged(
     (common::open_sized(project, &config, size), config)
 }
 
+/// The Traces (in front) filtered by `text`.
+fn filter_traces(harness: &mut Harness<'static, Workbench>, text: &str) {
+    harness.get_by_label("Text:").click();
+    harness.run();
+    harness.get_by_label("Text:").type_text(text);
+    harness.run();
+}
+
 /// In the Traces (in front), the newest record of `event` selected: filtered by its
 /// name, then clicked.
 fn select_newest(harness: &mut Harness<'static, Workbench>, event: &str) {
-    harness.get_by_label("Text:").click();
-    harness.run();
-    harness.get_by_label("Text:").type_text(event);
-    harness.run();
+    filter_traces(harness, event);
     harness
         .get_all_by_label_contains(&format!("event={event}"))
         .last()
@@ -712,13 +717,7 @@ fn every_time_the_capture_view_shows_agrees() {
     let at = harness.state().capture().unwrap().at;
     assert!(at.samples() > 9 * u64::from(rate), "{at:?}");
     harness.get_by_label_contains(&format!("{} s of ", secs(at, rate, 3)));
-    show(&mut harness, Pane::Traces);
-    shown(
-        &harness,
-        Pane::Traces,
-        &format!("{:>10}", secs(at, rate, 3)),
-    );
-    // Why on the newest record's trigger: its time as the Traces show it.
+    // The Traces' row of the newest record's trigger, then Why on it.
     show(&mut harness, Pane::Traces);
     let newest = harness
         .state()
@@ -731,6 +730,11 @@ fn every_time_the_capture_view_shows_agrees() {
         .clone()
         .unwrap();
     select_newest(&mut harness, &newest);
+    shown(
+        &harness,
+        Pane::Traces,
+        &format!("{:>10}", secs(at, rate, 3)),
+    );
     harness.get_all_by_label("Why").last().unwrap().click();
     harness.run();
     shown(&harness, Pane::Why, &format!("{} s", secs(at, rate, 3)));
@@ -766,6 +770,9 @@ fn every_time_the_capture_view_shows_agrees() {
     harness.run();
     harness.get_by_label_contains(&format!("{} s of ", secs(greeting, 48_000, 3)));
     show(&mut harness, Pane::Traces);
+    filter_traces(&mut harness, "vox_greet");
+    // The view stays on the decision's sample (1.1833… s), not the bar's millisecond.
+    assert_eq!(harness.state().capture().unwrap().at, greeting);
     shown(
         &harness,
         Pane::Traces,

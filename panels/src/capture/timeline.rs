@@ -77,7 +77,11 @@ pub fn timeline_bar(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<Ap
             .suffix(" s")
             .fixed_decimals(3)
             .text("time");
-        if ui.add(slider).changed() {
+        // The slider shows milliseconds: a value it only rounded to what it shows (its
+        // text parsed back while focused) is not a move — it would take the view off
+        // the sample a decision is at, and that decision's records with it.
+        let changed = ui.add(slider).changed();
+        if changed && (seconds - view.seconds(view.at)).abs() >= 0.0005 {
             commands.push(AppCommand::Seek(view.time(seconds)));
         }
     });
