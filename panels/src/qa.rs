@@ -239,14 +239,15 @@ fn script_ui(
             });
         }
         ui.label(egui::RichText::new(&name).strong());
-        ui.label(summary);
+        // Before the summary, which a narrow tab cuts off first.
         if script.changed {
-            ui.colored_label(
-                visuals.warn_fg_color,
-                "(changed on disk since this run: Run it again)",
-            )
-            .on_hover_text("this result is of the script as it was when it ran");
+            ui.colored_label(visuals.warn_fg_color, "changed on disk")
+                .on_hover_text(
+                    "the script changed on disk since this run: its result is of the script \
+                     as it was then; Run it again",
+                );
         }
+        ui.label(summary);
     };
     // Only a script that ran has expectations to open.
     let QaState::Done(run) = &script.state else {

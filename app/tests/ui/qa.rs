@@ -293,20 +293,26 @@ fn the_qa_tab_follows_scripts_changed_added_renamed_and_removed_on_disk() {
     // Its text changes: the result shown is marked as of the script before.
     let text = std::fs::read_to_string(&ui_sounds).unwrap();
     std::fs::write(&ui_sounds, format!("{text}# one more comment\n")).unwrap();
-    until_label(&mut harness, "changed on disk since this run", false);
+    until_label(&mut harness, "changed on disk", false);
     assert_eq!(
-        harness
-            .get_all_by_label_contains("changed on disk since this run")
-            .count(),
+        harness.get_all_by_label("changed on disk").count(),
         1,
         "only the script that changed"
+    );
+    // Beside its name, before the summary a narrow tab cuts off first.
+    let mark = harness.get_by_label("changed on disk").rect();
+    let name = harness.get_by_label("ui_sounds.qa").rect();
+    let summary = harness.get_by_label_contains("expectation(s) held").rect();
+    assert!(
+        mark.left() >= name.right() && mark.right() <= summary.left(),
+        "{name:?} {mark:?} {summary:?}"
     );
     // Run again: the mark goes.
     harness.state_mut().run_qa(std::slice::from_ref(&ui_sounds));
     until(&mut harness, "ui_sounds.qa ran again", |wb| {
         !wb.qa_running()
     });
-    until_label(&mut harness, "changed on disk since this run", true);
+    until_label(&mut harness, "changed on disk", true);
 
     // A new script is listed, a renamed one under its new name, a removed one no more.
     std::fs::write(
