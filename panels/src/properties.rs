@@ -198,30 +198,52 @@ impl PropertiesPanel {
                 commands.push(AppCommand::RevertProperties);
             }
             match &data.outcome {
-                Some(SaveOutcome::ChangedOnDisk { file, detail }) => {
-                    ui.colored_label(
-                        theme::CHANGED_ON_DISK,
-                        format!(
-                            "{} changed on disk ({detail})",
-                            display_path(ctx.project, file)
-                        ),
-                    );
-                    if ui.button("Save anyway").clicked() {
-                        commands.push(AppCommand::SaveProperties { force: true });
-                    }
-                }
                 Some(SaveOutcome::Saved { files, lines }) if unsaved == 0 => {
                     ui.weak(format!("saved {lines} line(s) in {} file(s)", files.len()));
                 }
-                Some(SaveOutcome::Failed(why)) => {
-                    ui.colored_label(ui.visuals().error_fg_color, why);
-                }
+                Some(SaveOutcome::ChangedOnDisk { .. } | SaveOutcome::Failed(_)) => {}
                 _ if unsaved > 0 => {
                     ui.colored_label(theme::EDITED, format!("{unsaved} unsaved line(s)"));
                 }
                 _ => {}
             }
         });
+        // What stopped a save, beneath the buttons: as wide as the tab, wrapped, its button
+        // first so a narrow tab never hides it.
+        match &data.outcome {
+            Some(SaveOutcome::ChangedOnDisk { file, detail }) => {
+                ui.horizontal_wrapped(|ui| {
+                    if ui
+                        .button("Save anyway")
+                        .on_hover_text(
+                            "write only the fields edited here into the file as it is now",
+                        )
+                        .clicked()
+                    {
+                        commands.push(AppCommand::SaveProperties { force: true });
+                    }
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(format!(
+                                "{} changed on disk ({detail}). Save anyway writes only the \
+                                 fields edited here into it as it is now; the other fields \
+                                 keep that change.",
+                                display_path(ctx.project, file)
+                            ))
+                            .color(theme::CHANGED_ON_DISK),
+                        )
+                        .wrap(),
+                    );
+                });
+            }
+            Some(SaveOutcome::Failed(why)) => {
+                ui.add(
+                    egui::Label::new(egui::RichText::new(why).color(ui.visuals().error_fg_color))
+                        .wrap(),
+                );
+            }
+            _ => {}
+        }
     }
 
     fn fields(

@@ -9,7 +9,7 @@
 //! failure view with [`AppCommand`]s; it runs nothing itself.
 
 use crate::{AppCommand, Panel, PanelContext, display_path, file_name, theme};
-use engine_core::host::qa::{HandLine, Recording, ScriptRun, record};
+use engine_core::host::qa::{HandLine, QaReport, Recording, ScriptRun, record};
 use engine_core::runtime::TraceRecord;
 use std::path::PathBuf;
 
@@ -32,6 +32,9 @@ pub struct QaScriptState {
     pub file: PathBuf,
     /// Where it stands.
     pub state: QaState,
+    /// The file changed on disk since the run its state shows (the result is of the
+    /// script before).
+    pub changed: bool,
 }
 
 /// The QA suite as the app keeps it: what the panel shows.
@@ -230,6 +233,14 @@ fn script_ui(
             });
         }
         ui.label(egui::RichText::new(&name).strong());
+        // Before the summary, which a narrow tab cuts off first.
+        if script.changed {
+            ui.colored_label(visuals.warn_fg_color, "changed on disk")
+                .on_hover_text(
+                    "the script changed on disk since this run: its result is of the script \
+                     as it was then; Run it again",
+                );
+        }
         ui.label(summary);
     };
     // Only a script that ran has expectations to open.
@@ -258,56 +269,68 @@ fn script_ui(
                 ui.colored_label(visuals.error_fg_color, problem);
             }
         }
-        ScriptRun::Ran(report, _) => {
-            let rate = f64::from(report.rate.max(1));
-            for (index, result) in report.results.iter().enumerate() {
-                let passed = result.outcome.passed;
-                ui.horizontal_wrapped(|ui| {
-                    if passed {
-                        ui.colored_label(theme::PLAYED, "ok  ");
-                    } else {
-                        ui.colored_label(visuals.error_fg_color, "FAIL");
-                    }
-                    // Trouble from the project as loaded stands at no line of the script.
-                    let line = result.expectation.line;
-                    let place = match line {
-                        0 => name.clone(),
-                        line => format!("{name}:{line}"),
-                    };
-                    if ui.link(&place).clicked() {
-                        commands.push(AppCommand::OpenSource {
-                            path: script.file.clone(),
-                            line: line.max(1),
-                        });
-                    }
-                    ui.label(result.label());
-                    if !passed {
-                        ui.colored_label(
-                            visuals.error_fg_color,
-                            format!(
-                                "actually: {} (at {:.3} s)",
-                                result.outcome.actual,
-                                result.at.samples() as f64 / rate
-                            ),
-                        );
-                        let why = ui
-                            .button("Show why")
-                            .on_hover_text("show this run at that time, with the decision");
-                        if why.clicked() {
-                            commands.push(AppCommand::ShowQaFailure {
-                                file: script.file.clone(),
-                                result: index,
-                            });
-                        }
-                    }
-                });
-            }
-        }
+        ScriptRun::Ran(report, _) => results_ui(ui, script, report, &name, commands),
     });
 }
 
+/// A run's expectations: each `ok` or `FAIL`, its place (a click opens it), and for a
+/// failure what actually was and Show why.
+fn results_ui(
+    ui: &mut egui::Ui,
+    script: &QaScriptState,
+    report: &QaReport,
+    name: &str,
+    commands: &mut Vec<AppCommand>,
+) {
+    let visuals = ui.visuals().clone();
+    let rate = f64::from(report.rate.max(1));
+    for (index, result) in report.results.iter().enumerate() {
+        let passed = result.outcome.passed;
+        ui.horizontal_wrapped(|ui| {
+            if passed {
+                ui.colored_label(theme::PLAYED, "ok  ");
+            } else {
+                ui.colored_label(visuals.error_fg_color, "FAIL");
+            }
+            // Trouble from the project as loaded stands at no line of the script.
+            let line = result.expectation.line;
+            let place = match line {
+                0 => name.to_string(),
+                line => format!("{name}:{line}"),
+            };
+            if ui.link(&place).clicked() {
+                commands.push(AppCommand::OpenSource {
+                    path: script.file.clone(),
+                    line: line.max(1),
+                });
+            }
+            ui.label(result.label());
+            if !passed {
+                ui.colored_label(
+                    visuals.error_fg_color,
+                    format!(
+                        "actually: {} (at {:.3} s)",
+                        result.outcome.actual,
+                        result.at.samples() as f64 / rate
+                    ),
+                );
+                let why = ui
+                    .button("Show why")
+                    .on_hover_text("show this run at that time, with the decision");
+                if why.clicked() {
+                    commands.push(AppCommand::ShowQaFailure {
+                        file: script.file.clone(),
+                        result: index,
+                    });
+                }
+            }
+        });
+    }
+}
+
 impl QaPanel {
-    /// The save dialog, while open: the lines, the expectations to tick, the file name.
+    /// The save dialog, while open: the lines (each may be left out) beside the
+    /// expectations to tick, each list as tall as the window allows, and the file name.
     fn save_dialog(
         &mut self,
         ui: &mut egui::Ui,
@@ -319,35 +342,45 @@ impl QaPanel {
         };
         let mut open = true;
         let mut close = false;
+        let screen = ui.ctx().content_rect();
         egui::Window::new("Save console history as QA script")
             .open(&mut open)
             .collapsible(false)
-            .default_width(520.0)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .default_width((screen.width() - 80.0).clamp(320.0, 1000.0))
+            .max_height(screen.height() - 80.0)
             .show(ui.ctx(), |ui| {
                 let recording = &mut dialog.recording;
-                ui.label(format!(
-                    "{} line(s) become the script's commands, timed from the first on a \
-                     fresh engine. Tick the expectations to check:",
-                    recording.commands.len()
-                ));
-                egui::ScrollArea::vertical()
-                    .max_height(320.0)
-                    .show(ui, |ui| {
-                        for (seconds, line) in &recording.commands {
-                            ui.monospace(format!("{seconds:>8.3} {line}"));
-                        }
-                        for (line, why) in &recording.skipped {
-                            ui.weak(format!("left out: {line} ({why})"));
-                        }
-                        ui.separator();
-                        for offer in &mut recording.offers {
-                            ui.checkbox(
-                                &mut offer.ticked,
-                                format!("{:.3} expect {}", offer.seconds, offer.assertion),
-                            )
-                            .on_hover_text(&offer.seen);
-                        }
-                    });
+                let kept = (0..recording.commands.len())
+                    .filter(|i| recording.keeps(*i))
+                    .count();
+                ui.add(
+                    egui::Label::new(format!(
+                        "{kept} of {} line(s) become the script's commands, timed from the \
+                         first on a fresh engine; untick a line to leave it out (and the \
+                         expectations about it). Tick the expectations to check:",
+                        recording.commands.len()
+                    ))
+                    .wrap(),
+                );
+                ui.separator();
+                // Room for the lists: the window's height less the name and the buttons.
+                let lists = (ui.available_height() - 4.0 * ui.spacing().interact_size.y)
+                    .max(4.0 * ui.spacing().interact_size.y);
+                ui.columns(2, |columns| {
+                    columns[0].strong("Lines");
+                    egui::ScrollArea::vertical()
+                        .id_salt("qa_save_lines")
+                        .max_height(lists)
+                        .auto_shrink([false, true])
+                        .show(&mut columns[0], |ui| lines_ui(ui, recording));
+                    columns[1].strong("Expectations");
+                    egui::ScrollArea::vertical()
+                        .id_salt("qa_save_offers")
+                        .max_height(lists)
+                        .auto_shrink([false, true])
+                        .show(&mut columns[1], |ui| offers_ui(ui, recording));
+                });
                 ui.separator();
                 ui.horizontal(|ui| {
                     ui.label("qa/");
@@ -359,9 +392,7 @@ impl QaPanel {
                 });
                 ui.horizontal(|ui| {
                     let name = dialog.name.trim();
-                    let valid = !name.is_empty()
-                        && !name.contains(['/', '\\'])
-                        && !recording.commands.is_empty();
+                    let valid = !name.is_empty() && !name.contains(['/', '\\']) && kept > 0;
                     if ui.add_enabled(valid, egui::Button::new("Save")).clicked() {
                         let name = if name.ends_with(".qa") {
                             name.to_string()
@@ -386,5 +417,46 @@ impl QaPanel {
         if !open || close {
             self.saving = None;
         }
+    }
+}
+
+/// The save dialog's lines: each command ticked to keep it, then those left out by
+/// themselves (refused, not commands) and why.
+fn lines_ui(ui: &mut egui::Ui, recording: &mut Recording) {
+    for index in 0..recording.commands.len() {
+        let (seconds, line) = &recording.commands[index];
+        let mut keep = recording.keeps(index);
+        let text = egui::RichText::new(format!("{seconds:>8.3} {line}")).monospace();
+        if ui.checkbox(&mut keep, text).changed() {
+            if keep {
+                recording.dropped.remove(&index);
+            } else {
+                recording.dropped.insert(index);
+            }
+        }
+    }
+    for (line, why) in &recording.skipped {
+        ui.weak(format!("left out: {line} ({why})"));
+    }
+}
+
+/// The save dialog's expectations, each ticked to check it; one about a line left out
+/// cannot be.
+fn offers_ui(ui: &mut egui::Ui, recording: &mut Recording) {
+    let applies: Vec<bool> = recording
+        .offers
+        .iter()
+        .map(|o| recording.offer_applies(o))
+        .collect();
+    for (offer, applies) in recording.offers.iter_mut().zip(applies) {
+        let text = format!("{:.3} expect {}", offer.seconds, offer.assertion);
+        let hover = if applies {
+            offer.seen.clone()
+        } else {
+            format!("{} (its line is left out)", offer.seen)
+        };
+        ui.add_enabled(applies, egui::Checkbox::new(&mut offer.ticked, text))
+            .on_hover_text(hover)
+            .on_disabled_hover_text("its line is left out");
     }
 }

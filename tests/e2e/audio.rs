@@ -301,3 +301,41 @@ fn play_finds_samples_inside_packs() {
     );
     assert!(!run.err.contains("error"), "{}", run.err);
 }
+
+#[test]
+fn play_starts_with_the_voice_limit_given_and_a_script_may_change_it() {
+    let temp = TempDir::new("play-voices");
+    let project = beep_project(&temp);
+    let script = temp.join("script.txt");
+    std::fs::write(&script, "0.0 ui beep\n0.1 voices 5\n").unwrap();
+    let play = |voices: &str| {
+        hitbench(&[
+            "play",
+            &project.display().to_string(),
+            "--script",
+            &script.display().to_string(),
+            "--tail",
+            "0.1",
+            "--null-audio",
+            "--voices",
+            voices,
+        ])
+    };
+    let run = play("3");
+    assert_eq!(run.code, ExitCode::SUCCESS, "{}\n{}", run.out, run.err);
+    assert!(
+        run.out.contains("voice limit 5 (was 3)"),
+        "the engine started with 3 voices:\n{}",
+        run.out
+    );
+    for bad in ["0", "1025", "many"] {
+        let run = play(bad);
+        assert_eq!(run.code, ExitCode::from(2), "{bad}: {}", run.err);
+        assert!(
+            run.err
+                .contains(&format!("--voices must be from 1 to 1024, not `{bad}`")),
+            "{bad}: {}",
+            run.err
+        );
+    }
+}

@@ -58,12 +58,13 @@ defines overrides the project's, a later one winning, like the game's download
 directories; replay's capture already names the folders it was made with. --cache-mb N
 sets the resource cache's budget in MiB for open, render, play, test and replay, over
 world.ini [Cache] BudgetMB; default 256):
-  open [<project> | <capture.hbcap> | <file>] [--null-audio] [--cache-mb N]
+  open [<project> | <capture.hbcap> | <file>] [--null-audio] [--cache-mb N] [--voices N]
         Open the workbench window on a project folder (default: the project open
         last time, else projects/demo); on a capture, show it in the capture
         view, on the project it was made with; on another file, on the project
-        folder it is in. The layout and recent projects are kept in
-        $HITBENCH_CONFIG_DIR (default ~/.config/hitbench).
+        folder it is in. --voices sets Box-X's voice limit (1 to 1024, default
+        16; `voices <n>` at the console changes it). The layout and recent
+        projects are kept in $HITBENCH_CONFIG_DIR (default ~/.config/hitbench).
         This is also what `hitbench` with no command does. Sound goes to the
         default sound card; without one (or with --null-audio, or with
         HITBENCH_AUDIO=null) the mixer runs in real time on the null output.
@@ -154,11 +155,13 @@ world.ini [Cache] BudgetMB; default 256):
         missing, damaged or not comparable.
   play <project> --script <file> [--seed N] [--tail S] [--null-audio] [--trace]
        [--allow-savelot] [--capture <file.hbcap>] [--plugin DIR]... [--cache-mb N]
+       [--voices N]
         Play the same kind of script live, in real time, through the sound card
         (or the null output, which it says in one line), then print how many
         notes played and how many output underruns there were. Faults, --trace,
         --allow-savelot and --capture as for render; --tail (default 3, at most
-        86400) is how long it plays after the last command.
+        86400) is how long it plays after the last command; --voices the voice
+        limit it starts with (1 to 1024, default 16; a `voices` line changes it).
   probe <file>...
         Decode audio files and print one tab-separated line each: path, format,
         rate, channels, bits, frames, seconds — or path, `error`, the message.
@@ -248,7 +251,10 @@ fn help_for(command: Option<&str>) -> Option<String> {
 
 fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let choice = play::audio_choice(args);
-    let cache_budget = render::cache_budget(args)?;
+    let options = crate::workbench::EngineOptions {
+        cache_budget: render::cache_budget(args)?,
+        voices: render::voice_limit(args)?,
+    };
     let dir = args.next_positional();
     args.finish()?;
     if !crate::workbench::display_available() {
@@ -257,11 +263,7 @@ fn open(args: &mut Args, _io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
              the command-line tools work without one (hitbench help)"
         ));
     }
-    crate::workbench::run(
-        dir.as_deref().map(std::path::Path::new),
-        choice,
-        cache_budget,
-    )?;
+    crate::workbench::run(dir.as_deref().map(std::path::Path::new), choice, options)?;
     Ok(ExitCode::SUCCESS)
 }
 

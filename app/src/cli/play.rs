@@ -28,7 +28,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Runs `hitbench play <project> --script <file> [--seed N] [--tail S] [--null-audio]
-/// [--trace] [--allow-savelot] [--capture <file.hbcap>]`.
+/// [--trace] [--allow-savelot] [--capture <file.hbcap>] [--voices N]`.
 pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let script_path = args
         .value(&["--script", "-s"])?
@@ -37,6 +37,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let seed = parse_seed(args.value(&["--seed"])?)?;
     let plugins = plugin_dirs(args)?;
     let cache_budget = super::render::cache_budget(args)?;
+    let voices = super::render::voice_limit(args)?;
     let tail = parse_seconds(args.value(&["--tail"])?, "--tail")?.unwrap_or(3.0);
     let choice = audio_choice(args);
     let show_trace = args.flag(&["--trace"]);
@@ -70,6 +71,7 @@ pub fn run(args: &mut Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let config = SessionConfig {
         engine: EngineConfig {
             seed,
+            max_voices: voices.unwrap_or(EngineConfig::default().max_voices),
             ..EngineConfig::default()
         },
         save_lot: savelot_policy(allow_savelot),

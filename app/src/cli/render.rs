@@ -15,7 +15,9 @@ use engine_core::host::command::{
     MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals,
 };
 use engine_core::host::keyframe::Keyframe;
-use engine_core::host::offline::{self, Flow, RenderOptions, RenderProgress, SAMPLE_RATES, Taps};
+use engine_core::host::offline::{
+    self, Flow, RenderOptions, RenderProgress, SAMPLE_RATES, Taps, VOICE_LIMITS,
+};
 use engine_core::host::session::SaveLotPolicy;
 use engine_core::runtime::{SampleTime, TraceKind, TraceRecord};
 use engine_core::toolchain::fsrules;
@@ -259,6 +261,21 @@ pub(super) fn cache_budget(args: &mut Args) -> anyhow::Result<Option<usize>> {
             ))
         }),
     }
+}
+
+/// `--voices N`: the Box-X voice limit, within [`VOICE_LIMITS`].
+pub(super) fn voice_limit(args: &mut Args) -> anyhow::Result<Option<usize>> {
+    args.value(&["--voices"])?
+        .map(|t| {
+            t.parse::<usize>()
+                .ok()
+                .filter(|v| VOICE_LIMITS.contains(v))
+                .ok_or_else(|| {
+                    let (low, high) = (VOICE_LIMITS.start(), VOICE_LIMITS.end());
+                    usage(format!("--voices must be from {low} to {high}, not `{t}`"))
+                })
+        })
+        .transpose()
 }
 
 /// The `--plugin DIR` folders (repeatable, in order: a later one wins), each checked to

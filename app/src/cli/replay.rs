@@ -6,7 +6,6 @@ use super::args::usage;
 use super::render::{load_project, parse_seed, plugin_dirs};
 use super::{EXIT_TROUBLE, Io};
 use engine_core::host::capture;
-use engine_core::host::offline::VOICE_LIMITS;
 use engine_core::host::replay::{self, ReplaySettings};
 use engine_core::toolchain::fsrules;
 use engine_core::toolchain::project::Project;
@@ -18,18 +17,7 @@ use std::process::ExitCode;
 /// [--diff]`.
 pub fn run(args: &mut super::Args, io: &mut Io<'_>) -> anyhow::Result<ExitCode> {
     let project_dir = args.value(&["--project"])?.map(PathBuf::from);
-    let voices = args
-        .value(&["--voices"])?
-        .map(|t| {
-            t.parse::<usize>()
-                .ok()
-                .filter(|v| VOICE_LIMITS.contains(v))
-                .ok_or_else(|| {
-                    let (low, high) = (VOICE_LIMITS.start(), VOICE_LIMITS.end());
-                    usage(format!("--voices must be from {low} to {high}, not `{t}`"))
-                })
-        })
-        .transpose()?;
+    let voices = super::render::voice_limit(args)?;
     let seed = args
         .value(&["--seed"])?
         .map(|t| parse_seed(Some(t)))

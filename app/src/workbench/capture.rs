@@ -101,7 +101,7 @@ impl Workbench {
             played_from: None,
             diff: None,
         });
-        self.trace_epoch += 1;
+        self.forget_shown_choices();
         self.set_sample_rate(rate);
         let Some(open) = &self.capture else {
             return;
@@ -120,10 +120,12 @@ impl Workbench {
         );
     }
 
-    /// Leaves the capture view: the panels show the live engine again.
+    /// Leaves the capture view: the panels show the live engine again, and nothing chosen
+    /// in the capture stays — no record selected or paused at in Traces, nothing the Why
+    /// panel explains, no voice or object selected.
     pub fn close_capture(&mut self) {
         if let Some(open) = self.capture.take() {
-            self.trace_epoch += 1;
+            self.forget_shown_choices();
             let rate = self.live.as_ref().map_or(48_000, |l| l.output.sample_rate);
             self.set_sample_rate(rate);
             self.status = format!("closed the capture {}", open.view.path.display());
@@ -305,11 +307,27 @@ impl Workbench {
         })
     }
 
-    /// The panels that show times in seconds, at `rate`.
+    /// The panels show another trace and state (a capture opened or closed): what was
+    /// chosen in the one before — a record selected or paused at, what Why explains, a
+    /// voice or object selected — goes.
+    fn forget_shown_choices(&mut self) {
+        self.trace_epoch += 1;
+        self.panels.traces.trace_replaced();
+        self.panels.why.target = None;
+        self.selection = None;
+    }
+
+    /// Every panel that shows times in seconds, at `rate` (the live engine's, or the open
+    /// capture's): all of them read the same samples the same way.
     pub(super) fn set_sample_rate(&mut self, rate: u32) {
-        self.panels.traces.sample_rate = rate;
-        self.panels.lot.sample_rate = rate;
-        self.panels.mixer.sample_rate = rate;
-        self.panels.why.sample_rate = rate;
+        let panels = &mut self.panels;
+        panels.traces.sample_rate = rate;
+        panels.lot.sample_rate = rate;
+        panels.mixer.sample_rate = rate;
+        panels.why.sample_rate = rate;
+        panels.voices.sample_rate = rate;
+        panels.threads.sample_rate = rate;
+        panels.cache.sample_rate = rate;
+        panels.qa.sample_rate = rate;
     }
 }

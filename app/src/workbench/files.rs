@@ -21,6 +21,8 @@
 //! Renders run on a background thread: see `render_job`.
 
 use super::Workbench;
+pub use super::dialogs::Dialog;
+use super::dialogs::{Picked, run_dialog, start_of};
 use engine_core::host::capture::{Capture, CaptureError};
 use engine_core::toolchain::project::PROJECT_EXTENSIONS;
 use std::path::{Path, PathBuf};
@@ -29,23 +31,6 @@ use std::time::{Duration, Instant};
 
 /// A dialog that answers "nothing chosen" sooner than this was never shown.
 const NO_DIALOG: Duration = Duration::from_millis(150);
-
-/// A file dialog the File menu opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialog {
-    /// Choose a project folder and open it.
-    OpenProject,
-    /// Choose a folder and add it as a plug-in directory of the open project.
-    AddPluginDir,
-    /// Choose a script (`*.txt`), then the WAV file to render it to.
-    ExportRender,
-    /// Choose the text file the trace (with the Traces panel's filter) is written to.
-    SaveTrace,
-    /// Choose a capture file and show it in the capture view.
-    OpenCapture,
-    /// Choose the capture file the live session is captured into.
-    StartCapture,
-}
 
 /// What a file menu entry asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,17 +43,6 @@ pub enum FileAction {
     StopCapture,
     /// Leave the capture view.
     CloseCapture,
-}
-
-/// What a dialog chose.
-#[derive(Debug)]
-enum Picked {
-    OpenProject(PathBuf),
-    AddPluginDir(PathBuf),
-    ExportRender { script: PathBuf, out: PathBuf },
-    SaveTrace(PathBuf),
-    OpenCapture(PathBuf),
-    StartCapture(PathBuf),
 }
 
 /// The dialog and the render under way, if any.
@@ -379,13 +353,14 @@ impl Workbench {
             self.status = "a file dialog is already open".into();
             return;
         }
-        let root = self.project.root().to_path_buf();
+        let capture = self.capture.as_ref().map(|c| c.view.path.as_path());
+        let start = start_of(dialog, self.project.root(), capture);
         let (send, answer) = channel();
         let spawned = std::thread::Builder::new()
             .name("hitbench-dialog".into())
             .spawn(move || {
                 // The receiver may be gone (the window closed): nobody to tell then.
-                let _ = send.send(run_dialog(dialog, &root));
+                let _ = send.send(run_dialog(dialog, &start));
             });
         match spawned {
             Ok(_) => self.files.dialog = Some((answer, Instant::now(), dialog)),
@@ -477,57 +452,22 @@ pub fn next_capture_path(root: &Path) -> Result<PathBuf, String> {
             dir.display()
         )
     })?;
+    free_capture(&dir).ok_or_else(|| format!("{} holds 9,999 captures already", dir.display()))
+}
+
+/// The first `capture-NNN.hbcap` in `dir` that does not exist yet.
+fn free_capture(dir: &Path) -> Option<PathBuf> {
     (1..10_000)
         .map(|n| dir.join(format!("capture-{n:03}.hbcap")))
         .find(|path| !path.exists())
-        .ok_or_else(|| format!("{} holds 9,999 captures already", dir.display()))
 }
 
-/// Shows `dialog` (blocking this thread) starting in the project folder `root`.
-fn run_dialog(dialog: Dialog, root: &Path) -> Option<Picked> {
-    let start = |title: &str| {
-        let d = rfd::FileDialog::new().set_title(title);
-        if root.is_dir() {
-            d.set_directory(root)
-        } else {
-            d
-        }
-    };
-    match dialog {
-        Dialog::OpenProject => start("Open project folder")
-            .pick_folder()
-            .map(Picked::OpenProject),
-        Dialog::AddPluginDir => start("Add plug-in directory")
-            .pick_folder()
-            .map(Picked::AddPluginDir),
-        Dialog::ExportRender => {
-            let script = start("Script to render")
-                .add_filter("Scripts", &["txt"])
-                .pick_file()?;
-            let name = script
-                .file_stem()
-                .map_or_else(|| "render".into(), |s| s.to_string_lossy().into_owned());
-            let out = start("Render to WAV file")
-                .add_filter("WAV audio", &["wav"])
-                .set_file_name(format!("{name}.wav"))
-                .save_file()?;
-            Some(Picked::ExportRender { script, out })
-        }
-        Dialog::SaveTrace => start("Save trace")
-            .add_filter("Text", &["txt"])
-            .set_file_name("trace.txt")
-            .save_file()
-            .map(Picked::SaveTrace),
-        Dialog::OpenCapture => start("Open capture")
-            .add_filter("Captures", &["hbcap"])
-            .pick_file()
-            .map(Picked::OpenCapture),
-        Dialog::StartCapture => start("Capture the live session to")
-            .add_filter("Captures", &["hbcap"])
-            .set_file_name("session.hbcap")
-            .save_file()
-            .map(Picked::StartCapture),
-    }
+/// The name [`next_capture_path`] would take in `root`'s `captures` folder (made or
+/// not), to offer in a dialog.
+pub(super) fn free_capture_name(root: &Path) -> String {
+    free_capture(&root.join("captures"))
+        .and_then(|path| Some(path.file_name()?.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "capture.hbcap".to_owned())
 }
 
 /// The project folder `file` is in: the nearest folder above it that holds project files

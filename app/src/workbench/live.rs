@@ -109,7 +109,11 @@ impl Workbench {
         };
         let mut snapshot = live.take_snapshot();
         for reply in std::mem::take(&mut snapshot.replies) {
-            file_reply(&mut self.console_log, ConsoleEntry::from(reply));
+            file_reply(
+                &mut self.console_log,
+                &mut self.continuing,
+                ConsoleEntry::from(reply),
+            );
         }
         let new = std::mem::take(&mut snapshot.trace);
         self.runtime_errors += new
@@ -126,7 +130,12 @@ impl Workbench {
             self.live_state.reload.applied,
             self.live_state.reload.errors.clone(),
         );
+        let noticed_before = self.live_state.reload.noticed;
         self.live_state = snapshot;
+        if self.live_state.reload.noticed != noticed_before {
+            // A QA script changed, appeared or went: the QA tab lists the suite again.
+            self.qa.list(self.project.root());
+        }
         let rate = live.output.sample_rate;
         self.reload_news(&reload_before);
         self.pause_news(paused_before.as_ref());
@@ -229,17 +238,25 @@ pub(super) fn restore_project_state(live: &LiveEngine, state: &settings::Project
     }
 }
 
-/// Files a reply in the console history. A `tune` of the same field as the entry just
-/// before it (a value being dragged in the Properties panel sends one a frame) takes that
-/// entry's place, so a drag is one line: its last value.
-fn file_reply(log: &mut Vec<ConsoleEntry>, entry: ConsoleEntry) {
+/// Files a reply in the console history. The reply to a line sent continuing a drag in
+/// the Properties panel (one of `continuing`, which it leaves) takes the place of the
+/// drag's line before it, so a drag is one line: its last value. Every other line is a
+/// line of its own — a `tune` of the same field after a snapshot was stored, switched or
+/// kept changed what was heard, and a QA script saved from the history must play it.
+fn file_reply(log: &mut Vec<ConsoleEntry>, continuing: &mut Vec<String>, entry: ConsoleEntry) {
     let field = |input: &str| {
         input
             .strip_prefix("tune ")
             .and_then(|rest| rest.rsplit_once(' '))
             .map(|(field, _)| field.to_owned())
     };
-    if let Some(last) = log.last_mut()
+    let continues = continuing
+        .iter()
+        .position(|line| *line == entry.input)
+        .map(|index| continuing.remove(index))
+        .is_some();
+    if continues
+        && let Some(last) = log.last_mut()
         && let Some(tuned) = field(&entry.input)
         && field(&last.input) == Some(tuned)
         && last.reply.is_ok()
@@ -256,17 +273,29 @@ mod tests {
     use panels::ConsoleEntry;
 
     #[test]
-    fn a_dragged_value_is_one_console_line() {
+    fn a_dragged_value_is_one_console_line_and_every_other_line_its_own() {
         let mut log = Vec::new();
-        for line in [
-            "tune track 0x2200 volume 900",
-            "tune track 0x2200 volume 700",
-            "tune track 0x2200 priority 90",
-            "tune track 0x2200 volume 512",
-            "sev piano play @1",
-            "sev piano play @1",
+        // (line, sent continuing a drag)
+        let mut continuing = Vec::new();
+        for (line, drag) in [
+            ("tune track 0x2200 volume 900", false),
+            ("tune track 0x2200 volume 700", true),
+            ("tune track 0x2200 priority 90", false),
+            ("tune track 0x2200 volume 512", false),
+            // A snapshot switched: the same field again, heard, not a drag.
+            ("tune track 0x2200 volume 800", false),
+            ("tune track 0x2200 volume 512", false),
+            ("sev piano play @1", false),
+            ("sev piano play @1", false),
         ] {
-            file_reply(&mut log, ConsoleEntry::answered(line, Ok(String::new())));
+            if drag {
+                continuing.push(line.to_owned());
+            }
+            file_reply(
+                &mut log,
+                &mut continuing,
+                ConsoleEntry::answered(line, Ok(String::new())),
+            );
         }
         let lines: Vec<&str> = log.iter().map(|e| e.input.as_str()).collect();
         assert_eq!(
@@ -275,9 +304,12 @@ mod tests {
                 "tune track 0x2200 volume 700",
                 "tune track 0x2200 priority 90",
                 "tune track 0x2200 volume 512",
+                "tune track 0x2200 volume 800",
+                "tune track 0x2200 volume 512",
                 "sev piano play @1",
                 "sev piano play @1"
             ]
         );
+        assert!(continuing.is_empty());
     }
 }

@@ -4,6 +4,8 @@
 //! one place where panel commands are applied.
 
 mod capture;
+mod console;
+pub mod dialogs;
 pub mod dock;
 pub mod files;
 mod first_frame;
@@ -25,16 +27,14 @@ pub mod settings;
 
 use anyhow::Context as _;
 use dock::{Pane, Panels};
-use engine_core::host::command::{self, Command, Subject};
+use engine_core::host::command::Command;
 use engine_core::host::live::{LiveCommand, LiveEngine, LiveSnapshot};
 use engine_core::host::session::{SaveLotPolicy, SessionConfig};
 use engine_core::runtime::TraceRecord;
 use engine_core::sound::output::OutputChoice;
 use engine_core::toolchain::project::Project;
 use engine_core::tools::why;
-use panels::{
-    AppCommand, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter, WhyTarget,
-};
+use panels::{AppCommand, ConsoleEntry, PanelContext, Selection, SourceText, TraceFilter};
 use settings::Settings;
 use std::collections::VecDeque;
 use std::io::Write;
@@ -53,11 +53,15 @@ pub struct Workbench {
     live: Option<LiveEngine>,
     /// Where sound goes (kept to restart the engine on another project).
     output: OutputChoice,
-    /// `--cache-mb`: the cache budget of every session and QA run, in bytes.
-    cache_budget: Option<usize>,
+    /// `--cache-mb` and `--voices`: for every engine it starts (the cache budget for
+    /// every QA run too).
+    options: EngineOptions,
     /// Where the sound goes: a few words, and the whole story.
     audio: (String, String),
     console_log: Vec<ConsoleEntry>,
+    /// Lines sent continuing a drag in the Properties panel, not yet answered: each
+    /// reply takes the place of the drag's line in the console history.
+    continuing: Vec<String>,
     /// The engine's latest state (its trace and replies moved out to the logs).
     live_state: LiveSnapshot,
     /// Runtime errors traced since the project was opened.
@@ -101,6 +105,28 @@ pub struct Workbench {
     first_frame: first_frame::FirstFrameExit,
 }
 
+/// What the command line sets for every engine the workbench starts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// `--cache-mb`: the resource cache's budget in bytes (of every QA run too), over
+    /// `world.ini [Cache] BudgetMB`.
+    pub cache_budget: Option<usize>,
+    /// `--voices`: the Box-X voice limit the engine starts with (else 16); `voices` at
+    /// the console changes it.
+    pub voices: Option<usize>,
+}
+
+impl EngineOptions {
+    /// The engine's configuration with these options.
+    fn engine(&self) -> engine_core::runtime::EngineConfig {
+        let config = engine_core::runtime::EngineConfig::default();
+        engine_core::runtime::EngineConfig {
+            max_voices: self.voices.unwrap_or(config.max_voices),
+            ..config
+        }
+    }
+}
+
 /// Something the menu asks for.
 enum MenuAction {
     Open(PathBuf),
@@ -115,16 +141,15 @@ impl Workbench {
     /// and starts the live engine on `audio`, saying once (on standard error and in the
     /// status bar) where the sound goes.
     pub fn new(dir: Option<&Path>, audio: OutputChoice, config_dir: Option<PathBuf>) -> Self {
-        Self::with_cache_budget(dir, audio, config_dir, None)
+        Self::with_options(dir, audio, config_dir, EngineOptions::default())
     }
 
-    /// [`new`](Self::new) with the resource cache's budget in bytes (`--cache-mb`) for
-    /// every project it opens and every QA run, over `world.ini [Cache] BudgetMB`.
-    pub fn with_cache_budget(
+    /// [`new`](Self::new) with the command line's `options` for every project it opens.
+    pub fn with_options(
         dir: Option<&Path>,
         audio: OutputChoice,
         config_dir: Option<PathBuf>,
-        cache_budget: Option<usize>,
+        options: EngineOptions,
     ) -> Self {
         let (mut settings, problem) = config_dir
             .as_deref()
@@ -142,9 +167,10 @@ impl Workbench {
             project: Project::default(),
             live: None,
             output: audio,
-            cache_budget,
+            options,
             audio: ("audio: off".into(), "the engine is not running".into()),
             console_log: Vec::new(),
+            continuing: Vec::new(),
             live_state: LiveSnapshot::default(),
             runtime_errors: 0,
             trace: VecDeque::new(),
@@ -191,6 +217,7 @@ impl Workbench {
     fn start_project(&mut self, dir: &Path, project: Project) {
         self.remember_project_state();
         self.live = None;
+        self.continuing.clear();
         self.waker_set = false;
         self.runtime_errors = 0;
         // The old project's records leave the log as if dropped from its front.
@@ -201,19 +228,15 @@ impl Workbench {
         let config = SessionConfig {
             save_lot: SaveLotPolicy::InsideProject,
             trace: why::TRACES,
-            cache_budget: self.cache_budget,
+            cache_budget: self.options.cache_budget,
+            engine: self.options.engine(),
             ..SessionConfig::default()
         };
         match LiveEngine::start(project.clone(), self.output, config) {
             Ok(live) => {
                 let kind = &live.output.kind;
                 self.audio = (format!("audio: {}", kind.short()), kind.describe());
-                self.panels.traces.sample_rate = live.output.sample_rate;
-                self.panels.lot.sample_rate = live.output.sample_rate;
-                self.panels.mixer.sample_rate = live.output.sample_rate;
-                self.panels.why.sample_rate = live.output.sample_rate;
-                self.panels.cache.sample_rate = live.output.sample_rate;
-                self.panels.qa.sample_rate = live.output.sample_rate;
+                self.set_sample_rate(live.output.sample_rate);
                 if let Some(state) = self.settings.projects.get(dir) {
                     live::restore_project_state(&live, state);
                 }
@@ -463,137 +486,6 @@ impl Workbench {
         self.show_project(project);
     }
 
-    /// Runs a typed line on the engine — but `why`, which needs the trace the workbench
-    /// keeps, opens the Why panel here; and with a capture open, nothing runs.
-    fn run_line(&mut self, line: String) {
-        // `@bob` is the lot's Bob: `why` is answered here, with the lot shown.
-        let objects = &self.shown().world.objects;
-        let resolved = engine_core::world::names::resolve(&line, objects.iter().map(|(o, _)| o));
-        if let Ok(Ok(Some(Command::Why(subject)))) = resolved.as_deref().map(command::parse) {
-            self.why_command(&subject, line);
-            return;
-        }
-        if let Some(refusal) = self.capture_refusal() {
-            self.console_log
-                .push(ConsoleEntry::answered(line, Err(refusal)));
-            return;
-        }
-        if let Ok(Some(Command::Reload)) = command::parse(&line) {
-            self.reload_command(line);
-            return;
-        }
-        match &self.live {
-            Some(live) if live.line(&line) => {}
-            _ => self.not_running(line),
-        }
-    }
-
-    /// Runs a panel's command as it is (no text in between); the console history shows
-    /// it as the line that replays it.
-    fn run_command(&mut self, command: Command) {
-        let line = command.to_string();
-        if let Command::Why(subject) = &command {
-            self.why_command(subject, line);
-            return;
-        }
-        if let Some(refusal) = self.capture_refusal() {
-            self.console_log
-                .push(ConsoleEntry::answered(line, Err(refusal)));
-            return;
-        }
-        if command == Command::Reload {
-            self.reload_command(line);
-            return;
-        }
-        match &self.live {
-            Some(live) if live.run(command) => {}
-            _ => self.not_running(line),
-        }
-    }
-
-    /// `why <event | @object>`: opens the Why panel on it, or says why not (an unknown
-    /// event with the closest name, an object not on the lot); the console history shows
-    /// the line and the answer.
-    fn why_command(&mut self, subject: &Subject, input: String) {
-        let on_lot: Vec<_> = self
-            .shown()
-            .world
-            .objects
-            .iter()
-            .map(|(o, _)| o.id)
-            .collect();
-        let reply = subject
-            .check(&self.project, &on_lot)
-            .map(|()| {
-                self.open_why(WhyTarget::from(subject.clone()));
-                format!("the Why panel explains {}", subject.describe())
-            })
-            .map_err(|e| e.to_string());
-        self.console_log.push(ConsoleEntry::answered(input, reply));
-    }
-
-    /// `reload` at the console: what File > Reload project does (the workbench's panels
-    /// and the engine both get the project read again), filed at the engine's time so a
-    /// saved console history replays it.
-    fn reload_command(&mut self, input: String) {
-        self.reload();
-        self.console_log.push(ConsoleEntry {
-            input,
-            reply: Ok(format!("read the project again: {}", self.status)),
-            at: self.live.as_ref().map(|_| self.live_state.now),
-        });
-    }
-
-    /// F5 continues, F10 steps over, F11 steps into while paused; F9 sets or clears a
-    /// breakpoint on the line the Source view shows highlighted.
-    fn debugger_keys(&mut self, ui: &egui::Ui, commands: &mut Vec<AppCommand>) {
-        if self.capture.is_some() {
-            return;
-        }
-        let pressed = |key| ui.input(|i| i.key_pressed(key));
-        if self.live_state.debug.paused.is_some() {
-            use engine_core::runtime::debug::StepKind;
-            use engine_core::runtime::engine::GoOn;
-            for (key, how) in [
-                (egui::Key::F5, GoOn::Continue),
-                (egui::Key::F10, GoOn::Step(StepKind::Over)),
-                (egui::Key::F11, GoOn::Step(StepKind::Into)),
-            ] {
-                if pressed(key) {
-                    commands.push(AppCommand::Run(Command::Debug(
-                        command::DebugCommand::GoOn(how),
-                    )));
-                }
-            }
-        }
-        if pressed(egui::Key::F9)
-            && let Some(source) = &self.source
-            && source.line > 0
-        {
-            let shown = panels::display_path(&self.project, &source.path);
-            commands.push(panels::source_view::toggle_breakpoint(
-                &self.live_state.debug,
-                &source.path,
-                &shown,
-                source.line,
-            ));
-        }
-    }
-
-    /// Shows the Why panel on `target`.
-    fn open_why(&mut self, target: WhyTarget) {
-        self.panels.why.target = Some(target);
-        dock::show_pane(&mut self.tree, Pane::Why);
-    }
-
-    /// Answers a console line for which no engine runs.
-    fn not_running(&mut self, line: String) {
-        self.console_log.push(ConsoleEntry::answered(
-            line,
-            Err("the engine is not running".into()),
-        ));
-    }
-
     /// Applies what the panels asked for this frame.
     fn apply(&mut self, commands: Vec<AppCommand>) {
         for command in commands {
@@ -710,23 +602,19 @@ pub fn display_available() -> bool {
 }
 
 /// Opens the workbench window on the project in `dir` (else the last one), playing to
-/// `audio`, and runs until it is closed.
-pub fn run(
-    dir: Option<&Path>,
-    audio: OutputChoice,
-    cache_budget: Option<usize>,
-) -> anyhow::Result<()> {
+/// `audio` with the command line's `engine` options, and runs until it is closed.
+pub fn run(dir: Option<&Path>, audio: OutputChoice, engine: EngineOptions) -> anyhow::Result<()> {
     let options = native_options(APP_NAME);
     let open = dir.map(files::what_to_open).unwrap_or_default();
     eframe::run_native(
         APP_NAME,
         options,
         Box::new(move |cc| {
-            let mut workbench = Workbench::with_cache_budget(
+            let mut workbench = Workbench::with_options(
                 open.project.as_deref(),
                 audio,
                 settings::config_dir(),
-                cache_budget,
+                engine,
             );
             if let Some((path, read)) = open.capture {
                 workbench.open_read_capture(&path, read);

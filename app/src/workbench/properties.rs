@@ -92,6 +92,13 @@ impl PropertySessions {
             .ok_or_else(|| format!("cannot open {}", file.display()))
     }
 
+    /// True if an edit of `property` of `target` with `merge` continues the last edit (a
+    /// value being dragged): it takes that edit's undo step, and its `tune` that edit's
+    /// line in the console history.
+    pub fn continues(&self, target: &PropertyTarget, property: Property, merge: bool) -> bool {
+        merge && self.last_edit.as_ref() == Some(&(target.clone(), property))
+    }
+
     /// Applies one edit; returns the commands that tell the engine.
     pub fn edit(
         &mut self,
@@ -101,7 +108,7 @@ impl PropertySessions {
         input: &PropertyInput,
         merge: bool,
     ) -> Vec<Command> {
-        let continues = merge && self.last_edit.as_ref() == Some(&(target.clone(), property));
+        let continues = self.continues(target, property, merge);
         let done = self.editor(project, target).and_then(|editor| {
             let changed = if continues {
                 editor.amend(project, target, property, input)
@@ -193,12 +200,16 @@ impl PropertySessions {
     }
 
     /// The project was read again (a reload, a save): the engine has the files' values,
-    /// so every edit still unsaved is sent again.
+    /// so every edit still unsaved is sent again, and a file someone else changed shows
+    /// their values in the fields not edited here.
     /// Edits of files that are not the project's (another project was opened) are
     /// dropped.
     pub fn project_loaded(&mut self, project: &Project) -> Vec<Command> {
         let ours = |file: &PathBuf| project.dirs.iter().any(|d| file.starts_with(d));
         self.editors.retain(|file, _| ours(file));
+        for editor in self.editors.values_mut() {
+            editor.follow_disk();
+        }
         self.undo_files.retain(ours);
         self.redo_files.retain(ours);
         if self
@@ -282,6 +293,8 @@ impl PropertySessions {
                     *stored = Some(snapshot);
                     self.active = Some(slot);
                 }
+                // A drag goes no further than the snapshot: the next edit is one of its own.
+                self.last_edit = None;
                 self.refresh(project);
                 Vec::new()
             }
@@ -386,6 +399,13 @@ impl Workbench {
     /// Carries out a Properties panel command.
     pub(super) fn property_command(&mut self, command: AppCommand) {
         let project = &self.project;
+        // The tunes of an edit continuing a drag replace the drag's line in the console
+        // history; every other one is a line of its own.
+        let continues = matches!(
+            &command,
+            AppCommand::EditProperty { target, property, merge, .. }
+                if self.properties.continues(target, *property, *merge)
+        );
         let tunes = match command {
             AppCommand::ShowProperties(target) => {
                 self.properties.show(project, target);
@@ -413,6 +433,9 @@ impl Workbench {
             _ => Vec::new(),
         };
         for command in tunes {
+            if continues {
+                self.continuing.push(command.to_string());
+            }
             self.run_command(command);
         }
     }

@@ -34,6 +34,8 @@ pub(super) struct QaRuns {
     running: Vec<usize>,
     /// Each failed run as a capture, by script.
     captures: HashMap<PathBuf, Capture>,
+    /// Each script's text when its shown result's run began (to tell a change on disk).
+    ran: HashMap<PathBuf, Vec<u8>>,
 }
 
 impl QaRuns {
@@ -42,8 +44,9 @@ impl QaRuns {
         self.results.is_some()
     }
 
-    /// Lists the suite of the project in `root` again, keeping the results of the
-    /// scripts still there.
+    /// Lists the suite of the project in `root` again — scripts added, renamed or removed
+    /// on disk included — keeping the results of the scripts still there, each marked
+    /// when its file changed since the run it shows.
     pub(super) fn list(&mut self, root: &Path) {
         let mut old: HashMap<PathBuf, QaState> = self
             .data
@@ -54,10 +57,14 @@ impl QaRuns {
         match suite_files(root) {
             Ok(files) => {
                 self.data.problem = None;
+                let ran = &self.ran;
                 self.data.scripts = files
                     .into_iter()
                     .map(|file| QaScriptState {
                         state: old.remove(&file).unwrap_or_default(),
+                        changed: ran
+                            .get(&file)
+                            .is_some_and(|text| std::fs::read(&file).ok().as_ref() != Some(text)),
                         file,
                     })
                     .collect();
@@ -69,6 +76,7 @@ impl QaRuns {
             }
         }
         self.captures.retain(|file, _| !old.contains_key(file));
+        self.ran.retain(|file, _| !old.contains_key(file));
     }
 }
 
@@ -108,13 +116,19 @@ impl Workbench {
             .map(|&i| self.qa.data.scripts[i].file.clone())
             .collect();
         for &i in &chosen {
-            self.qa.data.scripts[i].state = QaState::Running;
-            self.qa.captures.remove(&self.qa.data.scripts[i].file);
+            let script = &mut self.qa.data.scripts[i];
+            script.state = QaState::Running;
+            script.changed = false;
+            self.qa.captures.remove(&script.file);
+            match std::fs::read(&script.file) {
+                Ok(text) => self.qa.ran.insert(script.file.clone(), text),
+                Err(_) => self.qa.ran.remove(&script.file),
+            };
         }
         let (send, receive) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let project = self.project.clone();
-        let cache_budget = self.cache_budget;
+        let cache_budget = self.options.cache_budget;
         let stop = Arc::clone(&cancel);
         let spawned = std::thread::Builder::new()
             .name("hitbench-qa".into())

@@ -8,19 +8,22 @@
 use crate::common::{SIZE, harness_for, screenshot, type_line, until_within, workspace};
 use egui_kittest::kittest::Queryable;
 use engine_core::sound::output::OutputChoice;
-use hitbench::workbench::Workbench;
 use hitbench::workbench::dock::Pane;
+use hitbench::workbench::{EngineOptions, Workbench};
 use std::time::Duration;
 
 #[test]
 fn a_small_budget_shows_capacity_misses_in_the_heatmap() {
     let config = std::env::temp_dir().join(format!("hitbench-app-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&config);
-    let workbench = Workbench::with_cache_budget(
+    let workbench = Workbench::with_options(
         Some(&workspace().join("projects/demo")),
         OutputChoice::Null,
         Some(config.clone()),
-        Some(400_000),
+        EngineOptions {
+            cache_budget: Some(400_000),
+            ..EngineOptions::default()
+        },
     );
     let mut harness = harness_for(workbench, SIZE);
     harness.run();

@@ -31,6 +31,11 @@ use std::path::{Path, PathBuf};
 
 /// Captures the first `seconds` of the demo tour into `path` (as `render --capture`).
 fn capture_tour(path: &Path, seconds: f64) {
+    capture_tour_at(path, seconds, 48_000);
+}
+
+/// [`capture_tour`] at `rate` samples per second.
+fn capture_tour_at(path: &Path, seconds: f64, rate: u32) {
     let demo = workspace().join("projects/demo").canonicalize().unwrap();
     let tour = demo.join("tour.txt");
     let (script, problems) = parse_script(&std::fs::read_to_string(&tour).unwrap(), &tour);
@@ -38,6 +43,7 @@ fn capture_tour(path: &Path, seconds: f64) {
     let project = Project::load(&demo);
     let options = RenderOptions {
         duration: Some(seconds),
+        sample_rate: rate,
         ..RenderOptions::default()
     };
     let header = Header::for_render(&project, &options);
@@ -74,6 +80,26 @@ fn open_tagged(
     (common::open_sized(project, &config, size), config)
 }
 
+/// The Traces (in front) filtered by `text`.
+fn filter_traces(harness: &mut Harness<'static, Workbench>, text: &str) {
+    harness.get_by_label("Text:").click();
+    harness.run();
+    harness.get_by_label("Text:").type_text(text);
+    harness.run();
+}
+
+/// In the Traces (in front), the newest record of `event` selected: filtered by its
+/// name, then clicked.
+fn select_newest(harness: &mut Harness<'static, Workbench>, event: &str) {
+    filter_traces(harness, event);
+    harness
+        .get_all_by_label_contains(&format!("event={event}"))
+        .last()
+        .unwrap()
+        .click();
+    harness.run();
+}
+
 fn seek(harness: &mut Harness<'static, Workbench>, seconds: u64) {
     harness
         .state_mut()
@@ -101,7 +127,7 @@ fn a_capture_shows_in_every_panel_at_the_time_scrubbed_to() {
 
     // 9 s: Bob plays the piano, the greetings are over.
     seek(&mut harness, 9);
-    harness.get_by_label("9.000 s of 32.000 s");
+    harness.get_by_label("9.000 s of 0.000–32.000 s");
     show(&mut harness, Pane::Voices);
     assert!(
         harness.query_all_by_label("piano_play").count() >= 1,
@@ -221,16 +247,7 @@ fn why_opens_from_voices_traces_and_the_lot_view_on_the_capture() {
     // (The track threads in front of the voices, whose Why buttons are in view no more.)
     show(&mut harness, Pane::Threads);
     show(&mut harness, Pane::Traces);
-    harness.get_by_label("Text:").click();
-    harness.run();
-    harness.get_by_label("Text:").type_text("vox_greet");
-    harness.run();
-    harness
-        .get_all_by_label_contains("event=vox_greet")
-        .last()
-        .unwrap()
-        .click();
-    harness.run();
+    select_newest(&mut harness, "vox_greet");
     harness.get_all_by_label("Why").last().unwrap().click();
     harness.run();
     harness.get_by_label_contains("Why: the trigger of trace record");
@@ -591,5 +608,178 @@ fn open_takes_a_capture_or_a_file_as_well_as_a_folder() {
     assert!(harness.state().capture().is_some());
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn close_capture_leaves_nothing_of_it_in_why_traces_or_the_selection() {
+    let dir = temp("capture-close");
+    let cap = dir.join("tour.hbcap");
+    capture_tour(&cap, 10.0);
+    let demo = workspace().join("projects/demo");
+    let (mut harness, config) = open_tagged(&demo, "capture-close", SIZE);
+    harness.run();
+    harness.state_mut().open_capture(&cap);
+    seek(&mut harness, 9);
+
+    // In the capture: a greeting's record selected in Traces (which pauses it), Why on
+    // it, an object selected in the lot view.
+    show(&mut harness, Pane::Traces);
+    select_newest(&mut harness, "vox_greet");
+    harness.get_by_label_contains("paused:");
+    harness.get_all_by_label("Why").last().unwrap().click();
+    harness.run();
+    harness.get_by_label_contains("Why: the trigger of trace record");
+    show(&mut harness, Pane::Lot);
+    harness
+        .get_by_role_and_label(Role::Button, "Betty Newbie")
+        .click();
+    harness.run();
+    show(&mut harness, Pane::Traces);
+    harness.get_by_label_contains("Selected: ");
+
+    // Closed: the Why panel explains nothing of it, the Traces follow the live records
+    // with nothing selected, and no object of it is selected.
+    harness.get_by_label("Close capture").click();
+    harness.run();
+    harness.run();
+    assert!(harness.state().capture().is_none());
+    for gone in [
+        "Why: the trigger of trace record",
+        "paused:",
+        "Selected: ",
+        "The capture's records",
+    ] {
+        assert!(
+            harness.query_by_label_contains(gone).is_none(),
+            "`{gone}` is still shown after Close capture"
+        );
+    }
+    show(&mut harness, Pane::Why);
+    assert!(
+        harness
+            .query_by_label_contains("Why: the trigger of trace record")
+            .is_none()
+    );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The seconds `text` shows for `at` at `rate`, to `places` decimals.
+fn secs(at: SampleTime, rate: u32, places: usize) -> String {
+    format!("{:.*}", places, at.samples() as f64 / f64::from(rate))
+}
+
+/// Every time the capture view shows — the timeline, the Traces' rows, the Voices'
+/// decisions, the Why panel — is the capture's own time in seconds: the same origin
+/// (the engine's clock, as its records have it) and the capture's sample rate, even when
+/// the capture was made at another rate than the live engine's, or began while the
+/// engine had run a while.
+#[test]
+fn every_time_the_capture_view_shows_agrees() {
+    // A render at 44.1 kHz (the live engine runs at 48 kHz).
+    let dir = temp("capture-times");
+    let cap = dir.join("tour.hbcap");
+    let rate = 44_100;
+    capture_tour_at(&cap, 16.0, rate);
+    let demo = workspace().join("projects/demo");
+    let (mut harness, config) = open_tagged(&demo, "capture-times", SIZE);
+    harness.run();
+    harness.state_mut().open_capture(&cap);
+    harness
+        .state_mut()
+        .seek(SampleTime::from_samples(9 * u64::from(rate)));
+    harness.run();
+    let shown = |harness: &Harness<'static, Workbench>, pane: Pane, text: &str| {
+        harness.query_all_by_label_contains(text).next().is_some() || {
+            panic!("{pane:?} does not show `{text}`")
+        }
+    };
+    // At 9 s, the Voices: how long the longest-held voice has been held.
+    show(&mut harness, Pane::Voices);
+    let held = harness
+        .state()
+        .shown()
+        .voice_slots
+        .iter()
+        .filter_map(|v| v.occupant.as_ref().map(|o| o.elapsed))
+        .max()
+        .unwrap();
+    assert!(held >= u64::from(rate), "held {held} samples");
+    shown(
+        &harness,
+        Pane::Voices,
+        &format!("{} s", secs(SampleTime::from_samples(held), rate, 1)),
+    );
+    harness.get_by_label("Next decision").click();
+    harness.run();
+    let at = harness.state().capture().unwrap().at;
+    assert!(at.samples() > 9 * u64::from(rate), "{at:?}");
+    harness.get_by_label_contains(&format!("{} s of ", secs(at, rate, 3)));
+    // The Traces' row of the newest record's trigger, then Why on it.
+    show(&mut harness, Pane::Traces);
+    let newest = harness
+        .state()
+        .shown_trace()
+        .iter()
+        .rev()
+        .find(|r| r.time == at && r.event.is_some())
+        .unwrap()
+        .event
+        .clone()
+        .unwrap();
+    select_newest(&mut harness, &newest);
+    shown(
+        &harness,
+        Pane::Traces,
+        &format!("{:>10}", secs(at, rate, 3)),
+    );
+    harness.get_all_by_label("Why").last().unwrap().click();
+    harness.run();
+    shown(&harness, Pane::Why, &format!("{} s", secs(at, rate, 3)));
+    drop(harness);
+
+    // A live capture begun after the engine ran a while: its times are the engine's.
+    let live = dir.join("live.hbcap");
+    let (mut harness, config2) = open_tagged(&demo, "capture-times-live", SIZE);
+    until(&mut harness, "the engine has run a second", |wb| {
+        wb.live().now.samples() > 48_000
+    });
+    harness.state_mut().start_capture(&live);
+    until(&mut harness, "it captures", Workbench::capturing);
+    type_line(&mut harness, "sev vox greet @2");
+    until(&mut harness, "the greeting plays", |wb| {
+        wb.trace()
+            .iter()
+            .any(|r| r.event.as_deref() == Some("vox_greet"))
+    });
+    harness.state_mut().stop_capture();
+    until(&mut harness, "it is written", |wb| {
+        wb.status().starts_with("captured")
+    });
+    let greeting = capture::read(&live)
+        .unwrap()
+        .records
+        .iter()
+        .find(|r| r.event.as_deref() == Some("vox_greet"))
+        .unwrap()
+        .time;
+    harness.state_mut().open_capture(&live);
+    harness.state_mut().seek(greeting);
+    harness.run();
+    harness.get_by_label_contains(&format!("{} s of ", secs(greeting, 48_000, 3)));
+    show(&mut harness, Pane::Traces);
+    filter_traces(&mut harness, "vox_greet");
+    // The view stays on the decision's sample (1.1833… s), not the bar's millisecond.
+    assert_eq!(harness.state().capture().unwrap().at, greeting);
+    shown(
+        &harness,
+        Pane::Traces,
+        &format!("{:>10}", secs(greeting, 48_000, 3)),
+    );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+    let _ = std::fs::remove_dir_all(&config2);
     let _ = std::fs::remove_dir_all(&dir);
 }

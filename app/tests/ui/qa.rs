@@ -22,6 +22,23 @@ use panels::QaState;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Clicks the save dialog's checkbox whose label `matches`.
+fn click_box(harness: &mut Harness<'static, Workbench>, matches: impl Fn(&str) -> bool) {
+    harness
+        .get_all_by_role(Role::CheckBox)
+        .find(|n| n.accesskit_node().label().is_some_and(|l| matches(&l)))
+        .unwrap()
+        .click();
+    harness.run();
+}
+
+/// Clicks the save dialog's Save.
+fn click_save(harness: &mut Harness<'static, Workbench>) {
+    harness.get_by_role_and_label(Role::Button, "Save").click();
+    harness.run();
+    harness.run();
+}
+
 /// A copy of the demo in `dir` keeping only the QA scripts named.
 fn demo_copy(dir: &Path, keep: &[&str]) -> PathBuf {
     let copy = dir.join("demo");
@@ -187,19 +204,8 @@ fn console_history_saved_as_a_qa_script_reads_back_and_passes() {
     };
     assert!(started(&harness, 1) && started(&harness, 2));
     // Untick the steal count (it is unticked already) and tick the refusals' count.
-    harness
-        .get_all_by_role(Role::CheckBox)
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.contains("count refusals == 0"))
-        })
-        .unwrap()
-        .click();
-    harness.run();
-    harness.get_by_role_and_label(Role::Button, "Save").click();
-    harness.run();
-    harness.run();
+    click_box(&mut harness, |l| l.contains("count refusals == 0"));
+    click_save(&mut harness);
 
     // Written into qa/, listed in the panel, and said so.
     let saved = copy.join("qa/console_1.qa");
@@ -254,6 +260,245 @@ fn console_history_saved_as_a_qa_script_reads_back_and_passes() {
             .any(|n| n.accesskit_node().value().as_deref() == Some("console_2.qa")),
         "the next name is offered"
     );
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs frames until the QA tab shows a label containing `text` (or, with `gone`, none).
+fn until_label(harness: &mut Harness<'static, Workbench>, text: &str, gone: bool) {
+    let start = std::time::Instant::now();
+    while harness.query_by_label_contains(text).is_some() == gone {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "`{text}` {} within 60 s",
+            if gone { "still shown" } else { "not shown" }
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        harness.run();
+    }
+}
+
+#[test]
+fn the_qa_tab_follows_scripts_changed_added_renamed_and_removed_on_disk() {
+    let dir = temp("qa-notices");
+    let copy = demo_copy(&dir, &["ui_sounds.qa", "stations.qa"]);
+    let mut harness = open(&copy, &dir.join("config"));
+    show(&mut harness, Pane::Qa);
+    let ui_sounds = copy.join("qa/ui_sounds.qa");
+    harness.state_mut().run_qa(std::slice::from_ref(&ui_sounds));
+    until(&mut harness, "ui_sounds.qa ran", |wb| !wb.qa_running());
+    harness.get_by_label_contains("expectation(s) held");
+    assert!(harness.query_by_label_contains("changed since").is_none());
+
+    // Its text changes: the result shown is marked as of the script before.
+    let text = std::fs::read_to_string(&ui_sounds).unwrap();
+    std::fs::write(&ui_sounds, format!("{text}# one more comment\n")).unwrap();
+    until_label(&mut harness, "changed on disk", false);
+    assert_eq!(
+        harness.get_all_by_label("changed on disk").count(),
+        1,
+        "only the script that changed"
+    );
+    // Beside its name, before the summary a narrow tab cuts off first.
+    let mark = harness.get_by_label("changed on disk").rect();
+    let name = harness.get_by_label("ui_sounds.qa").rect();
+    let summary = harness.get_by_label_contains("expectation(s) held").rect();
+    assert!(
+        mark.left() >= name.right() && mark.right() <= summary.left(),
+        "{name:?} {mark:?} {summary:?}"
+    );
+    // Run again: the mark goes.
+    harness.state_mut().run_qa(std::slice::from_ref(&ui_sounds));
+    until(&mut harness, "ui_sounds.qa ran again", |wb| {
+        !wb.qa_running()
+    });
+    until_label(&mut harness, "changed on disk", true);
+
+    // A new script is listed, a renamed one under its new name, a removed one no more.
+    std::fs::write(
+        copy.join("qa/new.qa"),
+        "0 ui ui click\n0.1 expect no fault\n",
+    )
+    .unwrap();
+    until_label(&mut harness, "new.qa", false);
+    std::fs::rename(copy.join("qa/stations.qa"), copy.join("qa/renamed.qa")).unwrap();
+    until_label(&mut harness, "renamed.qa", false);
+    until_label(&mut harness, "stations.qa", true);
+    std::fs::remove_file(copy.join("qa/new.qa")).unwrap();
+    until_label(&mut harness, "new.qa", true);
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Types each of `lines` at the console and waits for the engine's answer.
+fn type_lines(harness: &mut Harness<'static, Workbench>, lines: &[&str]) {
+    for line in lines {
+        let n = harness.state().console().len();
+        type_line(harness, line);
+        until(harness, "the engine answers", |wb| {
+            wb.console().len() > n && wb.console().iter().all(|e| e.at.is_some())
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        harness.run();
+    }
+}
+
+/// The checkboxes of the save dialog whose label contains `text`, with their rects.
+fn boxes(harness: &Harness<'static, Workbench>, text: &str) -> Vec<(String, egui::Rect)> {
+    harness
+        .get_all_by_role(Role::CheckBox)
+        .filter_map(|n| {
+            let label = n.accesskit_node().label()?;
+            label.contains(text).then(|| (label.to_string(), n.rect()))
+        })
+        .collect()
+}
+
+#[test]
+fn the_save_dialog_shows_every_expectation_offered_and_lines_can_be_left_out() {
+    let dir = temp("qa-save-all");
+    let copy = demo_copy(&dir, &["ui_sounds.qa"]);
+    let mut harness = open(&copy, &dir.join("config"));
+    harness.run();
+    // Eight triggers: eight expectations about them and three at the end.
+    type_lines(
+        &mut harness,
+        &[
+            "sev vox greet @1",
+            "sev vox laugh @2",
+            "sev vox hungry @3",
+            "sev piano play @2",
+            "sev baby cry @9",
+            "ui ui moneyback",
+            "sev door open @1",
+            "ui ui click",
+        ],
+    );
+    until(&mut harness, "the triggers are traced", |wb| {
+        wb.trace()
+            .iter()
+            .any(|r| r.event.as_deref() == Some("ui_click"))
+    });
+    show(&mut harness, Pane::Qa);
+    harness
+        .get_by_role_and_label(Role::Button, "Save console history as QA script…")
+        .click();
+    harness.run();
+    harness.run();
+    let offers = boxes(&harness, "expect ");
+    assert!(offers.len() >= 11, "{offers:#?}");
+    // Every one of them on screen at once, above the file name and the buttons.
+    let save = harness.get_by_role_and_label(Role::Button, "Save").rect();
+    let lines = boxes(&harness, " sev ");
+    assert_eq!(lines.len(), 6, "{lines:#?}");
+    for (label, rect) in offers.iter().chain(&lines) {
+        assert!(
+            rect.top() >= 0.0 && rect.bottom() <= save.top() && rect.right() <= 1280.0,
+            "`{label}` at {rect:?} is not in view above the Save button at {save:?}"
+        );
+    }
+
+    // Leave the laugh out: its line and the expectation about it are not written.
+    click_box(&mut harness, |l| l.ends_with(" sev vox_laugh @2"));
+    click_save(&mut harness);
+    let saved = copy.join("qa/console_1.qa");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let (script, problems) = parse_qa(&text, &saved);
+    assert!(problems.is_empty(), "{problems:#?}\n{text}");
+    assert_eq!(script.commands.len(), 7, "{text}");
+    assert!(!text.contains("vox_laugh"), "{text}");
+    assert!(text.contains("expect started vox_greet @1"), "{text}");
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_line_that_changed_what_was_heard_is_recorded_across_ab_snapshots() {
+    use engine_core::tools::properties::PropertyTarget;
+    let dir = temp("qa-save-ab");
+    let copy = demo_copy(&dir, &["ui_sounds.qa"]);
+    let mut harness = open(&copy, &dir.join("config"));
+    type_lines(&mut harness, &["sev piano play @1"]);
+    harness
+        .state_mut()
+        .show_properties(PropertyTarget::Track(0x2200));
+    show(&mut harness, Pane::Properties);
+    let answered = |harness: &mut Harness<'static, Workbench>, n: usize| {
+        until(harness, "the engine answers", |wb| {
+            wb.console().len() >= n && wb.console().iter().all(|e| e.at.is_some())
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        harness.run();
+    };
+    let set = |harness: &mut Harness<'static, Workbench>, field: &str, value: f64| {
+        harness
+            .get_by_role_and_label(Role::SpinButton, field)
+            .set_value_accesskit(value);
+        harness.run();
+    };
+    let click = |harness: &mut Harness<'static, Workbench>, label: &str| {
+        harness.get_by_role_and_label(Role::Button, label).click();
+        harness.run();
+    };
+    // Each step: what is done, and the lines it makes heard.
+    set(&mut harness, "volume", 512.0);
+    answered(&mut harness, 2);
+    click(&mut harness, "Store A");
+    set(&mut harness, "volume", 800.0);
+    answered(&mut harness, 3);
+    click(&mut harness, "Store B");
+    for (snapshot, lines) in [("A", 4), ("B", 5), ("A", 6)] {
+        click(&mut harness, snapshot);
+        answered(&mut harness, lines);
+    }
+    type_lines(&mut harness, &["mute track 0x2200", "voices 12"]);
+    click(&mut harness, "B");
+    answered(&mut harness, 9);
+    type_lines(&mut harness, &["solo fx", "mute track 0x2200 off"]);
+    click(&mut harness, "Keep A");
+    answered(&mut harness, 12);
+    set(&mut harness, "volume", 600.0);
+    answered(&mut harness, 13);
+    let heard = [
+        "sev piano_play @1",
+        "tune track 0x2200 volume 512",
+        "tune track 0x2200 volume 800",
+        "tune track 0x2200 volume 512",
+        "tune track 0x2200 volume 800",
+        "tune track 0x2200 volume 512",
+        "mute track 0x2200",
+        "voices 12",
+        "tune track 0x2200 volume 800",
+        "solo fx",
+        "mute track 0x2200 off",
+        "tune track 0x2200 volume 512",
+        "tune track 0x2200 volume 600",
+    ];
+    let console: Vec<String> = harness
+        .state()
+        .console()
+        .iter()
+        .map(|e| e.input.clone())
+        .collect();
+    assert_eq!(console.len(), heard.len(), "{console:#?}");
+
+    // Saved as a script, every one of them is there, in order.
+    harness.state_mut().close(Pane::Properties);
+    show(&mut harness, Pane::Qa);
+    click(&mut harness, "Save console history as QA script…");
+    harness.run();
+    click(&mut harness, "Save");
+    harness.run();
+    let saved = copy.join("qa/console_1.qa");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let (script, problems) = parse_qa(&text, &saved);
+    assert!(problems.is_empty(), "{problems:#?}\n{text}");
+    let lines: Vec<String> = script
+        .commands
+        .iter()
+        .map(|c| c.command.to_string())
+        .collect();
+    assert_eq!(lines, heard, "{text}");
     drop(harness);
     let _ = std::fs::remove_dir_all(&dir);
 }

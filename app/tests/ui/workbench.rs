@@ -1,7 +1,8 @@
 //! The whole workbench under egui_kittest on `projects/demo`, with the live engine on the
 //! null output: a tester types `sev` and an event in the console, the voice appears in
 //! the Voices panel and its records in Traces; `why` opens the Why panel on it; every
-//! panel draws with live demo data.
+//! panel draws with live demo data; the voice limit given on the command line is the
+//! engine's, and `voices` changes it.
 //!
 //! With `HITBENCH_SCREENSHOTS=1` the test also writes `screenshots/*.png` (the window
 //! with each panel in front) for the README.
@@ -10,10 +11,12 @@
 
 use crate::common;
 
-use common::{open_demo, type_line, until, workspace};
+use common::{SIZE, harness_for, open_demo, temp, type_line, until, workspace};
 use egui_kittest::kittest::Queryable;
 use engine_core::runtime::trace::TraceEvent;
+use engine_core::sound::output::OutputChoice;
 use hitbench::workbench::dock::Pane;
+use hitbench::workbench::{EngineOptions, Workbench};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -255,6 +258,34 @@ fn every_panel_draws_the_demo_and_screenshots_are_made_on_request() {
     if write {
         harness.render().unwrap().save(out.join("why.png")).unwrap();
     }
+    drop(harness);
+    let _ = std::fs::remove_dir_all(&config);
+}
+
+#[test]
+fn the_voice_limit_given_on_the_command_line_is_the_live_engines() {
+    let config = temp("voices-option");
+    let workbench = Workbench::with_options(
+        Some(&workspace().join("projects/demo")),
+        OutputChoice::Null,
+        Some(config.clone()),
+        EngineOptions {
+            voices: Some(4),
+            ..EngineOptions::default()
+        },
+    );
+    let mut harness = harness_for(workbench, SIZE);
+    until(&mut harness, "the engine reports its voices", |wb| {
+        wb.live().voices.1 != 0
+    });
+    assert_eq!(harness.state().live().voices.1, 4);
+    // And the console changes it live.
+    type_line(&mut harness, "voices 6");
+    until(&mut harness, "the engine has 6 voices", |wb| {
+        wb.live().voices.1 == 6
+    });
+    let reply = harness.state().console().last().unwrap().reply.clone();
+    assert_eq!(reply, Ok("voice limit 6 (was 4)".to_owned()));
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);
 }

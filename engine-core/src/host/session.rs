@@ -29,6 +29,7 @@ pub use dirs::replace_project;
 
 mod apply_reload;
 mod dirs;
+mod repeats;
 mod server_sounds;
 use server_sounds::install_server_sounds;
 use std::sync::Arc;
@@ -91,6 +92,8 @@ pub struct Session {
     cache_override: Option<usize>,
     /// The server's wait priority before `world.ini` set one.
     base_wait_priority: i32,
+    /// `repeat`s with runs still to come.
+    repeats: Vec<repeats::Repeating>,
 }
 
 impl Session {
@@ -137,6 +140,7 @@ impl Session {
             world,
             cache_override: config.cache_budget,
             base_wait_priority,
+            repeats: Vec::new(),
         }
     }
 
@@ -218,6 +222,14 @@ impl Session {
     /// render's log print — from the command language ([`command::CommandError`]) and
     /// from the world director alike, so both kinds of failure are the text they say.
     pub fn execute(&mut self, command: &Command) -> Result<String, String> {
+        if let Command::Repeat {
+            count,
+            every_ms,
+            command,
+        } = command
+        {
+            return self.start_repeat(*count, *every_ms, command);
+        }
         if let Command::Monitor(monitor) = command {
             return Ok(self.monitor(*monitor));
         }
@@ -320,6 +332,7 @@ impl Session {
 
     /// One engine tick, then the server catches up.
     pub fn tick(&mut self) {
+        self.run_due_repeats();
         let cache = Arc::clone(self.server.cache());
         cache.begin_tick();
         let from = self.engine.now();

@@ -71,7 +71,7 @@ impl Op {
 }
 
 /// Per-unit lookup from byte address to op index.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitCode {
     /// `index[addr]` is the op at that address, or [`NONE`].
     pub index: Vec<u32>,
@@ -80,7 +80,7 @@ pub struct UnitCode {
 }
 
 /// The whole project's code.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Program {
     /// Every op of every unit.
     pub ops: Vec<Op>,

@@ -195,13 +195,33 @@ impl Voices {
     /// A thread's priority is the one last told ([`Self::set_priority`]); a thread not
     /// in `threads` (running, taken out) is passed over.
     pub fn allocate(&self, priority: i32, threads: &[Option<Box<Thread>>]) -> Allocation {
-        // One pass: the first free slot wins at once; else the lowest (priority, start
-        // sequence), tracks before world players and lower slots first on a full tie.
+        if let Some(voice) = (0..self.slots.len()).find(|v| self.is_free(*v)) {
+            return Allocation::Free(voice);
+        }
+        match self.lowest(threads) {
+            Some((voice, holder, lowest)) if priority > lowest => Allocation::Steal {
+                voice,
+                holder,
+                priority: lowest,
+            },
+            Some((voice, holder, lowest)) => Allocation::Refuse {
+                voice,
+                holder,
+                priority: lowest,
+            },
+            None => Allocation::Free(0),
+        }
+    }
+
+    /// The holder Box-X would take a voice from first: the lowest (priority, start
+    /// sequence), tracks before world players and lower slots first on a full tie — its
+    /// slot, who and its priority; `None` when no slot is held.
+    pub fn lowest(&self, threads: &[Option<Box<Thread>>]) -> Option<(usize, Holder, i32)> {
         let mut lowest: Option<((i32, u64, bool, usize), Holder)> = None;
         let slots = self.slots.iter().zip(&self.world).zip(&self.keys);
         for (voice, ((slot, seat), &(priority, seq))) in slots.enumerate() {
             let (key, holder) = match (slot, seat) {
-                (None, None) => return Allocation::Free(voice),
+                (None, None) => continue,
                 (None, Some(seat)) => (
                     (seat.priority, seat.seq, true, voice),
                     Holder::World(seat.who),
@@ -222,21 +242,33 @@ impl Voices {
                 lowest = Some((key, holder));
             }
         }
-        match lowest {
-            Some(((lowest_priority, _, _, voice), holder)) if priority > lowest_priority => {
-                Allocation::Steal {
-                    voice,
-                    holder,
-                    priority: lowest_priority,
-                }
+        lowest.map(|((priority, _, _, voice), holder)| (voice, holder, priority))
+    }
+
+    /// Makes the table `count` slots long (at least one). Each holder of a slot at or
+    /// past the new end moves to a free slot before it; returns the moves, (from, to).
+    /// Holders without a free slot to move to are the caller's to evict first: those
+    /// left over are dropped from the table.
+    pub fn set_capacity(&mut self, count: usize) -> Vec<(usize, usize)> {
+        let count = count.max(1);
+        let mut moves = Vec::new();
+        for from in count..self.slots.len() {
+            if self.is_free(from) {
+                continue;
             }
-            Some(((lowest_priority, _, _, voice), holder)) => Allocation::Refuse {
-                voice,
-                holder,
-                priority: lowest_priority,
-            },
-            None => Allocation::Free(0),
+            let Some(to) = (0..count).find(|v| self.is_free(*v)) else {
+                break;
+            };
+            self.slots.swap(from, to);
+            self.world.swap(from, to);
+            self.keys.swap(from, to);
+            moves.push((from, to));
         }
+        self.slots.resize(count, None);
+        self.world.resize(count, None);
+        self.keys.resize(count, (0, 0));
+        self.changes += 1;
+        moves
     }
 
     /// Puts a thread in a voice, with its priority and start sequence.

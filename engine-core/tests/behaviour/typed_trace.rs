@@ -217,8 +217,18 @@ fn a_cache_miss_and_a_reload_say_their_facts_and_their_sentences() {
         )
     );
 
-    // The same project swapped in while the piano plays: the track starts again.
-    let events = swap_project(&mut session, Project::load(&demo()), true);
+    // The project with another piano volume swapped in while the piano plays: the track
+    // starts again. (The same project again would change nothing it plays by: it plays
+    // on, `reload_live`.)
+    let mut changed = Project::load(&demo());
+    changed
+        .tune(
+            &engine_core::tools::properties::PropertyTarget::Track(0x2200),
+            engine_core::tools::properties::Property::Volume,
+            900,
+        )
+        .unwrap();
+    let events = swap_project(&mut session, changed, true);
     let restarted = RunningTrack {
         track: Arc::from("piano_play"),
         track_id: 0x2200,

@@ -15,7 +15,7 @@ use engine_core::toolchain::project::Project;
 /// Tracks `t0`… at `priorities` (each a 20 s note), a TV (object 1, station 28), a
 /// radio (object 2), a person (object 3), a buy-mode music list and `more` in
 /// `world.ini`.
-fn project(tag: &str, priorities: &[i32], more: &str) -> TempProject {
+pub(crate) fn project(tag: &str, priorities: &[i32], more: &str) -> TempProject {
     let p = looping_tracks(tag, priorities, 1024, "");
     constant_wav(&p.path().join("s.wav"), 20.0, 0.05);
     std::fs::create_dir_all(p.path().join("tv")).unwrap();
@@ -35,7 +35,7 @@ fn project(tag: &str, priorities: &[i32], more: &str) -> TempProject {
     p
 }
 
-fn session(p: &TempProject) -> Session {
+pub(crate) fn session(p: &TempProject) -> Session {
     let project = Project::load(p.path());
     assert!(!project.has_errors(), "{:#?}", project.diagnostics);
     let (handle, _mixer) = mixer(MixerConfig::default());

@@ -241,3 +241,145 @@ fn a_list_line_in_a_source_is_edited_in_place_and_a_file_changed_on_disk_is_not_
     editor.revert();
     assert!(!editor.is_modified());
 }
+
+/// The `[Track]` fields of the hum edited below, each with a value other than the file's
+/// (mine) and another one (someone else's).
+const FIELDS: [(Property, i64, i64); 6] = [
+    (Property::Volume, 512, 300),
+    (Property::Priority, 45, 46),
+    (Property::DuckPriority, 30, 40),
+    (Property::Group, 2, 3),
+    (Property::Arguments, 1, 3),
+    (Property::Loudness, 10, 100),
+];
+
+/// What the file on disk says of each of the hum's `FIELDS`.
+fn on_disk(p: &TempProject) -> Vec<i64> {
+    let project = p.load();
+    let hum = PropertyTarget::Track(100);
+    let editor = PropertyEditor::open(file_of(&hum, &project).unwrap()).unwrap();
+    let sheet = editor.sheet(&project, &hum).unwrap();
+    FIELDS
+        .iter()
+        .map(|(property, _, _)| sheet.get(*property).unwrap().value.unwrap())
+        .collect()
+}
+
+/// Someone else sets the hum's `property` to `value` in the file and adds a comment line
+/// at the top (every line moves down one).
+fn someone_else_sets(p: &TempProject, property: Property, value: i64) {
+    let project = p.load();
+    let hum = PropertyTarget::Track(100);
+    let file = file_of(&hum, &project).unwrap();
+    let mut theirs = PropertyEditor::open(&file).unwrap();
+    theirs
+        .set(&project, &hum, property, &PropertyInput::Number(value))
+        .unwrap();
+    assert!(theirs.save().unwrap().written);
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("; edited elsewhere\r\n{text}")).unwrap();
+}
+
+/// A fresh project whose hum's `mine` field is edited (to its value) while someone else
+/// sets `theirs` in the file: the project and the editor.
+fn edited_then_changed(
+    tag: &str,
+    (mine, my_value): (Property, i64),
+    (theirs, their_value): (Property, i64),
+) -> (TempProject, PropertyEditor) {
+    let p = project(tag);
+    let project = p.load();
+    let hum = PropertyTarget::Track(100);
+    let mut editor = PropertyEditor::open(file_of(&hum, &project).unwrap()).unwrap();
+    editor
+        .set(&project, &hum, mine, &PropertyInput::Number(my_value))
+        .unwrap();
+    someone_else_sets(&p, theirs, their_value);
+    (p, editor)
+}
+
+#[test]
+fn save_anyway_writes_only_the_edited_fields_over_the_file_as_it_is_now() {
+    let original = on_disk(&project("tune-merge-original"));
+    for (mine_index, &(mine, my_value, _)) in FIELDS.iter().enumerate() {
+        for (their_index, &(theirs, _, their_value)) in FIELDS.iter().enumerate() {
+            let (p, mut editor) =
+                edited_then_changed("tune-merge", (mine, my_value), (theirs, their_value));
+            let hum = PropertyTarget::Track(100);
+            let file = file_of(&hum, &p.load()).unwrap();
+
+            // Save refuses; Save anyway writes my field over theirs.
+            assert!(
+                matches!(editor.save(), Err(SaveError::ChangedOnDisk { .. })),
+                "{mine:?} over {theirs:?}"
+            );
+            let report = editor.save_anyway().unwrap();
+            assert!(report.written);
+            assert_eq!(
+                report.changed.len(),
+                1,
+                "{mine:?} over {theirs:?}: one line"
+            );
+            let mut expected = original.clone();
+            expected[their_index] = their_value;
+            expected[mine_index] = my_value;
+            assert_eq!(on_disk(&p), expected, "{mine:?} over {theirs:?}");
+            // Their comment and the rest of the file stay as they wrote them.
+            let text = std::fs::read_to_string(&file).unwrap();
+            assert!(
+                text.starts_with("; edited elsewhere\r\n; the tuning lot\r\n"),
+                "{text}"
+            );
+            assert!(text.contains(
+                "101=0,hum,1024,kArgsIdVolPan,duckpri_normal,kGroupSfx,spl_normal,@0,0\r\n"
+            ));
+            assert!(text.contains(" ; loud\r\n"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn an_edited_file_changed_on_disk_shows_the_outside_values_of_the_fields_not_edited() {
+    let original = on_disk(&project("tune-follow-original"));
+    for (mine_index, &(mine, my_value, _)) in FIELDS.iter().enumerate() {
+        for (their_index, &(theirs, _, their_value)) in FIELDS.iter().enumerate() {
+            if mine_index == their_index {
+                continue;
+            }
+            let (p, mut editor) =
+                edited_then_changed("tune-follow", (mine, my_value), (theirs, their_value));
+            let hum = PropertyTarget::Track(100);
+            // The project is read again (a hot reload) and the editor looks at the file.
+            let project = p.load();
+            assert!(editor.follow_disk());
+            assert!(!editor.follow_disk(), "nothing new the second time");
+            let sheet = editor.sheet(&project, &hum).unwrap();
+            assert_eq!(sheet.line, 9, "the line where it is now");
+            let field = |p: Property| sheet.get(p).unwrap().clone();
+            assert_eq!(field(mine).value, Some(my_value));
+            assert!(field(mine).is_edited());
+            assert_eq!(field(theirs).value, Some(their_value), "{theirs:?}");
+            assert!(!field(theirs).is_edited(), "{theirs:?}");
+            // The engine is to be told my value only, and theirs is the file's.
+            let pending = editor.pending(&project);
+            assert_eq!(pending.len(), 1, "{pending:#?}");
+            assert_eq!(pending[0].property, mine);
+            assert_eq!(pending[0].value, Some(my_value));
+            // Editing goes on on the line where it is now.
+            editor
+                .set(
+                    &project,
+                    &hum,
+                    theirs,
+                    &PropertyInput::Number(their_value + 1),
+                )
+                .unwrap();
+            assert_eq!(editor.pending(&project).len(), 2);
+            editor.save_anyway().unwrap();
+            let mut expected = original.clone();
+            expected[mine_index] = my_value;
+            expected[their_index] = their_value + 1;
+            assert_eq!(on_disk(&p), expected);
+        }
+    }
+}

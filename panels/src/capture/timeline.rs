@@ -17,10 +17,11 @@ pub fn timeline_bar(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<Ap
     ui.horizontal(|ui| {
         ui.strong(format!("Capture: {}", view.name()))
             .on_hover_text(view.path.display().to_string());
+        // The engine's time, as every panel shows it (a live capture begins where the
+        // engine was then, not at 0).
         ui.monospace(format!(
-            "{:.3} s of {:.3} s",
-            view.seconds(view.at) - start,
-            end - start
+            "{:.3} s of {start:.3}–{end:.3} s",
+            view.seconds(view.at)
         ));
         ui.separator();
         let previous = timeline.decision_before(view.at);
@@ -76,7 +77,11 @@ pub fn timeline_bar(ui: &mut egui::Ui, view: &CaptureView, commands: &mut Vec<Ap
             .suffix(" s")
             .fixed_decimals(3)
             .text("time");
-        if ui.add(slider).changed() {
+        // The slider shows milliseconds: a value it only rounded to what it shows (its
+        // text parsed back while focused) is not a move — it would take the view off
+        // the sample a decision is at, and that decision's records with it.
+        let changed = ui.add(slider).changed();
+        if changed && (seconds - view.seconds(view.at)).abs() >= 0.0005 {
             commands.push(AppCommand::Seek(view.time(seconds)));
         }
     });

@@ -309,6 +309,15 @@ impl TracesPanel {
 }
 
 impl TracesPanel {
+    /// The trace shown was replaced by another (a capture opened or closed): no record
+    /// of the one before stays selected, and the list follows the newest again.
+    pub fn trace_replaced(&mut self) {
+        self.selected = None;
+        self.frozen = None;
+        self.follow = true;
+        self.jump = true;
+    }
+
     /// The rows: the first `shown` of the index, following the newest or frozen.
     fn list(
         &mut self,

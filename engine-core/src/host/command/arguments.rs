@@ -1,5 +1,6 @@
 //! The argument readers of the engine's commands (`sev`, `ui`, `quiet`, `control`,
-//! `field`, `trace`, `volume`, `help`, `play`, `why`), which the grammar table points to.
+//! `field`, `trace`, `volume`, `help`, `play`, `why`, `mute`, `solo`, `monitor`, `tune`,
+//! `voices`), which the grammar table points to.
 
 use super::line::{Line, ParseError, error};
 use super::{Command, MonitorCommand, Subject, TraceTarget, VolumeTarget};
@@ -157,6 +158,20 @@ pub(super) fn volume(line: &Line<'_>) -> Result<Command, ParseError> {
             )
         })?;
     Ok(Command::Volume { target, value })
+}
+
+/// `voices <n>`: the Box-X voice limit, 1 to [`MAX_VOICES`].
+pub(super) fn voices(line: &Line<'_>) -> Result<Command, ParseError> {
+    use crate::runtime::engine::MAX_VOICES;
+    let usage = format!("write `voices <n>` with a voice limit from 1 to {MAX_VOICES}");
+    let Some((column, text)) = line.arg(0) else {
+        return Err(line.missing(usage));
+    };
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_VOICES).contains(n))
+        .map(Command::Voices)
+        .ok_or_else(|| error(column, format!("`{text}` is not a voice limit: {usage}")))
 }
 
 /// `reload`.

@@ -69,6 +69,12 @@ impl fmt::Display for Command {
                 property,
                 value,
             } => write!(f, "tune {target} {} {value}", property.word()),
+            Command::Voices(count) => write!(f, "voices {count}"),
+            Command::Repeat {
+                count,
+                every_ms,
+                command,
+            } => write!(f, "repeat {count} every {every_ms}ms {command}"),
         }
     }
 }

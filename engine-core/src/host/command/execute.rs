@@ -79,6 +79,9 @@ pub enum CommandError {
     /// `play` found nothing to play.
     #[error(transparent)]
     Audition(#[from] AuditionError),
+    /// `repeat` where nobody runs commands later (only a session does).
+    #[error("`repeat` needs a session to run the later commands at their times")]
+    NoSchedule,
     /// `why` where nobody keeps the trace history it explains.
     #[error(
         "`why` explains the trace history, which the engine does not keep: ask it in the \
@@ -194,6 +197,8 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
                 ),
             })
         }
+        Command::Voices(count) => Ok(voice_limit_reply(&cx.engine.set_voice_limit(*count))),
+        Command::Repeat { .. } => Err(CommandError::NoSchedule),
         Command::Help(name) => Ok(name
             .as_deref()
             .map_or_else(help_lines, help_lines_of)
@@ -202,6 +207,20 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
             .collect::<Vec<_>>()
             .join("\n")),
     }
+}
+
+/// What `voices` did, as the console says it.
+fn voice_limit_reply(change: &crate::runtime::engine::VoiceLimitChange) -> String {
+    let mut reply = format!("voice limit {} (was {})", change.to, change.from);
+    if !change.stopped.is_empty() {
+        let names: Vec<&str> = change.stopped.iter().map(|n| &**n).collect();
+        reply.push_str(&format!(
+            "; stopped {} to fit, lowest priority first: {}",
+            names.len(),
+            names.join(", ")
+        ));
+    }
+    reply
 }
 
 /// `sev`: the event from `object`, else from the controlled character.

@@ -6,7 +6,7 @@
 
 use super::Command;
 use super::line::{Line, ParseError, error, split_words};
-use super::{arguments as engine, debug_arguments as debug, world_arguments as world};
+use super::{arguments as engine, debug_arguments as debug, repeat, world_arguments as world};
 use Arity::{AtMost, Rest};
 
 /// How many arguments a command takes.
@@ -378,6 +378,20 @@ pub const COMMANDS: &[CommandSpec] = &[
         AtMost(4),
         engine::tune,
     ),
+    spec(
+        "voices",
+        "<n>",
+        "set the Box-X voice limit (1 to 1024) from now on; below the voices in use, the lowest priorities stop",
+        AtMost(1),
+        engine::voices,
+    ),
+    spec(
+        "repeat",
+        "<n> every <ms>ms <command>",
+        "run a command n times (1 to 10,000), ms apart, the first now",
+        Rest,
+        read_repeat,
+    ),
 ];
 
 const fn word_count(specs: &[CommandSpec]) -> usize {
@@ -455,6 +469,30 @@ fn help(line: &Line<'_>) -> Result<Command, ParseError> {
             ))
         }
     }
+}
+
+/// `repeat <n> every <ms>ms <command>`: the words before the command
+/// ([`repeat::head`]), then the command, read by this table — never another `repeat`,
+/// refused before it is read, so a line of nested repeats is not read level by level.
+fn read_repeat(line: &Line<'_>) -> Result<Command, ParseError> {
+    let head = repeat::head(line)?;
+    let (column, word) = head.command;
+    if lookup(word).is_some_and(|spec| spec.name == "repeat") {
+        return Err(error(
+            column,
+            "a `repeat` cannot repeat a `repeat`: write the commands it would run",
+        ));
+    }
+    let text = line.rest_from(3).unwrap_or_default();
+    // The command's own mistakes, at their column in the whole line.
+    let command = parse(text)
+        .map_err(|e| error(e.column + column - 1, e.message))?
+        .ok_or_else(|| line.missing(repeat::USAGE))?;
+    Ok(Command::Repeat {
+        count: head.count,
+        every_ms: head.every_ms,
+        command: Box::new(command),
+    })
 }
 
 /// ` (did you mean `quietall`?)` for the command word closest to `word`, if one is close.

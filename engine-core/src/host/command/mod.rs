@@ -8,6 +8,9 @@
 //!   `line` the words of a line with their columns, and [`ParseError`].
 //! - [`script`] — render and play scripts: `<seconds> <command>` lines, times not
 //!   decreasing and at most [`MAX_SCRIPT_SECONDS`]; `#` and `;` start comments.
+//! - [`repeat`](mod@repeat) — `repeat <n> every <ms>ms <command>`: its words before the
+//!   command, for the grammar's row; the console gets a [`Command::Repeat`], scripts
+//!   expand it into its timed commands ([`script::line_commands`]).
 //! - [`execute`](mod@execute) — running a parsed command against the engine; the world's
 //!   commands ([`WorldCommand`]) go to the session's
 //!   [`WorldDirector`](crate::world::director::WorldDirector) instead.
@@ -24,6 +27,7 @@ mod display;
 pub mod execute;
 pub mod grammar;
 pub(crate) mod line;
+pub mod repeat;
 #[cfg(test)]
 mod round_trip;
 pub mod script;
@@ -42,8 +46,8 @@ pub use execute::{AuditionError, CommandError, Context, execute};
 pub use grammar::{COMMANDS, CommandSpec, WORDS, help_lines, help_lines_of, parse};
 pub use line::ParseError;
 pub use script::{
-    MAX_SCRIPT_SECONDS, ScriptLine, TimedCommand, line_command, parse_script, savelot_refusals,
-    script_lines,
+    MAX_SCRIPT_SECONDS, ScriptLine, TimedCommand, line_command, line_commands, parse_script,
+    savelot_refusals, script_lines,
 };
 pub use world_arguments::parse_hour;
 
@@ -167,5 +171,19 @@ pub enum Command {
         property: crate::tools::properties::Property,
         /// The new value (a flag 0 or 1, a choice its constant's value, an ID).
         value: i64,
+    },
+    /// Set the Box-X voice limit from now on (1 to
+    /// [`MAX_VOICES`](crate::runtime::engine::MAX_VOICES)); fewer voices than are in use
+    /// stop the lowest priorities, as Box-X would let them go.
+    Voices(usize),
+    /// Run a command `count` times, `every_ms` apart, the first at once (never another
+    /// `repeat`).
+    Repeat {
+        /// How many times (1 to [`repeat::MAX_REPEAT`]).
+        count: u32,
+        /// Milliseconds between two runs.
+        every_ms: f64,
+        /// What runs.
+        command: Box<Command>,
     },
 }

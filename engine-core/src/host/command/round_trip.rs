@@ -142,6 +142,34 @@ fn engine_samples() -> Vec<Command> {
     samples
 }
 
+/// `voices` and `repeat`: what a tester gives a running session.
+fn tester_samples() -> Vec<Command> {
+    let mut samples = Vec::new();
+    for count in [1, 4, 16, 1024] {
+        samples.push(Command::Voices(count));
+    }
+    for (count, every_ms, command) in [
+        (1, 50.0, Command::QuietAll),
+        (
+            10,
+            30.0,
+            Command::UiSound {
+                name: "ui_click".into(),
+            },
+        ),
+        (10_000, 1.0 / 3.0, Command::Voices(3)),
+        (2, 0.25, Command::Monitor(MonitorCommand::Clear)),
+        (7, 1e6, Command::Play("sounds/baby cry.wav".into())),
+    ] {
+        samples.push(Command::Repeat {
+            count,
+            every_ms,
+            command: Box::new(command),
+        });
+    }
+    samples
+}
+
 fn world_samples() -> Vec<Command> {
     let mut samples = Vec::new();
     for (x, y) in ODD_NUMBERS.into_iter().zip(ODD_NUMBERS.into_iter().rev()) {
@@ -213,6 +241,7 @@ fn world_samples() -> Vec<Command> {
 fn every_sample_of_every_command_reads_back_the_same() {
     let samples: Vec<Command> = engine_samples()
         .into_iter()
+        .chain(tester_samples())
         .chain(world_samples())
         .collect();
     for command in &samples {

@@ -1,6 +1,6 @@
 //! Render and play scripts: one `<seconds> <command>` per line, times not going back and
-//! at most [`MAX_SCRIPT_SECONDS`]; `#` and `;` start comments. Every problem is a
-//! diagnostic naming the file, line and column.
+//! at most [`MAX_SCRIPT_SECONDS`]; `#` and `;` start comments; a `repeat` line stands for
+//! its commands. Every problem is a diagnostic naming the file, line and column.
 
 use super::grammar::parse;
 use super::{Command, WorldCommand};
@@ -158,17 +158,39 @@ pub fn line_command(line: &ScriptLine<'_>, file: &Path) -> Result<TimedCommand, 
     }
 }
 
-/// Parses a script: `<seconds> <command>` per line. Returns the commands and every
-/// problem (file, line, column).
+/// The commands of a script line, or its problem: a `repeat` line as each command it
+/// makes, at its time (from the line's time on, `ms` apart), any other as itself.
+pub fn line_commands(line: &ScriptLine<'_>, file: &Path) -> Result<Vec<TimedCommand>, Diagnostic> {
+    let timed = line_command(line, file)?;
+    Ok(match timed.command {
+        Command::Repeat {
+            count,
+            every_ms,
+            command,
+        } => (0..count)
+            .map(|k| TimedCommand {
+                time: timed.time + f64::from(k) * every_ms / 1000.0,
+                command: (*command).clone(),
+                line: timed.line,
+            })
+            .collect(),
+        command => vec![TimedCommand { command, ..timed }],
+    })
+}
+
+/// Parses a script: `<seconds> <command>` per line (a `repeat` line as its commands).
+/// Returns the commands, in time order (lines of the same time in the file's order), and
+/// every problem (file, line, column).
 pub fn parse_script(text: &str, file: &Path) -> (Vec<TimedCommand>, Vec<Diagnostic>) {
     let mut commands = Vec::new();
     let mut diagnostics = Vec::new();
     for line in script_lines(text, file) {
-        match line.and_then(|line| line_command(&line, file)) {
-            Ok(command) => commands.push(command),
+        match line.and_then(|line| line_commands(&line, file)) {
+            Ok(more) => commands.extend(more),
             Err(d) => diagnostics.push(d),
         }
     }
+    commands.sort_by(|a, b| a.time.total_cmp(&b.time).then(a.line.cmp(&b.line)));
     (commands, diagnostics)
 }
 

@@ -103,6 +103,80 @@ fn mistakes_say_where_and_what() {
 }
 
 #[test]
+fn voices_sets_the_voice_limit_and_says_the_range() {
+    assert_eq!(ok("voices 4"), Command::Voices(4));
+    assert_eq!(ok("VOICES 1024"), Command::Voices(1024));
+    for (line, column) in [("voices 0", 8), ("voices 1025", 8), ("voices four", 8)] {
+        let e = parse(line).unwrap_err();
+        assert_eq!(e.column, column, "{line}");
+        assert!(
+            e.message.contains("from 1 to 1024"),
+            "{line}: {}",
+            e.message
+        );
+    }
+    assert!(parse("voices").unwrap_err().message.contains("voices <n>"));
+    assert!(
+        parse("voices 4 5")
+            .unwrap_err()
+            .message
+            .contains("unexpected")
+    );
+}
+
+#[test]
+fn repeat_is_one_command_for_the_console_and_its_commands_in_a_script() {
+    assert_eq!(
+        ok("repeat 3 every 50ms sev ui click @2"),
+        Command::Repeat {
+            count: 3,
+            every_ms: 50.0,
+            command: Box::new(Command::SoundEvent {
+                name: "ui_click".into(),
+                object: Some(2)
+            })
+        }
+    );
+    // Mistakes are at their column in the line, the command's own ones too.
+    for (line, column, words) in [
+        ("repeat 3 every 50 sev ui_click", 16, "milliseconds"),
+        ("repeat 0 every 50ms quietall", 8, "from 1 to 10000"),
+        ("repeat 10001 every 50ms quietall", 8, "from 1 to 10000"),
+        ("repeat 3 each 50ms quietall", 10, "`every`"),
+        (
+            "repeat 3 every 50ms sevv ui_click",
+            21,
+            "did you mean `sev`",
+        ),
+        ("repeat 3 every 50ms quiet x", 27, "not an object ID"),
+        (
+            "repeat 2 every 5ms repeat 2 every 5ms quietall",
+            20,
+            "cannot repeat",
+        ),
+        ("repeat 3 every 50ms", 20, "repeat <n> every <ms>ms"),
+    ] {
+        let e = parse(line).unwrap_err();
+        assert_eq!(e.column, column, "{line}: {}", e.message);
+        assert!(e.message.contains(words), "{line}: {}", e.message);
+    }
+    // A line of a thousand nested repeats is refused at the second, not read through.
+    let nested = "repeat 2 every 5ms ".repeat(1000) + "quietall";
+    assert_eq!(parse(&nested).unwrap_err().column, 20);
+    // A script expands it into its commands, in time order with the other lines.
+    let text = "1.0 repeat 3 every 250ms ui ui_click\n1.2 quietall\n";
+    let (commands, d) = parse_script(text, Path::new("burst.txt"));
+    assert!(d.is_empty(), "{d:?}");
+    let timed: Vec<(f64, u32)> = commands.iter().map(|c| (c.time, c.line)).collect();
+    assert_eq!(timed, [(1.0, 1), (1.2, 2), (1.25, 1), (1.5, 1)]);
+    let (_, d) = parse_script(
+        "1.0 repeat 3 every 50 ui ui_click\n",
+        Path::new("burst.txt"),
+    );
+    assert_eq!((d[0].line, d[0].column), (1, 20), "{d:?}");
+}
+
+#[test]
 fn scripts_have_times_and_report_lines() {
     let text = "# tour\n0.0 ui ui_click\n1.5 sev vox laugh @2 ; comment\n\nx quietall\n1.0 quietall\n2 nonsense\n";
     let (commands, d) = parse_script(text, Path::new("tour.txt"));
@@ -180,6 +254,8 @@ fn completion_words_come_from_the_table_in_order() {
         "solo",
         "monitor",
         "tune",
+        "voices",
+        "repeat",
     ];
     assert_eq!(WORDS, expected);
     for word in WORDS {

@@ -434,6 +434,7 @@ impl EngineThread {
         snapshot.replies.append(&mut self.replies);
         let reload = &snapshot.reload;
         if reload.applied != self.status.applied
+            || reload.noticed != self.status.noticed
             || reload.watch != self.status.watch
             || reload.errors != self.status.errors
         {

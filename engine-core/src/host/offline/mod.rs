@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 /// The Box-X voice limits a session takes (`--voices`, `set voices`, a capture's
 /// header).
-pub const VOICE_LIMITS: std::ops::RangeInclusive<usize> = 1..=1024;
+pub const VOICE_LIMITS: std::ops::RangeInclusive<usize> = 1..=crate::runtime::engine::MAX_VOICES;
 
 /// The sample rates a render takes, in Hz (`--rate`, a capture's header).
 pub const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 8_000..=192_000;

@@ -4,17 +4,12 @@ use super::{
     Assertion, Bound, Compare, Counted, Expectation, NameKind, NameRef, QaScript, Sounding,
 };
 use crate::host::command::line::split_words;
-use crate::host::command::{
-    Command, ScriptLine, TimedCommand, WorldCommand, line_command, script_lines,
-};
+use crate::host::command::{Command, ScriptLine, WorldCommand, line_commands, script_lines};
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::suggest::closest;
 use crate::world::cache_settings::{MAX_CACHE_MB, budget_bytes};
 use std::path::Path;
-
-/// The most commands one `repeat` line makes.
-pub const MAX_REPEAT: u32 = 10_000;
 
 /// Every assertion word after `expect`.
 const ASSERTIONS: [&str; 17] = [
@@ -43,14 +38,12 @@ pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
         };
         let result = match line.rest.split_whitespace().next() {
             Some("expect") => expectation(&line).map(|e| script.expectations.push(e)),
-            Some("repeat") => repeat(&line, file).map(|c| script.commands.extend(c)),
-
             Some("set") => setting(&line, &script).map(|setting| match setting {
                 Setting::Voices(n) => script.voices = Some(n),
                 Setting::Cache(bytes) => script.cache_budget = Some(bytes),
             }),
-            _ => line_command(&line, file)
-                .map(|c| script.commands.push(c))
+            _ => line_commands(&line, file)
+                .map(|c| script.commands.extend(c))
                 .map_err(|d| (d.column, d.message)),
         };
         if let Err((column, message)) = result {
@@ -91,61 +84,6 @@ fn words<'a>(line: &ScriptLine<'a>) -> Vec<(u32, &'a str)> {
         .into_iter()
         .map(|(column, word)| (column + line.rest_column - 1, word))
         .collect()
-}
-
-/// `repeat <n> every <ms>ms <command>`: n commands, `ms` apart from the line's time.
-fn repeat(line: &ScriptLine<'_>, file: &Path) -> Result<Vec<TimedCommand>, Problem> {
-    let words = words(line);
-    let usage =
-        "write `repeat <n> every <ms>ms <command>`, e.g. `repeat 10 every 50ms sev ui_click`";
-    let end = words
-        .last()
-        .map_or(line.rest_column, |(c, w)| c + w.len() as u32);
-    let word = |i: usize| words.get(i).copied().ok_or((end, usage.to_string()));
-    let (count_column, count_text) = word(1)?;
-    let count = count_text
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (1..=MAX_REPEAT).contains(n))
-        .ok_or_else(|| {
-            (
-                count_column,
-                format!("`{count_text}` is not a count from 1 to {MAX_REPEAT}: {usage}"),
-            )
-        })?;
-    let (every_column, every) = word(2)?;
-    if every != "every" {
-        return Err((
-            every_column,
-            format!("`{every}` where `every` belongs: {usage}"),
-        ));
-    }
-    let (ms_column, ms_text) = word(3)?;
-    let ms = ms_text
-        .strip_suffix("ms")
-        .and_then(|n| n.parse::<f64>().ok())
-        .filter(|ms| ms.is_finite() && *ms > 0.0)
-        .ok_or_else(|| {
-            (
-                ms_column,
-                format!("`{ms_text}` is not a time in milliseconds such as `50ms`: {usage}"),
-            )
-        })?;
-    let (command_column, _) = word(4)?;
-    let start = usize::try_from(command_column - line.rest_column).unwrap_or(0);
-    let rest: String = line.rest.chars().skip(start).collect();
-    let inner = ScriptLine {
-        rest: &rest,
-        rest_column: command_column,
-        ..*line
-    };
-    let first = line_command(&inner, file).map_err(|d| (d.column, d.message))?;
-    Ok((0..count)
-        .map(|k| TimedCommand {
-            time: line.time + f64::from(k) * ms / 1000.0,
-            ..first.clone()
-        })
-        .collect())
 }
 
 /// What a `set` line sets.

@@ -10,6 +10,7 @@ use super::{Counted, parse_qa};
 use crate::host::command::{self, Command};
 use crate::runtime::{SampleTime, TraceRecord};
 use crate::tools::why::{Verdict, decisions};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -35,6 +36,9 @@ pub struct Offer {
     pub seen: String,
     /// Ticked: it goes into the script.
     pub ticked: bool,
+    /// The command whose decision it checks (an index into [`Recording::commands`]), if
+    /// one: left out with it.
+    pub line: Option<usize>,
 }
 
 /// The lines of a console history that make a script, and the expectations offered.
@@ -42,6 +46,9 @@ pub struct Offer {
 pub struct Recording {
     /// The commands: seconds from the first, and the line.
     pub commands: Vec<(f64, String)>,
+    /// Commands the tester leaves out of the script (indices into `commands`): neither
+    /// they nor the expectations about them are written.
+    pub dropped: BTreeSet<usize>,
     /// Lines left out, and why.
     pub skipped: Vec<(String, String)>,
     /// The expectations offered, in time order.
@@ -88,23 +95,24 @@ pub fn record(history: &[HandLine], records: &[TraceRecord], rate: u32) -> Recor
     // Each trigger a line caused: at the line's own time, of an event the line names.
     let triggers: Vec<_> = decisions(&window)
         .into_iter()
-        .filter(|d| {
-            ran.iter().any(|(at, command)| {
+        .filter_map(|d| {
+            let line = ran.iter().position(|(at, command)| {
                 *at == d.time
                     && command
                         .to_string()
                         .to_ascii_lowercase()
                         .contains(&d.event.to_ascii_lowercase())
-            })
+            })?;
+            Some((line, d))
         })
         .collect();
-    for (i, d) in triggers.iter().enumerate() {
+    for (i, (line, d)) in triggers.iter().enumerate() {
         let at = seconds(d.time);
         let check_at = ((at + SETTLE) * 1000.0).round() / 1000.0;
         // "The last trigger" must still be this one when it is checked.
         let again = triggers[i + 1..]
             .iter()
-            .any(|later| later.event == d.event && seconds(later.time) <= check_at);
+            .any(|(_, later)| later.event == d.event && seconds(later.time) <= check_at);
         if again {
             continue;
         }
@@ -122,6 +130,7 @@ pub fn record(history: &[HandLine], records: &[TraceRecord], rate: u32) -> Recor
             assertion,
             seen: d.verdict.sentence(),
             ticked: true,
+            line: Some(*line),
         });
     }
     // At the end: what went wrong (or did not), and how crowded it got.
@@ -139,6 +148,7 @@ pub fn record(history: &[HandLine], records: &[TraceRecord], rate: u32) -> Recor
             assertion: "no fault".into(),
             seen: "no track faulted".into(),
             ticked: true,
+            line: None,
         }
     } else {
         Offer {
@@ -146,6 +156,7 @@ pub fn record(history: &[HandLine], records: &[TraceRecord], rate: u32) -> Recor
             assertion: format!("count faults == {faults}"),
             seen: format!("{faults} fault(s)"),
             ticked: false,
+            line: None,
         }
     });
     for (what, name) in [(Counted::Steals, "steals"), (Counted::Refusals, "refusals")] {
@@ -155,28 +166,42 @@ pub fn record(history: &[HandLine], records: &[TraceRecord], rate: u32) -> Recor
             assertion: format!("count {name} == {n}"),
             seen: format!("{n} {name} by a second after the last line"),
             ticked: false,
+            line: None,
         });
     }
     recording
 }
 
 impl Recording {
-    /// The script: a comment saying where it came from, then the commands and the ticked
-    /// expectations in time order (an expectation after the commands of its time).
+    /// True if command `index` goes into the script (it was not left out).
+    pub fn keeps(&self, index: usize) -> bool {
+        !self.dropped.contains(&index)
+    }
+
+    /// True if `offer` can go into the script: the command it checks was not left out.
+    pub fn offer_applies(&self, offer: &Offer) -> bool {
+        offer.line.is_none_or(|line| self.keeps(line))
+    }
+
+    /// The script: a comment saying where it came from, then the commands kept and the
+    /// ticked expectations about them in time order (an expectation after the commands
+    /// of its time).
     pub fn script(&self, origin: &str) -> String {
+        let kept = (0..self.commands.len()).filter(|i| self.keeps(*i)).count();
         let mut out = format!(
-            "# {origin}\n# Recorded from the console: {} line(s); times are seconds from the \
-             first,\n# on a fresh engine.\n",
-            self.commands.len()
+            "# {origin}\n# Recorded from the console: {kept} line(s); times are seconds from the \
+             first,\n# on a fresh engine.\n"
         );
         let mut lines: Vec<(f64, u8, String)> = self
             .commands
             .iter()
-            .map(|(s, line)| (*s, 0, line.clone()))
+            .enumerate()
+            .filter(|(i, _)| self.keeps(*i))
+            .map(|(_, (s, line))| (*s, 0, line.clone()))
             .chain(
                 self.offers
                     .iter()
-                    .filter(|o| o.ticked)
+                    .filter(|o| o.ticked && self.offer_applies(o))
                     .map(|o| (o.seconds, 1, format!("expect {}", o.assertion))),
             )
             .collect();

@@ -37,6 +37,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use worker::{Message, Worker};
 
+/// Extensions of files in the data folders that the project does not read but that are
+/// watched for whoever shows them (the workbench's QA tab): QA scripts. A change to one
+/// reloads nothing; it is counted in [`ReloadStatus::noticed`].
+pub const NOTICED_EXTENSIONS: &[&str] = &["qa"];
+
 /// How reloading behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReloadConfig {
@@ -131,6 +136,9 @@ pub struct Reload {
     pub errors: Vec<FileErrors>,
     /// What the watcher watches, and its problems.
     pub watch: WatchStatus,
+    /// Files of [`NOTICED_EXTENSIONS`] that changed, appeared or went (nothing is
+    /// loaded for them).
+    pub noticed: Vec<PathBuf>,
     /// When the first event of the batch was seen.
     pub first_change: Instant,
     /// When the batch was loaded (the project assembled, the samples in the cache).
@@ -147,6 +155,7 @@ impl Reload {
             samples: Vec::new(),
             errors: Vec::new(),
             watch,
+            noticed: Vec::new(),
             first_change: batch.first,
             ready_at: batch.first,
         }
@@ -162,12 +171,14 @@ impl Reload {
             samples: Vec::new(),
             errors,
             watch,
+            noticed: Vec::new(),
             first_change: now,
             ready_at: now,
         }
     }
 
-    /// True if it only carries the watcher's state (nothing to swap or reload).
+    /// True if it only carries the watcher's state and what it noticed (nothing to swap
+    /// or reload).
     pub fn is_status_only(&self) -> bool {
         self.project.is_none() && self.samples.is_empty() && self.files.is_empty() && !self.rescan
     }
@@ -212,6 +223,9 @@ pub struct ReloadStatus {
     pub errors: Vec<FileErrors>,
     /// The project now live, after a reload swapped one in (for the workbench's panels).
     pub project: Option<Arc<Project>>,
+    /// Batches in which files of [`NOTICED_EXTENSIONS`] (QA scripts) changed, appeared
+    /// or went: whoever shows them looks again when it moves.
+    pub noticed: u64,
 }
 
 /// Watches a project's data directories and loads what changes, on its own thread.

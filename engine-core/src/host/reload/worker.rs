@@ -4,7 +4,7 @@
 //! a finished [`Reload`] to whoever applies it.
 
 use super::watch::{Batch, Debouncer, DirWatcher, Signal, WatchStatus};
-use super::{FileErrors, Reload, ReloadConfig, SampleChange, SampleOutcome};
+use super::{FileErrors, NOTICED_EXTENSIONS, Reload, ReloadConfig, SampleChange, SampleOutcome};
 use crate::sound::audio::decode::{self, DecodeLimits};
 use crate::sound::cache::{CacheError, Handle, ResourceCache};
 use crate::toolchain::diag::{DiagCode, Diagnostic};
@@ -274,8 +274,8 @@ impl Worker {
         })
     }
 
-    /// True for files the project or the cache reads: samples, project files, and the
-    /// files sources include.
+    /// True for files the project or the cache reads — samples, project files, and the
+    /// files sources include — and the files noticed for others ([`Self::noticed`]).
     fn relevant(&self, path: &Path) -> bool {
         if !self.in_data_dir(path, false) {
             return false;
@@ -283,8 +283,15 @@ impl Worker {
         let ext = extension(path);
         SAMPLE_EXTENSIONS.contains(&ext.as_str())
             || PROJECT_EXTENSIONS.contains(&ext.as_str())
+            || NOTICED_EXTENSIONS.contains(&ext.as_str())
             || self.includes.contains(path)
             || self.is_pack(path)
+    }
+
+    /// True for a file the project does not read but whose changes are passed on
+    /// ([`NOTICED_EXTENSIONS`]: QA scripts).
+    fn noticed(&self, path: &Path) -> bool {
+        NOTICED_EXTENSIONS.contains(&extension(path).as_str()) && !self.includes.contains(path)
     }
 
     /// A zip pack: a `*.zip` at the top of a data folder.
@@ -307,7 +314,9 @@ impl Worker {
         let mut samples: BTreeSet<PathBuf> = BTreeSet::new();
         let mut packs = Vec::new();
         let mut project = batch.rescan;
-        for path in &batch.paths {
+        let (noticed, paths): (Vec<PathBuf>, Vec<PathBuf>) =
+            batch.paths.iter().cloned().partition(|p| self.noticed(p));
+        for path in &paths {
             if self.is_pack(path) {
                 // A pack added, replaced or removed changes which patches find their file.
                 packs.push(path.clone());
@@ -323,9 +332,14 @@ impl Worker {
             }
         }
         if !project && samples.is_empty() {
-            return None;
+            return (!noticed.is_empty()).then(|| Reload {
+                noticed,
+                ..Reload::status_only(self.watcher.status(), self.errors())
+            });
         }
         let mut reload = Reload::new(batch, self.watcher.status());
+        reload.files = paths;
+        reload.noticed = noticed;
         if project {
             let (new, report) = self.base.reload();
             samples.extend(report.samples.all().cloned());

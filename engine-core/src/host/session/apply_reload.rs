@@ -56,22 +56,26 @@ fn traced(track: &ActiveTrack) -> RunningTrack {
 }
 
 /// Swaps `project` into `session`'s engine. Voices already sounding keep the sample data
-/// they hold. Tracks whose code was running cannot go on (the engine rebuilds its
-/// program, so their code may have moved): with `restart`, each one the new project
-/// still defines is cut (its notes fade out at once, so the old and the new version do
-/// not sound together) and starts again from the top for the same objects, with default
-/// event arguments; without `restart`, or if the new project no longer defines it, it
-/// stops and its current notes play out. Returns one event per track restarted,
-/// stopped or dropped (also traced).
+/// they hold. A running track plays on when the new project changes nothing it runs by
+/// from what the engine has now — its code, its track's fields (a value tuned live and
+/// then saved is no change), the patches, hit lists and event mappings
+/// ([`crate::runtime::Engine::replace_project`]). Any other track whose code was
+/// running cannot go on (its code may have moved): with `restart`, each one the new
+/// project still defines is cut (its notes fade out at once, so the old and the new
+/// version do not sound together) and starts again from the top for the same objects,
+/// with default event arguments; without `restart`, or if the new project no longer
+/// defines it, it stops and its current notes play out. Returns one event per track
+/// restarted, stopped or dropped (also traced).
 pub fn swap_project(session: &mut Session, project: Project, restart: bool) -> Vec<ReloadEvent> {
-    let running: Vec<ActiveTrack> = session
+    let mut running: Vec<ActiveTrack> = session
         .engine
         .active_tracks()
         .into_iter()
         .filter(|t| !t.finished)
         .collect();
     session.server.warm_up(&project);
-    session.engine.replace_project(project);
+    let playing_on = session.engine.replace_project(project);
+    running.retain(|t| !playing_on.contains(&t.track));
     let mut log = ReloadLog::new(session);
     let mut stopped = BTreeSet::new();
     let restarts = stop_running(&mut log, running, restart, &mut stopped);
@@ -285,6 +289,9 @@ impl ReloadStatus {
     pub fn apply(&mut self, session: &mut Session, reload: Reload, config: &ReloadConfig) {
         self.watch = reload.watch.clone();
         self.errors = reload.errors.clone();
+        if !reload.noticed.is_empty() {
+            self.noticed += 1;
+        }
         let project = reload.project.is_some();
         if let Some(summary) = session.apply_reload(reload, config) {
             self.applied += 1;
@@ -363,6 +370,7 @@ pub(crate) fn reload_from_disk(session: &mut Session) -> String {
         samples,
         errors: Vec::new(),
         watch: WatchStatus::default(),
+        noticed: Vec::new(),
         first_change: now,
         ready_at: now,
     };

@@ -36,7 +36,9 @@ pub use lifecycle::Quieted;
 mod records;
 mod tick;
 mod tuning;
+mod voice_limit;
 mod world_voices;
+pub use voice_limit::{MAX_VOICES, VoiceLimitChange};
 
 pub use crate::runtime::hooks::HookEvent;
 pub use crate::runtime::outcome::{Outcome, TriggerError};
@@ -380,33 +382,43 @@ impl Engine {
         diagnostics
     }
 
-    /// Replaces the project (a data directory was added or reloaded). Tracks already
-    /// playing keep running the code they started with; new triggers use the new one.
-    pub fn replace_project(&mut self, project: Project) {
-        self.program = Arc::new(Program::build(&project));
+    /// Replaces the project (a data directory was added or reloaded); new triggers use
+    /// the new one. A thread keeps op indices into the old program, so a running track
+    /// stops (its notes keep their natural end) unless nothing it runs by changed: the
+    /// same code, the same patches, hit lists and event mappings, and its own track's
+    /// fields as the engine has them now (tuned live included) — the reload that follows
+    /// saving a value the engine already has. Returns the tracks that play on.
+    pub fn replace_project(&mut self, project: Project) -> BTreeSet<u32> {
+        let program = Program::build(&project);
+        let same_code = *self.program == program
+            && self.project.patches == project.patches
+            && self.project.hit_lists == project.hit_lists
+            && self.project.events == project.events;
+        let mut kept = BTreeSet::new();
+        let mut stopping = Vec::new();
+        for (index, th) in self.threads.iter().enumerate() {
+            let Some(th) = th.as_ref().filter(|t| t.state != ThreadState::Finished) else {
+                continue;
+            };
+            if same_code && self.project.tracks.get(&th.track) == project.tracks.get(&th.track) {
+                kept.insert(th.track);
+            } else {
+                stopping.push(index);
+            }
+        }
+        self.program = Arc::new(program);
         // Line breakpoints are found in the new code again.
         self.debug.program_changed();
         self.project = Arc::new(project);
         self.events.clear();
-        // Threads keep op indices into the old program: stop the ones whose code may no
-        // longer be where they are, keeping their notes' natural end.
-        let running: Vec<usize> = self
-            .threads
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| {
-                t.as_ref()
-                    .filter(|t| t.state != ThreadState::Finished)
-                    .map(|_| i)
-            })
-            .collect();
-        for index in running {
+        for index in stopping {
             if let Some(th) = self.threads.get_mut(index).and_then(Option::as_mut) {
                 th.state = ThreadState::Finished;
             }
             self.record_thread(TraceKind::Track, index, TraceEvent::CodeReplaced);
             self.finish_if_silent(index);
         }
+        kept
     }
 
     /// Every track playing now.

@@ -28,6 +28,9 @@ pub enum EndReason {
     Fault,
     /// The `play_trk` chain it belonged to was stopped.
     ChainStopped,
+    /// The voice limit was lowered below the voices in use, and Box-X let it go first
+    /// (the lowest priority, the oldest on a tie).
+    VoiceLimit,
 }
 
 impl EndReason {
@@ -45,6 +48,7 @@ impl EndReason {
             EndReason::SequenceGroupKill => "seqgroup_kill",
             EndReason::Fault => "fault",
             EndReason::ChainStopped => "its play_trk chain was stopped",
+            EndReason::VoiceLimit => "the voice limit was lowered",
         }
     }
 }

@@ -282,7 +282,7 @@ pub enum TraceEvent {
         /// The slot.
         voice: usize,
         /// Why: `Ended` (it went silent), `Stolen`, `QuietAll`, `LastOwnerQuieted`
-        /// (`quiet` of its last receiver).
+        /// (`quiet` of its last receiver), `VoiceLimit` (the limit was lowered).
         why: EndReason,
     },
     /// A stop event: the track's notes play out.
@@ -417,6 +417,15 @@ pub enum TraceEvent {
         place: Option<CodePlace>,
         /// Why: a breakpoint, a step's end, a fault.
         reason: crate::runtime::debug::PauseReason,
+    },
+    /// The voice limit was lowered below the voices in use: Box-X let this track go
+    /// (the lowest priority playing, the oldest on a tie); it stops at once. A world
+    /// player let go says so with [`TraceEvent::WorldVoiceLeft`].
+    LimitStopped {
+        /// The track that lost its voice, as compared.
+        victim: Occupant,
+        /// The voice limit now.
+        capacity: usize,
     },
 }
 
@@ -603,6 +612,10 @@ impl TraceEvent {
                 ids(left)
             ),
             E::QuietAll { count } => write!(f, "quiet all: {count} track(s) stop"),
+            E::LimitStopped { victim, capacity } => write!(
+                f,
+                "the voice limit is now {capacity}: {victim} stops, the lowest priority playing"
+            ),
             E::WorldVoiceLeft { who, voice, why } => {
                 write!(f, "{who} leaves voice {voice} ({why})")
             }

@@ -45,7 +45,7 @@ impl Doc {
         }
     }
 
-    pub(super) fn parse(path: &Path, bytes: &[u8]) -> Self {
+    pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Self {
         match Self::kind_for(path) {
             DefinitionKind::HotFile => Doc::Hot(HotDocument::parse(bytes)),
             DefinitionKind::SourceList => Doc::Source(SourceDoc::parse(bytes)),

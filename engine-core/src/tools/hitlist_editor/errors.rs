@@ -79,6 +79,15 @@ pub enum SaveError {
         /// Hash of the content on disk now, if it could be read.
         disk_hash: Option<u64>,
     },
+    /// The edits could not be put over the file as it is now (the line an edit is for
+    /// is not in it any more); nothing was written.
+    #[error("{}: cannot save over the file as it is now: {message}; not saved", path.display())]
+    NotMerged {
+        /// The file.
+        path: PathBuf,
+        /// What is missing.
+        message: String,
+    },
     /// Reading or writing failed.
     #[error("{}: cannot save: {message}", path.display())]
     Io {

@@ -159,6 +159,19 @@ impl FileSession {
         self.write()
     }
 
+    /// Writes `merged` — the edits put over `theirs`, the file as it is on disk now —
+    /// and starts over from it (the lines reported are those that differ from theirs).
+    ///
+    /// # Errors
+    /// [`SaveError::Io`] when writing fails; the file is untouched then.
+    pub(crate) fn save_over(&mut self, theirs: &Doc, merged: Doc) -> Result<SaveReport, SaveError> {
+        let changed = super::session::line_changes(theirs, &merged);
+        self.current = merged;
+        let report = self.write_bytes(changed)?;
+        self.start_over(self.current.clone());
+        Ok(report)
+    }
+
     fn write(&mut self) -> Result<SaveReport, SaveError> {
         let changed = self.pending_changes();
         if !self.is_modified() {

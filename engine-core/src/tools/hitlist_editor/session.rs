@@ -93,22 +93,36 @@ impl FileSession {
 
     /// The lines that differ from the file as opened (or last saved).
     pub(crate) fn pending_changes(&self) -> Vec<LineChange> {
-        let before = self.base.line_contents();
-        let after = self.current.line_contents();
-        let count = before.len().max(after.len());
-        (0..count)
-            .filter_map(|i| {
-                let (b, a) = (before.get(i), after.get(i));
-                (b != a).then(|| LineChange {
-                    line: to_u32(i).saturating_add(1),
-                    before: b
-                        .map(|b| String::from_utf8_lossy(b).into_owned())
-                        .unwrap_or_default(),
-                    after: a
-                        .map(|a| String::from_utf8_lossy(a).into_owned())
-                        .unwrap_or_default(),
-                })
-            })
-            .collect()
+        line_changes(&self.base, &self.current)
     }
+
+    /// Makes `doc` the document and the file's content as last seen on disk (it was just
+    /// written), with a fresh undo history.
+    pub(crate) fn start_over(&mut self, doc: Doc) {
+        self.base = doc.clone();
+        self.current = doc;
+        self.undo.clear();
+        self.redo.clear();
+    }
+}
+
+/// The lines of `after` that differ from `before`.
+pub(crate) fn line_changes(before: &Doc, after: &Doc) -> Vec<LineChange> {
+    let before = before.line_contents();
+    let after = after.line_contents();
+    let count = before.len().max(after.len());
+    (0..count)
+        .filter_map(|i| {
+            let (b, a) = (before.get(i), after.get(i));
+            (b != a).then(|| LineChange {
+                line: to_u32(i).saturating_add(1),
+                before: b
+                    .map(|b| String::from_utf8_lossy(b).into_owned())
+                    .unwrap_or_default(),
+                after: a
+                    .map(|a| String::from_utf8_lossy(a).into_owned())
+                    .unwrap_or_default(),
+            })
+        })
+        .collect()
 }

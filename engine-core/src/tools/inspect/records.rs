@@ -45,6 +45,12 @@ impl VoiceHistory {
                 };
                 self.close(victim.voice, record.time, end);
             }
+            TraceEvent::LimitStopped { victim, capacity } => {
+                let end = LaneEnd::Killed {
+                    reason: format!("the voice limit was lowered to {capacity}"),
+                };
+                self.close(victim.voice, record.time, end);
+            }
             TraceEvent::Interrupted {
                 voice,
                 finish_loops,
@@ -145,7 +151,8 @@ impl VoiceHistory {
             EndReason::KilledByEvent
             | EndReason::KilledItself
             | EndReason::SequenceGroupKill
-            | EndReason::ChainStopped => LaneEnd::Killed {
+            | EndReason::ChainStopped
+            | EndReason::VoiceLimit => LaneEnd::Killed {
                 reason: why.to_string(),
             },
         };

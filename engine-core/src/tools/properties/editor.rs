@@ -2,24 +2,42 @@
 //! a field set to a new value rewrites only that field of that line (a `.hot` entry, or a
 //! source's `LIST` line), undo and redo, the values pending against the file on disk,
 //! and saving through the hit-list editor's file session (refused over a file someone
-//! else changed).
+//! else changed, unless "save anyway").
+//!
+//! The edits are the fields changed from the file as opened; what the panel shows and
+//! what is saved is those fields put over the file as it was last read from disk
+//! ([`PropertyEditor::follow_disk`]) — a three-way merge by field: the fields someone
+//! else changed meanwhile and nobody edited here keep their change, and "save anyway"
+//! writes only the edited fields over the file as it is then.
 
-use super::value::{SpliceError, check_text, field_text, format_input, replace_field};
+use super::value::{
+    SpliceError, check_text, field_ranges, field_text, format_input, replace_field,
+};
 use super::{
     FieldValue, PendingValue, Property, PropertyError, PropertyInput, PropertySheet, PropertyTarget,
 };
 use crate::toolchain::formats::hot::{SECTION_EVENT_MAPPING, SECTION_PATCH, SECTION_TRACK};
 use crate::toolchain::project::Project;
-use crate::tools::hitlist_editor::document::ListLine;
-use crate::tools::hitlist_editor::session::{FileSession, LineChange};
+use crate::tools::hitlist_editor::document::{Doc, ListLine};
+use crate::tools::hitlist_editor::session::{FileSession, LineChange, line_changes};
 use crate::tools::hitlist_editor::{DiskStatus, SaveError, SaveReport, disk};
 use std::path::Path;
+
+/// The sections a property editor edits.
+const SECTIONS: [&str; 3] = [SECTION_TRACK, SECTION_PATCH, SECTION_EVENT_MAPPING];
 
 /// An editing session on one file's track, patch and event-mapping lines.
 #[derive(Debug, Clone)]
 pub struct PropertyEditor {
     file: FileSession,
+    /// The file as last read from disk (at open, [`Self::follow_disk`], a save): what
+    /// the fields not edited show, and what the edited ones are put over.
+    disk: Doc,
 }
+
+/// The fields edited in one entry line: the section, the entry's key, and each field's
+/// index and new text.
+type EntryEdits = (&'static str, String, Vec<(usize, String)>);
 
 impl PropertyEditor {
     /// Opens `path` for editing and remembers its content, hash and modification time.
@@ -32,9 +50,81 @@ impl PropertyEditor {
             path: path.clone(),
             message: e.to_string(),
         })?;
+        let file = FileSession::new(path, bytes);
         Ok(Self {
-            file: FileSession::new(path, bytes),
+            disk: file.base.clone(),
+            file,
         })
+    }
+
+    /// Reads the file on disk again; true if it changed since it was last read. The
+    /// fields not edited then show what it says now ([`Self::sheet`], [`Self::pending`]);
+    /// a file that cannot be read is left as last read.
+    pub fn follow_disk(&mut self) -> bool {
+        let Ok(bytes) = disk::read_file(&self.file.path) else {
+            return false;
+        };
+        let now = Doc::parse(&self.file.path, &bytes);
+        if now == self.disk {
+            return false;
+        }
+        self.disk = now;
+        true
+    }
+
+    /// Every field edited (changed from the file as opened), entry by entry.
+    fn edits(&self) -> Vec<EntryEdits> {
+        let mut out = Vec::new();
+        for section in SECTIONS {
+            let opened = self.file.base.entry_lines(section);
+            for now in self.file.current.entry_lines(section) {
+                let Some(before) = opened.iter().find(|l| l.line == now.line) else {
+                    continue;
+                };
+                if before.value == now.value {
+                    continue;
+                }
+                let fields: Vec<(usize, String)> = (0..field_ranges(&now.value).len())
+                    .filter_map(|i| {
+                        let text = field_text(&now.value, i)?;
+                        (field_text(&before.value, i) != Some(text)).then(|| (i, text.to_owned()))
+                    })
+                    .collect();
+                out.push((section, now.key, fields));
+            }
+        }
+        out
+    }
+
+    /// The edited fields put over `theirs` (each into the line of its entry's key there),
+    /// every other byte of `theirs` kept.
+    fn merged_onto(&self, theirs: &Doc) -> Result<Doc, String> {
+        let mut doc = theirs.clone();
+        for (section, key, fields) in self.edits() {
+            let gone = || format!("the {section} line of `{key}` is not in it any more");
+            let entry = doc.effective_entry(section, &key).ok_or_else(gone)?;
+            let mut value = entry.value;
+            for (index, text) in fields {
+                value = replace_field(&value, index, &text).map_err(
+                    |SpliceError::TooFewFields { has }| {
+                        format!("its {section} line of `{key}` has only {has} fields")
+                    },
+                )?;
+            }
+            doc.set_entry(section, &key, &value)
+                .map_err(|e| format!("{section} `{key}`: {e}"))?;
+        }
+        Ok(doc)
+    }
+
+    /// The document as the panel shows it and a save would write it, and the file it is
+    /// compared with: the edits over the file as last read — or, when they no longer
+    /// fit it (an edited line is gone), the edits over the file as opened.
+    fn shown(&self) -> (Doc, &Doc) {
+        match self.merged_onto(&self.disk) {
+            Ok(doc) => (doc, &self.disk),
+            Err(_) => (self.file.current.clone(), &self.file.base),
+        }
     }
 
     /// The file being edited.
@@ -42,8 +132,9 @@ impl PropertyEditor {
         &self.file.path
     }
 
-    /// The line of `target` in this file: the one its definition came from.
-    fn entry(&self, project: &Project, target: &PropertyTarget) -> Result<ListLine, PropertyError> {
+    /// The key of `target`'s line in this file: the line its definition came from, in
+    /// the file as last read (which the project was loaded from).
+    fn key_of(&self, project: &Project, target: &PropertyTarget) -> Result<String, PropertyError> {
         let origin = target
             .origin(project)
             .ok_or_else(|| PropertyError::Unknown {
@@ -57,12 +148,28 @@ impl PropertyEditor {
         if *origin.file != *self.file.path {
             return Err(not_here());
         }
-        self.file
-            .current
+        self.disk
             .entry_lines(target.section())
             .into_iter()
             .find(|l| l.line == origin.line)
+            .map(|l| l.key)
             .ok_or_else(not_here)
+    }
+
+    /// `target`'s line in `doc`, found by its key.
+    fn entry_in(
+        &self,
+        doc: &Doc,
+        project: &Project,
+        target: &PropertyTarget,
+    ) -> Result<ListLine, PropertyError> {
+        let key = self.key_of(project, target)?;
+        doc.effective_entry(target.section(), &key)
+            .ok_or_else(|| PropertyError::NoEntry {
+                path: self.file.path.clone(),
+                line: target.origin(project).map_or(0, |o| o.line),
+                target: target.to_string(),
+            })
     }
 
     /// The target's fields as they are now in the editor, beside what the file on disk
@@ -75,13 +182,9 @@ impl PropertyEditor {
         project: &Project,
         target: &PropertyTarget,
     ) -> Result<PropertySheet, PropertyError> {
-        let entry = self.entry(project, target)?;
-        let saved = self
-            .file
-            .base
-            .entry_lines(target.section())
-            .into_iter()
-            .find(|l| l.line == entry.line);
+        let (shown, file) = self.shown();
+        let entry = self.entry_in(&shown, project, target)?;
+        let saved = self.entry_in(file, project, target).ok();
         let values = target
             .properties()
             .iter()
@@ -150,7 +253,7 @@ impl PropertyEditor {
         input: &PropertyInput,
         amend: bool,
     ) -> Result<bool, PropertyError> {
-        let entry = self.entry(project, target)?;
+        let entry = self.entry_in(&self.file.current, project, target)?;
         let bad = |message: String| PropertyError::BadValue {
             path: self.file.path.clone(),
             line: entry.line,
@@ -194,10 +297,11 @@ impl PropertyEditor {
     /// it has now and the one on disk: what the running engine should be told after an
     /// edit, an undo or a redo.
     pub fn pending(&self, project: &Project) -> Vec<PendingValue> {
+        let (shown, file) = self.shown();
         let mut out = Vec::new();
-        for section in [SECTION_TRACK, SECTION_PATCH, SECTION_EVENT_MAPPING] {
-            let saved = self.file.base.entry_lines(section);
-            for now in self.file.current.entry_lines(section) {
+        for section in SECTIONS {
+            let saved = file.entry_lines(section);
+            for now in shown.entry_lines(section) {
                 let Some(before) = saved.iter().find(|l| l.line == now.line) else {
                     continue;
                 };
@@ -252,14 +356,16 @@ impl PropertyEditor {
         while self.file.undo() {}
     }
 
-    /// True if the document differs from the file as opened (or last saved).
+    /// True if saving would change the file (as last read from disk).
     pub fn is_modified(&self) -> bool {
-        self.file.is_modified()
+        let (shown, file) = self.shown();
+        shown != *file
     }
 
-    /// The lines that differ from the file as opened (or last saved).
+    /// The lines a save would change in the file (as last read from disk).
     pub fn pending_changes(&self) -> Vec<LineChange> {
-        self.file.pending_changes()
+        let (shown, file) = self.shown();
+        line_changes(file, &shown)
     }
 
     /// The file on disk compared with what was opened (or last saved).
@@ -272,19 +378,47 @@ impl PropertyEditor {
     /// # Errors
     /// [`SaveError`]; the file is untouched then.
     pub fn save(&mut self) -> Result<SaveReport, SaveError> {
-        self.file.save()
+        let report = self.file.save()?;
+        self.disk = self.file.base.clone();
+        Ok(report)
     }
 
-    /// Saves the edits over whatever is on disk now.
+    /// Saves the edits over the file as it is on disk now: only the fields edited are
+    /// written, into their lines as they are now; everything else someone else changed
+    /// stays. A file that is gone is written as the editor has it.
     ///
     /// # Errors
+    /// [`SaveError::NotMerged`] when a line an edit is for is not in the file any more,
     /// [`SaveError::Io`]; the file is untouched then.
     pub fn save_anyway(&mut self) -> Result<SaveReport, SaveError> {
-        self.file.save_anyway()
+        let path = self.file.path.clone();
+        let theirs = match disk::read_file(&path) {
+            Ok(bytes) => Doc::parse(&path, &bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let report = self.file.save_anyway()?;
+                self.disk = self.file.base.clone();
+                return Ok(report);
+            }
+            Err(e) => {
+                return Err(SaveError::Io {
+                    path,
+                    message: e.to_string(),
+                });
+            }
+        };
+        let merged = self
+            .merged_onto(&theirs)
+            .map_err(|message| SaveError::NotMerged {
+                path: path.clone(),
+                message,
+            })?;
+        let report = self.file.save_over(&theirs, merged)?;
+        self.disk = self.file.base.clone();
+        Ok(report)
     }
 
     /// The document as it would be saved now.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.file.current.to_bytes()
+        self.shown().0.to_bytes()
     }
 }
