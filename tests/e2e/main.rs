@@ -16,6 +16,7 @@ mod outputs;
 mod plugins;
 mod qa;
 mod render;
+mod script_inputs;
 mod tidy;
 mod tour;
 mod why;

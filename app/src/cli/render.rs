@@ -9,10 +9,9 @@
 use super::Io;
 use super::args::{Args, usage};
 use super::progress::Bar;
-use anyhow::Context as _;
 use engine_core::host::capture::{CaptureError, CaptureWriter, Header};
 use engine_core::host::command::{
-    MAX_SCRIPT_SECONDS, TimedCommand, parse_script, savelot_refusals,
+    MAX_SCRIPT_SECONDS, TimedCommand, parse_script, read_script, savelot_refusals,
 };
 use engine_core::host::keyframe::Keyframe;
 use engine_core::host::offline::{
@@ -231,8 +230,8 @@ pub(super) fn load_script(
     allow_savelot: bool,
     io: &mut Io<'_>,
 ) -> anyhow::Result<Option<Vec<TimedCommand>>> {
-    let text = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (script, mut problems) = parse_script(&String::from_utf8_lossy(&text), path);
+    let text = read_script(path).map_err(|e| anyhow::anyhow!("cannot read the script {e}"))?;
+    let (script, mut problems) = parse_script(&text, path);
     if !allow_savelot {
         problems.extend(savelot_refusals(&script, path));
         problems.sort_by_key(|d| d.line);

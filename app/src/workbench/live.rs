@@ -180,7 +180,9 @@ impl Workbench {
         }
         if let Some(source) = &self.source {
             let (path, line) = (source.path.clone(), source.line);
-            if let Ok(bytes) = std::fs::read(&path) {
+            if let Ok(bytes) =
+                engine_core::toolchain::fsrules::ReadRules::for_file(&path).read(&path)
+            {
                 self.source = Some(SourceText {
                     path,
                     text: String::from_utf8_lossy(&bytes).into_owned(),

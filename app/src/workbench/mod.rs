@@ -562,7 +562,9 @@ impl Workbench {
     }
 
     fn open_source(&mut self, path: PathBuf, line: u32) {
-        match std::fs::read(&path) {
+        // A text file's rules: never a pipe or a device (the window would wait on it),
+        // never a file larger than a text file may be.
+        match engine_core::toolchain::fsrules::ReadRules::for_file(&path).read(&path) {
             Ok(bytes) => {
                 self.source = Some(SourceText {
                     path,
@@ -572,7 +574,7 @@ impl Workbench {
                 // The Source pane is there when it has something to show.
                 dock::show_pane_remembered(&mut self.tree, Pane::Source, &self.closed);
             }
-            Err(e) => self.status = format!("cannot open {}: {e}", path.display()),
+            Err(refusal) => self.status = format!("cannot open {refusal}"),
         }
     }
 }

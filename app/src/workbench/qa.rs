@@ -12,6 +12,7 @@
 use super::Workbench;
 use super::dock::{self, Pane};
 use engine_core::host::capture::Capture;
+use engine_core::host::command::read_script;
 use engine_core::host::qa::{ScriptRun, run_files, suite_files};
 use engine_core::tools::why::grouped;
 use panels::{QaData, QaScriptState, QaState, WhyTarget};
@@ -35,7 +36,7 @@ pub(super) struct QaRuns {
     /// Each failed run as a capture, by script.
     captures: HashMap<PathBuf, Capture>,
     /// Each script's text when its shown result's run began (to tell a change on disk).
-    ran: HashMap<PathBuf, Vec<u8>>,
+    ran: HashMap<PathBuf, String>,
 }
 
 impl QaRuns {
@@ -64,7 +65,7 @@ impl QaRuns {
                         state: old.remove(&file).unwrap_or_default(),
                         changed: ran
                             .get(&file)
-                            .is_some_and(|text| std::fs::read(&file).ok().as_ref() != Some(text)),
+                            .is_some_and(|text| read_script(&file).ok().as_ref() != Some(text)),
                         file,
                     })
                     .collect();
@@ -120,7 +121,7 @@ impl Workbench {
             script.state = QaState::Running;
             script.changed = false;
             self.qa.captures.remove(&script.file);
-            match std::fs::read(&script.file) {
+            match read_script(&script.file) {
                 Ok(text) => self.qa.ran.insert(script.file.clone(), text),
                 Err(_) => self.qa.ran.remove(&script.file),
             };

@@ -182,11 +182,11 @@ impl Workbench {
 /// Reads, checks and renders a script, reporting progress into `share`; the sentence for
 /// the status bar.
 fn render(project: Project, script: &Path, out: &Path, share: &RenderShare) -> String {
-    let text = match std::fs::read(script) {
+    let text = match engine_core::host::command::read_script(script) {
         Ok(text) => text,
-        Err(e) => return format!("cannot read {}: {e}", script.display()),
+        Err(e) => return format!("cannot read the script {e}"),
     };
-    let (commands, mut problems) = parse_script(&String::from_utf8_lossy(&text), script);
+    let (commands, mut problems) = parse_script(&text, script);
     // A script chosen to render was not asked to save the lot.
     problems.extend(savelot_refusals(&commands, script));
     let errors: Vec<String> = problems

@@ -134,6 +134,22 @@ fn limits_table_matches_the_code() {
             engine_core::host::command::MAX_SCRIPT_SECONDS as u64,
         ),
         (
+            "command::MAX_SCRIPT_COMMANDS",
+            engine_core::host::command::MAX_SCRIPT_COMMANDS as u64,
+        ),
+        (
+            "command::MAX_SCRIPT_PROBLEMS",
+            engine_core::host::command::MAX_SCRIPT_PROBLEMS as u64,
+        ),
+        (
+            "repeat::MAX_REPEAT",
+            u64::from(engine_core::host::command::repeat::MAX_REPEAT),
+        ),
+        (
+            "qa::MAX_EXPECTATIONS",
+            engine_core::host::qa::MAX_EXPECTATIONS as u64,
+        ),
+        (
             "compare::MAX_COMPARE_SECONDS",
             engine_core::tools::compare::MAX_COMPARE_SECONDS,
         ),

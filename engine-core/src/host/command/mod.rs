@@ -46,8 +46,9 @@ pub use execute::{AuditionError, CommandError, Context, execute};
 pub use grammar::{COMMANDS, CommandSpec, WORDS, help_lines, help_lines_of, parse};
 pub use line::ParseError;
 pub use script::{
-    MAX_SCRIPT_SECONDS, ScriptLine, TimedCommand, line_command, line_commands, parse_script,
-    savelot_refusals, script_lines,
+    MAX_SCRIPT_COMMANDS, MAX_SCRIPT_PROBLEMS, MAX_SCRIPT_SECONDS, ScriptLine, ScriptProblems,
+    ScriptUnreadable, TimedCommand, add_commands, line_command, line_commands, parse_script,
+    read_script, savelot_refusals, script_lines,
 };
 pub use world_arguments::parse_hour;
 

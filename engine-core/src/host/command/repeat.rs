@@ -24,6 +24,34 @@ pub(super) struct Head<'a> {
     pub(super) command: (u32, &'a str),
 }
 
+/// The time between two runs, `<ms>ms`, or what is wrong with it, said as it is wrong:
+/// a number without its unit, no number, no time apart, no end.
+fn read_every(text: &str) -> Result<f64, String> {
+    let Some(number) = text.strip_suffix("ms") else {
+        return Err(match text.parse::<f64>() {
+            Ok(_) => format!("`{text}` needs its unit: write `{text}ms`"),
+            Err(_) => format!("`{text}` is not a time in milliseconds such as `50ms`"),
+        });
+    };
+    let Ok(ms) = number.parse::<f64>() else {
+        return Err(format!(
+            "`{text}` is not a time in milliseconds such as `50ms`"
+        ));
+    };
+    if !ms.is_finite() {
+        return Err(format!(
+            "`{text}` is no time: write a number of milliseconds"
+        ));
+    }
+    if ms <= 0.0 {
+        return Err(format!(
+            "`{text}` is no time apart: the runs of a `repeat` are more than 0 ms apart \
+             (for commands at one time, write a line each)"
+        ));
+    }
+    Ok(ms)
+}
+
 /// The words of `repeat <n> every <ms>ms` and where the command starts.
 pub(super) fn head<'a>(line: &Line<'a>) -> Result<Head<'a>, ParseError> {
     let word = |i: usize| line.arg(i).ok_or_else(|| line.missing(USAGE));
@@ -46,16 +74,8 @@ pub(super) fn head<'a>(line: &Line<'a>) -> Result<Head<'a>, ParseError> {
         ));
     }
     let (ms_column, ms_text) = word(2)?;
-    let every_ms = ms_text
-        .strip_suffix("ms")
-        .and_then(|n| n.parse::<f64>().ok())
-        .filter(|ms| ms.is_finite() && *ms > 0.0)
-        .ok_or_else(|| {
-            error(
-                ms_column,
-                format!("`{ms_text}` is not a time in milliseconds such as `50ms`: {USAGE}"),
-            )
-        })?;
+    let every_ms =
+        read_every(ms_text).map_err(|why| error(ms_column, format!("{why}: {USAGE}")))?;
     Ok(Head {
         count,
         every_ms,

@@ -139,7 +139,7 @@ fn repeat_is_one_command_for_the_console_and_its_commands_in_a_script() {
     );
     // Mistakes are at their column in the line, the command's own ones too.
     for (line, column, words) in [
-        ("repeat 3 every 50 sev ui_click", 16, "milliseconds"),
+        ("repeat 3 every 50 sev ui_click", 16, "`50` needs its unit"),
         ("repeat 0 every 50ms quietall", 8, "from 1 to 10000"),
         ("repeat 10001 every 50ms quietall", 8, "from 1 to 10000"),
         ("repeat 3 each 50ms quietall", 10, "`every`"),
@@ -155,6 +155,18 @@ fn repeat_is_one_command_for_the_console_and_its_commands_in_a_script() {
             "cannot repeat",
         ),
         ("repeat 3 every 50ms", 20, "repeat <n> every <ms>ms"),
+        // Each wrong time says what is wrong with it.
+        ("repeat 3 every 0ms quietall", 16, "no time apart"),
+        ("repeat 3 every -5ms quietall", 16, "no time apart"),
+        ("repeat 3 every 0.0ms quietall", 16, "no time apart"),
+        ("repeat 3 every infms quietall", 16, "is no time"),
+        ("repeat 3 every NaNms quietall", 16, "is no time"),
+        ("repeat 3 every 50 quietall", 16, "write `50ms`"),
+        (
+            "repeat 3 every fastms quietall",
+            16,
+            "not a time in milliseconds",
+        ),
     ] {
         let e = parse(line).unwrap_err();
         assert_eq!(e.column, column, "{line}: {}", e.message);
@@ -174,6 +186,14 @@ fn repeat_is_one_command_for_the_console_and_its_commands_in_a_script() {
         Path::new("burst.txt"),
     );
     assert_eq!((d[0].line, d[0].column), (1, 20), "{d:?}");
+    // Its last run must be within the day a script may last, as every line's time.
+    let (commands, d) = parse_script(
+        "0 quietall\n80000 repeat 10000 every 1000ms quietall\n",
+        Path::new("burst.txt"),
+    );
+    assert_eq!(commands.len(), 1, "{d:?}");
+    assert_eq!((d.len(), d[0].line), (1, 2), "{d:?}");
+    assert!(d[0].message.contains("past the 86400 s"), "{d:?}");
 }
 
 #[test]

@@ -25,7 +25,7 @@ mod suite;
 
 pub use check::Outcome;
 pub use names::{KnownNames, check_names};
-pub use parse::parse_qa;
+pub use parse::{MAX_EXPECTATIONS, parse_qa};
 pub use record::{HandLine, Offer, Recording, record};
 pub use run::{QaError, QaReport, QaResult, run_qa, run_qa_with};
 pub use suite::{ScriptRun, run_file, run_files, suite_files};

@@ -4,7 +4,9 @@ use super::{
     Assertion, Bound, Compare, Counted, Expectation, NameKind, NameRef, QaScript, Sounding,
 };
 use crate::host::command::line::split_words;
-use crate::host::command::{Command, ScriptLine, WorldCommand, line_commands, script_lines};
+use crate::host::command::{
+    Command, ScriptLine, ScriptProblems, WorldCommand, add_commands, line_commands, script_lines,
+};
 use crate::runtime::vm::FaultKind;
 use crate::toolchain::diag::{DiagCode, Diagnostic};
 use crate::toolchain::suggest::closest;
@@ -23,11 +25,20 @@ const SOUNDING: [&str; 7] = [
 /// … and `count`.
 const COUNT: &str = "count";
 
+/// The most expectations one QA script holds: far more than a suite's script checks,
+/// and a bound on what a script file of any size asks of memory (each is checked and
+/// reported).
+pub const MAX_EXPECTATIONS: usize = 100_000;
+
 /// Reads a QA script: commands (a `repeat` line expanded into its commands) and
-/// expectations, and every problem with its file, line and column.
+/// expectations, and its problems with their file, line and column (after
+/// [`MAX_SCRIPT_PROBLEMS`](crate::host::command::MAX_SCRIPT_PROBLEMS) the rest is not
+/// read). A script with more than
+/// [`MAX_SCRIPT_COMMANDS`](crate::host::command::MAX_SCRIPT_COMMANDS) commands or
+/// [`MAX_EXPECTATIONS`] expectations is read no further.
 pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
     let mut script = QaScript::default();
-    let mut problems = Vec::new();
+    let mut problems = ScriptProblems::default();
     for line in script_lines(text, file) {
         let line = match line {
             Ok(line) => line,
@@ -36,15 +47,35 @@ pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
                 continue;
             }
         };
+        if script.expectations.len() >= MAX_EXPECTATIONS {
+            problems.push(Diagnostic::error(
+                DiagCode::BadCommand,
+                file,
+                line.line,
+                0,
+                format!(
+                    "the script holds more than {MAX_EXPECTATIONS} expectations here; it is \
+                     read no further: split it"
+                ),
+            ));
+            break;
+        }
         let result = match line.rest.split_whitespace().next() {
             Some("expect") => expectation(&line).map(|e| script.expectations.push(e)),
             Some("set") => setting(&line, &script).map(|setting| match setting {
                 Setting::Voices(n) => script.voices = Some(n),
                 Setting::Cache(bytes) => script.cache_budget = Some(bytes),
             }),
-            _ => line_commands(&line, file)
-                .map(|c| script.commands.extend(c))
-                .map_err(|d| (d.column, d.message)),
+            _ => match line_commands(&line, file) {
+                Ok(more) => {
+                    if let Err(d) = add_commands(&mut script.commands, more, file, line.line) {
+                        problems.push(d);
+                        break;
+                    }
+                    Ok(())
+                }
+                Err(d) => Err((d.column, d.message)),
+            },
         };
         if let Err((column, message)) = result {
             problems.push(Diagnostic::error(
@@ -54,6 +85,9 @@ pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
                 column,
                 message,
             ));
+        }
+        if problems.is_full() {
+            break;
         }
     }
     // A QA run leaves the project's files as they are.
@@ -72,7 +106,7 @@ pub fn parse_qa(text: &str, file: &Path) -> (QaScript, Vec<Diagnostic>) {
     script
         .commands
         .sort_by(|a, b| a.time.total_cmp(&b.time).then(a.line.cmp(&b.line)));
-    (script, problems)
+    (script, problems.into_vec(file))
 }
 
 /// A problem: its 1-based column in the line and what is wrong.

@@ -53,9 +53,9 @@ pub fn run_file(
     capture: bool,
     cache_budget: Option<usize>,
 ) -> ScriptRun {
-    let text = match std::fs::read_to_string(file) {
+    let text = match crate::host::command::read_script(file) {
         Ok(text) => text,
-        Err(e) => return ScriptRun::Broken(vec![format!("{}: {e}", file.display())]),
+        Err(unreadable) => return ScriptRun::Broken(vec![unreadable.to_string()]),
     };
     let (script, problems) = parse_qa(&text, file);
     if !problems.is_empty() {

@@ -205,7 +205,7 @@ fn mistakes_say_where_and_what() {
     assert!(message.contains("one word too many"), "{message}");
     let (column, message) = problem("1.0 repeat 3 every 50 sev ui_click\n");
     assert_eq!(column, 20);
-    assert!(message.contains("milliseconds"), "{message}");
+    assert!(message.contains("write `50ms`"), "{message}");
     let (column, message) = problem("1.0 repeat 3 every 50ms sev\n");
     assert!(column >= 25, "{column}: {message}");
     let (column, _) = problem("1.0 expect\n");
@@ -465,4 +465,37 @@ fn every_decision_says_its_one_word_in_the_trace_why_and_qa() {
         let trace = what.to_string();
         assert!(trace.starts_with(word), "the trace says `{trace}`");
     }
+}
+
+#[test]
+fn a_script_of_any_size_is_read_within_bounds() {
+    use crate::host::command::{MAX_SCRIPT_COMMANDS, MAX_SCRIPT_PROBLEMS};
+    // A million bad lines: the first hundred said, and the rest not read.
+    let bad = "0 frobnicate the thing\n".repeat(1_000_000);
+    let (_, problems) = read(&bad);
+    assert_eq!(problems.len(), MAX_SCRIPT_PROBLEMS + 1);
+    let last = problems.last().unwrap();
+    assert!(
+        last.message.contains("the rest of the script was not read"),
+        "{}",
+        last.message
+    );
+    assert_eq!(last.line as usize, MAX_SCRIPT_PROBLEMS);
+    // More expectations than a script holds: read no further, said at the line.
+    let many = "0 expect voices >= 0\n".repeat(MAX_EXPECTATIONS + 10);
+    let (script, problems) = read(&many);
+    assert_eq!(script.expectations.len(), MAX_EXPECTATIONS);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].line as usize, MAX_EXPECTATIONS + 1);
+    // More commands than a script makes (a `repeat` counts each run): likewise.
+    let lines = MAX_SCRIPT_COMMANDS / 10_000 + 5;
+    let bursts = "0 repeat 10000 every 1ms hour 12\n".repeat(lines);
+    let (script, problems) = read(&bursts);
+    assert!(script.commands.len() <= MAX_SCRIPT_COMMANDS);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].message.contains("more than 200000 commands"),
+        "{}",
+        problems[0].message
+    );
 }
