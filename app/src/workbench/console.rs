@@ -23,9 +23,16 @@ impl Workbench {
                 .push(ConsoleEntry::answered(line, Err(refusal)));
             return;
         }
-        if let Ok(Some(Command::Reload)) = command::parse(&line) {
-            self.reload_command(line);
-            return;
+        match command::parse(&line) {
+            Ok(Some(Command::Reload)) => {
+                self.reload_command(line);
+                return;
+            }
+            Ok(Some(Command::Plugin { add, dir })) => {
+                self.plugin_command(add, &dir, line);
+                return;
+            }
+            _ => {}
         }
         match &self.live {
             Some(live) if live.line(&line) => {}
@@ -48,6 +55,10 @@ impl Workbench {
         }
         if command == Command::Reload {
             self.reload_command(line);
+            return;
+        }
+        if let Command::Plugin { add, dir } = &command {
+            self.plugin_command(*add, dir, line);
             return;
         }
         match &self.live {
@@ -85,6 +96,29 @@ impl Workbench {
         self.console_log.push(ConsoleEntry {
             input,
             reply: Ok(format!("read the project again: {}", self.status)),
+            at: self.live.as_ref().map(|_| self.live_state.now),
+        });
+    }
+
+    /// `plugin add|remove <folder>` at the console: what File → Add plug-in folder does
+    /// (any folder the user names, relative to the project's; remembered for the
+    /// project), the answer the status line's.
+    pub(super) fn plugin_command(&mut self, add: bool, dir: &std::path::Path, input: String) {
+        let folder = self.project.root().join(dir);
+        let done = if add {
+            self.add_plugin_dir(&folder)
+        } else {
+            let real = folder.canonicalize().unwrap_or(folder);
+            self.remove_plugin_dir(&real)
+        };
+        let reply = if done {
+            Ok(self.status.clone())
+        } else {
+            Err(self.status.clone())
+        };
+        self.console_log.push(ConsoleEntry {
+            input,
+            reply,
             at: self.live.as_ref().map(|_| self.live_state.now),
         });
     }
@@ -137,5 +171,58 @@ impl Workbench {
             line,
             Err("the engine is not running".into()),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine_core::sound::output::OutputChoice;
+    use std::path::PathBuf;
+
+    fn temp(tag: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("hitbench-console-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.canonicalize().unwrap()
+    }
+
+    #[test]
+    fn plugin_add_and_remove_at_the_console_are_the_file_menus() {
+        let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../projects/demo")
+            .canonicalize()
+            .unwrap();
+        let config = temp("plugin-config");
+        let plugin = temp("plugin-dir");
+        std::fs::write(
+            plugin.join("override.hot"),
+            "[EventMapping]\nui_click=kSndobPlay,0x2001,0,0,0,0\n",
+        )
+        .unwrap();
+        let mut workbench = Workbench::new(Some(&demo), OutputChoice::Null, Some(config.clone()));
+        let click = |wb: &Workbench| wb.project().events["ui_click"].track_id;
+        assert_eq!(click(&workbench), 0x2000);
+        let reply = |wb: &Workbench| wb.console_log.last().unwrap().reply.clone();
+
+        workbench.run_line(format!("plugin add {}", plugin.display()));
+        assert!(reply(&workbench).is_ok(), "{:?}", reply(&workbench));
+        assert_eq!(click(&workbench), 0x2001);
+        assert_eq!(workbench.plugin_dirs(), std::slice::from_ref(&plugin));
+        // Again: refused, and said so as an error.
+        workbench.run_line(format!("plugin add {}", plugin.display()));
+        assert!(reply(&workbench).is_err_and(|e| e.contains("already")));
+        workbench.run_line(format!("plugin remove {}", plugin.display()));
+        assert!(reply(&workbench).is_ok(), "{:?}", reply(&workbench));
+        assert_eq!(click(&workbench), 0x2000);
+        assert!(workbench.plugin_dirs().is_empty());
+        for line in ["plugin remove nowhere", "plugin add nowhere"] {
+            workbench.run_line(line.to_string());
+            assert!(reply(&workbench).is_err(), "{line}");
+        }
+        drop(workbench);
+        let _ = std::fs::remove_dir_all(&config);
+        let _ = std::fs::remove_dir_all(&plugin);
     }
 }

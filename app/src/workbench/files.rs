@@ -94,8 +94,9 @@ impl Workbench {
     /// Adds `dir` as the open project's last plug-in directory (it overrides the project
     /// and the plug-ins before it): the project is loaded again with it and swapped into
     /// the running engine, which goes on playing (no restart). Remembered for this
-    /// project in the settings.
-    pub fn add_plugin_dir(&mut self, dir: &Path) {
+    /// project in the settings. True when it was added (the status line says so, or
+    /// why not).
+    pub fn add_plugin_dir(&mut self, dir: &Path) -> bool {
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let root = self.project.root().to_path_buf();
         if !dir.is_dir() {
@@ -113,19 +114,24 @@ impl Workbench {
                 self.project.all_diagnostics().count()
             );
             self.save_settings_quietly();
+            return true;
         }
+        false
     }
 
     /// Stops loading `dir` with the open project: it is loaded again without it and
-    /// swapped into the running engine (no restart).
-    pub fn remove_plugin_dir(&mut self, dir: &Path) {
+    /// swapped into the running engine (no restart). True when it was removed (the
+    /// status line says so, or why not).
+    pub fn remove_plugin_dir(&mut self, dir: &Path) -> bool {
         let root = self.project.root().to_path_buf();
         if self.settings.remove_plugin(&root, dir) {
             self.swap_dirs(&root);
             self.status = format!("removed plug-in directory {}", dir.display());
             self.save_settings_quietly();
+            true
         } else {
             self.status = format!("{} is not a plug-in directory", dir.display());
+            false
         }
     }
 
@@ -244,7 +250,9 @@ impl Workbench {
     pub(super) fn file_action(&mut self, action: FileAction) {
         match action {
             FileAction::Dialog(dialog) => self.open_dialog(dialog),
-            FileAction::RemovePlugin(dir) => self.remove_plugin_dir(&dir),
+            FileAction::RemovePlugin(dir) => {
+                self.remove_plugin_dir(&dir);
+            }
             FileAction::StopCapture => self.stop_capture(),
             FileAction::CloseCapture => self.close_capture(),
         }
@@ -372,7 +380,9 @@ impl Workbench {
     fn chosen(&mut self, picked: Picked) {
         match picked {
             Picked::OpenProject(dir) => self.open_project_dir(&dir),
-            Picked::AddPluginDir(dir) => self.add_plugin_dir(&dir),
+            Picked::AddPluginDir(dir) => {
+                self.add_plugin_dir(&dir);
+            }
             Picked::ExportRender { script, out } => self.export_render(&script, &out),
             Picked::SaveTrace(path) => {
                 let filter = self.panels.traces.filter.clone();

@@ -238,6 +238,12 @@ impl Session {
             self.pump();
             return Ok(reply);
         }
+        if let Command::Plugin { add, dir } = command {
+            let (project, said) = self.plugin_project(*add, dir)?;
+            replace_project(self, project, true);
+            self.pump();
+            return Ok(said);
+        }
         if let Command::World(WorldCommand::Select(objects)) = command {
             let result = self.server_sound(None, objects, true);
             self.pump();

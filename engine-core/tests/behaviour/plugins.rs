@@ -97,3 +97,53 @@ fn a_plugin_folder_goes_live_and_leaves_without_a_restart() {
         "its world.ini is gone too"
     );
 }
+
+/// `plugin add|remove <folder>` in a script or at a session's console: the folder is
+/// the project folder's (relative to it) and must lie inside it; it goes live and leaves
+/// as File → Add plug-in folder does; each mistake is refused, saying so.
+#[test]
+fn a_script_adds_and_removes_a_plugin_folder_inside_the_project() {
+    let base = looping_tracks("plugin-cmd", &[40], 1024, "");
+    constant_wav(&base.path().join("s.wav"), 1.0, 0.25);
+    let plugin = base.path().join("plugins/loud");
+    std::fs::create_dir_all(&plugin).unwrap();
+    constant_wav(&plugin.join("s.wav"), 1.0, 0.5);
+    std::fs::write(base.path().join("plugins/file.txt"), "not a folder").unwrap();
+    let outside = TempProject::new("plugin-outside");
+    let centre = std::f32::consts::FRAC_1_SQRT_2;
+    let (handle, mut mixer) = mixer(MixerConfig::default());
+    let config = SessionConfig {
+        server: ServerConfig {
+            blocking: true,
+            ..ServerConfig::default()
+        },
+        ..SessionConfig::default()
+    };
+    let mut s = Session::new(Project::load(base.path()), handle, config);
+    let reply = s.run_line("plugin add plugins/loud").unwrap();
+    assert!(reply.contains("added plug-in folder"), "{reply}");
+    assert_eq!(s.engine.project().dirs.len(), 2);
+    let peak = play(&mut s, &mut mixer);
+    assert!((peak - 0.5 * centre).abs() < 0.01, "the plug-in's: {peak}");
+    let outside_line = format!("plugin add {}", outside.path().display());
+    for (line, says) in [
+        ("plugin add plugins/loud", "already"),
+        ("plugin add plugins/none", "cannot add"),
+        ("plugin add plugins/file.txt", "not a folder"),
+        ("plugin add .", "the project itself"),
+        (outside_line.as_str(), "outside the project's folder"),
+        ("plugin remove plugins", "not a plug-in folder"),
+    ] {
+        let error = s.run_line(line).unwrap_err();
+        assert!(error.contains(says), "{line}: {error}");
+        assert_eq!(s.engine.project().dirs.len(), 2, "{line}");
+    }
+    let reply = s.run_line("plugin remove plugins/loud").unwrap();
+    assert!(reply.contains("removed plug-in folder"), "{reply}");
+    assert_eq!(s.engine.project().dirs.len(), 1);
+    let peak = play(&mut s, &mut mixer);
+    assert!(
+        (peak - 0.25 * centre).abs() < 0.01,
+        "the project's own: {peak}"
+    );
+}

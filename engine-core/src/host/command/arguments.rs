@@ -179,6 +179,26 @@ pub(super) fn reload(_: &Line<'_>) -> Result<Command, ParseError> {
     Ok(Command::Reload)
 }
 
+/// `plugin add|remove <folder>`: the folder is the rest of the line (it may hold spaces).
+pub(super) fn plugin(line: &Line<'_>) -> Result<Command, ParseError> {
+    let usage = "write `plugin add <folder>` or `plugin remove <folder>`";
+    let Some((column, what)) = line.arg(0) else {
+        return Err(line.missing(usage));
+    };
+    let add = match what.to_ascii_lowercase().as_str() {
+        "add" => true,
+        "remove" => false,
+        _ => return Err(error(column, format!("`{what}`: {usage}"))),
+    };
+    let Some(dir) = line.rest_from(1) else {
+        return Err(line.missing(format!("which folder? {usage}")));
+    };
+    Ok(Command::Plugin {
+        add,
+        dir: std::path::PathBuf::from(dir),
+    })
+}
+
 /// `mute <target> [on|off]`.
 pub(super) fn mute(line: &Line<'_>) -> Result<Command, ParseError> {
     monitor_set(line, false)

@@ -57,6 +57,12 @@ impl fmt::Display for Command {
             Command::Stop => f.write_str("stop"),
             Command::Why(subject) => write!(f, "why {subject}"),
             Command::Reload => f.write_str("reload"),
+            Command::Plugin { add, dir } => write!(
+                f,
+                "plugin {} {}",
+                if *add { "add" } else { "remove" },
+                dir.display()
+            ),
             Command::Debug(debug) => write!(f, "{debug}"),
             Command::Monitor(MonitorCommand::Set { solo, target, on }) => {
                 write!(f, "{} {target}", if *solo { "solo" } else { "mute" })?;

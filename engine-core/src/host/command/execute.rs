@@ -171,7 +171,7 @@ pub fn execute(command: &Command, cx: &mut Context<'_>) -> Result<String, Comman
             })
         }
         Command::Why(_) => Err(CommandError::NoHistory),
-        Command::Reload => Err(CommandError::NoProject),
+        Command::Reload | Command::Plugin { .. } => Err(CommandError::NoProject),
         Command::Debug(debug) => {
             super::debug_arguments::execute(cx.engine, debug).map_err(CommandError::Debug)
         }

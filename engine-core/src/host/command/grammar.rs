@@ -351,6 +351,13 @@ pub const COMMANDS: &[CommandSpec] = &[
         engine::reload,
     ),
     spec(
+        "plugin",
+        "add|remove <folder>",
+        "load a plug-in folder over the project from now on, or stop loading it; nothing restarts that it leaves alone",
+        Rest,
+        engine::plugin,
+    ),
+    spec(
         "mute",
         "fx|music|vox | track <id> | object <id> | voice <slot> [off]",
         "silence what you listen to (a group, a track, an object's sounds, a voice slot); nothing the engine decides changes",

@@ -157,6 +157,16 @@ pub enum Command {
     /// (changed tracks restart, the world is read again): what a QA script or a tester
     /// uses to check that a reload keeps the sound going.
     Reload,
+    /// Load a plug-in folder over the project from now on (`add`: it overrides the
+    /// project and the plug-ins before it), or stop loading one, as the game's download
+    /// folders came and went: the project is swapped in as a hot reload would, without a
+    /// restart. Relative to the project's folder; from a script, a folder inside it.
+    Plugin {
+        /// Add it (else remove it).
+        add: bool,
+        /// The folder.
+        dir: std::path::PathBuf,
+    },
     /// A debugger command: breakpoints, stepping, registers (`docs/debugger.md`).
     Debug(DebugCommand),
     /// Mute or solo what the designer listens to (`docs/tuning.md`): never saved, never

@@ -97,6 +97,12 @@ fn engine_samples() -> Vec<Command> {
     samples.push(Command::Help(None));
     samples.push(Command::Help(Some("why".to_owned())));
     samples.push(Command::Reload);
+    for (add, dir) in [(true, "plugins/holiday"), (false, "my plugins/x")] {
+        samples.push(Command::Plugin {
+            add,
+            dir: dir.into(),
+        });
+    }
     samples.extend(debug_samples().into_iter().map(Command::Debug));
     for target in [
         MonitorTarget::Group(ControlGroup::Fx),

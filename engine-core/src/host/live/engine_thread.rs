@@ -5,7 +5,7 @@
 use super::capturing::{CaptureStatus, Capturing};
 use super::preload::Preloading;
 use super::{LiveCommand, LiveSnapshot, Message, Reply, SharedWaker};
-use crate::host::command;
+use crate::host::command::{self, Command};
 use crate::host::reload::{ReloadConfig, ReloadStatus, Reloader};
 use crate::host::session::Session;
 use crate::runtime::{SampleTime, TraceRecord};
@@ -176,7 +176,18 @@ impl EngineThread {
             Message::Command(LiveCommand::Execute { label, command }) => {
                 self.capture_input(command.to_string());
                 let at = self.session.now();
-                let result = self.session.execute(&command);
+                let result = match &command {
+                    // Swapped in here, so the reload watcher watches the folders too.
+                    Command::Plugin { add, dir } => {
+                        self.session
+                            .plugin_project(*add, dir)
+                            .map(|(project, said)| {
+                                self.replace_project(project);
+                                said
+                            })
+                    }
+                    _ => self.session.execute(&command),
+                };
                 self.replies.push(Reply {
                     line: label,
                     result,

@@ -10,6 +10,7 @@ use super::apply_reload::swap_project;
 use crate::runtime::trace::ReloadEvent;
 use crate::toolchain::project::Project;
 use crate::toolchain::project::packs::packs_in;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Replaces the session's project with `project` (a reload, or the same project with a
@@ -63,4 +64,61 @@ pub fn replace_project(session: &mut Session, project: Project, restart: bool) -
         }
     }
     events
+}
+
+impl Session {
+    /// `plugin add|remove <folder>`: the project with the folder added last (it overrides
+    /// the project and the plug-ins before it) or taken out, loaded, and what to say of
+    /// it — for the caller to swap in ([`replace_project`]). The folder is the project
+    /// folder's when relative, and must lie inside it: a script shared between testers
+    /// loads only what the project holds (the workbench's File → Add plug-in folder, which
+    /// the user chooses, takes any folder).
+    pub fn plugin_project(&self, add: bool, dir: &Path) -> Result<(Project, String), String> {
+        let project = self.engine.project();
+        let root = project.root().to_path_buf();
+        let given = root.join(dir);
+        let verb = if add { "add" } else { "remove" };
+        let real = given
+            .canonicalize()
+            .map_err(|e| format!("cannot {verb} plug-in folder {}: {e}", given.display()))?;
+        if !real.is_dir() {
+            return Err(format!("{} is not a folder", given.display()));
+        }
+        let real_root = root.canonicalize().unwrap_or_else(|_| root.clone());
+        if real == real_root {
+            return Err(format!("{} is the project itself", given.display()));
+        }
+        if !real.starts_with(&real_root) {
+            return Err(format!(
+                "{} is outside the project's folder {}: a plug-in folder a command loads lies \
+                 inside it (File → Add plug-in folder takes any folder)",
+                given.display(),
+                real_root.display()
+            ));
+        }
+        let real_of = |d: &PathBuf| d.canonicalize().unwrap_or_else(|_| d.clone());
+        let mut dirs = project.dirs.clone();
+        let at = dirs.iter().skip(1).position(|d| real_of(d) == real);
+        match (add, at) {
+            (true, Some(_)) => {
+                return Err(format!("{} is a plug-in folder already", given.display()));
+            }
+            (true, None) => dirs.push(real),
+            (false, Some(index)) => {
+                dirs.remove(index + 1);
+            }
+            (false, None) => {
+                return Err(format!("{} is not a plug-in folder", given.display()));
+            }
+        }
+        let project = Project::load_dirs(&dirs);
+        let said = format!(
+            "{} plug-in folder {}: {} definition(s) overridden, {} problem(s)",
+            if add { "added" } else { "removed" },
+            given.display(),
+            project.overrides.len(),
+            project.diagnostics.len()
+        );
+        Ok((project, said))
+    }
 }
