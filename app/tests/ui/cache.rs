@@ -66,8 +66,11 @@ fn a_small_budget_shows_capacity_misses_in_the_heatmap() {
         stats.evictions > 0 && stats.capacity_misses > 0,
         "{stats:?}"
     );
-    // The summary says so, and the heatmap's legend names the colour.
-    harness.get_by_label_contains(&format!("{} capacity", stats.capacity_misses));
+    // The summary says so, the heatmap's legend names the colour, and the cache says
+    // it is thrashing: what was evicted for room is needed again a moment later.
+    harness.get_by_label_contains(&format!("{} capacity, ", stats.capacity_misses));
+    assert!(stats.thrashing_now, "{stats:?}");
+    harness.get_by_label_contains("Warning: thrashing");
     screenshot(&mut harness, "cache-budget.png");
     drop(harness);
     let _ = std::fs::remove_dir_all(&config);

@@ -56,6 +56,9 @@ pub(crate) struct Record {
     last_used_at: Option<Instant>,
     /// Id of the last tick it was used in (so each tick counts it once).
     last_tick: u64,
+    /// Id of the tick current (or last ended) when it was last used or loaded — a use
+    /// between ticks (a console command's note) too: how long ago, for thrashing.
+    last_use_tick: Option<u64>,
 }
 
 impl Record {
@@ -160,11 +163,13 @@ impl State {
     pub(crate) fn hit(&mut self, key: &str) -> Option<Handle> {
         let stamp = self.clock + 1;
         let tick = self.ticks.open.then_some(self.ticks.id);
+        let now_tick = self.ticks.id;
         let started = self.ticks.started.filter(|_| self.ticks.open);
         let record = self.records.get_mut(key)?;
         let handle = Arc::clone(record.held.as_ref()?);
         record.hits += 1;
         record.last_use = stamp;
+        record.last_use_tick = Some(now_tick);
         record.last_used_at = Some(started.unwrap_or_else(Instant::now));
         let mut grown = 0;
         if let Some(id) = tick
@@ -207,10 +212,12 @@ impl State {
         let now = self.use_time();
         let stamp = self.clock + 1;
         let tick = self.ticks.open.then_some(self.ticks.id);
+        let now_tick = self.ticks.id;
         let Some(record) = self.records.get_mut(key) else {
             return;
         };
         record.last_use = stamp;
+        record.last_use_tick = Some(now_tick);
         record.last_used_at = Some(now);
         let mut grown = 0;
         if let Some(id) = tick
@@ -239,7 +246,7 @@ impl State {
 
     /// Counts a miss on `key` and says which kind it was.
     pub(crate) fn count_miss(&mut self, key: &str) -> MissKind {
-        let tick = self.ticks.open.then_some(self.ticks.id);
+        let now_tick = self.ticks.id;
         let record = self.record(key);
         let kind = if !record.ever_loaded {
             MissKind::Compulsory
@@ -251,10 +258,13 @@ impl State {
         record.misses += 1;
         record.last_miss = Some(kind);
         // Evicted for room, in LRU order, and asked for again within the window of its
-        // last use: more than the budget was used in that window.
+        // last use: more than the budget was used in that window. (Between ticks — a
+        // console command's note — it counts to the tick that ends next.)
         let overflowed = kind == MissKind::Capacity
-            && record.last_tick > 0
-            && tick.is_some_and(|id| id.saturating_sub(record.last_tick) <= THRASH_WINDOW_TICKS);
+            && record
+                .last_use_tick
+                .is_some_and(|used| now_tick.saturating_sub(used) <= THRASH_WINDOW_TICKS);
+        record.last_use_tick = Some(now_tick);
         self.ticks.window_overflowed |= overflowed;
         match kind {
             MissKind::Compulsory => self.counters.compulsory += 1,
@@ -268,9 +278,13 @@ impl State {
     pub(crate) fn install(&mut self, key: &str, handle: Handle) {
         self.counters.loads += 1;
         {
+            let now_tick = self.ticks.id;
             let record = self.record(key);
             record.loads += 1;
             record.ever_loaded = true;
+            // Loaded to be played soon (a preload too): as good as a use for how recently
+            // it was wanted.
+            record.last_use_tick = Some(now_tick);
             record.failure = None;
             // Fresh data supersedes an older copy someone still holds: that copy stays
             // reported as pinned but must never be revived in place of this one.

@@ -383,4 +383,20 @@ fn a_resource_evicted_for_room_and_needed_again_soon_is_thrashing() {
     cache.begin_tick();
     cache.get("a").unwrap();
     assert!(!cache.end_tick().thrashed);
+
+    // Uses between ticks (a console command's notes, fetched before the next tick)
+    // count the same, to the tick that ends next (the first, before any tick began, has
+    // no tick to be counted from).
+    let cache = super::cache(&dir, 100);
+    for name in ["a", "b", "c", "a", "b", "c"] {
+        cache.get(name).unwrap();
+        cache.begin_tick();
+        cache.end_tick();
+    }
+    let stats = cache.stats();
+    assert!(stats.capacity_misses >= 3, "{stats:?}");
+    assert!(
+        stats.thrashing_now && stats.thrashing_ticks >= 2,
+        "{stats:?}"
+    );
 }
