@@ -270,6 +270,7 @@ fn completion_words_come_from_the_table_in_order() {
         "regs",
         "set",
         "reload",
+        "plugin",
         "mute",
         "solo",
         "monitor",
