@@ -1,83 +1,26 @@
 //! Writing a capture as a session runs. The session hands what it has to a thread of
 //! the capture's own ("hitbench-capture") — commands, records (gathered into hand-overs
-//! of [`GATHER`]), keyframes — and goes on; that thread encodes them (names by
-//! their index in the capture's name table, [`names`](crate::runtime::trace::names))
-//! and writes the file, so the session neither encodes nor waits for the disk.
+//! of [`GATHER`]), keyframes — and goes on; that thread encodes them (names by their
+//! index in the capture's name table, [`names`](crate::runtime::trace::names)) and writes
+//! the file, so the session neither encodes nor waits for the disk.
 //!
-//! The session does nothing per record but gather it: records are moved (one copy, in
-//! bulk) out of the engine's batch into a hand-over buffer of the writer's own, and the
-//! emptied batch is freed on the session's thread. The engine's next records so go into
-//! memory only its own core has held. Were the engine's batches handed over instead,
-//! the session would write its next records into memory the capture's thread had just
-//! read, and on a machine whose cores are far apart every such record waits for the
-//! other core to give up those cache lines (measured on a 2-core virtual machine, in the
-//! minutes when its cores were far apart: dispatch took 55–83 % longer while capturing,
-//! and 11–19 % longer with the copy; when they are close, both cost about the same).
+//! What crosses between the two threads is kept to what must, because on a machine whose
+//! cores are far apart every cache line that crosses costs the session:
+//! - the session only gathers: records are moved in bulk out of the engine's batch into a
+//!   hand-over buffer of the writer's own (the engine's next records go into memory only
+//!   its core has held), and it drops a returned buffer's old records just before it
+//!   fills the buffer again (one trip to memory, not two);
+//! - the capture's thread never touches a reference count the engine uses: it compares
+//!   each verdict's voice table with the seats it wrote last by value
+//!   ([`TableWriter`](super::tables::TableWriter)), reads names by their address, and finds
+//!   the earlier record a record repeats where both are;
+//! - it looks for work every [`POLL`] rather than being woken (a wake-up is a system call
+//!   on the session's thread at each hand-over);
+//! - at most [`QUEUE`] hand-overs wait: a capture that cannot keep up slows the session
+//!   down rather than filling memory.
 //!
-//! The capture's thread never touches a reference count the engine uses: the engine
-//! clones its names and its voice table into every record, and a count written from two
-//! cores makes every clone on the session's thread wait for the other core. So the
-//! capture's thread compares each verdict's voice table with the seats it wrote last by
-//! value ([`TableWriter`](super::tables::TableWriter)), reads names by their address,
-//! finds the earlier record a record repeats by comparing the two where they are
-//! (`repeats`), and gives each hand-over back to the session once it has written the
-//! next (whose records may repeat its own); the session's thread keeps the buffer,
-//! records and all, for records to come, the oldest first. It drops a buffer's records
-//! just before it fills the buffer again, not when it gets the buffer back: a few
-//! milliseconds of records (the capture's thread works in bursts) are more than the
-//! core's cache holds, so the buffer comes back from memory either way, and dropping
-//! the old records then brings in the very lines the new ones are written to — one trip
-//! to memory instead of two (measured: the capture's cost on the session's thread a
-//! median of 3.6 % against 6.0 % side by side; taking the buffer given back last
-//! instead of the oldest, 5.3 % against 3.4 %). At most [`QUEUE`] hand-overs wait: a
-//! capture that cannot keep up slows the session down rather than filling memory.
-//!
-//! The capture's thread looks for work every [`POLL`] rather than waiting to be woken:
-//! waking it at each hand-over cost the session's thread a system call each time
-//! (measured: 22–28 % of dispatch against 2–5 %), and looking every 0.2 ms read the
-//! records while they were still in the session's core's own cache (5–9 %); every 1 ms
-//! or 0.5 ms was no better (3.3–6.7 % and 5.3–7.9 % against 3.3–7.6 % in the same
-//! minutes). Looking less often with a longer queue (4 or 8 ms, 128 or 256 hand-overs)
-//! made no difference that showed.
-//!
-//! On the 2-core virtual machine this is measured on, some minutes make the cores far
-//! apart: then a thread that merely reads every record on the other core (no encoding,
-//! nothing written) costs the session 5–8 % and takes three times as long, and the
-//! capture's thread itself takes 1.8 times as long and costs the session 13–18 %; a
-//! thread that only computes, as busy as the capture's, costs nothing then. What the
-//! capture costs in those minutes is the records crossing between cores. `bench vm`
-//! measures how far apart the cores are beside each pair of runs (a cache line's round
-//! trip between two threads): 43–130 ns in some minutes, 350–550 ns in others, when the
-//! capture costs 15–24 % (and 1–4 % near, though some near minutes cost 8–14 % too).
-//! Reusing a buffer only once 700 others were filled after it (36 MB, more than the
-//! other core's last-level cache holds, so its copies are gone and the session's writes
-//! need not reach across to invalidate them) cost 13–16 % far apart, but 5–9 % near:
-//! not worth it. Nor was gathering records with non-temporal stores (past the caches,
-//! so no line need be taken back): 4–8 % near against 1–3 %, and no less far apart.
-//!
-//! Nor, so far, handing over fewer bytes. On a machine whose cores were 120–240 ns
-//! apart throughout (dispatch 0.28–0.47 µs an event), where this writer cost 6–13 %: a
-//! throwaway that packed each record into 64 bytes of plain numbers (no names, nothing
-//! the capture could write) for a thread that only read them cost 0.6–7 %. Made real —
-//! names as indices in a table of the session's own, found by address in a
-//! direct-mapped cache; a verdict's voice table as one of 64 slots sent once; lists
-//! copied; other kinds in full as postcard; the capture's thread unpacking into records
-//! of its own `Arc`s so it counted no reference the engine counts — it cost 5.5–11 %
-//! against this writer's 9.4–13 % in the same minutes, 2.4–7.6 % with the capture's
-//! thread reading nothing: packing takes about 170 instructions a record on the
-//! session's thread (callgrind), where a copy of the record is one `memcpy`, and the
-//! capture's thread, rebuilding every record, worked 53–65 % as long as the session
-//! instead of 22 %. A point or two, for a second form of every common record kept in
-//! step with the first: not kept.
-//!
-//! Nor finding repeats on the session's thread (the last record of each key kept
-//! there, a repeat handed over as 32 bytes and dropped at once, only the others whole):
-//! the capture's thread then worked 11–13 % as long as the session, but the session
-//! paid 24–30 % of dispatch against this writer's 7–11 % — about 390 instructions a
-//! record (callgrind: the key, the comparison, moving each record into the table of
-//! last ones, a copy of each that repeats none), where this writer's copy is a share of
-//! one `memcpy`. On that machine each instruction a record costs the session's thread
-//! about a tenth of a percent of dispatch.
+//! The measurements behind each choice, and the designs tried and not kept, are in
+//! `docs/perf/capture.md`.
 
 use super::binary::{FrameRef, MAGIC};
 use super::repeats::{EntriesRef, RecordState, Window};

@@ -1,54 +1,31 @@
 //! The resource cache: sits on top of resource files (directories and zip packs) and
-//! keeps the resources the engine uses in memory, within a byte budget.
+//! keeps the resources the engine uses in memory, within a byte budget (after "The
+//! Resource Cache" in *Game Coding Complete*).
 //!
-//! After "The Resource Cache" in *Game Coding Complete*: resources are named by their
-//! file name ([`normalize_name`]: case-insensitive, `/` separators, escapes refused),
-//! read from the most recently added [source](ResourceCache::add_zip) that has them,
-//! turned into [`ResourceData`] by the most specific matching [`ResourceLoader`], and
-//! handed out as [`Handle`]s (`Arc<Resource>`): the bytes live as long as anyone holds a
-//! handle.
+//! Resources are named by their file name ([`normalize_name`]: case-insensitive, `/`
+//! separators, escapes refused), read from the most recently added
+//! [source](ResourceCache::add_zip) that has them, turned into [`ResourceData`] by the most
+//! specific matching [`ResourceLoader`], and handed out as [`Handle`]s (`Arc<Resource>`):
+//! the bytes live as long as anyone holds one.
 //!
-//! **Threads.** A [`ResourceCache`] is shared as `Arc<ResourceCache>` between the engine
-//! thread and its loader thread (`hitbench-loader`); every method takes `&self`. The
-//! audio thread never touches the cache: it only plays handles the control side gave it.
-//! The internal lock is held only for bookkeeping, never during IO or a loader, so
-//! [`try_get`](ResourceCache::try_get) never waits on the disk. Two threads that miss on
-//! the same name do not load it twice: the second waits for the first.
+//! - **Threads.** Shared as `Arc<ResourceCache>` by the engine thread and its loader
+//!   thread (`hitbench-loader`); the internal lock is held only for bookkeeping, never
+//!   during IO, so [`try_get`](ResourceCache::try_get) never waits on the disk, and two
+//!   misses on one name load it once. The audio thread never touches the cache.
+//! - **Budget.** Cached, pinned (evicted but still held) and reserved bytes together stay
+//!   within the budget: a load reserves what it will allocate before allocating it
+//!   ([`ResourceLoader::load_within`]); room is made by evicting what nobody holds, lowest
+//!   [priority](ResourceCache::set_priority) then least recently used first; else the load
+//!   is refused ([`CacheError::OverBudget`]) — so playing sounds never take more than the
+//!   budget. A resource over the size any one may have is [`CacheError::TooLarge`] (the
+//!   server streams it instead). A lowered budget's oversized residents go first.
+//! - **Misses** are compulsory, capacity or conflict ([`MissKind`]).
+//! - **Ticks.** The engine calls [`begin_tick`](ResourceCache::begin_tick) and
+//!   [`end_tick`](ResourceCache::end_tick) around each tick. A tick *thrashes* when it
+//!   uses more than the budget at once, or loads again a resource evicted for room within
+//!   [`THRASH_WINDOW_TICKS`] of its last use: what plays needs more than the budget.
 //!
-//! **Budget and eviction.** The bytes of the resources the cache holds count against a
-//! budget. When they exceed it, resources are evicted lowest [priority](ResourceCache::set_priority)
-//! first, least recently used first within a priority, until the held bytes fit. An
-//! evicted resource that someone still holds is *pinned*: its bytes are reported in
-//! [`CacheStats::pinned_bytes`], never counted as free, and asking for it again takes it
-//! back into the cache without reading it (a *revival*, counted as a hit).
-//!
-//! **Memory is reserved before it is allocated.** A load runs its loader within a
-//! reservation ([`ResourceLoader::load_within`]): the loader asks for the bytes of what it
-//! makes before allocating them — the sample loader knows a WAV's or FLAC's decoded size
-//! from its headers, and grows other decodes step by step — and the cache grants them only
-//! while everything in memory fits the budget: cached bytes, pinned bytes (evicted data
-//! still in use) and the reservations of other loads. To make room it evicts what nobody
-//! else holds (lowest priority, least recently used first); if that cannot make enough, the
-//! load is refused with [`CacheError::OverBudget`], saying where the memory is. So sounds
-//! that are playing can never take more than the budget, however many there are. Such a
-//! refusal is forgotten at the next [`begin_tick`](ResourceCache::begin_tick), when sounds
-//! may have ended. A resource larger than any one may be (the sample loader's
-//! `MAX_SAMPLE_BYTES`) is refused with [`CacheError::TooLarge`], naming its size; the
-//! sound server streams such sounds instead.
-//!
-//! **Over budget.** Lowering the budget ([`set_budget`](ResourceCache::set_budget)) can
-//! leave resources larger than the whole budget in the cache. They are flagged
-//! `over_budget`, do not push other resources out, and are the first to go once nobody
-//! else holds them: at the next eviction pass (the next load, `end_tick`, or `set_budget`).
-//! Their bytes are reported in [`CacheStats::over_budget_bytes`].
-//!
-//! **Misses** are classified as in [`MissKind`]: compulsory, capacity, conflict (thrown
-//! out on a hint: `evict`, `release`, or a priority that overrode LRU).
-//!
-//! **Ticks.** The engine calls [`begin_tick`](ResourceCache::begin_tick) and
-//! [`end_tick`](ResourceCache::end_tick) around each tick. The distinct resources used
-//! (`get`, `try_get` returning `Ready`) in a tick are its working set; a tick whose
-//! working set is larger than the budget *thrashes*.
+//! `docs/audio.md` says it for designers; the limits are in ARCHITECTURE.md.
 
 mod error;
 mod loader;

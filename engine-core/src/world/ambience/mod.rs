@@ -2,54 +2,15 @@
 //! dogs, cars driving by, planes — played as a step sequencer in 3D around the listener,
 //! and a night loop (crickets) from `NightStart` to `NightEnd`.
 //!
-//! Everything is set in `world.ini` `[Ambience]` ([`AmbienceSettings`]); `docs/ambience.md`
-//! explains it for audio designers. In short:
-//!
-//! - **Tempo.** A score's header gives the tempo (beats per minute) and beats per bar; its
-//!   `cols` divide the bar into steps (`cols` ≤ 0: one step per beat). A step lasts
-//!   `60 / tempo × beats_per_bar / cols` seconds; step `k` starts at sample
-//!   `round(k × step)` counted from sample 0, so steps never drift and a render is
-//!   repeatable. Each [`Ambience::update`] schedules every step in `[now, until)` at its
-//!   exact sample.
-//! - **Rows are sound kinds, columns are steps.** Each note row of the `.fsc` is one lane:
-//!   it plays on step `delay` of every bar (taken modulo the steps per bar) and, if
-//!   `quantise` > 0, again every `quantise` steps after that within the bar. A row plays
-//!   with its `probability` in percent (0 never, 100 or more always). `rand3` delays a
-//!   start by a random 0–`rand3` ms. A row that plays is busy for `loop_count + 1` steps
-//!   and does not start again meanwhile; with a non-zero `loop_flag` its sample loops and
-//!   is held exactly that long, then fades out over `fade_out` ms. `fade_in` ms ramps
-//!   every start up from silence. Pitch is drawn uniformly from `pitch_low`–`pitch_high`
-//!   (playback-rate factors; 0 means 1). A row whose label (field 0) starts with `day`
-//!   plays only by day, `night` only at night.
-//! - **Samples.** A row's file name is a sample label: an audio file of that name next to
-//!   the score, or else every audio file next to the score — or in a sub-directory named
-//!   like the label — whose stem starts with the label (`bird` → `bird_1.wav`,
-//!   `bird_2.ogg`, `bird/chirp.wav`). `NONE` is a rest.
-//! - **Freshness.** Rows with the same non-zero `group_id` are one kind (alternatives: on
-//!   a step at most one of them plays); every other row is a kind of its own. A pick
-//!   avoids the last `Freshness` samples picked for its kind, as far as the row has other
-//!   files (when all are recent, the least recently picked ones come back first).
-//!   Randomness is one seeded [`Rng`], so the same seed and calls give the same commands.
-//! - **3D.** The score is the one part positioned in 3D. `pan_lr` and `pan_fb` (0–1024,
-//!   512 the centre) place a note `(value − 512) / 512 × Distance` tiles right and behind
-//!   the listener (the camera's centre, [`Ambience::set_listener`]); `rand2` scatters it
-//!   by up to `rand2` more of the same units. The note stays there: its gain falls
-//!   linearly from 1 at the listener to 0 at `Distance` tiles and its pan is the x offset
-//!   over half of `Distance`, both followed as the listener moves. A note placed at or
-//!   beyond `Distance` is not started. A row with a non-zero `stereo` flag is not placed:
-//!   full gain, pan `pan_lr / 512 − 1`.
-//! - **Gain** = row volume / 1024 × header master volume / 1024 × `Volume` × 3D gain.
-//! - **EAX.** Score notes start with `reverb: true` in the FX group; the mixer's reverb
-//!   control decides how much is heard, and [`Ambience::reverb_level`] is what the director
-//!   writes to it: `Reverb` while the active character is in a room of at most
-//!   `SmallRoom` tiles, else 0 (0 tiles means outdoors).
-//! - **The night loop** plays (looping, FX, fading in over `Fade` seconds) while the hour
-//!   ([`Ambience::set_hour`], the audio technical document's `NotifyHourChange`) is in
-//!   `[NightStart, 24) ∪ [0, NightEnd)` and the ambience is on; it fades out and stops
-//!   when the hour leaves. Hour changes act at once, with or without updates between.
-//! - **On and off.** The mode plan turns the ambience on (live, neighbourhood…) or off
-//!   (edit family, credits, load…): off fades every ambience note out over `Fade` seconds
-//!   and the score stops scheduling; on resumes on the same step grid.
+//! Everything is set in `world.ini` `[Ambience]` ([`AmbienceSettings`]). Steps are counted
+//! in samples from sample 0, so they never drift and a render is repeatable; every pick is
+//! drawn from one seeded [`Rng`]. Each [`Ambience::update`] schedules every step in
+//! `[now, until)` at its exact sample; the score is the one part positioned in 3D around
+//! the listener ([`Ambience::set_listener`]); [`Ambience::reverb_level`] is what the
+//! director writes to the mixer's reverb (the active character in a small room); the
+//! hour ([`Ambience::set_hour`]) starts and stops the night loop. The exact rules —
+//! tempo, rows and steps, samples, freshness, 3D, gain, EAX, the night loop, on and off —
+//! are in `docs/ambience.md` ("The rules, exactly").
 //!
 //! The parts: `settings` reads `[Ambience]`; `score` reads and prepares the score;
 //! `steps` plays it. Here: the player's state, on and off, the hour and the night
